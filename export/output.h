@@ -1,0 +1,16 @@
+/* Writing a finished output (a summary) to standard output or a file.
+ *
+ * A file is written whole or not at all: the bytes go to a temporary file
+ * beside it, which is renamed over the target only once everything is
+ * written and flushed, so a failed run never leaves half a summary behind.
+ * Ownership: nothing is kept; err gets a message on failure. */
+#ifndef SBX_OUTPUT_H
+#define SBX_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* path NULL or "-" means standard output. */
+bool sbx_write_output(const char *path, const char *data, size_t len, char *err, size_t errsz);
+
+#endif

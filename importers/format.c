@@ -1,0 +1,14 @@
+#include "importers/format.h"
+
+const struct sbx_format *const sbx_formats[] = {
+    &sbx_format_recorder,
+    NULL,
+};
+
+const struct sbx_format *sbx_detect_format(const char *data, size_t size)
+{
+    for (size_t i = 0; sbx_formats[i]; i++)
+        if (sbx_formats[i]->detect(data, size))
+            return sbx_formats[i];
+    return NULL;
+}

@@ -1,0 +1,41 @@
+/* The contract between the loader and one format's importer.
+ *
+ * The loader finds lines and hands them over; the importer turns one line
+ * into at most one event (pushed to out) or says why it cannot. An importer
+ * keeps per-thread state (made by state_new) so that two threads can import
+ * halves of one file at once; it never touches the timeline except to intern
+ * strings (thread-safe) and to read its source's bytes.
+ *
+ * Ownership: state_new's result is freed by state_free; reasons are written
+ * into the caller's buffer (ASCII, quoting no input bytes). */
+#ifndef SBX_FORMAT_H
+#define SBX_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/timeline.h"
+
+enum sbx_line_status { SBX_LINE_OK, SBX_LINE_BLANK, SBX_LINE_BAD };
+
+struct sbx_format {
+    const char *name;
+    /* Whether data (the start of a file, already past any BOM) is this format. */
+    bool (*detect)(const char *data, size_t size);
+    void *(*state_new)(struct sbx_timeline *tl, uint32_t source);
+    void (*state_free)(void *state);
+    /* line excludes its '\n'; off is the line's offset in the source. */
+    enum sbx_line_status (*line)(void *state, struct sbx_evbuf *out, const char *line, size_t len,
+                                 uint64_t off, uint32_t line_no, char *reason, size_t reasonsz);
+};
+
+extern const struct sbx_format sbx_format_recorder;
+
+/* Every format, in detection order; NULL-terminated. */
+extern const struct sbx_format *const sbx_formats[];
+
+/* The format whose detect() accepts data, or NULL. */
+const struct sbx_format *sbx_detect_format(const char *data, size_t size);
+
+#endif

@@ -1,0 +1,135 @@
+#include "importers/readfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool read_all(int fd, const char **data, size_t *size, char *err, size_t errsz)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (;;) {
+        sbx_buf_reserve(&b, 1 << 16);
+        ssize_t r = read(fd, b.p + b.len, b.cap - b.len - 1);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN) {
+                /* a FIFO opened non-blocking with a writer that is slow: wait for it */
+                fd_set rd;
+                FD_ZERO(&rd);
+                FD_SET(fd, &rd);
+                select(fd + 1, &rd, NULL, NULL, NULL);
+                continue;
+            }
+            snprintf(err, errsz, "%s", strerror(errno));
+            sbx_buf_free(&b);
+            return false;
+        }
+        b.len += (size_t)r;
+    }
+    *data = b.p ? b.p : sbx_xcalloc(1, 1);
+    *size = b.len;
+    return true;
+}
+
+bool sbx_read_input(const char *path, const char **data, size_t *size, enum sbx_data_how *how,
+                    char *err, size_t errsz)
+{
+    if (strcmp(path, "-") == 0) {
+        *how = SBX_DATA_HEAP;
+        return read_all(0, data, size, err, errsz);
+    }
+    /* O_NONBLOCK so that opening a FIFO with no writer does not hang */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errsz, "%s", strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errsz, "%s", strerror(errno));
+        close(fd);
+        return false;
+    }
+    bool ok = false;
+    if (S_ISFIFO(st.st_mode)) {
+        *how = SBX_DATA_HEAP;
+        ok = read_all(fd, data, size, err, errsz);
+    } else if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errsz, "is a folder");
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "not a regular file");
+    } else if (st.st_size == 0) {
+        *data = sbx_xcalloc(1, 1);
+        *size = 0;
+        *how = SBX_DATA_HEAP;
+        ok = true;
+    } else {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) {
+            snprintf(err, errsz, "cannot map: %s", strerror(errno));
+        } else {
+            madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+            *data = p;
+            *size = (size_t)st.st_size;
+            *how = SBX_DATA_MAPPED;
+            ok = true;
+        }
+    }
+    close(fd);
+    return ok;
+}
+
+void sbx_release_input(const char *data, size_t size, enum sbx_data_how how)
+{
+    if (how == SBX_DATA_MAPPED && size)
+        munmap((void *)data, size);
+    else if (how == SBX_DATA_HEAP)
+        free((void *)data);
+}
+
+const char *sbx_sniff_not_text(const char *data, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    if (size >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return "gzip-compressed (decompress it first: zcat FILE | sbxview summary -)";
+    if (size >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
+        return "UTF-16 text (sbxview reads UTF-8)";
+    size_t n = size < 4096 ? size : 4096;
+    if (memchr(p, 0, n))
+        return "binary (NUL bytes)";
+    return NULL;
+}
+
+static void (*sigbus_restore)(void);
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    if (sigbus_restore)
+        sigbus_restore();
+    static const char msg[] =
+        "sbxview: an input file shrank while it was being read (truncated?); nothing was written\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    _exit(2);
+}
+
+void sbx_install_sigbus_handler(void (*restore_terminal)(void))
+{
+    sigbus_restore = restore_terminal;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}

@@ -1,0 +1,350 @@
+/* The flight-recorder log (agent-run.jsonl), both spellings: one JSON object
+ * per line; kind "command" and "files" become events of those kinds, any
+ * other kind a note. Text fields are kept as references into the file; only
+ * short repeated strings (sandbox, cwd, program label) are interned. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "importers/format.h"
+#include "importers/jsonscan.h"
+#include "model/jsonstr.h"
+#include "model/program.h"
+#include "model/timefmt.h"
+
+struct recorder_state {
+    struct sbx_timeline *tl;
+    uint32_t source;
+    const char *base; /* the source's bytes: text offsets are relative to it */
+    struct sbx_jscan scan;
+    struct sbx_buf scratch;
+    /* the last interned sandbox and cwd: consecutive lines nearly always repeat them */
+    char last_sandbox[64];
+    size_t last_sandbox_len;
+    uint32_t last_sandbox_id;
+};
+
+enum field {
+    F_OTHER, F_AT, F_SANDBOX, F_KIND, F_COMMAND, F_CWD, F_EXIT, F_TIMED_OUT, F_MS,
+    F_STDOUT, F_STDERR, F_HASH, F_ROOT,
+};
+
+static const struct {
+    const char *name;
+    enum field f;
+} field_names[] = {
+    {"at", F_AT},           {"sandbox", F_SANDBOX},       {"kind", F_KIND},
+    {"command", F_COMMAND}, {"cwd", F_CWD},               {"exit", F_EXIT},
+    {"timed_out", F_TIMED_OUT}, {"timedOut", F_TIMED_OUT}, {"ms", F_MS},
+    {"stdout", F_STDOUT},   {"stderr", F_STDERR},         {"stdout_hash", F_HASH},
+    {"stdoutHash", F_HASH}, {"root", F_ROOT},
+};
+
+static enum field field_of(const char *key, size_t n)
+{
+    for (size_t i = 0; i < sizeof field_names / sizeof field_names[0]; i++)
+        if (strlen(field_names[i].name) == n && memcmp(field_names[i].name, key, n) == 0)
+            return field_names[i].f;
+    return F_OTHER;
+}
+
+static void *state_new(struct sbx_timeline *tl, uint32_t source)
+{
+    struct recorder_state *st = sbx_xcalloc(1, sizeof *st);
+    st->tl = tl;
+    st->source = source;
+    st->base = tl->sources[source].data;
+    sbx_jscan_init(&st->scan);
+    return st;
+}
+
+static void state_free(void *p)
+{
+    struct recorder_state *st = p;
+    sbx_jscan_free(&st->scan);
+    sbx_buf_free(&st->scratch);
+    free(st);
+}
+
+/* The decoded bytes of a string member (into scratch when escaped). */
+static const char *member_string(struct recorder_state *st, const struct sbx_jmember *m, size_t *n)
+{
+    if (!m->val_escaped) {
+        *n = m->val_len;
+        return m->val;
+    }
+    sbx_buf_clear(&st->scratch);
+    sbx_buf_reserve(&st->scratch, m->val_len);
+    *n = st->scratch.len = sbx_jstr_decode(m->val, m->val_len, st->scratch.p);
+    return st->scratch.p;
+}
+
+static struct sbx_text text_of(const struct recorder_state *st, const struct sbx_jmember *m)
+{
+    struct sbx_text t;
+    t.off = (uint64_t)(m->val - st->base);
+    t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
+    t.flags = SBX_TEXT_PRESENT | (m->val_escaped ? SBX_TEXT_ESCAPED : 0);
+    return t;
+}
+
+static uint32_t intern_sandbox(struct recorder_state *st, const struct sbx_jmember *m)
+{
+    size_t n;
+    const char *s = member_string(st, m, &n);
+    if (n == st->last_sandbox_len && n <= sizeof st->last_sandbox && st->last_sandbox_id &&
+        memcmp(s, st->last_sandbox, n) == 0)
+        return st->last_sandbox_id;
+    uint32_t id = sbx_strtab_intern(&st->tl->strings, s, n);
+    if (n <= sizeof st->last_sandbox) {
+        memcpy(st->last_sandbox, s, n);
+        st->last_sandbox_len = n;
+        st->last_sandbox_id = id;
+    }
+    return id;
+}
+
+static bool parse_hash16(const char *s, size_t n, uint64_t *out)
+{
+    if (n != 16)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < 16; i++) {
+        char c = s[i];
+        int d = c >= '0' && c <= '9' ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    *out = v;
+    return true;
+}
+
+static void set_program(struct recorder_state *st, struct sbx_event *e, const struct sbx_jmember *m)
+{
+    size_t n;
+    const char *cmd = member_string(st, m, &n);
+    char label[128];
+    size_t len = sbx_program_label(cmd, n, label, sizeof label);
+    e->u.cmd.program = sbx_strtab_intern(&st->tl->strings, label, len);
+}
+
+/* A files line: its path lists, read with jansson (these lines are few and
+ * hold arrays). Paths lose their leading "./" and go under their root. */
+static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struct sbx_event *e,
+                         const char *line, size_t len)
+{
+    struct sbx_files *f = sbx_evbuf_alloc(out, sizeof *f);
+    e->u.files = f;
+    json_error_t jerr;
+    json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return; /* cannot happen: the scanner accepted the line */
+    const char *rootdir = json_string_value(json_object_get(root, "root"));
+    size_t rootlen = rootdir ? strlen(rootdir) : 0;
+    while (rootlen > 1 && rootdir[rootlen - 1] == '/')
+        rootlen--;
+    bool workspace = !rootdir || rootlen == 0 || (rootlen == 1 && rootdir[0] == '.');
+    if (!workspace)
+        f->root = sbx_strtab_intern(&st->tl->strings, rootdir, rootlen);
+    static const char *const names[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        json_t *arr = json_object_get(root, names[c]);
+        if (!arr)
+            continue;
+        if (!json_is_array(arr)) {
+            e->findings |= SBX_F_BAD_FIELD;
+            continue;
+        }
+        size_t n = json_array_size(arr);
+        f->paths[c] = sbx_evbuf_alloc(out, (n ? n : 1) * sizeof *f->paths[c]);
+        for (size_t i = 0; i < n; i++) {
+            json_t *v = json_array_get(arr, i);
+            const char *p = json_string_value(v);
+            if (!p) {
+                e->findings |= SBX_F_BAD_FIELD;
+                continue;
+            }
+            size_t plen = json_string_length(v);
+            while (plen >= 2 && p[0] == '.' && p[1] == '/') {
+                p += 2;
+                plen -= 2;
+            }
+            struct sbx_buf path = SBX_BUF_INIT;
+            if (!workspace) {
+                sbx_buf_add(&path, rootdir, rootlen);
+                if (rootlen != 1 || rootdir[0] != '/')
+                    sbx_buf_addc(&path, '/');
+            }
+            sbx_buf_add(&path, p, plen);
+            f->paths[c][f->n[c]++] = sbx_strtab_store(&st->tl->strings, path.p, path.len);
+            sbx_buf_free(&path);
+        }
+    }
+    json_decref(root);
+}
+
+static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, const char *line,
+                                        size_t len, uint64_t off, uint32_t line_no, char *reason,
+                                        size_t reasonsz)
+{
+    struct recorder_state *st = state;
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+        i++;
+    if (i == len)
+        return SBX_LINE_BLANK;
+    if (!sbx_jscan_line(&st->scan, line, len)) {
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->scan.err, st->scan.err_pos + 1);
+        return SBX_LINE_BAD;
+    }
+    const struct sbx_jmember *by[F_ROOT + 1] = {0};
+    char keybuf[32];
+    for (size_t k = 0; k < st->scan.n; k++) {
+        const struct sbx_jmember *m = &st->scan.m[k];
+        const char *key = m->key;
+        size_t klen = m->key_len;
+        if (m->key_escaped) {
+            if (klen > sizeof keybuf)
+                continue; /* no field of ours has a key that long */
+            klen = sbx_jstr_decode(m->key, m->key_len, keybuf);
+            key = keybuf;
+        }
+        by[field_of(key, klen)] = m;
+    }
+
+    const struct sbx_jmember *kind = by[F_KIND];
+    struct sbx_event *e = sbx_evbuf_push(out);
+    e->source = (uint16_t)st->source;
+    e->line_off = off;
+    e->line_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+    e->line_no = line_no;
+    e->kind = SBX_EV_NOTE;
+    if (kind && kind->type == SBX_JSTRING) {
+        size_t n;
+        const char *k = member_string(st, kind, &n);
+        if (n == 7 && memcmp(k, "command", 7) == 0)
+            e->kind = SBX_EV_COMMAND;
+        else if (n == 5 && memcmp(k, "files", 5) == 0)
+            e->kind = SBX_EV_FILES;
+        else
+            e->label = sbx_strtab_intern(&st->tl->strings, k, n);
+    } else {
+        e->findings |= SBX_F_BAD_FIELD;
+    }
+
+    int64_t at = SBX_TIME_UNKNOWN;
+    if (by[F_AT] && by[F_AT]->type == SBX_JSTRING) {
+        size_t n;
+        const char *s = member_string(st, by[F_AT], &n);
+        unsigned tf = 0;
+        if (sbx_time_parse(s, n, &at, &tf)) {
+            e->tflags = (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
+                                  (tf & SBX_TIME_LEAP_SECOND ? SBX_EVT_LEAP_SECOND : 0));
+        } else {
+            at = SBX_TIME_UNKNOWN;
+            e->findings |= SBX_F_BAD_FIELD;
+        }
+    } else {
+        e->findings |= SBX_F_BAD_FIELD;
+    }
+    e->start = e->end = at;
+    if (by[F_SANDBOX]) {
+        if (by[F_SANDBOX]->type == SBX_JSTRING)
+            e->sandbox = intern_sandbox(st, by[F_SANDBOX]);
+        else
+            e->findings |= SBX_F_BAD_FIELD;
+    }
+
+    if (e->kind == SBX_EV_FILES) {
+        import_files(st, out, e, line, len);
+        return SBX_LINE_OK;
+    }
+    if (e->kind != SBX_EV_COMMAND)
+        return SBX_LINE_OK;
+
+    struct sbx_command *c = &e->u.cmd;
+    const struct sbx_jmember *m;
+    if ((m = by[F_COMMAND])) {
+        if (m->type == SBX_JSTRING) {
+            c->command = text_of(st, m);
+            set_program(st, e, m);
+        } else {
+            e->findings |= SBX_F_BAD_FIELD;
+        }
+    }
+    if ((m = by[F_CWD]) && m->type == SBX_JSTRING) {
+        size_t n;
+        const char *s = member_string(st, m, &n);
+        c->cwd = sbx_strtab_intern(&st->tl->strings, s, n);
+    }
+    if ((m = by[F_EXIT])) {
+        if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX) {
+            c->exit = (int32_t)m->i;
+            c->flags |= SBX_CMD_EXIT_KNOWN;
+        } else if (m->type != SBX_JNULL) {
+            e->findings |= SBX_F_BAD_FIELD; /* "not a valid exit code": shown as ? */
+        }
+    }
+    if ((m = by[F_TIMED_OUT])) {
+        if (m->type == SBX_JTRUE || m->type == SBX_JFALSE) {
+            c->flags |= SBX_CMD_TIMEOUT_KNOWN | (m->type == SBX_JTRUE ? SBX_CMD_TIMED_OUT : 0);
+        } else {
+            e->findings |= SBX_F_BAD_FIELD;
+        }
+    }
+    if ((m = by[F_MS])) {
+        /* a duration beyond a year is not a duration the wrapper measured */
+        if (m->type == SBX_JINT && m->i >= 0 && m->i <= 366LL * 24 * 3600 * 1000) {
+            c->ms = m->i;
+            c->flags |= SBX_CMD_MS_KNOWN;
+            if (at != SBX_TIME_UNKNOWN)
+                e->start = at - m->i * 1000000;
+        } else {
+            e->findings |= SBX_F_BAD_FIELD;
+        }
+    }
+    if ((m = by[F_STDOUT]) && m->type == SBX_JSTRING)
+        c->out = text_of(st, m);
+    if ((m = by[F_STDERR]) && m->type == SBX_JSTRING)
+        c->err = text_of(st, m);
+    if ((m = by[F_HASH])) {
+        size_t n;
+        const char *s = m->type == SBX_JSTRING ? member_string(st, m, &n) : NULL;
+        if (s && parse_hash16(s, n, &c->stdout_hash))
+            c->flags |= SBX_CMD_HASH_PRESENT;
+        else
+            e->findings |= SBX_F_BAD_FIELD;
+    }
+    return SBX_LINE_OK;
+}
+
+/* A recorder log: among its first lines, one is a JSON object with "kind"
+ * and "at". Broken lines before it do not hide the format. */
+static bool detect(const char *data, size_t size)
+{
+    struct sbx_jscan scan;
+    sbx_jscan_init(&scan);
+    bool found = false;
+    const char *p = data, *end = data + size;
+    for (int lines = 0; p < end && lines < 50 && !found; lines++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (sbx_jscan_line(&scan, p, len))
+            found = sbx_jscan_get(&scan, "kind") && sbx_jscan_get(&scan, "at");
+        p += len + 1;
+    }
+    sbx_jscan_free(&scan);
+    return found;
+}
+
+const struct sbx_format sbx_format_recorder = {
+    .name = "recorder",
+    .detect = detect,
+    .state_new = state_new,
+    .state_free = state_free,
+    .line = import_line,
+};

@@ -1,0 +1,308 @@
+/* The analyses that read every byte of output: stdout hashes (verified,
+ * mismatched, unverifiable because clipped), secrets in commands and output,
+ * refused hosts in what network clients printed, and the hosts commands name.
+ * Commands are split between threads; each keeps its own results, merged in
+ * timeline order afterwards so the outcome never depends on the split. */
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/analyses.h"
+#include "model/jsonstr.h"
+#include "model/refusals.h"
+#include "model/secrets.h"
+
+/* The recorder's clip: first 2000 and last 2000 characters around this. */
+static const char CLIP_MARK[] = "\n[...]\n";
+static const char CLIP_MARK_ESCAPED[] = "\\n[...]\\n";
+enum { CLIPPED_MIN_CHARS = 4007 };
+
+struct refused_local {
+    char *host;
+    size_t order; /* timeline position of the event */
+    const struct sbx_event *event;
+    char *evidence;
+    const char *client;
+};
+
+struct secret_local {
+    size_t order;
+    struct sbx_secret_found f;
+};
+
+struct worker {
+    struct sbx_timeline *tl;
+    const struct sbx_secrets *secrets;
+    const struct sbx_netpat *netpat;
+    const EVP_MD *sha256;
+    size_t from, to; /* timeline positions */
+    /* results */
+    size_t verified, mismatched, unverifiable;
+    struct refused_local *refused;
+    size_t nrefused, caprefused;
+    struct secret_local *found;
+    size_t nfound, capfound;
+    struct sbx_strlist hosts;
+    size_t hosts_unique;
+    /* per-event state for callbacks */
+    size_t order;
+    struct sbx_event *event;
+    const char *where;
+    const char *text;
+    struct sbx_buf scratch;
+};
+
+static bool has_clip_mark(const char *s, size_t n, bool escaped)
+{
+    const char *mark = escaped ? CLIP_MARK_ESCAPED : CLIP_MARK;
+    size_t mlen = escaped ? sizeof CLIP_MARK_ESCAPED - 1 : sizeof CLIP_MARK - 1;
+    /* the mark follows the first 2000 characters: at least 2000 bytes in */
+    return n >= CLIPPED_MIN_CHARS && memmem(s + 2000, n - 2000, mark, mlen) != NULL;
+}
+
+static void check_hash(struct worker *w, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    if (!(c->flags & SBX_CMD_HASH_PRESENT)) {
+        w->unverifiable++;
+        return;
+    }
+    const char *raw = sbx_text_raw(w->tl, e, &c->out);
+    if (has_clip_mark(raw, c->out.len, c->out.flags & SBX_TEXT_ESCAPED)) {
+        w->unverifiable++;
+        return;
+    }
+    size_t len;
+    const char *out = sbx_text_get(w->tl, e, &c->out, &w->scratch, &len);
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    if (!EVP_Digest(out, len, md, &mdlen, w->sha256, NULL) || mdlen < 8) {
+        w->unverifiable++;
+        return;
+    }
+    uint64_t first8 = 0;
+    for (int i = 0; i < 8; i++)
+        first8 = first8 << 8 | md[i];
+    if (first8 == c->stdout_hash) {
+        w->verified++;
+    } else {
+        w->mismatched++;
+        w->event->findings |= SBX_F_HASH_MISMATCH;
+    }
+}
+
+static void on_secret(const struct sbx_secret_hit *hit, void *ctx)
+{
+    struct worker *w = ctx;
+    SBX_GROW(w->found, w->nfound, w->capfound);
+    struct secret_local *s = &w->found[w->nfound++];
+    s->order = w->order;
+    s->f.kind = hit->kind;
+    s->f.event = w->event;
+    s->f.where = w->where;
+    sbx_secret_mask(hit->kind, w->text + hit->off, hit->len, s->f.sample, sizeof s->f.sample);
+    w->event->findings |= SBX_F_SECRET;
+}
+
+static void on_refused(const struct sbx_refused_hit *hit, void *ctx)
+{
+    struct worker *w = ctx;
+    SBX_GROW(w->refused, w->nrefused, w->caprefused);
+    struct refused_local *r = &w->refused[w->nrefused++];
+    r->host = sbx_xstrndup(hit->host, hit->host_len);
+    for (char *p = r->host; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a'); /* host names are case-insensitive */
+    r->order = w->order;
+    r->event = w->event;
+    r->evidence = sbx_xstrndup(hit->line, hit->line_len);
+    r->client = hit->client;
+    w->event->findings |= SBX_F_REFUSED_HOST;
+}
+
+static void on_host(const char *host, size_t len, void *ctx)
+{
+    struct worker *w = ctx;
+    char lower[256];
+    if (len >= sizeof lower)
+        return;
+    for (size_t i = 0; i < len; i++)
+        lower[i] = host[i] >= 'A' && host[i] <= 'Z' ? (char)(host[i] - 'A' + 'a') : host[i];
+    sbx_strlist_add(&w->hosts, lower, len);
+    /* a million commands naming the same few hosts: keep the list short */
+    if (w->hosts.n >= 1024 && w->hosts.n >= 2 * w->hosts_unique) {
+        sbx_strlist_finish(&w->hosts);
+        w->hosts_unique = w->hosts.n;
+    }
+}
+
+static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struct sbx_event *e,
+                         const struct sbx_text *t, const char *where)
+{
+    if (!(t->flags & SBX_TEXT_PRESENT) || !t->len)
+        return;
+    w->text = sbx_text_raw(w->tl, e, t);
+    w->where = where;
+    sbx_secrets_scan(w->secrets, ss, w->text, t->len, on_secret, w);
+}
+
+static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
+                          const struct sbx_text *t)
+{
+    if (!(t->flags & SBX_TEXT_PRESENT) || !t->len)
+        return;
+    size_t len;
+    const char *s = sbx_text_get(w->tl, e, t, &w->scratch, &len);
+    sbx_netpat_refusals(w->netpat, ns, s, len, on_refused, w);
+}
+
+static void *run_worker(void *arg)
+{
+    struct worker *w = arg;
+    struct sbx_secrets_scratch *ss = sbx_secrets_scratch_new(w->secrets);
+    struct sbx_netpat_scratch *ns = sbx_netpat_scratch_new(w->netpat);
+    for (size_t i = w->from; i < w->to; i++) {
+        struct sbx_event *e = w->tl->order[i];
+        if (e->kind != SBX_EV_COMMAND)
+            continue;
+        struct sbx_command *c = &e->u.cmd;
+        w->order = i;
+        w->event = e;
+        check_hash(w, e);
+        scan_secrets(w, ss, e, &c->command, "command");
+        scan_secrets(w, ss, e, &c->out, "stdout");
+        scan_secrets(w, ss, e, &c->err, "stderr");
+        scan_refusals(w, ns, e, &c->err);
+        scan_refusals(w, ns, e, &c->out);
+        if (c->command.len) {
+            size_t len;
+            const char *cmd = sbx_text_get(w->tl, e, &c->command, &w->scratch, &len);
+            sbx_netpat_hosts(w->netpat, ns, cmd, len, on_host, w);
+        }
+    }
+    sbx_secrets_scratch_free(ss);
+    sbx_netpat_scratch_free(ns);
+    sbx_buf_free(&w->scratch);
+    return NULL;
+}
+
+static int by_order_then_host(const void *a, const void *b)
+{
+    const struct refused_local *x = a, *y = b;
+    int c = strcmp(x->host, y->host);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_first_time(const void *a, const void *b)
+{
+    const struct sbx_refusal *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return strcmp(x->host, y->host);
+}
+
+/* Refusals: one entry per host, with the count and the earliest evidence. */
+static void merge_refused(struct sbx_summary *sum, struct worker *ws, int n)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += ws[i].nrefused;
+    struct refused_local *all = sbx_xcalloc(total ? total : 1, sizeof *all);
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if (ws[i].nrefused)
+            memcpy(all + k, ws[i].refused, ws[i].nrefused * sizeof *all);
+        k += ws[i].nrefused;
+        free(ws[i].refused);
+    }
+    qsort(all, total, sizeof *all, by_order_then_host);
+    size_t cap = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (sum->nrefused && strcmp(all[i].host, sum->refused[sum->nrefused - 1].host) == 0) {
+            /* the same command can print the same refusal twice; count commands */
+            if (all[i].event != all[i - 1].event)
+                sum->refused[sum->nrefused - 1].count++;
+            free(all[i].host);
+            free(all[i].evidence);
+            continue;
+        }
+        SBX_GROW(sum->refused, sum->nrefused, cap);
+        sum->refused[sum->nrefused++] = (struct sbx_refusal){
+            .host = all[i].host, .count = 1, .first = all[i].event->start, .event = all[i].event,
+            .evidence = all[i].evidence, .pattern = all[i].client};
+    }
+    free(all);
+    qsort(sum->refused, sum->nrefused, sizeof *sum->refused, by_first_time);
+}
+
+bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
+                         size_t errsz)
+{
+    struct sbx_secrets *secrets = sbx_secrets_new(err, errsz);
+    if (!secrets)
+        return false;
+    struct sbx_netpat *netpat = sbx_netpat_new(err, errsz);
+    if (!netpat) {
+        sbx_secrets_free(secrets);
+        return false;
+    }
+    EVP_MD *sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    if (!sha256) {
+        snprintf(err, errsz, "OpenSSL has no SHA-256");
+        sbx_secrets_free(secrets);
+        sbx_netpat_free(netpat);
+        return false;
+    }
+    if (threads <= 0)
+        threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads < 1)
+        threads = 1;
+    if (threads > 8)
+        threads = 8;
+    if (tl->n < 4096)
+        threads = 1;
+    struct worker ws[8];
+    memset(ws, 0, sizeof ws);
+    pthread_t tids[8];
+    bool started[8] = {false};
+    for (int i = 0; i < threads; i++) {
+        ws[i] = (struct worker){.tl = tl, .secrets = secrets, .netpat = netpat, .sha256 = sha256,
+                                .from = tl->n * (size_t)i / (size_t)threads,
+                                .to = tl->n * (size_t)(i + 1) / (size_t)threads};
+        if (i > 0)
+            started[i] = pthread_create(&tids[i], NULL, run_worker, &ws[i]) == 0;
+    }
+    run_worker(&ws[0]);
+    for (int i = 1; i < threads; i++) {
+        if (started[i])
+            pthread_join(tids[i], NULL);
+        else
+            run_worker(&ws[i]);
+    }
+
+    for (int i = 0; i < threads; i++) {
+        sum->hash_verified += ws[i].verified;
+        sum->hash_mismatched += ws[i].mismatched;
+        sum->hash_unverifiable += ws[i].unverifiable;
+        /* workers cover ascending ranges, so appending keeps timeline order */
+        sum->secrets = sbx_xrealloc(sum->secrets, (sum->nsecrets + ws[i].nfound) * sizeof *sum->secrets);
+        for (size_t k = 0; k < ws[i].nfound; k++)
+            sum->secrets[sum->nsecrets++] = ws[i].found[k].f;
+        free(ws[i].found);
+        for (size_t k = 0; k < ws[i].hosts.n; k++)
+            sbx_strlist_add(&sum->hosts, ws[i].hosts.s[k], strlen(ws[i].hosts.s[k]));
+        sbx_strlist_free(&ws[i].hosts);
+    }
+    merge_refused(sum, ws, threads);
+    sbx_strlist_finish(&sum->hosts);
+
+    EVP_MD_free(sha256);
+    sbx_netpat_free(netpat);
+    sbx_secrets_free(secrets);
+    return true;
+}

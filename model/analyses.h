@@ -1,0 +1,16 @@
+/* The single analyses that sbx_summarize runs, one file each. Each reads the
+ * timeline, may set findings bits on events, and fills its part of the
+ * summary. Internal to model/: everyone else calls sbx_summarize. */
+#ifndef SBX_ANALYSES_H
+#define SBX_ANALYSES_H
+
+#include "model/summary.h"
+
+void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum);
+void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* Output and command text: stdout hashes, secrets, refused hosts, hosts named
+ * in commands. The heavy one: runs on `threads` threads. */
+bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
+                         size_t errsz);
+
+#endif

@@ -1,0 +1,107 @@
+/* Events: one record of what happened in a sandbox, from one line of one
+ * source. Compact on purpose (a 1M-line log keeps 1M of them): text fields
+ * are references (sbx_text) into the source's bytes, short repeated strings
+ * are interned ids (model/strtab.h).
+ *
+ * Ownership: events live in the timeline (model/timeline.h) and are freed
+ * with it; nothing in an event is owned by the event itself. */
+#ifndef SBX_EVENT_H
+#define SBX_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SBX_TIME_UNKNOWN INT64_MIN
+
+enum sbx_kind {
+    SBX_EV_COMMAND,
+    SBX_EV_FILES,
+    SBX_EV_NETWORK,
+    SBX_EV_LIFECYCLE,
+    SBX_EV_AUDIT,
+    SBX_EV_METRIC,
+    SBX_EV_SPAN,
+    SBX_EV_NOTE,
+    SBX_EV_KIND_COUNT
+};
+
+const char *sbx_kind_name(enum sbx_kind k);
+
+/* Findings: written by the analyses (model/analyze.h), read by everyone. */
+enum sbx_finding {
+    SBX_F_REFUSED_HOST = 1u << 0,
+    SBX_F_OUTSIDE_WRAPPER = 1u << 1,
+    SBX_F_ACCOUNT_CHANGE = 1u << 2,
+    SBX_F_SYSTEM_FILES = 1u << 3,
+    SBX_F_SECRET = 1u << 4,
+    SBX_F_TIMED_OUT = 1u << 5,
+    SBX_F_FAILED = 1u << 6,
+    SBX_F_HASH_MISMATCH = 1u << 7,
+    SBX_F_HIDDEN_TEXT = 1u << 8,
+    SBX_F_DUPLICATE_KEY = 1u << 9, /* reserved for sources that keep such lines */
+    SBX_F_BAD_FIELD = 1u << 10,    /* a field had the wrong type or range: shown as ? */
+};
+
+/* Where a text lives and how it is encoded. */
+enum sbx_text_flags {
+    SBX_TEXT_ESCAPED = 1u << 0, /* a JSON string body: decode with sbx_text_decode */
+    SBX_TEXT_ARENA = 1u << 1,   /* off is a pointer value into timeline storage, not a source offset */
+    SBX_TEXT_PRESENT = 1u << 2, /* the field was in the record (possibly empty) */
+};
+
+struct sbx_text {
+    uint64_t off; /* byte offset into the event's source (or a pointer, with SBX_TEXT_ARENA) */
+    uint32_t len;
+    uint32_t flags;
+};
+
+enum sbx_command_flags {
+    SBX_CMD_EXIT_KNOWN = 1u << 0,
+    SBX_CMD_TIMED_OUT = 1u << 1,
+    SBX_CMD_MS_KNOWN = 1u << 2,
+    SBX_CMD_HASH_PRESENT = 1u << 3,
+    SBX_CMD_TIMEOUT_KNOWN = 1u << 4,
+};
+
+struct sbx_command {
+    struct sbx_text command, out, err; /* command line, stdout, stderr */
+    uint32_t cwd;                      /* strtab id */
+    uint32_t program;                  /* strtab id of the program label */
+    int32_t exit;                      /* valid with SBX_CMD_EXIT_KNOWN */
+    uint32_t flags;                    /* enum sbx_command_flags */
+    uint64_t stdout_hash;              /* first 16 hex digits, as a number */
+    int64_t ms;                        /* wrapper-measured duration */
+};
+
+/* Paths of a files event: three lists, in timeline storage. */
+enum sbx_change { SBX_ADDED, SBX_CHANGED, SBX_REMOVED, SBX_CHANGE_COUNT };
+
+struct sbx_files {
+    const char **paths[SBX_CHANGE_COUNT]; /* display paths, already under root */
+    uint32_t n[SBX_CHANGE_COUNT];
+    uint32_t root; /* strtab id: 0 = the workspace */
+};
+
+enum sbx_time_flags {
+    SBX_EVT_NO_ZONE = 1u << 0,    /* the time had no zone: read as UTC */
+    SBX_EVT_LEAP_SECOND = 1u << 1,
+};
+
+struct sbx_event {
+    int64_t start, end; /* ns since the epoch, UTC; SBX_TIME_UNKNOWN allowed */
+    uint64_t line_off;  /* the raw line within the source */
+    uint32_t line_len;
+    uint32_t line_no;   /* 1-based */
+    uint16_t source;    /* index into the timeline's sources */
+    uint8_t kind;       /* enum sbx_kind */
+    uint8_t tflags;     /* enum sbx_time_flags */
+    uint32_t findings;  /* enum sbx_finding bits */
+    uint32_t sandbox;   /* strtab id */
+    uint32_t label;     /* strtab id: a note's kind name, a files event's root, … */
+    union {
+        struct sbx_command cmd;
+        struct sbx_files *files;
+    } u;
+};
+
+#endif

@@ -1,0 +1,205 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "model/refusals.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/buf.h"
+
+/* Every pattern captures the host in group 1. Host names are bounded so that
+ * no match can run long; hostile output only ever costs a linear scan. */
+#define HOST "([A-Za-z0-9_.-]{1,253}|\\[[0-9A-Fa-f:.]{2,45}\\])"
+static const struct {
+    const char *client;
+    const char *re;
+} refusal_patterns[] = {
+    {"curl", "curl: \\(\\d{1,3}\\) (?:Could not resolve host: |Failed to connect to |"
+             "Could not connect to |Connection refused to )" HOST},
+    {"wget", "unable to resolve host address [\\x{2018}'\"`]" HOST},
+    {"wget", "Connecting to " HOST "[^\\n]{0,200}failed: (?:Connection refused|No route to host|"
+             "Network is unreachable|Connection timed out)"},
+    {"git", "unable to access '[a-z+]{1,10}://(?:[^@/'\\s]{0,200}@)?" HOST
+            "[^'\\n]{0,1000}': (?:Could not resolve host|Failed to connect|Couldn't connect)"},
+    {"ssh", "ssh: Could not resolve hostname " HOST},
+    {"ssh", "ssh: connect to host " HOST " port \\d{1,5}: (?:Connection refused|No route to host|"
+            "Network is unreachable|Connection timed out)"},
+    {"pip", "HTTPS?ConnectionPool\\(host='" HOST "'[^\\n]{0,300}(?:NewConnectionError|"
+            "NameResolutionError|ConnectTimeoutError|ProxyError|Max retries exceeded)"},
+    {"python", "NameResolutionError\\([^\\n]{0,200}Failed to resolve '" HOST "'"},
+    {"npm", "getaddrinfo (?:ENOTFOUND|EAI_AGAIN) " HOST},
+    {"node", "connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH) " HOST ":\\d{1,5}"},
+    {"apt", "(?:Temporary failure resolving|Could not resolve) '" HOST "'"},
+    {"apt", "Could not connect to " HOST ":\\d{1,5} \\("},
+};
+#define NPATTERNS (sizeof refusal_patterns / sizeof refusal_patterns[0])
+
+static const char url_pattern[] =
+    "(?:\\b(?:https?|ftp|ftps|git|ssh|wss?|rsync|s3)://(?:[^@/\\s'\"]{0,200}@)?" HOST
+    "|\\bgit@" HOST ":)";
+
+struct sbx_netpat {
+    pcre2_code *refusal[NPATTERNS];
+    pcre2_code *url;
+};
+
+struct sbx_netpat_scratch {
+    pcre2_match_data *md;
+    pcre2_match_context *mc;
+};
+
+static pcre2_code *compile(const char *re, char *err, size_t errsz)
+{
+    int code;
+    PCRE2_SIZE off;
+    pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+    if (!c) {
+        PCRE2_UCHAR msg[128];
+        pcre2_get_error_message(code, msg, sizeof msg);
+        snprintf(err, errsz, "pattern %s: %s at %zu", re, (char *)msg, (size_t)off);
+        return NULL;
+    }
+    pcre2_jit_compile(c, PCRE2_JIT_COMPLETE); /* without the JIT it is slower, not wrong */
+    return c;
+}
+
+struct sbx_netpat *sbx_netpat_new(char *err, size_t errsz)
+{
+    struct sbx_netpat *p = sbx_xcalloc(1, sizeof *p);
+    for (size_t i = 0; i < NPATTERNS; i++)
+        if (!(p->refusal[i] = compile(refusal_patterns[i].re, err, errsz))) {
+            sbx_netpat_free(p);
+            return NULL;
+        }
+    if (!(p->url = compile(url_pattern, err, errsz))) {
+        sbx_netpat_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void sbx_netpat_free(struct sbx_netpat *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < NPATTERNS; i++)
+        pcre2_code_free(p->refusal[i]);
+    pcre2_code_free(p->url);
+    free(p);
+}
+
+struct sbx_netpat_scratch *sbx_netpat_scratch_new(const struct sbx_netpat *p)
+{
+    (void)p;
+    struct sbx_netpat_scratch *s = sbx_xcalloc(1, sizeof *s);
+    s->md = pcre2_match_data_create(4, NULL);
+    s->mc = pcre2_match_context_create(NULL);
+    pcre2_set_match_limit(s->mc, 100000);
+    pcre2_set_depth_limit(s->mc, 1000);
+    return s;
+}
+
+void sbx_netpat_scratch_free(struct sbx_netpat_scratch *s)
+{
+    if (!s)
+        return;
+    pcre2_match_data_free(s->md);
+    pcre2_match_context_free(s->mc);
+    free(s);
+}
+
+/* Output may hold invalid UTF-8 (the recorder keeps what the program
+ * printed), so matching does not assume it is valid. */
+static int match_at(const pcre2_code *re, struct sbx_netpat_scratch *s, const char *text, size_t n,
+                    size_t from)
+{
+    return pcre2_match(re, (PCRE2_SPTR)text, n, from, 0, s->md, s->mc);
+}
+
+static const char *group(struct sbx_netpat_scratch *s, const char *text, int g, size_t *len)
+{
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
+    if (ov[2 * g] == PCRE2_UNSET)
+        return NULL;
+    *len = ov[2 * g + 1] - ov[2 * g];
+    return text + ov[2 * g];
+}
+
+/* A text that is not valid UTF-8 cannot be matched in UTF mode; such text is
+ * matched as far as its valid prefix goes. */
+static size_t valid_utf8_prefix(const char *text, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i];
+        size_t need = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                    : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!need || i + need > n)
+            return i;
+        for (size_t k = 1; k < need; k++)
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+        if (need == 3 && ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0)))
+            return i;
+        if (need == 4 && ((c == 0xF0 && p[i + 1] < 0x90) || (c == 0xF4 && p[i + 1] >= 0x90)))
+            return i;
+        i += need;
+    }
+    return n;
+}
+
+size_t sbx_netpat_refusals(const struct sbx_netpat *p, struct sbx_netpat_scratch *s,
+                           const char *text, size_t n,
+                           void (*cb)(const struct sbx_refused_hit *hit, void *ctx), void *ctx)
+{
+    n = valid_utf8_prefix(text, n);
+    size_t found = 0;
+    for (size_t i = 0; i < NPATTERNS; i++) {
+        size_t from = 0;
+        while (from < n && match_at(p->refusal[i], s, text, n, from) > 0) {
+            PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
+            struct sbx_refused_hit hit = {.client = refusal_patterns[i].client};
+            hit.host = group(s, text, 1, &hit.host_len);
+            size_t ls = ov[0], le = ov[1];
+            while (ls > 0 && text[ls - 1] != '\n')
+                ls--;
+            const char *nl = memchr(text + le, '\n', n - le);
+            le = nl ? (size_t)(nl - text) : n;
+            hit.line = text + ls;
+            hit.line_len = le - ls;
+            if (hit.host) {
+                cb(&hit, ctx);
+                found++;
+            }
+            from = ov[1] > from ? ov[1] : from + 1;
+        }
+    }
+    return found;
+}
+
+size_t sbx_netpat_hosts(const struct sbx_netpat *p, struct sbx_netpat_scratch *s,
+                        const char *text, size_t n,
+                        void (*cb)(const char *host, size_t len, void *ctx), void *ctx)
+{
+    n = valid_utf8_prefix(text, n);
+    size_t found = 0, from = 0;
+    while (from < n && match_at(p->url, s, text, n, from) > 0) {
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
+        size_t len;
+        const char *h = group(s, text, 1, &len);
+        if (!h)
+            h = group(s, text, 2, &len);
+        if (h) {
+            while (len && h[len - 1] == '.')
+                len--; /* "see https://pypi.org." ends a sentence, not the host */
+            if (len) {
+                cb(h, len, ctx);
+                found++;
+            }
+        }
+        from = ov[1] > from ? ov[1] : from + 1;
+    }
+    return found;
+}

@@ -1,0 +1,95 @@
+#include "model/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analyses.h"
+
+void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n)
+{
+    /* capacity: the next power of two at or above n, so no separate field */
+    if ((l->n & (l->n - 1)) == 0)
+        l->s = sbx_xrealloc(l->s, (l->n ? l->n * 2 : 1) * sizeof *l->s);
+    l->s[l->n++] = sbx_xstrndup(s, n);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sbx_strlist_finish(struct sbx_strlist *l)
+{
+    if (!l->n)
+        return;
+    qsort(l->s, l->n, sizeof *l->s, str_cmp);
+    size_t k = 1;
+    for (size_t i = 1; i < l->n; i++) {
+        if (strcmp(l->s[i], l->s[k - 1]) == 0)
+            free(l->s[i]);
+        else
+            l->s[k++] = l->s[i];
+    }
+    l->n = k;
+}
+
+bool sbx_strlist_has(const struct sbx_strlist *l, const char *s)
+{
+    return l->n && bsearch(&s, l->s, l->n, sizeof *l->s, str_cmp) != NULL;
+}
+
+void sbx_strlist_free(struct sbx_strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->s[i]);
+    free(l->s);
+    l->s = NULL;
+    l->n = 0;
+}
+
+/* Hosts the run reached: named or proxied, minus those that were refused. */
+static void drop_refused_hosts(struct sbx_summary *sum)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sum->hosts.n; i++) {
+        bool refused = false;
+        for (size_t r = 0; r < sum->nrefused && !refused; r++)
+            refused = strcmp(sum->refused[r].host, sum->hosts.s[i]) == 0;
+        if (refused)
+            free(sum->hosts.s[i]);
+        else
+            sum->hosts.s[k++] = sum->hosts.s[i];
+    }
+    sum->hosts.n = k;
+}
+
+bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
+                   struct sbx_summary *sum, char *err, size_t errsz)
+{
+    memset(sum, 0, sizeof *sum);
+    sbx_analyze_commands(tl, sum);
+    sbx_analyze_files(tl, sum);
+    if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, err, errsz))
+        return false;
+    drop_refused_hosts(sum);
+    return true;
+}
+
+void sbx_summary_free(struct sbx_summary *sum)
+{
+    free(sum->sandboxes);
+    free(sum->failed_by);
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        sbx_strlist_free(&sum->files[c]);
+        sbx_strlist_free(&sum->system[c]);
+    }
+    sbx_strlist_free(&sum->system_roots);
+    sbx_strlist_free(&sum->hosts);
+    for (size_t i = 0; i < sum->nrefused; i++) {
+        free(sum->refused[i].host);
+        free(sum->refused[i].evidence);
+    }
+    free(sum->refused);
+    free(sum->secrets);
+    memset(sum, 0, sizeof *sum);
+}

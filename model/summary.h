@@ -1,0 +1,88 @@
+/* The analyses behind the one-screen summary, and their results.
+ *
+ * sbx_summarize reads a finished timeline, writes findings bits into its
+ * events, and fills a summary with everything the summary formats show; it
+ * never prints. Ownership: the summary owns its arrays and strings (free with
+ * sbx_summary_free); event pointers and strtab strings in it belong to the
+ * timeline, which must outlive the summary. */
+#ifndef SBX_SUMMARY_H
+#define SBX_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/timeline.h"
+
+struct sbx_program_count {
+    uint32_t program; /* strtab id */
+    size_t count;
+};
+
+struct sbx_strlist {
+    char **s; /* sorted, unique, owned */
+    size_t n;
+};
+
+struct sbx_refusal {
+    char *host;                     /* owned */
+    size_t count;
+    int64_t first;                  /* start of the first event that showed it */
+    const struct sbx_event *event;  /* that event */
+    char *evidence;                 /* the line that showed it (decoded, unsanitised); owned */
+    const char *pattern;            /* which client's message matched: "curl", "pip", … */
+};
+
+struct sbx_secret_found {
+    unsigned kind;                  /* model/secrets.h kind */
+    const struct sbx_event *event;
+    const char *where;              /* "command", "stdout", "stderr" */
+    char sample[48];                /* masked */
+};
+
+struct sbx_skip_count {
+    const struct sbx_source *source;
+    size_t events, skipped;
+};
+
+struct sbx_summary {
+    int64_t start, end;             /* of the whole run; SBX_TIME_UNKNOWN when nothing has a time */
+    uint32_t *sandboxes;            /* strtab ids, sorted by name */
+    size_t nsandboxes;
+
+    size_t commands, failed, timed_out;
+    struct sbx_program_count *failed_by; /* most failures first, then by name */
+    size_t nfailed_by;
+    const struct sbx_event *longest;     /* NULL when no command has a duration */
+
+    struct sbx_strlist files[SBX_CHANGE_COUNT];  /* workspace */
+    struct sbx_strlist system[SBX_CHANGE_COUNT]; /* under a system root (/etc, /usr/local …) */
+    struct sbx_strlist system_roots;             /* the system roots a manifest covered */
+
+    struct sbx_strlist hosts;       /* reached or named, not refused */
+    struct sbx_refusal *refused;    /* by first time */
+    size_t nrefused;
+
+    size_t hash_verified, hash_mismatched, hash_unverifiable;
+
+    struct sbx_secret_found *secrets; /* in timeline order */
+    size_t nsecrets;
+};
+
+struct sbx_summary_opts {
+    int threads; /* 0: one per online CPU, at most 8 */
+};
+
+/* Returns false with a message in err when the analyses cannot run (their
+ * patterns failed to compile: a build problem, not an input problem). */
+bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
+                   struct sbx_summary *sum, char *err, size_t errsz);
+void sbx_summary_free(struct sbx_summary *sum);
+
+/* Sorted-unique string lists. */
+void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n); /* unsorted append */
+void sbx_strlist_finish(struct sbx_strlist *l);                         /* sort + dedupe */
+void sbx_strlist_free(struct sbx_strlist *l);
+bool sbx_strlist_has(const struct sbx_strlist *l, const char *s);       /* after finish */
+
+#endif

@@ -1,0 +1,208 @@
+#include "model/timeline.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "model/jsonstr.h"
+
+static const char *const kind_names[SBX_EV_KIND_COUNT] = {
+    "command", "files", "network", "lifecycle", "audit", "metric", "span", "note",
+};
+
+const char *sbx_kind_name(enum sbx_kind k)
+{
+    return (unsigned)k < SBX_EV_KIND_COUNT ? kind_names[k] : "?";
+}
+
+void sbx_timeline_init(struct sbx_timeline *tl)
+{
+    memset(tl, 0, sizeof *tl);
+    sbx_strtab_init(&tl->strings);
+}
+
+void sbx_timeline_free(struct sbx_timeline *tl)
+{
+    for (size_t i = 0; i < tl->nsources; i++) {
+        struct sbx_source *s = &tl->sources[i];
+        if (s->how == SBX_DATA_MAPPED && s->size)
+            munmap((void *)s->data, s->size);
+        else if (s->how == SBX_DATA_HEAP)
+            free((void *)s->data);
+        free(s->path);
+    }
+    free(tl->sources);
+    for (size_t i = 0; i < tl->nblocks; i++)
+        free(tl->blocks[i]);
+    free(tl->blocks);
+    for (size_t i = 0; i < tl->nowned; i++)
+        free(tl->owned[i]);
+    free(tl->owned);
+    free(tl->order);
+    free(tl->skips);
+    sbx_strtab_free(&tl->strings);
+    memset(tl, 0, sizeof *tl);
+}
+
+uint32_t sbx_timeline_add_source(struct sbx_timeline *tl, const char *path, const char *data,
+                                 size_t size, enum sbx_data_how how)
+{
+    tl->sources = sbx_xrealloc(tl->sources, (tl->nsources + 1) * sizeof *tl->sources);
+    struct sbx_source *s = &tl->sources[tl->nsources];
+    memset(s, 0, sizeof *s);
+    s->path = sbx_xstrndup(path, strlen(path));
+    s->data = data;
+    s->size = size;
+    s->how = how;
+    s->format = "unknown";
+    return (uint32_t)tl->nsources++;
+}
+
+struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf)
+{
+    if (buf->n == buf->cap) {
+        /* large reallocs are mremap'd by glibc: growing does not copy */
+        buf->cap = buf->cap ? buf->cap * 2 : 1024;
+        buf->ev = sbx_xrealloc(buf->ev, buf->cap * sizeof *buf->ev);
+    }
+    struct sbx_event *e = &buf->ev[buf->n++];
+    memset(e, 0, sizeof *e);
+    e->start = e->end = SBX_TIME_UNKNOWN;
+    return e;
+}
+
+void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t source,
+                    uint32_t line, const char *fmt, ...)
+{
+    buf->skipped_total++;
+    if (buf->nskips >= SBX_SKIPS_KEPT)
+        return;
+    char reason[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (buf->nskips == buf->capskips) {
+        buf->capskips = buf->capskips ? buf->capskips * 2 : 16;
+        buf->skips = sbx_xrealloc(buf->skips, buf->capskips * sizeof *buf->skips);
+    }
+    struct sbx_skip *s = &buf->skips[buf->nskips++];
+    s->source = source;
+    s->line = line;
+    s->reason = sbx_strtab_store(&tl->strings, reason, strlen(reason));
+}
+
+void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
+{
+    if (buf->nowned == buf->capowned) {
+        buf->capowned = buf->capowned ? buf->capowned * 2 : 16;
+        buf->owned = sbx_xrealloc(buf->owned, buf->capowned * sizeof *buf->owned);
+    }
+    void *p = sbx_xcalloc(1, size);
+    buf->owned[buf->nowned++] = p;
+    return p;
+}
+
+void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
+{
+    if (buf->n) {
+        tl->blocks = sbx_xrealloc(tl->blocks, (tl->nblocks + 1) * sizeof *tl->blocks);
+        tl->blocks[tl->nblocks++] = buf->ev;
+        tl->order = sbx_xrealloc(tl->order, (tl->n + buf->n) * sizeof *tl->order);
+        for (size_t i = 0; i < buf->n; i++)
+            tl->order[tl->n + i] = &buf->ev[i];
+        tl->n += buf->n;
+        if (buf->ev[0].source < tl->nsources)
+            tl->sources[buf->ev[0].source].events += buf->n;
+    } else {
+        free(buf->ev);
+    }
+    if (buf->nskips) {
+        tl->skips = sbx_xrealloc(tl->skips, (tl->nskips + buf->nskips) * sizeof *tl->skips);
+        memcpy(tl->skips + tl->nskips, buf->skips, buf->nskips * sizeof *buf->skips);
+        tl->nskips += buf->nskips;
+        tl->sources[buf->skips[0].source].skipped += buf->skipped_total;
+    }
+    free(buf->skips);
+    if (buf->nowned) {
+        tl->owned = sbx_xrealloc(tl->owned, (tl->nowned + buf->nowned) * sizeof *tl->owned);
+        memcpy(tl->owned + tl->nowned, buf->owned, buf->nowned * sizeof *buf->owned);
+        tl->nowned += buf->nowned;
+    }
+    free(buf->owned);
+    memset(buf, 0, sizeof *buf);
+}
+
+void sbx_evbuf_free(struct sbx_evbuf *buf)
+{
+    free(buf->ev);
+    free(buf->skips);
+    for (size_t i = 0; i < buf->nowned; i++)
+        free(buf->owned[i]);
+    free(buf->owned);
+    memset(buf, 0, sizeof *buf);
+}
+
+/* The total order: (start, source, line). Unknown times sort first, as
+ * INT64_MIN does. Ties cannot happen within one source, so the order does not
+ * depend on how loading was split across threads. */
+static int event_cmp(const struct sbx_event *a, const struct sbx_event *b)
+{
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->source != b->source)
+        return a->source < b->source ? -1 : 1;
+    if (a->line_no != b->line_no)
+        return a->line_no < b->line_no ? -1 : 1;
+    return 0;
+}
+
+static int order_cmp(const void *x, const void *y)
+{
+    return event_cmp(*(struct sbx_event *const *)x, *(struct sbx_event *const *)y);
+}
+
+void sbx_timeline_finish(struct sbx_timeline *tl)
+{
+    bool sorted = true;
+    for (size_t i = 1; i < tl->n && sorted; i++)
+        sorted = event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
+    if (!sorted)
+        qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+}
+
+const char *sbx_text_raw(const struct sbx_timeline *tl, const struct sbx_event *ev,
+                         const struct sbx_text *t)
+{
+    if (t->flags & SBX_TEXT_ARENA)
+        return (const char *)(uintptr_t)t->off;
+    return tl->sources[ev->source].data + t->off;
+}
+
+const char *sbx_text_get(const struct sbx_timeline *tl, const struct sbx_event *ev,
+                         const struct sbx_text *t, struct sbx_buf *scratch, size_t *len)
+{
+    const char *raw = sbx_text_raw(tl, ev, t);
+    if (!(t->flags & SBX_TEXT_ESCAPED)) {
+        *len = t->len;
+        return raw;
+    }
+    sbx_buf_clear(scratch);
+    sbx_buf_reserve(scratch, t->len);
+    scratch->len = sbx_jstr_decode(raw, t->len, scratch->p);
+    scratch->p[scratch->len] = '\0';
+    *len = scratch->len;
+    return scratch->p;
+}
+
+const char *sbx_event_line(const struct sbx_timeline *tl, const struct sbx_event *ev)
+{
+    return tl->sources[ev->source].data + ev->line_off;
+}
+
+const char *sbx_str(const struct sbx_timeline *tl, uint32_t id)
+{
+    return sbx_strtab_get(&tl->strings, id);
+}

@@ -1,0 +1,105 @@
+/* The timeline: every source that was read, every event from them in time
+ * order, the lines that could not be read, and the interned strings.
+ *
+ * Data flow: importers append (through an sbx_evbuf each, so two threads can
+ * load halves of one file), then sbx_timeline_finish() sorts; after that the
+ * timeline is read-only except for findings bits written by the analyses.
+ *
+ * Ownership: the timeline owns its sources' bytes (mapped or read), every
+ * event, every string; sbx_timeline_free releases all of it. Pointers it
+ * hands out stay valid until then. */
+#ifndef SBX_TIMELINE_H
+#define SBX_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/buf.h"
+#include "model/event.h"
+#include "model/strtab.h"
+
+enum sbx_data_how { SBX_DATA_NONE, SBX_DATA_MAPPED, SBX_DATA_HEAP };
+
+struct sbx_source {
+    char *path;          /* as given on the command line or found in a folder */
+    const char *format;  /* "recorder", … ; static string */
+    const char *data;    /* the whole file */
+    size_t size;
+    enum sbx_data_how how;
+    size_t events;       /* events loaded */
+    size_t skipped;      /* lines reported as unreadable */
+    size_t incomplete;   /* bytes of a partial last line held back (0 if none) */
+};
+
+/* A line that was not loaded, and why. */
+struct sbx_skip {
+    uint32_t source;
+    uint32_t line;       /* 1-based; 0 = the whole file */
+    const char *reason;  /* ASCII, owned by the timeline */
+};
+
+/* Events made by one importer thread; adopted by the timeline afterwards. */
+struct sbx_evbuf {
+    struct sbx_event *ev;
+    size_t n, cap;
+    struct sbx_skip *skips;
+    size_t nskips, capskips;
+    size_t skipped_total;  /* skips past the kept cap are counted only */
+    void **owned;          /* blocks freed with the timeline */
+    size_t nowned, capowned;
+};
+
+struct sbx_timeline {
+    struct sbx_source *sources;
+    size_t nsources;
+    struct sbx_strtab strings;
+    struct sbx_event **order; /* sorted by (start, source, line); unknown start first */
+    size_t n;
+    struct sbx_skip *skips;   /* in (source, line) order */
+    size_t nskips;
+    /* storage */
+    struct sbx_event **blocks;
+    size_t nblocks;
+    void **owned;
+    size_t nowned;
+};
+
+/* At most this many skipped lines are listed per loading thread; every one is counted. */
+#define SBX_SKIPS_KEPT 1000
+
+void sbx_timeline_init(struct sbx_timeline *tl);
+void sbx_timeline_free(struct sbx_timeline *tl);
+
+/* Adds a source; the timeline takes over data (munmap or free at the end).
+ * Returns its index. */
+uint32_t sbx_timeline_add_source(struct sbx_timeline *tl, const char *path, const char *data,
+                                 size_t size, enum sbx_data_how how);
+
+/* A new zeroed event in buf (valid until the next push). */
+struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf);
+void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t source,
+                    uint32_t line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Memory that lives as long as the timeline (freed with it). */
+void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
+/* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
+ * buffers of one source in line order. */
+void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf);
+void sbx_evbuf_free(struct sbx_evbuf *buf);
+
+/* Sorts the events; call once after the last adopt. */
+void sbx_timeline_finish(struct sbx_timeline *tl);
+
+/* Text access: the bytes of a text field, decoded into scratch when the field
+ * is escaped (then the result points into scratch). *len gets the length. */
+const char *sbx_text_get(const struct sbx_timeline *tl, const struct sbx_event *ev,
+                         const struct sbx_text *t, struct sbx_buf *scratch, size_t *len);
+/* The raw bytes of a text field as stored (escaped when SBX_TEXT_ESCAPED). */
+const char *sbx_text_raw(const struct sbx_timeline *tl, const struct sbx_event *ev,
+                         const struct sbx_text *t);
+/* The raw line an event came from. */
+const char *sbx_event_line(const struct sbx_timeline *tl, const struct sbx_event *ev);
+
+const char *sbx_str(const struct sbx_timeline *tl, uint32_t id);
+
+#endif

@@ -1,0 +1,29 @@
+/* The one-screen summary as text (fits 80x24), markdown (ready to paste into
+ * a ticket) and json (the stable contract, "schema": 1, in DESIGN.md).
+ *
+ * Everything from a log is untrusted: text and markdown sanitise it
+ * (render/sanitize.h), json escapes it to pure ASCII, and all three redact
+ * credential-shaped strings. Ownership: output is appended to the caller's
+ * buffer; nothing else is allocated for the caller. */
+#ifndef SBX_RENDER_SUMMARY_H
+#define SBX_RENDER_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/buf.h"
+#include "model/summary.h"
+#include "model/timeline.h"
+
+enum sbx_summary_format { SBX_SUMMARY_TEXT, SBX_SUMMARY_MARKDOWN, SBX_SUMMARY_JSON };
+
+/* Parses "text", "markdown"/"md", "json"; false if unknown. */
+bool sbx_summary_format_parse(const char *s, enum sbx_summary_format *f);
+
+/* ascii: the terminal cannot show UTF-8 (a non-UTF-8 locale). Returns false
+ * with err set only when the redaction patterns cannot be built. */
+bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                        enum sbx_summary_format fmt, bool ascii, struct sbx_buf *out, char *err,
+                        size_t errsz);
+
+#endif

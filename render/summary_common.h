@@ -1,0 +1,31 @@
+/* Shared by the three summary renderers (internal to render/). */
+#ifndef SBX_SUMMARY_COMMON_H
+#define SBX_SUMMARY_COMMON_H
+
+#include "model/secrets.h"
+#include "render/summary.h"
+
+struct sbx_sumctx {
+    const struct sbx_timeline *tl;
+    const struct sbx_summary *sum;
+    struct sbx_secrets *secrets;
+    struct sbx_secrets_scratch *scratch;
+    bool ascii;
+    struct sbx_buf tmp; /* decoded text */
+    struct sbx_buf red; /* redacted text */
+};
+
+/* A source path for display: without a leading "./". */
+const char *sbx_display_path(const char *path);
+/* The event's decoded command line with secrets redacted (valid until the next call). */
+const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, size_t *len);
+/* s with secrets redacted (valid until the next call). */
+const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t *len);
+/* The first line of s (up to a newline). */
+size_t sbx_first_line(const char *s, size_t n);
+
+void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
+void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);
+void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out);
+
+#endif

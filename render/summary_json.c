@@ -1,0 +1,234 @@
+/* The summary as JSON: exactly the "schema": 1 contract of DESIGN.md. */
+#include <string.h>
+
+#include "model/secrets.h"
+#include "model/timefmt.h"
+#include "render/jsonw.h"
+#include "render/summary_common.h"
+
+static void time_value(struct sbx_jsonw *w, int64_t ns)
+{
+    char buf[SBX_TIME_BUFSZ];
+    if (ns == SBX_TIME_UNKNOWN)
+        sbx_jw_null(w);
+    else
+        sbx_jw_cstr(w, sbx_time_format(ns, buf));
+}
+
+static void string_list(struct sbx_jsonw *w, const char *key, const struct sbx_strlist *l)
+{
+    sbx_jw_key(w, key);
+    sbx_jw_array(w);
+    for (size_t i = 0; i < l->n; i++)
+        sbx_jw_cstr(w, l->s[i]);
+    sbx_jw_end_array(w);
+}
+
+static void change_lists(struct sbx_jsonw *w, const struct sbx_strlist *lists)
+{
+    string_list(w, "added", &lists[SBX_ADDED]);
+    string_list(w, "changed", &lists[SBX_CHANGED]);
+    string_list(w, "removed", &lists[SBX_REMOVED]);
+}
+
+static void run(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "run");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "start");
+    time_value(w, s->start);
+    sbx_jw_key(w, "end");
+    time_value(w, s->end);
+    sbx_jw_key(w, "sandboxes");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nsandboxes; i++)
+        sbx_jw_cstr(w, sbx_str(c->tl, s->sandboxes[i]));
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "sources");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->tl->nsources; i++) {
+        const struct sbx_source *src = &c->tl->sources[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_jw_cstr(w, sbx_display_path(src->path));
+        sbx_jw_key(w, "format");
+        sbx_jw_cstr(w, src->format);
+        sbx_jw_key(w, "events");
+        sbx_jw_int(w, (int64_t)src->events);
+        sbx_jw_key(w, "skipped");
+        sbx_jw_int(w, (int64_t)src->skipped);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_jw_end_object(w);
+}
+
+static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "commands");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "total");
+    sbx_jw_int(w, (int64_t)s->commands);
+    sbx_jw_key(w, "failed");
+    sbx_jw_int(w, (int64_t)s->failed);
+    sbx_jw_key(w, "timed_out");
+    sbx_jw_int(w, (int64_t)s->timed_out);
+    sbx_jw_key(w, "failed_by_program");
+    sbx_jw_object(w);
+    for (size_t i = 0; i < s->nfailed_by; i++) {
+        const char *prog = sbx_str(c->tl, s->failed_by[i].program);
+        sbx_jw_key(w, prog[0] ? prog : "?");
+        sbx_jw_int(w, (int64_t)s->failed_by[i].count);
+    }
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "longest");
+    if (!s->longest) {
+        sbx_jw_null(w);
+    } else {
+        const struct sbx_event *e = s->longest;
+        sbx_jw_object(w);
+        sbx_jw_key(w, "program");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->u.cmd.program));
+        sbx_jw_key(w, "command");
+        size_t n;
+        const char *cmd = sbx_sum_command(c, e, &n);
+        sbx_jw_string(w, cmd, n);
+        sbx_jw_key(w, "ms");
+        sbx_jw_int(w, e->u.cmd.ms);
+        sbx_jw_key(w, "start");
+        time_value(w, e->start);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_object(w);
+}
+
+static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "files");
+    sbx_jw_object(w);
+    change_lists(w, c->sum->files);
+    sbx_jw_key(w, "system");
+    sbx_jw_object(w);
+    change_lists(w, c->sum->system);
+    sbx_jw_end_object(w);
+    sbx_jw_end_object(w);
+}
+
+static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "network");
+    sbx_jw_object(w);
+    string_list(w, "hosts", &s->hosts);
+    sbx_jw_key(w, "refused");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nrefused; i++) {
+        const struct sbx_refusal *r = &s->refused[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "host");
+        sbx_jw_cstr(w, r->host);
+        sbx_jw_key(w, "count");
+        sbx_jw_int(w, (int64_t)r->count);
+        sbx_jw_key(w, "first");
+        time_value(w, r->first);
+        sbx_jw_key(w, "evidence");
+        size_t n;
+        const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
+        sbx_jw_string(w, ev, n);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_jw_end_object(w);
+}
+
+static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "integrity");
+    sbx_jw_object(w);
+    /* the cross-check needs a provider's command record; none is read yet,
+       so nothing can be outside the wrapper and the skew is not measured */
+    sbx_jw_key(w, "outside_wrapper");
+    sbx_jw_array(w);
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "missing_from_record");
+    sbx_jw_array(w);
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "clock_skew_ms");
+    sbx_jw_null(w);
+    sbx_jw_key(w, "stdout_hash");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "verified");
+    sbx_jw_int(w, (int64_t)s->hash_verified);
+    sbx_jw_key(w, "mismatched");
+    sbx_jw_int(w, (int64_t)s->hash_mismatched);
+    sbx_jw_key(w, "unverifiable");
+    sbx_jw_int(w, (int64_t)s->hash_unverifiable);
+    sbx_jw_end_object(w);
+    sbx_jw_end_object(w);
+}
+
+static void secrets(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "secrets");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        const struct sbx_secret_found *f = &s->secrets[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "kind");
+        sbx_jw_cstr(w, sbx_secret_kind_name(f->kind));
+        sbx_jw_key(w, "start");
+        time_value(w, f->event->start);
+        sbx_jw_key(w, "where");
+        sbx_jw_cstr(w, f->where);
+        sbx_jw_key(w, "sample");
+        sbx_jw_cstr(w, f->sample);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
+static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "skipped");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->tl->nskips; i++) {
+        const struct sbx_skip *k = &c->tl->skips[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "source");
+        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[k->source].path));
+        sbx_jw_key(w, "line");
+        sbx_jw_int(w, k->line);
+        sbx_jw_key(w, "reason");
+        sbx_jw_cstr(w, k->reason);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
+void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    struct sbx_jsonw w;
+    sbx_jw_init(&w, out, true);
+    sbx_jw_object(&w);
+    sbx_jw_key(&w, "schema");
+    sbx_jw_int(&w, 1);
+    run(c, &w);
+    commands(c, &w);
+    files(c, &w);
+    network(c, &w);
+    sbx_jw_key(&w, "account");
+    sbx_jw_object(&w);
+    sbx_jw_key(&w, "changes");
+    sbx_jw_array(&w); /* audit entries come from the provider's audit log, not read by this build */
+    sbx_jw_end_array(&w);
+    sbx_jw_end_object(&w);
+    integrity(c, &w);
+    secrets(c, &w);
+    skipped(c, &w);
+    sbx_jw_end_object(&w);
+    sbx_buf_addc(out, '\n');
+}

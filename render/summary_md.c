@@ -1,0 +1,190 @@
+/* The summary as Markdown for a ticket. Everything from the log goes into an
+ * inline code span whose backtick fence is longer than any run inside it,
+ * after sanitising to one line, so nothing in a log can become a mention, a
+ * link, an image or a closing command in the ticket. */
+#include <string.h>
+
+#include "model/secrets.h"
+#include "model/timefmt.h"
+#include "render/sanitize.h"
+#include "render/summary_common.h"
+
+enum { LIST_MAX = 10 };
+
+static void code(struct sbx_sumctx *c, struct sbx_buf *out, const char *s, size_t n)
+{
+    struct sbx_buf safe = SBX_BUF_INIT;
+    sbx_sanitize(&safe, s, n, SBX_SAN_ONE_LINE | (c->ascii ? SBX_SAN_ASCII : 0), 0);
+    size_t longest = 0, run = 0;
+    for (size_t i = 0; i < safe.len; i++) {
+        run = safe.p[i] == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    for (size_t i = 0; i <= longest; i++)
+        sbx_buf_addc(out, '`');
+    /* a space keeps a leading or trailing backtick from joining the fence */
+    bool pad = safe.len && (safe.p[0] == '`' || safe.p[safe.len - 1] == '`' || safe.p[0] == ' ');
+    if (pad)
+        sbx_buf_addc(out, ' ');
+    if (safe.len)
+        sbx_buf_add(out, safe.p, safe.len);
+    else
+        sbx_buf_adds(out, " ");
+    if (pad)
+        sbx_buf_addc(out, ' ');
+    for (size_t i = 0; i <= longest; i++)
+        sbx_buf_addc(out, '`');
+    sbx_buf_free(&safe);
+}
+
+static void code_cstr(struct sbx_sumctx *c, struct sbx_buf *out, const char *s)
+{
+    code(c, out, s, strlen(s));
+}
+
+static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_strlist *l)
+{
+    for (size_t i = 0; i < l->n && i < LIST_MAX; i++) {
+        sbx_buf_adds(out, i ? ", " : " ");
+        code_cstr(c, out, l->s[i]);
+    }
+    if (l->n > LIST_MAX)
+        sbx_buf_addf(out, ", and %zu more", l->n - LIST_MAX);
+}
+
+static void changes(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_strlist *lists,
+                    const char *where)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    size_t total = 0;
+    for (int k = 0; k < SBX_CHANGE_COUNT; k++) {
+        total += lists[k].n;
+        if (!lists[k].n)
+            continue;
+        sbx_buf_addf(out, "- **%s %s** (%zu):", where, verbs[k], lists[k].n);
+        list(c, out, &lists[k]);
+        sbx_buf_addc(out, '\n');
+    }
+    if (!total)
+        sbx_buf_addf(out, "- %s: unchanged\n", where);
+}
+
+void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    const struct sbx_timeline *tl = c->tl;
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_TIME_BUFSZ];
+
+    sbx_buf_adds(out, "### Agent run summary\n\n");
+    sbx_buf_addf(out, "**Run:** %s to %s", sbx_time_format(s->start, a), sbx_time_format(s->end, b));
+    if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN)
+        sbx_buf_addf(out, " (%s)", sbx_duration_format((s->end - s->start) / 1000000, d));
+    if (s->nsandboxes) {
+        sbx_buf_adds(out, s->nsandboxes == 1 ? " in sandbox" : " in sandboxes");
+        for (size_t i = 0; i < s->nsandboxes; i++) {
+            sbx_buf_adds(out, i ? ", " : " ");
+            code_cstr(c, out, sbx_str(tl, s->sandboxes[i]));
+        }
+    }
+    sbx_buf_adds(out, "  \n**Sources:**");
+    for (size_t i = 0; i < tl->nsources; i++) {
+        sbx_buf_adds(out, i ? "; " : " ");
+        code_cstr(c, out, sbx_display_path(tl->sources[i].path));
+        sbx_buf_addf(out, " (%s, %zu events, %zu skipped)", tl->sources[i].format,
+                     tl->sources[i].events, tl->sources[i].skipped);
+    }
+    sbx_buf_adds(out, "\n\n");
+
+    sbx_buf_addf(out, "**Commands:** %zu, %zu failed, %zu timed out", s->commands, s->failed,
+                 s->timed_out);
+    if (s->longest) {
+        sbx_buf_addf(out, "; longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        size_t n;
+        const char *cmd = sbx_sum_command(c, s->longest, &n);
+        code(c, out, cmd, n);
+    }
+    sbx_buf_adds(out, "\n\n");
+    for (size_t i = 0; i < s->nfailed_by; i++) {
+        const char *prog = sbx_str(tl, s->failed_by[i].program);
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, prog[0] ? prog : "?");
+        sbx_buf_addf(out, " failed %zu time%s\n", s->failed_by[i].count,
+                     s->failed_by[i].count == 1 ? "" : "s");
+    }
+    if (s->nfailed_by)
+        sbx_buf_addc(out, '\n');
+
+    sbx_buf_adds(out, "**Files:**\n\n");
+    changes(c, out, s->files, "workspace");
+    if (s->system_roots.n) {
+        struct sbx_buf where = SBX_BUF_INIT;
+        for (size_t i = 0; i < s->system_roots.n; i++) {
+            sbx_buf_adds(&where, i ? ", " : "");
+            sbx_sanitize(&where, s->system_roots.s[i], strlen(s->system_roots.s[i]),
+                         SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 40);
+        }
+        /* system roots are shown as plain text: keep markdown specials out */
+        for (size_t i = 0; i < where.len; i++)
+            if (strchr("*_`[]()<>#|!@\\~", where.p[i]))
+                where.p[i] = '?';
+        changes(c, out, s->system, where.p);
+        sbx_buf_free(&where);
+    } else {
+        sbx_buf_adds(out, "- system folders: not checked (no manifest of them)\n");
+    }
+    sbx_buf_addc(out, '\n');
+
+    sbx_buf_addf(out, "**Network:** %zu refused, %zu other host%s named\n\n", s->nrefused, s->hosts.n,
+                 s->hosts.n == 1 ? "" : "s");
+    for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+        const struct sbx_refusal *r = &s->refused[i];
+        size_t n;
+        sbx_buf_adds(out, "- refused ");
+        code_cstr(c, out, r->host);
+        sbx_buf_addf(out, " %zu time%s, first at %s: ", r->count, r->count == 1 ? "" : "s",
+                     sbx_time_format(r->first, a));
+        const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
+        code(c, out, ev, n);
+        sbx_buf_adds(out, " from ");
+        const char *cmd = sbx_sum_command(c, r->event, &n);
+        code(c, out, cmd, n);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->hosts.n) {
+        sbx_buf_adds(out, "- hosts named:");
+        list(c, out, &s->hosts);
+        sbx_buf_addc(out, '\n');
+    }
+    sbx_buf_addc(out, '\n');
+
+    sbx_buf_adds(out, "**Account:** no changes seen (no audit log loaded)\n\n");
+    sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
+                 s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
+
+    sbx_buf_addf(out, "**Secrets:** %zu found\n\n", s->nsecrets);
+    for (size_t i = 0; i < s->nsecrets && i < LIST_MAX; i++) {
+        const struct sbx_secret_found *f = &s->secrets[i];
+        sbx_buf_addf(out, "- %s in %s at %s: ", sbx_secret_kind_name(f->kind), f->where,
+                     sbx_time_format(f->event->start, a));
+        code_cstr(c, out, f->sample);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nsecrets > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more\n", s->nsecrets - LIST_MAX);
+    if (s->nsecrets)
+        sbx_buf_addc(out, '\n');
+
+    size_t skipped = 0;
+    for (size_t i = 0; i < tl->nsources; i++)
+        skipped += tl->sources[i].skipped;
+    sbx_buf_addf(out, "**Skipped lines:** %zu\n", skipped);
+    for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
+        const struct sbx_skip *k = &tl->skips[i];
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, sbx_display_path(tl->sources[k->source].path));
+        sbx_buf_addf(out, " line %u: ", k->line);
+        code_cstr(c, out, k->reason);
+        sbx_buf_addc(out, '\n');
+    }
+}

@@ -1,0 +1,324 @@
+/* The summary as plain text for an 80x24 terminal: one line per topic, most
+ * important first within each; every line cut to 80 columns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/secrets.h"
+#include "model/timefmt.h"
+#include "render/sanitize.h"
+#include "render/summary_common.h"
+
+enum { COLS = 80, LIST_MAX = 3 };
+
+struct line {
+    struct sbx_sumctx *c;
+    struct sbx_buf b;
+};
+
+static const char *times_sign(const struct sbx_sumctx *c) { return c->ascii ? "x" : "\xC3\x97"; }
+
+/* Untrusted text, made safe to show on one line. */
+static void add_untrusted(struct line *l, const char *s, size_t n)
+{
+    sbx_sanitize(&l->b, s, n, SBX_SAN_ONE_LINE | (l->c->ascii ? SBX_SAN_ASCII : 0), 0);
+}
+
+static void add_untrusted_cstr(struct line *l, const char *s)
+{
+    add_untrusted(l, s, strlen(s));
+}
+
+static void emit(struct line *l, struct sbx_buf *out)
+{
+    /* the line is safe text already; this pass only cuts it to the screen */
+    sbx_sanitize(out, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0, COLS);
+    sbx_buf_addc(out, '\n');
+    sbx_buf_clear(&l->b);
+}
+
+static void list_items(struct line *l, const struct sbx_strlist *list)
+{
+    for (size_t i = 0; i < list->n && i < LIST_MAX; i++) {
+        if (i)
+            sbx_buf_adds(&l->b, ", ");
+        add_untrusted_cstr(l, list->s[i]);
+    }
+    if (list->n > LIST_MAX)
+        sbx_buf_addf(&l->b, ", +%zu more", list->n - LIST_MAX);
+}
+
+static void run_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_TIME_BUFSZ];
+    sbx_buf_addf(&l->b, "Run:       %s", sbx_time_format(s->start, a));
+    if (s->end != SBX_TIME_UNKNOWN && s->start != SBX_TIME_UNKNOWN) {
+        const char *end = sbx_time_format(s->end, b);
+        /* same day: the end time alone */
+        sbx_buf_addf(&l->b, " to %s (%s)", strncmp(a, end, 11) == 0 ? end + 11 : end,
+                     sbx_duration_format((s->end - s->start) / 1000000, d));
+    }
+    if (s->nsandboxes) {
+        sbx_buf_adds(&l->b, s->nsandboxes == 1 ? ", sandbox " : ", sandboxes ");
+        for (size_t i = 0; i < s->nsandboxes && i < LIST_MAX; i++) {
+            if (i)
+                sbx_buf_adds(&l->b, ", ");
+            add_untrusted_cstr(l, sbx_str(l->c->tl, s->sandboxes[i]));
+        }
+        if (s->nsandboxes > LIST_MAX)
+            sbx_buf_addf(&l->b, ", +%zu more", s->nsandboxes - LIST_MAX);
+    }
+    emit(l, out);
+    sbx_buf_adds(&l->b, "Sources:   ");
+    for (size_t i = 0; i < l->c->tl->nsources; i++) {
+        const struct sbx_source *src = &l->c->tl->sources[i];
+        if (i)
+            sbx_buf_adds(&l->b, "; ");
+        add_untrusted_cstr(l, sbx_display_path(src->path));
+        sbx_buf_addf(&l->b, " (%s, %zu events", src->format, src->events);
+        if (src->skipped)
+            sbx_buf_addf(&l->b, ", %zu skipped", src->skipped);
+        sbx_buf_adds(&l->b, ")");
+    }
+    emit(l, out);
+}
+
+static void commands_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_addf(&l->b, "Commands:  %zu", s->commands);
+    if (s->failed) {
+        sbx_buf_addf(&l->b, " (%zu failed", s->failed);
+        if (s->timed_out)
+            sbx_buf_addf(&l->b, ", %zu timed out", s->timed_out);
+        sbx_buf_adds(&l->b, ": ");
+        for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
+            if (i)
+                sbx_buf_adds(&l->b, ", ");
+            const char *prog = sbx_str(l->c->tl, s->failed_by[i].program);
+            add_untrusted_cstr(l, prog[0] ? prog : "?");
+            sbx_buf_addf(&l->b, " %s%zu", times_sign(l->c), s->failed_by[i].count);
+        }
+        if (s->nfailed_by > LIST_MAX)
+            sbx_buf_addf(&l->b, ", +%zu more", s->nfailed_by - LIST_MAX);
+        sbx_buf_adds(&l->b, ")");
+    } else if (s->commands) {
+        sbx_buf_adds(&l->b, " (none failed)");
+    }
+    emit(l, out);
+    if (s->longest) {
+        char d[SBX_TIME_BUFSZ];
+        size_t n;
+        sbx_buf_addf(&l->b, "           longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        const char *cmd = sbx_sum_command(l->c, s->longest, &n);
+        add_untrusted(l, cmd, n);
+    }
+    emit(l, out);
+}
+
+static size_t change_count(const struct sbx_strlist *lists)
+{
+    return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;
+}
+
+static void changes(struct line *l, const struct sbx_strlist *lists)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    bool any = false;
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        if (!lists[c].n)
+            continue;
+        sbx_buf_addf(&l->b, "%s%zu %s (", any ? ", " : "", lists[c].n, verbs[c]);
+        list_items(l, &lists[c]);
+        sbx_buf_adds(&l->b, ")");
+        any = true;
+    }
+}
+
+static void files_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Files:     ");
+    if (change_count(s->files))
+        changes(l, s->files);
+    else
+        sbx_buf_adds(&l->b, "workspace unchanged");
+    if (!s->system_roots.n) {
+        sbx_buf_adds(&l->b, "; system folders not checked");
+    } else if (!change_count(s->system)) {
+        sbx_buf_adds(&l->b, "; ");
+        list_items(l, &s->system_roots);
+        sbx_buf_adds(&l->b, " unchanged");
+    } else {
+        sbx_buf_adds(&l->b, "; SYSTEM: ");
+        changes(l, s->system);
+    }
+    emit(l, out);
+}
+
+static void network_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Network:   ");
+    if (s->nrefused) {
+        sbx_buf_addf(&l->b, "%zu refused (", s->nrefused);
+        for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+            if (i)
+                sbx_buf_adds(&l->b, ", ");
+            add_untrusted_cstr(l, s->refused[i].host);
+        }
+        if (s->nrefused > LIST_MAX)
+            sbx_buf_addf(&l->b, ", +%zu more", s->nrefused - LIST_MAX);
+        sbx_buf_adds(&l->b, "); ");
+    }
+    if (s->hosts.n) {
+        sbx_buf_addf(&l->b, "%zu host%s named (", s->hosts.n, s->hosts.n == 1 ? "" : "s");
+        list_items(l, &s->hosts);
+        sbx_buf_adds(&l->b, ")");
+    } else {
+        sbx_buf_adds(&l->b, "no other hosts named");
+    }
+    emit(l, out);
+    for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+        const struct sbx_refusal *r = &s->refused[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        const char *ev = sbx_sum_redact(l->c, r->evidence, strlen(r->evidence), &n);
+        sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(r->first, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90");
+        add_untrusted(l, ev, n);
+        emit(l, out);
+        const char *cmd = sbx_sum_command(l->c, r->event, &n);
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, n);
+        emit(l, out);
+    }
+}
+
+static void integrity_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_addf(&l->b, "Integrity: stdout hash verified for %zu, %zu mismatched, %zu unverifiable",
+                 s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
+    emit(l, out);
+}
+
+static bool same_secret(const struct sbx_secret_found *x, const struct sbx_secret_found *y)
+{
+    return x->kind == y->kind && strcmp(x->sample, y->sample) == 0;
+}
+
+/* Sorts places by (kind, sample, timeline position). */
+static int by_secret(const void *a, const void *b, void *ctx)
+{
+    const struct sbx_summary *s = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const struct sbx_secret_found *x = &s->secrets[i], *y = &s->secrets[j];
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    int c = strcmp(x->sample, y->sample);
+    return c ? c : (i < j ? -1 : i > j);
+}
+
+struct secret_group {
+    size_t first; /* index of its earliest place in sum->secrets */
+    size_t begin, end; /* its places: idx[begin..end) */
+};
+
+static int by_first_place(const void *a, const void *b)
+{
+    const struct secret_group *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* One line per secret (kind and masked sample), earliest first: a token
+ * echoed and printed is one secret seen in two places. */
+static void secrets_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Secrets:   ");
+    if (!s->nsecrets) {
+        sbx_buf_adds(&l->b, "none found");
+        emit(l, out);
+        return;
+    }
+    size_t *idx = sbx_xmalloc(s->nsecrets * sizeof *idx);
+    for (size_t i = 0; i < s->nsecrets; i++)
+        idx[i] = i;
+    qsort_r(idx, s->nsecrets, sizeof *idx, by_secret, (void *)s);
+    struct secret_group *groups = sbx_xmalloc(s->nsecrets * sizeof *groups);
+    size_t ngroups = 0;
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        if (i == 0 || !same_secret(&s->secrets[idx[i - 1]], &s->secrets[idx[i]]))
+            groups[ngroups++] = (struct secret_group){idx[i], i, i};
+        groups[ngroups - 1].end = i + 1;
+    }
+    qsort(groups, ngroups, sizeof *groups, by_first_place);
+    sbx_buf_addf(&l->b, "%zu found, masked (%zu place%s)", ngroups, s->nsecrets,
+                 s->nsecrets == 1 ? "" : "s");
+    emit(l, out);
+    static const char *const places[] = {"command", "stdout", "stderr"};
+    for (size_t g = 0; g < ngroups && g < LIST_MAX; g++) {
+        const struct sbx_secret_found *f = &s->secrets[groups[g].first];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(f->event->start, t) + 11,
+                     sbx_secret_kind_name(f->kind));
+        add_untrusted_cstr(l, f->sample);
+        const char *sep = " in ";
+        for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
+            bool seen = false;
+            for (size_t k = groups[g].begin; k < groups[g].end && !seen; k++)
+                seen = strcmp(s->secrets[idx[k]].where, places[p]) == 0;
+            if (seen) {
+                sbx_buf_addf(&l->b, "%s%s", sep, places[p]);
+                sep = ", ";
+            }
+        }
+        if (groups[g].end - groups[g].begin > 1)
+            sbx_buf_addf(&l->b, " (%zu times)", groups[g].end - groups[g].begin);
+        emit(l, out);
+    }
+    if (ngroups > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more", ngroups - LIST_MAX);
+        emit(l, out);
+    }
+    free(groups);
+    free(idx);
+}
+
+static void skipped_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_timeline *tl = l->c->tl;
+    size_t total = 0;
+    for (size_t i = 0; i < tl->nsources; i++)
+        total += tl->sources[i].skipped;
+    sbx_buf_adds(&l->b, "Skipped:   ");
+    if (!total) {
+        sbx_buf_adds(&l->b, "no lines");
+        emit(l, out);
+        return;
+    }
+    sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
+    emit(l, out);
+    for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
+        const struct sbx_skip *k = &tl->skips[i];
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, sbx_display_path(tl->sources[k->source].path));
+        sbx_buf_addf(&l->b, ":%u: %s", k->line, k->reason);
+        emit(l, out);
+    }
+}
+
+void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    struct line l = {.c = c};
+    run_line(&l, out);
+    commands_line(&l, out);
+    files_line(&l, out);
+    network_lines(&l, out);
+    sbx_buf_adds(&l.b, "Account:   no changes seen (no audit log loaded)");
+    emit(&l, out);
+    integrity_line(&l, out);
+    secrets_line(&l, out);
+    skipped_line(&l, out);
+    sbx_buf_free(&l.b);
+}

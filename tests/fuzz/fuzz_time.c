@@ -1,0 +1,48 @@
+/* Fuzz target for model/timefmt: parsing never misbehaves, an accepted time
+ * formats to 24 characters that parse back to the same millisecond, and
+ * durations always fit their buffer. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/timefmt.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int64_t ns = 0;
+    unsigned flags = 99;
+    bool ok = sbx_time_parse((const char *)data, size, &ns, &flags);
+    if (!ok) {
+        if (ns != SBX_TIME_UNKNOWN || flags != 0)
+            abort();
+    } else {
+        if (ns == SBX_TIME_UNKNOWN || size < 19 || (flags & ~3u))
+            abort();
+        char buf[SBX_TIME_BUFSZ];
+        sbx_time_format(ns, buf);
+        if (strlen(buf) != 24)
+            abort();
+        int64_t back;
+        unsigned bf;
+        if (sbx_time_parse(buf, 24, &back, &bf)) {
+            if (bf != 0 || back > ns || ns - back >= 1000000 || back % 1000000 != 0)
+                abort();
+        } else if (ns >= INT64_MIN + 1000000) {
+            abort(); /* only the first millisecond of the range can floor out of it */
+        }
+    }
+    if (size >= 8) {
+        int64_t ms;
+        memcpy(&ms, data, 8);
+        char buf[SBX_TIME_BUFSZ] = {0};
+        sbx_duration_format(ms, buf);
+        size_t len = strlen(buf);
+        if (len == 0 || len >= SBX_TIME_BUFSZ)
+            abort();
+        char tbuf[SBX_TIME_BUFSZ];
+        sbx_time_format(ms, tbuf);
+        if (ms != SBX_TIME_UNKNOWN && strlen(tbuf) != 24)
+            abort();
+    }
+    return 0;
+}

@@ -1,0 +1,553 @@
+/* Unit tests for importers/jsonscan: the recorder line shape, the hostile
+ * inputs that concern a line's JSON, numbers, unescaping, error texts, and
+ * agreement with jansson on each case. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "importers/jsonscan.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char SAMPLE[] =
+    "{\"at\": \"2026-11-29T08:38:48.291532+00:00\", \"sandbox\": \"b4d49ff8\", \"kind\": "
+    "\"command\", \"command\": \"python3 csvsum.py prices.csv price\", \"cwd\": \"/workspace\", "
+    "\"exit\": 1, \"timed_out\": false, \"ms\": 113, \"stdout\": \"\", \"stderr\": "
+    "\"Traceback (most recent call last):\\n  File \\\"/workspace/csvsum.py\\\", line 8, in "
+    "<module>\\n\\u001b[31m\\u00e9 \xc3\xa9 \xe2\x86\x92 \xe4\xb8\xad \xf0\x9f\x98\x80\\ud83d\\ude00\\n\", "
+    "\"stdout_hash\": \"e3b0c44298fc1c14\"}";
+
+/* jansson's verdict: what the scanner must agree with. */
+static bool jansson_accepts(const char *line, size_t len)
+{
+    json_error_t e;
+    json_t *j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &e);
+    bool ok = j && json_is_object(j);
+    json_decref(j);
+    return ok;
+}
+
+static void assert_ascii_err(const struct sbx_jscan *s)
+{
+    size_t n = strnlen(s->err, sizeof s->err);
+    assert_true(n > 0 && n < sizeof s->err);
+    for (size_t i = 0; i < n; i++)
+        assert_true(s->err[i] >= 0x20 && s->err[i] < 0x7F);
+}
+
+/* Scans a copy of exactly len bytes (no NUL after it, so ASan sees any
+ * over-read), checks agreement with jansson, rescans the caller's line and
+ * returns the verdict. */
+static bool scan(struct sbx_jscan *s, const char *line, size_t len)
+{
+    char *copy = malloc(len ? len : 1);
+    memcpy(copy, line, len);
+    bool ok = sbx_jscan_line(s, copy, len);
+    if (ok != jansson_accepts(copy, len)) {
+        fprintf(stderr, "disagreement on: %.*s (%s)\n", (int)(len > 200 ? 200 : len), line,
+                ok ? "accepted" : s->err);
+        fail();
+    }
+    free(copy);
+    /* again on the caller's bytes, so the spans outlive this helper */
+    assert_true(sbx_jscan_line(s, line, len) == ok);
+    if (!ok)
+        assert_ascii_err(s);
+    return ok;
+}
+
+static bool scans(struct sbx_jscan *s, const char *line)
+{
+    return scan(s, line, strlen(line));
+}
+
+/* Rejects line and expects the reason to contain `why` with the given code. */
+static void rejects(const char *line, size_t len, enum sbx_jerr code, const char *why)
+{
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_false(scan(&s, line, len));
+    if (!strstr(s.err, why))
+        fprintf(stderr, "expected \"%s\", got \"%s\"\n", why, s.err);
+    assert_non_null(strstr(s.err, why));
+    assert_int_equal(s.err_code, code);
+    assert_int_equal(s.n, 0);
+    sbx_jscan_free(&s);
+}
+
+#define REJECTS(lit, code, why) rejects(lit, sizeof lit - 1, code, why)
+
+static char *unescaped(const struct sbx_jmember *m)
+{
+    char *u = malloc(m->val_len + 1);
+    u[sbx_json_unescape(m->val, m->val_len, u)] = '\0';
+    return u;
+}
+
+static void test_sample_line(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scans(&s, SAMPLE));
+    assert_int_equal(s.n, 11);
+    static const char *const keys[] = {"at", "sandbox", "kind", "command", "cwd", "exit",
+                                       "timed_out", "ms", "stdout", "stderr", "stdout_hash"};
+    for (size_t i = 0; i < 11; i++) {
+        assert_int_equal(s.m[i].key_len, strlen(keys[i]));
+        assert_memory_equal(s.m[i].key, keys[i], s.m[i].key_len);
+        assert_ptr_equal(sbx_jscan_get(&s, keys[i]), &s.m[i]);
+    }
+    assert_null(sbx_jscan_get(&s, "timedOut"));
+    assert_null(sbx_jscan_get(&s, ""));
+
+    const struct sbx_jmember *m = sbx_jscan_get(&s, "exit");
+    assert_int_equal(m->type, SBX_JINT);
+    assert_int_equal(m->i, 1);
+    assert_int_equal(m->val_len, 1);
+    m = sbx_jscan_get(&s, "ms");
+    assert_int_equal(m->i, 113);
+    assert_int_equal(sbx_jscan_get(&s, "timed_out")->type, SBX_JFALSE);
+    m = sbx_jscan_get(&s, "at");
+    assert_int_equal(m->type, SBX_JSTRING);
+    assert_false(m->val_escaped);
+    assert_int_equal(m->val_len, strlen("2026-11-29T08:38:48.291532+00:00"));
+    assert_memory_equal(m->val, "2026-11-29T08:38:48.291532+00:00", m->val_len);
+    m = sbx_jscan_get(&s, "stdout");
+    assert_int_equal(m->type, SBX_JSTRING);
+    assert_int_equal(m->val_len, 0);
+
+    /* the stderr value decodes exactly as jansson decodes it */
+    m = sbx_jscan_get(&s, "stderr");
+    assert_true(m->val_escaped);
+    json_t *j = json_loadb(SAMPLE, strlen(SAMPLE), JSON_REJECT_DUPLICATES, NULL);
+    assert_non_null(j);
+    json_t *js = json_object_get(j, "stderr");
+    char *u = unescaped(m);
+    assert_int_equal(strlen(u), json_string_length(js));
+    assert_string_equal(u, json_string_value(js));
+    assert_non_null(strstr(u, "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\n"));
+    assert_non_null(strstr(u, "\x1b[31m\xc3\xa9 "));
+    free(u);
+    json_decref(j);
+
+    /* the scanner is reusable: a second line replaces the first */
+    assert_true(scans(&s, "{\"a\": null}"));
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.m[0].type, SBX_JNULL);
+    assert_null(sbx_jscan_get(&s, "exit"));
+    sbx_jscan_free(&s);
+}
+
+static void test_every_prefix_agrees(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    size_t len = strlen(SAMPLE);
+    for (size_t n = 0; n < len; n++) {
+        assert_false(scan(&s, SAMPLE, n));
+        /* a cut line is reported as cut, so a follower can wait for the rest */
+        if (n > 0)
+            assert_int_equal(s.err_code, SBX_JERR_TRUNCATED);
+    }
+    assert_true(scan(&s, SAMPLE, len));
+    sbx_jscan_free(&s);
+}
+
+static void test_crlf_and_whitespace(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scans(&s, "{\"a\": 1}\r"));
+    assert_true(scans(&s, " \t{ \"a\" :\n1 ,\"b\":\"x\" } \r\n "));
+    assert_int_equal(s.n, 2);
+    assert_true(scans(&s, "{}"));
+    assert_int_equal(s.n, 0);
+    assert_false(scans(&s, "{}\f"));
+    assert_false(scans(&s, "{} x"));
+    sbx_jscan_free(&s);
+    REJECTS("", SBX_JERR_EMPTY, "empty line");
+    REJECTS(" \t\r", SBX_JERR_EMPTY, "empty line");
+    REJECTS("[1, 2]", SBX_JERR_NOT_OBJECT, "not a JSON object");
+    REJECTS("\"x\"", SBX_JERR_NOT_OBJECT, "not a JSON object");
+    REJECTS("\xEF\xBB\xBF{}", SBX_JERR_SYNTAX, "byte order mark");
+    REJECTS("{\"a\":1,}", SBX_JERR_SYNTAX, "expected a string key");
+    REJECTS("{\"a\" 1}", SBX_JERR_SYNTAX, "expected ':'");
+    REJECTS("{\"a\":1 \"b\":2}", SBX_JERR_SYNTAX, "expected ',' or '}'");
+    REJECTS("{\"a\":1}}", SBX_JERR_SYNTAX, "trailing data");
+    REJECTS("{\"a\":tru}", SBX_JERR_SYNTAX, "invalid literal");
+    REJECTS("{\"a\":tru", SBX_JERR_TRUNCATED, "unexpected end");
+    REJECTS("{\"a\":'x'}", SBX_JERR_SYNTAX, "expected a value");
+}
+
+static void test_control_and_escapes(void **state)
+{
+    (void)state;
+    REJECTS("{\"stdout\": \"\x1b[2J All tests passed\"}", SBX_JERR_SYNTAX,
+            "control character 0x1b in a string");
+    REJECTS("{\"a\": \"x\ty\"}", SBX_JERR_SYNTAX, "control character 0x09");
+    REJECTS("{\"a\": \"x\x7f\"}x", SBX_JERR_SYNTAX, "trailing data"); /* DEL is fine in JSON */
+    REJECTS("{\"a\": \"\\udcff\"}", SBX_JERR_SYNTAX, "unpaired UTF-16 surrogate");
+    REJECTS("{\"a\": \"\\ud800\"}", SBX_JERR_SYNTAX, "unpaired UTF-16 surrogate");
+    REJECTS("{\"a\": \"\\ud800\\u0041\"}", SBX_JERR_SYNTAX, "unpaired UTF-16 surrogate");
+    REJECTS("{\"a\": \"\\ud800\\n\"}", SBX_JERR_SYNTAX, "unpaired UTF-16 surrogate");
+    REJECTS("{\"a\": \"\\u0000\"}", SBX_JERR_SYNTAX, "\\u0000");
+    REJECTS("{\"\\u0000\": 1}", SBX_JERR_SYNTAX, "\\u0000");
+    REJECTS("{\"a\": \"\\x41\"}", SBX_JERR_SYNTAX, "invalid escape");
+    REJECTS("{\"a\": \"\\u12G4\"}", SBX_JERR_SYNTAX, "invalid \\u escape");
+    REJECTS("{\"a\": \"\\u12", SBX_JERR_TRUNCATED, "unexpected end");
+    REJECTS("{\"a\": \"\\ud83d", SBX_JERR_TRUNCATED, "unexpected end");
+    REJECTS("{\"a\": \"\\", SBX_JERR_TRUNCATED, "unexpected end");
+    REJECTS("{\"a\": \"a\nb\"}", SBX_JERR_SYNTAX, "control character 0x0a");
+
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scans(&s, "{\"a\": \"\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\uD83D\\uDE00\"}"));
+    char *u = unescaped(&s.m[0]);
+    assert_string_equal(u, "\" \\ / \b \f \n \r \t \xc3\xa9 \xf0\x9f\x98\x80");
+    free(u);
+    sbx_jscan_free(&s);
+}
+
+static void test_nan_infinity(void **state)
+{
+    (void)state;
+    REJECTS("{\"a\": NaN}", SBX_JERR_SYNTAX, "NaN is not JSON");
+    REJECTS("{\"a\": Infinity}", SBX_JERR_SYNTAX, "Infinity is not JSON");
+    REJECTS("{\"a\": -Infinity}", SBX_JERR_SYNTAX, "Infinity is not JSON");
+    REJECTS("{\"a\": [NaN]}", SBX_JERR_SYNTAX, "nested value");
+}
+
+static void test_duplicate_keys(void **state)
+{
+    (void)state;
+    REJECTS("{\"exit\":1,\"exit\":0}", SBX_JERR_DUPLICATE, "duplicate key \"exit\"");
+    REJECTS("{\"e\\u0078it\":1,\"exit\":0}", SBX_JERR_DUPLICATE, "duplicate key \"exit\"");
+    REJECTS("{\"exit\":1,\"\\u0065xit\":0}", SBX_JERR_DUPLICATE, "duplicate key \"exit\"");
+    REJECTS("{\"\\u001b\":1,\"\\u001b\":0}", SBX_JERR_DUPLICATE, "duplicate key");
+    REJECTS("{\"\":1,\"\":0}", SBX_JERR_DUPLICATE, "duplicate key");
+    REJECTS("{\"a\":{\"x\":1,\"x\":2}}", SBX_JERR_DUPLICATE, "duplicate key in a nested object");
+
+    /* the message never quotes a key that is not printable ASCII */
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_false(scans(&s, "{\"\xc3\xa9\":1,\"\\u00e9\":0}"));
+    assert_string_equal(s.err, "duplicate key");
+    assert_int_equal(s.err_pos, strlen("{\"\xc3\xa9\":1,"));
+    /* an escaped key is looked up by its unescaped form */
+    assert_true(scans(&s, "{\"e\\u0078it\":1, \"\\u00e9t\\u00e9\": 2}"));
+    assert_ptr_equal(sbx_jscan_get(&s, "exit"), &s.m[0]);
+    assert_ptr_equal(sbx_jscan_get(&s, "\xc3\xa9t\xc3\xa9"), &s.m[1]);
+    assert_int_equal(s.m[0].ukey_len, 4);
+    assert_true(s.m[0].key_escaped);
+    sbx_jscan_free(&s);
+}
+
+/* Objects big enough for the sorted duplicate check and lookup. */
+static void test_many_keys(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    for (int dup = -1; dup < 500; dup += 37) {
+        char *line = malloc(20 * 600);
+        size_t n = 0;
+        n += (size_t)sprintf(line + n, "{");
+        for (int i = 0; i < 500; i++) {
+            /* every 7th key escaped, so both spellings are compared */
+            if (i % 7 == 0)
+                n += (size_t)sprintf(line + n, "%s\"\\u006b%d\": %d", i ? "," : "", i, i);
+            else
+                n += (size_t)sprintf(line + n, "%s\"k%d\": %d", i ? "," : "", i, i);
+        }
+        if (dup >= 0)
+            n += (size_t)sprintf(line + n, ",\"k%d\": 0", dup);
+        n += (size_t)sprintf(line + n, "}");
+        bool ok = scan(&s, line, n);
+        if (dup < 0) {
+            assert_true(ok);
+            assert_int_equal(s.n, 500);
+            for (int i = 0; i < 500; i++) {
+                char k[16];
+                sprintf(k, "k%d", i);
+                const struct sbx_jmember *m = sbx_jscan_get(&s, k);
+                assert_non_null(m);
+                assert_int_equal(m->i, i);
+            }
+            assert_null(sbx_jscan_get(&s, "k500"));
+            assert_null(sbx_jscan_get(&s, "k"));
+        } else {
+            assert_false(ok);
+            assert_int_equal(s.err_code, SBX_JERR_DUPLICATE);
+            char want[40];
+            sprintf(want, "duplicate key \"k%d\"", dup);
+            assert_string_equal(s.err, want);
+        }
+        free(line);
+    }
+    /* with several duplicates, the first one in line order is reported */
+    const char *two = "{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,\"i\":1,"
+                      "\"j\":1,\"k\":1,\"l\":1,\"m\":1,\"n\":1,\"o\":1,\"p\":1,\"q\":1,"
+                      "\"z\":1,\"b\":2,\"z\":2,\"b\":3}";
+    assert_false(scans(&s, two));
+    assert_string_equal(s.err, "duplicate key \"b\"");
+    assert_int_equal(s.err_pos, (size_t)(strstr(two, "\"b\":2") - two));
+    sbx_jscan_free(&s);
+}
+
+static char *deep(size_t depth, bool close)
+{
+    /* {"a": + (depth-1) x '[' + (close ? matching ']' + '}' : nothing) */
+    size_t open = depth - 1;
+    char *p = malloc(open * 2 + 16);
+    size_t n = 0;
+    memcpy(p, "{\"a\":", 5);
+    n = 5;
+    memset(p + n, '[', open);
+    n += open;
+    if (close) {
+        memset(p + n, ']', open);
+        n += open;
+        p[n++] = '}';
+    }
+    p[n] = '\0';
+    return p;
+}
+
+static void test_nesting(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    char *ok = deep(2048, true);
+    assert_true(scans(&s, ok));
+    assert_int_equal(s.m[0].type, SBX_JARRAY);
+    assert_int_equal(s.m[0].val_len, 2 * 2047);
+    free(ok);
+    char *bad = deep(2049, true);
+    assert_false(scans(&s, bad));
+    assert_int_equal(s.err_code, SBX_JERR_DEPTH);
+    free(bad);
+    char *open = deep(100001, false);
+    assert_false(scans(&s, open));
+    assert_int_equal(s.err_code, SBX_JERR_DEPTH);
+    free(open);
+    char *closed = deep(100001, true);
+    assert_false(scans(&s, closed));
+    assert_int_equal(s.err_code, SBX_JERR_DEPTH);
+    free(closed);
+    /* 100,000 '[' as the whole line */
+    char *arr = malloc(100000);
+    memset(arr, '[', 100000);
+    assert_false(scan(&s, arr, 100000));
+    assert_int_equal(s.err_code, SBX_JERR_NOT_OBJECT);
+    free(arr);
+
+    assert_true(scans(&s, "{\"added\": [\"./a.py\", \"./b ]}\"], \"o\": {\"k\": [1, {\"x\": null}]}, "
+                          "\"n\": 1}"));
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.m[0].type, SBX_JARRAY);
+    assert_int_equal(s.m[0].val_len, strlen("[\"./a.py\", \"./b ]}\"]"));
+    assert_int_equal(s.m[1].type, SBX_JOBJECT);
+    assert_memory_equal(s.m[1].val, "{\"k\": [1, {\"x\": null}]}", s.m[1].val_len);
+    assert_int_equal(s.m[2].i, 1);
+    assert_false(scans(&s, "{\"a\": [1, 2}"));
+    assert_false(scans(&s, "{\"a\": [1 2]}"));
+    assert_false(scans(&s, "{\"a\": {\"b\" 1}}"));
+    assert_false(scans(&s, "{\"a\": [\"\\udcff\"]}"));
+    sbx_jscan_free(&s);
+}
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    REJECTS("{\"exit\": 9223372036854775808}", SBX_JERR_RANGE, "integer out of range");
+    REJECTS("{\"exit\": -9223372036854775809}", SBX_JERR_RANGE, "integer out of range");
+    REJECTS("{\"exit\": 123456789012345678901234567890}", SBX_JERR_RANGE, "out of range");
+    REJECTS("{\"exit\": 1e400}", SBX_JERR_RANGE, "number out of range");
+    REJECTS("{\"exit\": -1e400}", SBX_JERR_RANGE, "number out of range");
+    REJECTS("{\"exit\": 01}", SBX_JERR_SYNTAX, "invalid number");
+    REJECTS("{\"exit\": 1.}", SBX_JERR_SYNTAX, "invalid number");
+    REJECTS("{\"exit\": .5}", SBX_JERR_SYNTAX, "expected a value");
+    REJECTS("{\"exit\": 1e}", SBX_JERR_SYNTAX, "invalid number");
+    REJECTS("{\"exit\": +1}", SBX_JERR_SYNTAX, "expected a value");
+    REJECTS("{\"exit\": 1.5.2}", SBX_JERR_SYNTAX, "invalid number");
+    REJECTS("{\"exit\": 12", SBX_JERR_TRUNCATED, "unexpected end");
+
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scans(&s, "{\"a\": 9223372036854775807, \"b\": -9223372036854775808, \"c\": -0, "
+                          "\"d\": 1e308, \"e\": 1e-400, \"f\": -0.0, \"g\": 0, \"h\": 1E+2}"));
+    assert_int_equal(s.m[0].type, SBX_JINT);
+    assert_true(s.m[0].i == INT64_MAX);
+    assert_true(s.m[1].i == INT64_MIN);
+    assert_int_equal(s.m[2].type, SBX_JINT);
+    assert_int_equal(s.m[2].i, 0);
+    assert_int_equal(s.m[3].type, SBX_JREAL);
+    assert_true(s.m[3].d == strtod("1e308", NULL));
+    assert_int_equal(s.m[4].type, SBX_JREAL);
+    assert_true(s.m[4].d == 0.0);
+    assert_true(signbit(s.m[5].d));
+    assert_int_equal(s.m[6].i, 0);
+    assert_int_equal(s.m[7].type, SBX_JREAL);
+    assert_true(s.m[7].d == 100.0);
+    assert_memory_equal(s.m[7].val, "1E+2", 4);
+    sbx_jscan_free(&s);
+}
+
+/* Reals agree bit for bit with glibc's strtod, which jansson uses. */
+static void test_reals_match_strtod(void **state)
+{
+    (void)state;
+    static const char *const reals[] = {
+        "0.1", "3.14159", "2.2250738585072011e-308", "2.2250738585072014e-308", "4.9e-324",
+        "2.4703282292062327e-324", "2.4703282292062328e-324", "1.7976931348623157e308",
+        "1.7976931348623158e308", "9007199254740993", "9007199254740993.0",
+        "123456789012345678901234567890e-10", "0.000000000000000000000000000001e30",
+        "1e22", "1e23", "8.98846567431158e307", "-5e-1", "1.00000000000000011102230246251565404236316680908203125",
+        "1.00000000000000011102230246251565404236316680908203124", "0e99999999999999999999",
+        "1e-99999999999999999999"};
+    for (size_t k = 0; k < sizeof reals / sizeof *reals; k++) {
+        enum sbx_jtype t;
+        int64_t i;
+        double d;
+        assert_null(sbx_json_number(reals[k], strlen(reals[k]), &t, &i, &d));
+        if (strchr(reals[k], '.') || strchr(reals[k], 'e'))
+            assert_int_equal(t, SBX_JREAL);
+        else
+            assert_int_equal(t, SBX_JINT);
+        if (t == SBX_JREAL) {
+            double want = strtod(reals[k], NULL);
+            assert_memory_equal(&d, &want, sizeof d);
+        }
+    }
+    /* a 3000-digit mantissa just above a halfway point: the sticky digit counts */
+    char *big = malloc(4000);
+    strcpy(big, "1.00000000000000011102230246251565404236316680908203125");
+    size_t n = strlen(big);
+    memset(big + n, '0', 2900);
+    strcpy(big + n + 2900, "1");
+    enum sbx_jtype t;
+    int64_t i;
+    double d;
+    assert_null(sbx_json_number(big, strlen(big), &t, &i, &d));
+    double want = strtod(big, NULL);
+    assert_memory_equal(&d, &want, sizeof d);
+    big[n + 2900] = '0';
+    assert_null(sbx_json_number(big, strlen(big), &t, &i, &d));
+    want = strtod(big, NULL);
+    assert_memory_equal(&d, &want, sizeof d);
+    free(big);
+}
+
+static void test_utf8(void **state)
+{
+    (void)state;
+    REJECTS("{\"a\": \"\xff\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"\xc0\xaf\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"\xed\xa0\x80\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"\xf4\x90\x80\x80\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"\xe0\x9f\xbf\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"\x80\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"\xe2\x86\"}", SBX_JERR_UTF8, "invalid UTF-8");
+    REJECTS("{\"a\": \"ok\xe2\x86", SBX_JERR_TRUNCATED, "cut by the end");
+    REJECTS("{\"a\": \"ok\xf0\x9f\x98", SBX_JERR_TRUNCATED, "cut by the end");
+    REJECTS("{\"a\": \"ok\xf0\x9f\x98\x80", SBX_JERR_TRUNCATED, "unexpected end");
+
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scans(&s, "{\"\xc3\xa9\": \"\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80"
+                          "\xef\xbf\xbf\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\"}"));
+    assert_ptr_equal(sbx_jscan_get(&s, "\xc3\xa9"), &s.m[0]);
+    /* long mixed runs cross the vector blocks in every alignment */
+    char line[600];
+    for (size_t shift = 0; shift < 40; shift++) {
+        size_t n = 0;
+        n += (size_t)sprintf(line, "{\"%.*s\": \"", (int)shift, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+        for (int r = 0; r < 20; r++)
+            n += (size_t)sprintf(line + n, "ab\xe4\xb8\xad\\n\\\"x\xf0\x9f\x98\x80");
+        n += (size_t)sprintf(line + n, "\"}");
+        assert_true(scan(&s, line, n));
+        line[n - 5] = '\x01';
+        assert_false(scan(&s, line, n));
+    }
+    sbx_jscan_free(&s);
+}
+
+/* jansson's lexer loses one NUL put back after a number or a literal. */
+static void test_nul_after_token(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scan(&s, "{\"a\":1\0}", 8));
+    assert_true(scan(&s, "{\"a\":true\0 }", 12));
+    assert_false(scan(&s, "{\"a\":1\0\0}", 9));
+    assert_false(scan(&s, "{\"a\":\"x\"\0}", 10));
+    assert_false(scan(&s, "{\"a\":1}\0", 8));
+    assert_false(scan(&s, "{\"a\":\"x\0\"}", 10));
+    sbx_jscan_free(&s);
+}
+
+static void test_unescape(void **state)
+{
+    (void)state;
+    char out[64];
+    const char *in = "\\ud83d\\ude00\\uDBFF\\uDFFF\\u00e9\\u20ac\\u0041x\\/";
+    size_t n = sbx_json_unescape(in, strlen(in), out);
+    assert_int_equal(n, 4 + 4 + 2 + 3 + 1 + 1 + 1);
+    assert_memory_equal(out, "\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xc3\xa9\xe2\x82\xac" "Ax/", n);
+    /* unvalidated input: never more bytes out than in */
+    static const char *const odd[] = {"\\", "\\u12", "\\ud800", "\\q", "\\ud800\\u0041", "ab\\"};
+    for (size_t k = 0; k < sizeof odd / sizeof *odd; k++)
+        assert_true(sbx_json_unescape(odd[k], strlen(odd[k]), out) <= strlen(odd[k]));
+}
+
+static void test_long_string(void **state)
+{
+    (void)state;
+    /* a 5 MB stdout with escapes: linear, and decodes as jansson does */
+    size_t body = 5u << 20;
+    char *line = malloc(body + 64);
+    size_t n = (size_t)sprintf(line, "{\"stdout\": \"");
+    for (size_t i = 0; i < body; i++)
+        line[n++] = i % 61 == 60 ? 'n' : i % 61 == 59 ? '\\' : (char)('a' + i % 26);
+    n += (size_t)sprintf(line + n, "\", \"ms\": 5}");
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    assert_true(scan(&s, line, n));
+    assert_int_equal(s.m[0].val_len, body);
+    assert_true(s.m[0].val_escaped);
+    assert_int_equal(sbx_jscan_get(&s, "ms")->i, 5);
+    sbx_jscan_free(&s);
+    free(line);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sample_line),
+        cmocka_unit_test(test_every_prefix_agrees),
+        cmocka_unit_test(test_crlf_and_whitespace),
+        cmocka_unit_test(test_control_and_escapes),
+        cmocka_unit_test(test_nan_infinity),
+        cmocka_unit_test(test_duplicate_keys),
+        cmocka_unit_test(test_many_keys),
+        cmocka_unit_test(test_nesting),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_reals_match_strtod),
+        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_nul_after_token),
+        cmocka_unit_test(test_unescape),
+        cmocka_unit_test(test_long_string),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

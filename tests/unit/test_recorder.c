@@ -1,0 +1,268 @@
+/* The recorder importer and the loader: both spellings, every kind, and the
+ * broken lines of HOSTILE-INPUTS rows 13-28 (reported with line and reason;
+ * the rest loads). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "importers/format.h"
+#include "importers/load.h"
+
+struct loaded {
+    struct sbx_timeline tl;
+};
+
+static struct sbx_timeline *load_bytes(const char *bytes, size_t n, int threads)
+{
+    struct sbx_timeline *tl = malloc(sizeof *tl);
+    sbx_timeline_init(tl);
+    char *copy = malloc(n + 1);
+    memcpy(copy, bytes, n);
+    uint32_t src = sbx_timeline_add_source(tl, "test.jsonl", copy, n, SBX_DATA_HEAP);
+    struct sbx_load_opts opts = {.threads = threads};
+    sbx_load_source(tl, src, &sbx_format_recorder, &opts);
+    sbx_timeline_finish(tl);
+    return tl;
+}
+#define LOAD(s) load_bytes((s), sizeof(s) - 1, 1)
+
+static void drop(struct sbx_timeline *tl)
+{
+    sbx_timeline_free(tl);
+    free(tl);
+}
+
+static const char *skip_reason(const struct sbx_timeline *tl, uint32_t line)
+{
+    for (size_t i = 0; i < tl->nskips; i++)
+        if (tl->skips[i].line == line)
+            return tl->skips[i].reason;
+    return NULL;
+}
+
+static void python_spelling(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = LOAD(
+        "{\"at\": \"2026-11-29T08:38:48.291532+00:00\", \"sandbox\": \"b4d49ff8\", \"kind\": \"command\", "
+        "\"command\": \"python3 csvsum.py prices.csv price\", \"cwd\": \"/workspace\", \"exit\": 1, "
+        "\"timed_out\": false, \"ms\": 113, \"stdout\": \"\", \"stderr\": \"Trace\\nback\", "
+        "\"stdout_hash\": \"e3b0c44298fc1c14\"}\n");
+    assert_int_equal(tl->n, 1);
+    const struct sbx_event *e = tl->order[0];
+    assert_int_equal(e->kind, SBX_EV_COMMAND);
+    assert_int_equal(e->end, 1795941528291532000LL);
+    assert_int_equal(e->start, e->end - 113000000LL);
+    assert_string_equal(sbx_str(tl, e->sandbox), "b4d49ff8");
+    assert_string_equal(sbx_str(tl, e->u.cmd.program), "python3");
+    assert_string_equal(sbx_str(tl, e->u.cmd.cwd), "/workspace");
+    assert_int_equal(e->u.cmd.exit, 1);
+    assert_true(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
+    assert_false(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
+    assert_int_equal(e->u.cmd.stdout_hash, 0xe3b0c44298fc1c14ULL);
+    struct sbx_buf scratch = SBX_BUF_INIT;
+    size_t len;
+    const char *err = sbx_text_get(tl, e, &e->u.cmd.err, &scratch, &len);
+    assert_int_equal(len, 10);
+    assert_memory_equal(err, "Trace\nback", 10);
+    sbx_buf_free(&scratch);
+    assert_int_equal(e->line_no, 1);
+    drop(tl);
+}
+
+static void typescript_spelling(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = LOAD(
+        "{\"kind\":\"command\",\"at\":\"2026-10-08T14:10:03.123Z\",\"sandbox\":\"7f3a2c10\","
+        "\"command\":\"bash -c \\\"pytest -q\\\"\",\"exit\":124,\"timedOut\":true,\"ms\":2000,"
+        "\"stdout\":\"\",\"stderr\":\"\",\"stdoutHash\":\"E3B0C44298FC1C14\"}\n");
+    assert_int_equal(tl->n, 1);
+    const struct sbx_event *e = tl->order[0];
+    assert_true(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
+    assert_string_equal(sbx_str(tl, e->u.cmd.program), "pytest");
+    assert_true(e->u.cmd.flags & SBX_CMD_HASH_PRESENT);
+    assert_int_equal(e->u.cmd.stdout_hash, 0xe3b0c44298fc1c14ULL);
+    drop(tl);
+}
+
+static void files_and_notes(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = LOAD(
+        "{\"at\": \"2026-11-29T08:38:49.9Z\", \"kind\": \"files\", \"added\": [\"./a/b.py\"], "
+        "\"removed\": [], \"changed\": [\"./csvsum.py\"]}\n"
+        "{\"at\": \"2026-11-29T08:38:50Z\", \"kind\": \"files\", \"root\": \"/etc\", \"added\": [], "
+        "\"removed\": [\"./hosts\"], \"changed\": []}\n"
+        "{\"at\": \"2026-11-29T08:38:51Z\", \"kind\": \"checkpoint\", \"extra\": {\"x\": [1, 2]}}\n");
+    assert_int_equal(tl->n, 3);
+    const struct sbx_files *f = tl->order[0]->u.files;
+    assert_int_equal(f->root, 0);
+    assert_string_equal(f->paths[SBX_ADDED][0], "a/b.py");
+    assert_string_equal(f->paths[SBX_CHANGED][0], "csvsum.py");
+    f = tl->order[1]->u.files;
+    assert_string_equal(sbx_str(tl, f->root), "/etc");
+    assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/hosts");
+    assert_int_equal(tl->order[2]->kind, SBX_EV_NOTE);
+    assert_string_equal(sbx_str(tl, tl->order[2]->label), "checkpoint");
+    drop(tl);
+}
+
+/* Rows 13-21: each broken line is reported with its number, the rest loads. */
+static void broken_lines_reported(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "{\"at\": \"2026-01-01T00:00:00Z\", \"kind\": \"command\", \"command\": \"ok\", \"exit\": 0}\n" /* 1 */
+        "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"command\", \"command\": \"a\x1b b\"}\n"      /* 2 raw ESC */
+        "{\"kind\": \"command\", \"stdout\": \"\\udcff\"}\n"                                        /* 3 */
+        "{\"kind\": \"command\", \"exit\": NaN}\n"                                                  /* 4 */
+        "{\"kind\": \"command\", \"command\": \"a\\u0000b\"}\n"                                     /* 5 */
+        "{\"kind\": \"command\", \"exit\": 1, \"exit\": 0}\n"                                       /* 6 */
+        "{\"kind\": \"command\", \"command\": \"\xff\"}\n"                                          /* 7 */
+        "{\"kind\": \"command\", \"command\": \"\xc0\xaf\"}\n"                                      /* 8 */
+        "{\"kind\": \"command\", \"command\": \"\xed\xa0\x80\"}\n"                                  /* 9 */
+        "{\"at\": \"2026-01-01T00:00:02Z\", \"kind\": \"command\", \"command\": \"last\", \"exit\": 0}\n"; /* 10 */
+    struct sbx_timeline *tl = LOAD(log);
+    assert_int_equal(tl->n, 2);
+    assert_int_equal(tl->nskips, 8);
+    for (uint32_t line = 2; line <= 9; line++) {
+        const char *r = skip_reason(tl, line);
+        assert_non_null(r);
+        assert_non_null(strstr(r, "not JSON"));
+    }
+    assert_non_null(strstr(skip_reason(tl, 6), "duplicate"));
+    assert_int_equal(tl->sources[0].skipped, 8);
+    assert_int_equal(tl->sources[0].events, 2);
+    drop(tl);
+}
+
+/* Row 19: deep nesting is rejected without blowing any stack. */
+static void deep_nesting(void **state)
+{
+    (void)state;
+    size_t n = 200000;
+    char *s = malloc(n + 2);
+    memset(s, '[', n);
+    s[n] = '\n';
+    struct sbx_timeline *tl = load_bytes(s, n + 1, 1);
+    assert_int_equal(tl->n, 0);
+    assert_int_equal(tl->nskips, 1);
+    drop(tl);
+    free(s);
+}
+
+/* Rows 20-21: wrong values load, shown as unknown, and are flagged. */
+static void bad_values_are_unknown(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = LOAD(
+        "{\"at\": \"2026-01-01T00:00:00Z\", \"kind\": \"command\", \"exit\": 9223372036854775807}\n"
+        "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"command\", \"exit\": 1e308}\n"
+        "{\"at\": null, \"kind\": \"command\", \"exit\": \"0\", \"ms\": \"5\"}\n"
+        "{\"at\": \"2026-01-01T00:00:03Z\", \"kind\": \"command\", \"exit\": -0}\n"
+        "{\"at\": \"2026-01-01T00:00:04Z\", \"kind\": \"files\", \"added\": \"x\"}\n");
+    assert_int_equal(tl->n, 5);
+    int unknown_time = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->start == SBX_TIME_UNKNOWN)
+            unknown_time++;
+        if (e->line_no <= 3 || e->line_no == 5)
+            assert_true(e->findings & SBX_F_BAD_FIELD);
+        if (e->line_no <= 3)
+            assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
+        if (e->line_no == 4) {
+            assert_true(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
+            assert_int_equal(e->u.cmd.exit, 0);
+        }
+    }
+    assert_int_equal(unknown_time, 1);
+    assert_int_equal(tl->order[0]->line_no, 3); /* unknown times sort first */
+    drop(tl);
+}
+
+/* Row 23: a partial last line is held back as incomplete. */
+static void incomplete_last_line(void **state)
+{
+    (void)state;
+    static const char partial[] = "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"comm";
+    struct sbx_timeline *tl = LOAD(
+        "{\"at\": \"2026-01-01T00:00:00Z\", \"kind\": \"command\", \"exit\": 0}\n"
+        "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"comm");
+    assert_int_equal(tl->n, 1);
+    assert_int_equal(tl->sources[0].incomplete, strlen(partial));
+    assert_non_null(strstr(skip_reason(tl, 2), "incomplete"));
+    drop(tl);
+}
+
+/* Row 24: BOM, CRLF, blank lines and no final newline load without errors. */
+static void bom_crlf_blank(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = LOAD(
+        "\xEF\xBB\xBF{\"at\": \"2026-01-01T00:00:00Z\", \"kind\": \"command\", \"exit\": 0}\r\n"
+        "\r\n"
+        "   \n"
+        "\n"
+        "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"command\", \"exit\": 0}");
+    assert_int_equal(tl->n, 2);
+    assert_int_equal(tl->nskips, 0);
+    assert_int_equal(tl->order[1]->line_no, 5);
+    drop(tl);
+}
+
+/* Row 28: equal and out-of-order times give a fixed order (time, source, line),
+ * the same whether one thread or several loaded the file. */
+static void fixed_order_any_threads(void **state)
+{
+    (void)state;
+    struct sbx_buf log = SBX_BUF_INIT;
+    for (int i = 0; i < 200000; i++)
+        sbx_buf_addf(&log,
+                     "{\"at\": \"2026-01-01T00:00:%02dZ\", \"kind\": \"command\", \"command\": \"c%d\", "
+                     "\"exit\": %d, \"ms\": %d}\n",
+                     (i * 7) % 60, i, i % 3, i % 1000);
+    struct sbx_timeline *one = load_bytes(log.p, log.len, 1);
+    struct sbx_timeline *two = load_bytes(log.p, log.len, 2);
+    assert_int_equal(one->n, 200000);
+    assert_int_equal(two->n, one->n);
+    for (size_t i = 0; i < one->n; i++) {
+        assert_int_equal(one->order[i]->line_no, two->order[i]->line_no);
+        if (i)
+            assert_true(one->order[i - 1]->start < one->order[i]->start ||
+                        (one->order[i - 1]->start == one->order[i]->start &&
+                         one->order[i - 1]->line_no < one->order[i]->line_no));
+    }
+    drop(one);
+    drop(two);
+    sbx_buf_free(&log);
+}
+
+/* Row 25: detection by content. */
+static void detection(void **state)
+{
+    (void)state;
+    static const char rec[] = "garbage first\n{\"at\": \"2026-01-01T00:00:00Z\", \"kind\": \"command\"}\n";
+    assert_ptr_equal(sbx_detect_format(rec, sizeof rec - 1), &sbx_format_recorder);
+    static const char other[] = "{\"ts\": \"2026-01-01\", \"event\": \"exec\"}\n";
+    assert_null(sbx_detect_format(other, sizeof other - 1));
+    assert_null(sbx_detect_format("", 0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(python_spelling),      cmocka_unit_test(typescript_spelling),
+        cmocka_unit_test(files_and_notes),      cmocka_unit_test(broken_lines_reported),
+        cmocka_unit_test(deep_nesting),         cmocka_unit_test(bad_values_are_unknown),
+        cmocka_unit_test(incomplete_last_line), cmocka_unit_test(bom_crlf_blank),
+        cmocka_unit_test(fixed_order_any_threads), cmocka_unit_test(detection),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

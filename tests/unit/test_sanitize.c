@@ -1,0 +1,441 @@
+/* Tests for render/sanitize: HOSTILE-INPUTS rows 1-13 with exact output,
+ * the segment iterator, cutting at a column, ASCII mode, and the output
+ * invariants over random bytes. */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "render/sanitize.h"
+
+/* Sanitises s (n bytes) and compares with want; returns the hidden flag. */
+static bool san_n(const char *s, size_t n, unsigned flags, int max_cols, const char *want)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    bool hidden = sbx_sanitize(&b, s, n, flags, max_cols);
+    const char *got = b.p ? b.p : "";
+    if (strcmp(got, want) != 0 || b.len != strlen(want)) {
+        struct sbx_buf esc = SBX_BUF_INIT;
+        for (size_t i = 0; i < b.len; i++)
+            sbx_buf_addf(&esc, (unsigned char)got[i] < 0x20 ? "\\%02x" : "%c", got[i]);
+        fail_msg("got [%s], want [%s]", esc.p ? esc.p : "", want);
+    }
+    sbx_buf_free(&b);
+    return hidden;
+}
+
+static bool san(const char *s, const char *want)
+{
+    return san_n(s, strlen(s), SBX_SAN_ONE_LINE, 0, want);
+}
+
+static void row1_osc52_clipboard(void **state)
+{
+    (void)state;
+    assert_false(san("\x1b]52;c;SGVsbG8gd29ybGQ=\x07" "after",
+                     "⟨ESC]52;c;SGVsbG8gd2…⟩after"));
+    assert_false(san("\x1b]52;c;?\x1b\\", "⟨ESC]52;c;?⟩"));
+}
+
+static void row2_title(void **state)
+{
+    (void)state;
+    san("\x1b]0;pwned\x07x", "⟨ESC]0;pwned⟩x");
+    san("\x1b]2;owned\x1b\\y", "⟨ESC]2;owned⟩y");
+    san("a\x1b[21tb", "a⟨ESC[21t⟩b");
+    /* ST as the C1 code point U+009C and as a raw 0x9C byte */
+    san("\x1b]0;t\xc2\x9cz", "⟨ESC]0;t⟩z");
+    san("\x1b]0;t\x9cz", "⟨ESC]0;t⟩z");
+    /* a 0x9C inside a real character (U+00DC) does not end the string */
+    san("\x1b]0;\xc3\x9c\x07z", "⟨ESC]0;\\xC3\\x9C⟩z");
+}
+
+static void row3_answerback(void **state)
+{
+    (void)state;
+    san("\x1b]50;?\x07", "⟨ESC]50;?⟩");
+    san("\x1bP$qm\x1b\\rest", "⟨ESCP$qm⟩rest");
+    san("\x1b[c\x1b[6n\x1b[>c", "⟨ESC[c⟩⟨ESC[6n⟩⟨ESC[>c⟩");
+    san("\x1b" "c\x1b(B\x1b#8", "⟨ESCc⟩⟨ESC(B⟩⟨ESC#8⟩");
+    san("\x1bX sos \x1b\\\x1b^pm\x1b\\\x1b_apc\x07.", "⟨ESCX sos ⟩⟨ESC^pm⟩⟨ESC_apc⟩.");
+}
+
+static void row4_osc8_link(void **state)
+{
+    (void)state;
+    san("\x1b]8;;https://evil.example/steal?x=1\x1b\\Click here\x1b]8;;\x1b\\",
+        "⟨ESC]8;;https://evil.example/steal?x=1⟩Click here⟨ESC]8;;⟩");
+    /* the target is shown up to 64 bytes */
+    char in[200], want[200];
+    snprintf(in, sizeof in, "\x1b]8;;https://%s\x07", "aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeeeffffffffff");
+    snprintf(want, sizeof want, "⟨ESC]8;;https://%s…⟩", "aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeeeff");
+    san(in, want);
+}
+
+static void row5_fake_screen(void **state)
+{
+    (void)state;
+    san("\x1b[2J\x1b[HAll tests passed", "⟨ESC[2J⟩⟨ESC[H⟩All tests passed");
+    const char *in = "FAILED 3\n\x1b[2J\x1b[1;1HAll tests passed\nreal line";
+    san_n(in, strlen(in), 0, 0, "FAILED 3\n⟨ESC[2J⟩⟨ESC[1;1H⟩All tests passed\nreal line");
+    /* colour is shown, not applied */
+    san("\x1b[1;31mred\x1b[0m", "⟨ESC[1;31m⟩red⟨ESC[0m⟩");
+}
+
+static void row6_c1(void **state)
+{
+    (void)state;
+    san("a\xc2\x9b" "2Jb", "a\\u009B2Jb");
+    san("a\x9b" "2Jb", "a\\x9B2Jb");
+    san("\xc2\x80\xc2\x85\xc2\x9f", "\\u0080\\u0085\\u009F");
+}
+
+static void row7_clipped_sequence(void **state)
+{
+    (void)state;
+    san("ok \x1b]52;c;SGVs", "ok ⟨ESC]52;c;SGVs⟩");
+    san("ok \x1b[3", "ok ⟨ESC[3⟩");
+    san("ok \x1b[", "ok ⟨ESC[⟩");
+    san("ok \x1b", "ok ^[");
+    san("ok \x1bP", "ok ⟨ESCP⟩");
+    /* a control byte ends a CSI early; it is shown on its own */
+    san("\x1b[1\r2", "⟨ESC[1⟩^M2");
+    /* an ESC inside a string ends it, and starts the next token */
+    san("\x1b]0;a\x1b[2Jb", "⟨ESC]0;a⟩⟨ESC[2J⟩b");
+    /* controls inside a token are escaped too */
+    san("\x1b]0;a\rb\x7f\xff\x07", "⟨ESC]0;a^Mb^?\\xFF⟩");
+}
+
+static void row8_overstrike(void **state)
+{
+    (void)state;
+    san("progress\r100%", "progress^M100%");
+    san("abc\b\b\bxyz", "abc^H^H^Hxyz");
+    san("a\x7f", "a^?");
+    static const char nul[] = "a\0b\x01\x1f";
+    san_n(nul, sizeof nul - 1, SBX_SAN_ONE_LINE, 0, "a^@b^A^_");
+    san("line\r\n", "line^M↵");
+    san("a\nb", "a↵b");
+    san_n("a\nb", 3, 0, 0, "a\nb");
+    san("\x1b\x1b[A", "^[⟨ESC[A⟩");
+}
+
+static void row9_bidi(void **state)
+{
+    (void)state;
+    assert_true(san("rm -rf / \xe2\x80\xae# safe", "rm -rf / <U+202E># safe"));
+    assert_true(san("\xe2\x81\xa6x\xe2\x81\xa7y\xe2\x81\xa8z\xe2\x81\xa9",
+                    "<U+2066>x<U+2067>y<U+2068>z<U+2069>"));
+    assert_true(san("\xd8\x9c", "<U+061C>"));
+    assert_false(san("plain ascii", "plain ascii"));
+}
+
+static void row10_zero_width_and_tags(void **state)
+{
+    (void)state;
+    assert_true(san("pass\xe2\x80\x8bword", "pass<U+200B>word"));
+    assert_true(san("\xef\xbb\xbfstart", "<U+FEFF>start"));
+    /* tag characters spelling "hi" */
+    assert_true(san("x\xf3\xa0\x81\xa8\xf3\xa0\x81\xa9", "x<U+E0068><U+E0069>"));
+    assert_true(san("soft\xc2\xadhyphen", "soft<U+00AD>hyphen"));
+    assert_true(san("\xe3\x85\xa4|\xef\xbe\xa0|\xe1\x85\x9f", "<U+3164>|<U+FFA0>|<U+115F>"));
+    assert_true(san("\xee\x80\x80", "<U+E000>"));      /* private use */
+    assert_true(san("\xcd\xb8", "<U+0378>"));          /* unassigned: wcwidth < 0 */
+    assert_true(san("\xef\xbf\xb9", "<U+FFF9>"));
+    /* a variation selector right after its base is fine; a second, or one
+     * with nothing before it, is stray (and a way to smuggle data) */
+    assert_false(san("\xe2\x9d\xa4\xef\xb8\x8f ok", "\xe2\x9d\xa4\xef\xb8\x8f ok"));
+    assert_true(san("\xe2\x9d\xa4\xef\xb8\x8f\xef\xb8\x8f", "\xe2\x9d\xa4\xef\xb8\x8f<U+FE0F>"));
+    assert_true(san("\xef\xb8\x8f", "<U+FE0F>"));
+    assert_true(san("a\xf3\xa0\x84\x80\xf3\xa0\x84\x81", "a\xf3\xa0\x84\x80<U+E0101>"));
+}
+
+static void row11_combining_flood(void **state)
+{
+    (void)state;
+    struct sbx_buf in = SBX_BUF_INIT;
+    sbx_buf_adds(&in, "e");
+    for (int i = 0; i < 5000; i++)
+        sbx_buf_adds(&in, "\xcc\x81"); /* U+0301 */
+    sbx_buf_adds(&in, "x");
+    assert_false(san_n(in.p, in.len, SBX_SAN_ONE_LINE, 0, "e\xcc\x81\xcc\x81<+4998 marks>x"));
+    san("e\xcc\x81\xcc\x81\xcc\x81", "e\xcc\x81\xcc\x81<+1 mark>");
+    /* a mark with nothing to sit on gets a dotted circle */
+    san("\xcc\x81" "a", "◌\xcc\x81" "a");
+    san("\x01\xcc\x81", "^A◌\xcc\x81");
+
+    /* drawing time stays flat: a million marks */
+    sbx_buf_clear(&in);
+    sbx_buf_adds(&in, "e");
+    for (int i = 0; i < 1000000; i++)
+        sbx_buf_adds(&in, "\xcc\x81");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct sbx_buf out = SBX_BUF_INIT;
+    sbx_sanitize(&out, in.p, in.len, 0, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_string_equal(out.p, "e\xcc\x81\xcc\x81<+999998 marks>");
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (s > 2.0)
+        fail_msg("1M marks took %.2f s", s);
+    sbx_buf_free(&out);
+    sbx_buf_free(&in);
+}
+
+static void row12_wide_at_edge(void **state)
+{
+    (void)state;
+    const char *s = "ab\xe4\xb8\xad"; /* ab中 */
+    san_n(s, strlen(s), 0, 4, "ab\xe4\xb8\xad");
+    san_n(s, strlen(s), 0, 3, "ab…");
+    san_n(s, strlen(s), 0, 2, "a…");
+    san_n(s, strlen(s), 0, 1, "…");
+    s = "a\xe4\xb8\xad" "b"; /* a中b */
+    san_n(s, strlen(s), 0, 3, "a…");
+    san_n(s, strlen(s), 0, 4, "a\xe4\xb8\xad" "b");
+    /* an emoji ZWJ sequence: the joiners are visible, so columns are exact */
+    s = "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9";
+    assert_true(san(s, "\xf0\x9f\x91\xa8<U+200D>\xf0\x9f\x91\xa9"));
+    san_n(s, strlen(s), 0, 11, "\xf0\x9f\x91\xa8<U+200D>…");
+    san_n(s, strlen(s), 0, 12, "\xf0\x9f\x91\xa8<U+200D>\xf0\x9f\x91\xa9");
+    /* marks stay with their base at the cut */
+    san_n("ae\xcc\x81xyz", 7, 0, 3, "ae\xcc\x81…");
+    /* each line is cut on its own */
+    san_n("abcdef\nxy\nabcdefgh", 18, 0, 4, "abc…\nxy\nabc…");
+    /* hidden text past the cut is still reported */
+    struct sbx_buf b = SBX_BUF_INIT;
+    assert_true(sbx_sanitize(&b, "abcdef\xe2\x80\xae", 9, 0, 3));
+    assert_string_equal(b.p, "ab…");
+    sbx_buf_free(&b);
+    /* escapes are cut like text */
+    san_n("\x1b[2Jabc", 7, 0, 5, "⟨ESC…");
+}
+
+static void row13_invalid_utf8(void **state)
+{
+    (void)state;
+    san("a\xff" "b", "a\\xFFb");
+    san("\xc0\xaf", "\\xC0\\xAF");            /* overlong '/' */
+    san("\xed\xa0\x80", "\\xED\\xA0\\x80");     /* surrogate */
+    san("\xf4\x90\x80\x80", "\\xF4\\x90\\x80\\x80"); /* > U+10FFFF */
+    san("\xe0\x80\xaf", "\\xE0\\x80\\xAF");     /* overlong */
+    san("\xf0\x80\x80\xaf", "\\xF0\\x80\\x80\\xAF");
+    san("ok \xe4\xb8", "ok \\xE4\\xB8");         /* cut by the clip */
+    san("\xe4\xb8 rest", "\\xE4\\xB8 rest");
+    san("\xf0\x9f\x98", "\\xF0\\x9F\\x98");
+    san("\xf8\x88\x80\x80\x80", "\\xF8\\x88\\x80\\x80\\x80");
+    san("\xe4\xb8\xad", "\xe4\xb8\xad");
+}
+
+static void test_tabs(void **state)
+{
+    (void)state;
+    san("a\tb", "a       b");
+    san("\tb", "        b");
+    san("abcdefgh\tb", "abcdefgh        b");
+    san("\xe4\xb8\xad\tb", "\xe4\xb8\xad      b"); /* the wide char counts 2 */
+    san_n("abc\n\tx", 6, 0, 0, "abc\n        x"); /* counted from the line's start */
+    san("^[\t", "^[      ");
+}
+
+static void test_segments(void **state)
+{
+    (void)state;
+    setlocale(LC_CTYPE, "C.UTF-8");
+    const char *in = "ab\xe4\xb8\xad\x1b[1m\r\ncd\xe2\x80\xae";
+    struct sbx_sanitizer z;
+    struct sbx_seg seg;
+    sbx_san_begin(&z, in, strlen(in), 0);
+    static const struct {
+        enum sbx_seg_kind kind;
+        const char *text;
+        int width;
+    } want[] = {
+        {SBX_SEG_TEXT, "ab\xe4\xb8\xad", 4}, {SBX_SEG_ESCAPE, "⟨ESC[1m⟩", 8},
+        {SBX_SEG_ESCAPE, "^M", 2},          {SBX_SEG_NEWLINE, "\n", 0},
+        {SBX_SEG_TEXT, "cd", 2},            {SBX_SEG_ESCAPE, "<U+202E>", 8},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        assert_true(sbx_san_next(&z, &seg));
+        assert_int_equal(seg.kind, want[k].kind);
+        assert_int_equal(seg.len, strlen(want[k].text));
+        assert_memory_equal(seg.text, want[k].text, seg.len);
+        assert_int_equal(seg.width, want[k].width);
+        assert_int_equal(sbx_text_width(seg.text, seg.len), seg.width);
+        assert_int_equal(sbx_san_hidden(&z), k == 5);
+    }
+    assert_false(sbx_san_next(&z, &seg));
+    assert_false(sbx_san_next(&z, &seg));
+    /* text segments point into the input */
+    sbx_san_begin(&z, in, strlen(in), 0);
+    assert_true(sbx_san_next(&z, &seg));
+    assert_ptr_equal(seg.text, in);
+    /* empty input */
+    sbx_san_begin(&z, "", 0, 0);
+    assert_false(sbx_san_next(&z, &seg));
+    sbx_san_begin(&z, NULL, 0, 0);
+    assert_false(sbx_san_next(&z, &seg));
+}
+
+static void test_ascii_mode(void **state)
+{
+    (void)state;
+    unsigned f = SBX_SAN_ONE_LINE | SBX_SAN_ASCII;
+    const char *s = "caf\xc3\xa9 \xe4\xb8\xad\n\x1b[2J\xe2\x80\xae\xff";
+    assert_true(san_n(s, strlen(s), f, 0, "caf<U+00E9> <U+4E2D>^J<ESC[2J><U+202E>\\xFF"));
+    assert_false(san_n("\x1b]52;c;SGVsbG8gd29ybGQ=", 24, f, 0, "<ESC]52;c;SGVsbG8gd2...>"));
+    /* marks are capped too; a variation selector after a base is not hidden */
+    s = "e\xcc\x81\xcc\x81\xcc\x81\xcc\x81";
+    assert_false(san_n(s, strlen(s), f, 0, "e<U+0301><U+0301><+2 marks>"));
+    s = "\xe2\x9d\xa4\xef\xb8\x8f";
+    assert_false(san_n(s, strlen(s), f, 0, "<U+2764><U+FE0F>"));
+    s = "x\xef\xb8\x8f\xef\xb8\x8f";
+    assert_true(san_n(s, strlen(s), f, 0, "x<U+FE0F><U+FE0F>"));
+    san_n("abcdefgh", 8, f, 6, "abc...");
+    san_n("abcdefgh", 8, f, 2, "ab");
+    san_n("\xe4\xb8\xad", 3, f, 6, "<U+...");
+}
+
+static void test_text_width(void **state)
+{
+    (void)state;
+    assert_int_equal(sbx_text_width("", 0), 0);
+    assert_int_equal(sbx_text_width("abc", 3), 3);
+    assert_int_equal(sbx_text_width("\xe4\xb8\xad", 3), 2);
+    assert_int_equal(sbx_text_width("e\xcc\x81", 3), 1);
+    assert_int_equal(sbx_text_width("⟨ESC⟩…↵◌", strlen("⟨ESC⟩…↵◌")), 8);
+    assert_int_equal(sbx_text_width("a\nb", 3), 2);
+    assert_int_equal(sbx_text_width("\xff", 1), 1);
+}
+
+/* Strict UTF-8 check, written independently of the sanitizer's decoder. */
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        size_t len;
+        uint32_t cp, min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            len = 2, cp = c & 0x1fu, min = 0x80;
+        } else if ((c & 0xf0) == 0xe0) {
+            len = 3, cp = c & 0x0fu, min = 0x800;
+        } else if ((c & 0xf8) == 0xf0) {
+            len = 4, cp = c & 0x07u, min = 0x10000;
+        } else {
+            return false;
+        }
+        if (n - i < len)
+            return false;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return false;
+            cp = cp << 6 | (s[i + k] & 0x3fu);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+/* Checks the invariants the fuzz target checks, over random short strings
+ * drawn from a hostile alphabet. */
+static void check_output(const char *p, size_t len, unsigned flags, int max_cols)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    int linew = 0;
+    assert_true(valid_utf8(s, len));
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        assert_true(c != 0x1b && c != 0x7f);
+        if (c == '\n') {
+            assert_false(flags & SBX_SAN_ONE_LINE);
+            linew = 0;
+            i++;
+            continue;
+        }
+        assert_true(c >= 0x20);
+        if (flags & SBX_SAN_ASCII)
+            assert_true(c < 0x80);
+        size_t n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+        assert_true(i + n <= len);
+        assert_true(sbx_text_width(p + i, n) >= 0);
+        /* a C1 control would be C2 80..C2 9F */
+        assert_false(c == 0xc2 && s[i + 1] < 0xa0);
+        linew += sbx_text_width(p + i, n);
+        i += n;
+    }
+    if (max_cols > 0)
+        assert_true(linew <= max_cols);
+}
+
+static void test_random_invariants(void **state)
+{
+    (void)state;
+    static const char *const alphabet[] = {
+        "a", " ", "\t", "\n", "\r", "\x1b", "[", "]", "P", "\\", "\x07", "\x9c", "\xc2\x9c",
+        "\xc2\x9b", "\xff", "\xe4\xb8\xad", "\xcc\x81", "\xef\xb8\x8f", "\xe2\x80\xae",
+        "\xf3\xa0\x81\xa8", "\xe4\xb8", "\x00", "8;", "\x7f", "\xf0\x9f\x91\xa8",
+    };
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    char in[64];
+    for (int iter = 0; iter < 100000; iter++) {
+        size_t n = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int parts = (int)(x % 12);
+        for (int p = 0; p < parts; p++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *a = alphabet[x % (sizeof alphabet / sizeof *alphabet)];
+            size_t al = *a ? strlen(a) : 1;
+            memcpy(in + n, a, al);
+            n += al;
+        }
+        unsigned flags = (unsigned)(x >> 20) & 3u;
+        int max_cols = (int)((x >> 24) % 12);
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_sanitize(&b, in, n, flags, max_cols);
+        check_output(b.p ? b.p : "", b.len, flags, max_cols);
+        sbx_buf_free(&b);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return setlocale(LC_CTYPE, "C.UTF-8") ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(row1_osc52_clipboard),
+        cmocka_unit_test(row2_title),
+        cmocka_unit_test(row3_answerback),
+        cmocka_unit_test(row4_osc8_link),
+        cmocka_unit_test(row5_fake_screen),
+        cmocka_unit_test(row6_c1),
+        cmocka_unit_test(row7_clipped_sequence),
+        cmocka_unit_test(row8_overstrike),
+        cmocka_unit_test(row9_bidi),
+        cmocka_unit_test(row10_zero_width_and_tags),
+        cmocka_unit_test(row11_combining_flood),
+        cmocka_unit_test(row12_wide_at_edge),
+        cmocka_unit_test(row13_invalid_utf8),
+        cmocka_unit_test(test_tabs),
+        cmocka_unit_test(test_segments),
+        cmocka_unit_test(test_ascii_mode),
+        cmocka_unit_test(test_text_width),
+        cmocka_unit_test(test_random_invariants),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,12 @@
+/* The command line: sub-commands and their options (internal to tui/). */
+#ifndef SBX_CLI_H
+#define SBX_CLI_H
+
+#include <stdio.h>
+
+enum { SBX_EXIT_OK = 0, SBX_EXIT_FINDINGS = 1, SBX_EXIT_USAGE = 2 };
+
+int sbx_cmd_summary(int argc, char **argv);
+void sbx_usage(FILE *to);
+
+#endif

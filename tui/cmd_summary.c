@@ -1,0 +1,127 @@
+/* sbxview summary: load, analyse, render, write. */
+#include <getopt.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export/output.h"
+#include "importers/load.h"
+#include "model/summary.h"
+#include "render/sanitize.h"
+#include "render/summary.h"
+#include "tui/cli.h"
+
+struct progress {
+    bool shown;
+};
+
+static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
+{
+    struct progress *p = ctx;
+    struct sbx_buf name = SBX_BUF_INIT;
+    sbx_sanitize(&name, path, strlen(path), SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 50);
+    fprintf(stderr, "\rsbxview: loading %s %3d%%", name.p ? name.p : "",
+            total ? (int)(done * 100 / total) : 100);
+    sbx_buf_free(&name);
+    p->shown = true;
+}
+
+/* Messages quote file names, which may hold anything: sanitise them too. */
+static void warn(const char *msg)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_sanitize(&b, msg, strlen(msg), SBX_SAN_ONE_LINE, 0);
+    fprintf(stderr, "sbxview: %s\n", b.p ? b.p : "");
+    sbx_buf_free(&b);
+}
+
+int sbx_cmd_summary(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+        {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
+    const char *output = NULL;
+    int threads = 0;
+    bool quiet = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:o:j:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (!sbx_summary_format_parse(optarg, &fmt)) {
+                fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
+                return SBX_EXIT_USAGE;
+            }
+            break;
+        case 'o': output = optarg; break;
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 64) {
+                fprintf(stderr, "sbxview: --threads wants a number from 1 to 64\n");
+                return SBX_EXIT_USAGE;
+            }
+            threads = (int)n;
+            break;
+        }
+        case 'q': quiet = true; break;
+        case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
+        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
+        sbx_usage(stderr);
+        return SBX_EXIT_USAGE;
+    }
+
+    struct progress prog = {false};
+    struct sbx_load_opts lopts = {.threads = threads};
+    if (!quiet && isatty(2)) {
+        lopts.progress = show_progress;
+        lopts.progress_ctx = &prog;
+    }
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    size_t loaded = sbx_load_paths(&tl, (const char *const *)argv + optind, (size_t)(argc - optind),
+                                   &lopts, &rep);
+    if (prog.shown)
+        fputs("\r\033[K", stderr);
+    if (!quiet) {
+        for (size_t i = 0; i < rep.nerrors; i++)
+            warn(rep.errors[i]);
+    }
+    int status = SBX_EXIT_OK;
+    if (!loaded) {
+        status = SBX_EXIT_USAGE;
+        goto done;
+    }
+
+    char err[256];
+    struct sbx_summary sum;
+    struct sbx_summary_opts sopts = {.threads = threads};
+    if (!sbx_summarize(&tl, &sopts, &sum, err, sizeof err)) {
+        fprintf(stderr, "sbxview: %s\n", err);
+        status = SBX_EXIT_USAGE;
+        goto done;
+    }
+    bool ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    struct sbx_buf out = SBX_BUF_INIT;
+    if (!sbx_render_summary(&tl, &sum, fmt, fmt == SBX_SUMMARY_TEXT && ascii, &out, err, sizeof err) ||
+        !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err)) {
+        warn(err);
+        status = SBX_EXIT_USAGE;
+    }
+    sbx_buf_free(&out);
+    sbx_summary_free(&sum);
+done:
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    return status;
+}

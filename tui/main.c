@@ -1,0 +1,59 @@
+/* sbxview: review what an AI agent did inside a cloud sandbox. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "importers/readfile.h"
+#include "tui/cli.h"
+
+#ifndef SBX_VERSION
+#define SBX_VERSION "0.1.0"
+#endif
+
+void sbx_usage(FILE *to)
+{
+    fputs("Usage:\n"
+          "  sbxview [OPTIONS] FILE|FOLDER|- ...      review a run (prints its summary)\n"
+          "  sbxview summary [OPTIONS] FILE|FOLDER|- ...\n"
+          "                                           the one-screen summary of a run\n"
+          "\n"
+          "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
+          "file in it whose content sbxview recognises), or - for standard input.\n"
+          "\n"
+          "Summary options:\n"
+          "  -f, --format FORMAT   text (default; fits 80x24), markdown, or json (schema 1)\n"
+          "  -o, --output FILE     write to FILE (whole or not at all) instead of stdout\n"
+          "  -j, --threads N       threads for loading and analysis (default: one per CPU)\n"
+          "  -q, --quiet           no progress or warnings on standard error\n"
+          "\n"
+          "Other options:\n"
+          "  -h, --help            this help\n"
+          "  -V, --version         the version\n"
+          "\n"
+          "Exit status: 0 a summary was printed; 2 a usage error, or nothing could be\n"
+          "loaded. Lines that cannot be read are reported with file, line and reason, and\n"
+          "the rest loads. See sbxview(1).\n",
+          to);
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_CTYPE, "");
+    sbx_install_sigbus_handler(NULL);
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        sbx_usage(stdout);
+        return SBX_EXIT_OK;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)) {
+        printf("sbxview %s\n", SBX_VERSION);
+        return SBX_EXIT_OK;
+    }
+    if (argc < 2) {
+        sbx_usage(stderr);
+        return SBX_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "summary") == 0)
+        return sbx_cmd_summary(argc - 1, argv + 1);
+    /* the interactive review is not part of this build: show the summary */
+    return sbx_cmd_summary(argc, argv);
+}

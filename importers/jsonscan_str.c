@@ -1,9 +1,13 @@
 /* String bodies: validated exactly as jansson's lexer does (escapes, \\u
  * surrogate pairs, no \\u0000, strict UTF-8, no raw control characters).
  * A reference scanner takes one event at a time and words every error; the
- * fast scanners (SSE2, and AVX2 where the CPU has it) take 64 bytes at a time
- * with bit masks and hand anything irregular to the reference one, so both
- * always agree. */
+ * fast scanners (SSE2, and AVX2 when the CPU has it, chosen at run time) take
+ * 64 bytes at a time with bit masks and hand anything irregular to the
+ * reference one, so all of them always agree.
+ *
+ * Build switches, for testing the other paths on x86-64: SBX_JSCAN_NO_AVX2
+ * (SSE2 only), SBX_JSCAN_PORTABLE (8-byte SWAR, no SSE), and with it
+ * SBX_JSCAN_SCALAR (one byte at a time). */
 #include "importers/jsonscan.h"
 
 #include <stdarg.h>

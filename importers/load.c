@@ -101,7 +101,7 @@ void sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_
 
     int nthreads = thread_count(opts);
     size_t total = (size_t)(end - data);
-    if (total < SPLIT_MIN_BYTES)
+    if (total < (opts && opts->split_min ? opts->split_min : SPLIT_MIN_BYTES))
         nthreads = 1;
     struct chunk chunks[MAX_THREADS];
     atomic_uint_fast64_t done = 0;
@@ -123,6 +123,8 @@ void sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_
         p = stop;
     }
 
+    if (n == 0)
+        return; /* an empty file: nothing to import */
     pthread_t tids[MAX_THREADS];
     int started = 0;
     if (n > 1) {
@@ -218,7 +220,8 @@ static size_t load_folder(struct sbx_timeline *tl, const char *dir, const struct
         names[n++] = sbx_xstrndup(de->d_name, strlen(de->d_name));
     }
     closedir(d);
-    qsort(names, n, sizeof *names, name_cmp); /* a fixed source order, whatever the file system's */
+    if (n)
+        qsort(names, n, sizeof *names, name_cmp); /* a fixed source order, whatever the file system's */
     size_t loaded = 0;
     size_t dlen = strlen(dir);
     while (dlen > 1 && dir[dlen - 1] == '/')

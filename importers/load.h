@@ -16,6 +16,7 @@
 
 struct sbx_load_opts {
     int threads; /* 0: one per online CPU, at most 8 */
+    size_t split_min; /* files smaller than this load on one thread; 0: 4 MiB */
     /* Called now and then from the loading thread while a big file loads. */
     void (*progress)(void *ctx, const char *path, uint64_t done, uint64_t total);
     void *progress_ctx;

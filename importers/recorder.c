@@ -32,19 +32,23 @@ enum field {
 
 static const struct {
     const char *name;
+    size_t len;
     enum field f;
 } field_names[] = {
-    {"at", F_AT},           {"sandbox", F_SANDBOX},       {"kind", F_KIND},
-    {"command", F_COMMAND}, {"cwd", F_CWD},               {"exit", F_EXIT},
-    {"timed_out", F_TIMED_OUT}, {"timedOut", F_TIMED_OUT}, {"ms", F_MS},
-    {"stdout", F_STDOUT},   {"stderr", F_STDERR},         {"stdout_hash", F_HASH},
-    {"stdoutHash", F_HASH}, {"root", F_ROOT},
+#define FIELD(name, f) {name, sizeof name - 1, f}
+    FIELD("at", F_AT),           FIELD("sandbox", F_SANDBOX),     FIELD("kind", F_KIND),
+    FIELD("command", F_COMMAND), FIELD("cwd", F_CWD),             FIELD("exit", F_EXIT),
+    FIELD("timed_out", F_TIMED_OUT), FIELD("timedOut", F_TIMED_OUT), FIELD("ms", F_MS),
+    FIELD("stdout", F_STDOUT),   FIELD("stderr", F_STDERR),       FIELD("stdout_hash", F_HASH),
+    FIELD("stdoutHash", F_HASH), FIELD("root", F_ROOT),
+#undef FIELD
 };
 
 static enum field field_of(const char *key, size_t n)
 {
     for (size_t i = 0; i < sizeof field_names / sizeof field_names[0]; i++)
-        if (strlen(field_names[i].name) == n && memcmp(field_names[i].name, key, n) == 0)
+        if (field_names[i].len == n && key[0] == field_names[i].name[0] &&
+            memcmp(field_names[i].name, key, n) == 0)
             return field_names[i].f;
     return F_OTHER;
 }
@@ -201,19 +205,12 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
         snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->scan.err, st->scan.err_pos + 1);
         return SBX_LINE_BAD;
     }
+    /* each field we read, found in one pass over the members (the scanner
+       has rejected duplicate keys, so there is at most one of each) */
     const struct sbx_jmember *by[F_ROOT + 1] = {0};
-    char keybuf[32];
     for (size_t k = 0; k < st->scan.n; k++) {
         const struct sbx_jmember *m = &st->scan.m[k];
-        const char *key = m->key;
-        size_t klen = m->key_len;
-        if (m->key_escaped) {
-            if (klen > sizeof keybuf)
-                continue; /* no field of ours has a key that long */
-            klen = sbx_jstr_decode(m->key, m->key_len, keybuf);
-            key = keybuf;
-        }
-        by[field_of(key, klen)] = m;
+        by[field_of(m->ukey, m->ukey_len)] = m;
     }
 
     const struct sbx_jmember *kind = by[F_KIND];

@@ -67,8 +67,10 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
         sum->failed_by = sbx_xrealloc(sum->failed_by, (sum->nfailed_by + 1) * sizeof *sum->failed_by);
         sum->failed_by[sum->nfailed_by++] = (struct sbx_program_count){id, fails[id]};
     }
-    qsort_r(sum->failed_by, sum->nfailed_by, sizeof *sum->failed_by, by_failures, tl);
-    qsort_r(sum->sandboxes, sum->nsandboxes, sizeof *sum->sandboxes, by_name, tl);
+    if (sum->nfailed_by)
+        qsort_r(sum->failed_by, sum->nfailed_by, sizeof *sum->failed_by, by_failures, tl);
+    if (sum->nsandboxes)
+        qsort_r(sum->sandboxes, sum->nsandboxes, sizeof *sum->sandboxes, by_name, tl);
     free(fails);
     free(sandbox_seen);
 }

@@ -152,7 +152,8 @@ static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struc
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
                           const struct sbx_text *t)
 {
-    if (!(t->flags & SBX_TEXT_PRESENT) || !t->len)
+    if (!(t->flags & SBX_TEXT_PRESENT) || !t->len ||
+        !sbx_netpat_might_refuse(sbx_text_raw(w->tl, e, t), t->len))
         return;
     size_t len;
     const char *s = sbx_text_get(w->tl, e, t, &w->scratch, &len);
@@ -237,7 +238,8 @@ static void merge_refused(struct sbx_summary *sum, struct worker *ws, int n)
             .evidence = all[i].evidence, .pattern = all[i].client};
     }
     free(all);
-    qsort(sum->refused, sum->nrefused, sizeof *sum->refused, by_first_time);
+    if (sum->nrefused)
+        qsort(sum->refused, sum->nrefused, sizeof *sum->refused, by_first_time);
 }
 
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,

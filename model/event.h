@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SBX_TIME_UNKNOWN INT64_MIN
+#include "model/timefmt.h" /* SBX_TIME_UNKNOWN */
 
 enum sbx_kind {
     SBX_EV_COMMAND,

@@ -8,8 +8,9 @@
  * ${…}, `…`, <(…) and ((…)) kept inside their own command. The program of a
  * simple command is the basename of its first word after VAR=value
  * assignments; the reserved words ! { if then elif else while until do time
- * are passed over, and a command that starts with for case select function
- * [[ } fi done esac has no program. `bash -c STRING` / `sh -c STRING` (any
+ * are passed over, case patterns are skipped (the commands of each branch
+ * count), and a command that starts with for select function coproc [[ } fi
+ * done esac has no program. `bash -c STRING` / `sh -c STRING` (any
  * option cluster containing c, e.g. -lc -ec, options like -o pipefail before
  * it, /bin/bash too) is replaced by the simple commands of STRING, unwrapped
  * up to 4 levels deep; a string with no command reports the shell itself.

@@ -2,9 +2,13 @@
 #include "model/refusals.h"
 
 #include <pcre2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "model/buf.h"
 
@@ -109,12 +113,12 @@ void sbx_netpat_scratch_free(struct sbx_netpat_scratch *s)
     free(s);
 }
 
-/* Output may hold invalid UTF-8 (the recorder keeps what the program
- * printed), so matching does not assume it is valid. */
+/* Texts come from validated JSON strings, so they are valid UTF-8 and
+ * PCRE2 need not check them again on every call. */
 static int match_at(const pcre2_code *re, struct sbx_netpat_scratch *s, const char *text, size_t n,
                     size_t from)
 {
-    return pcre2_match(re, (PCRE2_SPTR)text, n, from, 0, s->md, s->mc);
+    return pcre2_match(re, (PCRE2_SPTR)text, n, from, PCRE2_NO_UTF_CHECK, s->md, s->mc);
 }
 
 static const char *group(struct sbx_netpat_scratch *s, const char *text, int g, size_t *len)
@@ -126,35 +130,57 @@ static const char *group(struct sbx_netpat_scratch *s, const char *text, int g, 
     return text + ov[2 * g];
 }
 
-/* A text that is not valid UTF-8 cannot be matched in UTF mode; such text is
- * matched as far as its valid prefix goes. */
-static size_t valid_utf8_prefix(const char *text, size_t n)
+/* Every refusal message above contains "onnect", "esol" or "ddrinfo"
+ * (connect/Connection, resolve/Resolution, getaddrinfo). Most output holds
+ * none of them, so one pass for their letter pairs ("nn", "so", "dd") spares
+ * decoding the output and running a dozen patterns over it. */
+static bool keyword_at(const char *text, const char *p, const char *end)
 {
-    const unsigned char *p = (const unsigned char *)text;
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = p[i];
-        size_t need = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2 : (c & 0xF0) == 0xE0 ? 3
-                    : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 4 : 0;
-        if (!need || i + need > n)
-            return i;
-        for (size_t k = 1; k < need; k++)
-            if ((p[i + k] & 0xC0) != 0x80)
-                return i;
-        if (need == 3 && ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] >= 0xA0)))
-            return i;
-        if (need == 4 && ((c == 0xF0 && p[i + 1] < 0x90) || (c == 0xF4 && p[i + 1] >= 0x90)))
-            return i;
-        i += need;
+    size_t left = (size_t)(end - p);
+    switch (p[0]) {
+    case 'n': return p > text && p[-1] == 'o' && left >= 5 && memcmp(p, "nnect", 5) == 0;
+    case 's': return p > text && p[-1] == 'e' && left >= 3 && memcmp(p, "sol", 3) == 0;
+    case 'd': return left >= 7 && memcmp(p, "ddrinfo", 7) == 0;
+    default: return false;
     }
-    return n;
+}
+
+static bool pair_at(const char *p)
+{
+    return (p[0] == 'n' && p[1] == 'n') || (p[0] == 's' && p[1] == 'o') || (p[0] == 'd' && p[1] == 'd');
+}
+
+bool sbx_netpat_might_refuse(const char *text, size_t n)
+{
+    const char *end = text + n;
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i N = _mm_set1_epi8('n'), S = _mm_set1_epi8('s'), O = _mm_set1_epi8('o'),
+                  D = _mm_set1_epi8('d');
+    for (; i + 17 <= n; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(text + i + 1));
+        __m128i nn = _mm_and_si128(_mm_cmpeq_epi8(a, N), _mm_cmpeq_epi8(b, N));
+        __m128i so = _mm_and_si128(_mm_cmpeq_epi8(a, S), _mm_cmpeq_epi8(b, O));
+        __m128i dd = _mm_and_si128(_mm_cmpeq_epi8(a, D), _mm_cmpeq_epi8(b, D));
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(nn, _mm_or_si128(so, dd)));
+        while (mask) {
+            if (keyword_at(text, text + i + (unsigned)__builtin_ctz(mask), end))
+                return true;
+            mask &= mask - 1;
+        }
+    }
+#endif
+    for (; i + 1 < n; i++)
+        if (pair_at(text + i) && keyword_at(text, text + i, end))
+            return true;
+    return false;
 }
 
 size_t sbx_netpat_refusals(const struct sbx_netpat *p, struct sbx_netpat_scratch *s,
                            const char *text, size_t n,
                            void (*cb)(const struct sbx_refused_hit *hit, void *ctx), void *ctx)
 {
-    n = valid_utf8_prefix(text, n);
     size_t found = 0;
     for (size_t i = 0; i < NPATTERNS; i++) {
         size_t from = 0;
@@ -183,7 +209,6 @@ size_t sbx_netpat_hosts(const struct sbx_netpat *p, struct sbx_netpat_scratch *s
                         const char *text, size_t n,
                         void (*cb)(const char *host, size_t len, void *ctx), void *ctx)
 {
-    n = valid_utf8_prefix(text, n);
     size_t found = 0, from = 0;
     while (from < n && match_at(p->url, s, text, n, from) > 0) {
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);

@@ -5,11 +5,14 @@
  * patterns are compiled once (sbx_netpat_new) and shared read-only between
  * threads; each thread brings its own match data (sbx_netpat_scratch).
  *
+ * Texts must be valid UTF-8 (decoded JSON strings are).
+ *
  * Ownership: callbacks get pointers into the scanned text, valid only during
  * the call. */
 #ifndef SBX_REFUSALS_H
 #define SBX_REFUSALS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct sbx_netpat;
@@ -27,6 +30,10 @@ struct sbx_refused_hit {
     size_t line_len;
     const char *client; /* "curl", "wget", … (static) */
 };
+
+/* Whether text (raw or JSON-escaped) could hold a refusal message at all: a
+ * fast pass, false only when sbx_netpat_refusals would find nothing. */
+bool sbx_netpat_might_refuse(const char *text, size_t n);
 
 /* Finds refusal messages in text (decoded output); returns how many. */
 size_t sbx_netpat_refusals(const struct sbx_netpat *p, struct sbx_netpat_scratch *s,

@@ -39,8 +39,10 @@ enum cls {
 
 /* Memo slots for run lengths: one per class, and extra ones for a JWT's
  * second and third segments so they never evict the first. */
-enum memo { M_ALNUM, M_ALNUM_, M_TOKCH, M_TOKCH2, M_TOKCH3, M_ALNUMDASH, M_URLPATH, M_COUNT };
-static const uint8_t memo_class[M_COUNT] = {C_ALNUM, C_ALNUM_, C_TOKCH, C_TOKCH, C_TOKCH, C_ALNUMDASH, C_URLPATH};
+enum memo { M_ALNUM, M_ALNUM_, M_TOKCH, M_TOKCH2, M_TOKCH3, M_ALNUMDASH, M_URLPATH, M_KEY, M_COUNT };
+static const uint8_t memo_class[M_COUNT] = {
+    C_ALNUM, C_ALNUM_, C_TOKCH, C_TOKCH, C_TOKCH, C_ALNUMDASH, C_URLPATH, C_KEY,
+};
 
 /* ---- PCRE2 rules ------------------------------------------------------- */
 
@@ -53,8 +55,9 @@ enum rule {
 /* A quoted value: up to the closing quote or a backslash (JSON-escaped
  * quote); printable ASCII and spaces. An unquoted one: printable ASCII up to
  * a space, quote, backslash, shell/code punctuation, "=" or ":" (base64
- * padding at the end excepted). Keeping "=" and ":" out means a value never contains
- * another key's separator, so "token=token=token=…" costs linear time. */
+ * padding at the end excepted). Keeping "=" and ":" out means a value never
+ * contains another key's separator, so "token=token=token=…" costs linear
+ * time. */
 #define QVAL_D "\\\\{0,3}\"([\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]{1,512}+)"
 #define QVAL_S "\\\\{0,3}'([\\x20-\\x26\\x28-\\x5b\\x5d-\\x7e]{1,512}+)"
 #define UVAL "([^\\x00-\\x20\\x7f-\\xff\"'\\\\`,;&|<>(){}\\[\\]=:]{1,512}+(?:={1,3}+(?![A-Za-z0-9_]))?)"
@@ -84,7 +87,8 @@ static const char *const rule_pattern[R_COUNT] = {
     /* "aws configure set aws_secret_access_key VALUE" */
     [R_AWS_SPACE] = KEYQ "[ \\t]{1,8}+(?:\\\\{0,3}[\"'])?+([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
     [R_AUTH] = KEYQ "[ \\t]{0,8}+[:=][ \\t]{0,8}+(?:\\\\{0,3}[\"'])?+"
-               "(?:(?i:bearer|basic|token|bot)[ \\t]{1,8}+)?+([A-Za-z0-9._~+/-]{1,1024}+(?:={1,3}+(?![A-Za-z0-9_]))?)",
+               "(?:(?i:bearer|basic|token|bot)[ \\t]{1,8}+)?+"
+               "([A-Za-z0-9._~+/-]{1,1024}+(?:={1,3}+(?![A-Za-z0-9_]))?)",
     /* after "://": user ":" password "@" */
     [R_URL] = "[^\\x00-\\x20\\x7f-\\xff/@:\"'\\\\<>]{0,128}+:([^\\x00-\\x20\\x7f-\\xff/@\"'\\\\<>]{1,256}+)@",
 };
@@ -846,23 +850,19 @@ static int try_keyword(struct scan *k, const struct keyword *kw, size_t i, struc
     if (!has_ci(k, ks, kw->word, wl))
         return 0;
     const unsigned char *t = k->t;
-    const uint8_t *cls = k->s->cls;
-    size_t kb = ks, ke = ks + wl;
-    while (kb > 0 && ks - kb < KEY_MAX && (cls[t[kb - 1]] & C_KEY))
+    /* The key's end first (memoised, so "tokentoken…" stays linear), and
+     * each key is judged once, from the first anchor found in it. */
+    size_t ke = run_end(k, M_KEY, ks + wl);
+    if (ke - (ks + wl) > KEY_MAX || ke == k->sc->last_key_end)
+        return 0;
+    k->sc->last_key_end = ke;
+    size_t kb = ks;
+    while (kb > 0 && ks - kb < KEY_MAX && (k->s->cls[t[kb - 1]] & C_KEY))
         kb--;
     /* "\ntoken: …" in JSON-escaped text: the n belongs to the escape */
     if (kb < ks && kb > 0 && t[kb - 1] == '\\')
         kb++;
-    size_t lim = ke + KEY_MAX;
-    while (ke < k->n && (cls[t[ke]] & C_KEY)) {
-        if (ke == lim)
-            return 0;
-        ke++;
-    }
-    spend(k, ke - kb);
-    if (ke == k->sc->last_key_end)
-        return 0; /* already judged from another anchor in the same key */
-    k->sc->last_key_end = ke;
+    spend(k, ks - kb);
 
     char norm[2 * KEY_MAX + 16];
     size_t nn = 0;

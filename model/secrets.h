@@ -23,10 +23,16 @@
  *   min(3.0, log2(len) - 1) bits per char, so `ghp_xxxx…` is not reported.
  * - Entropy floor for context values: min(3.5, log2(len) - 0.6) bits per
  *   char (a string of len distinct chars has log2(len) bits, so 3.5 applies
- *   from 20 chars on). Minimum lengths: 6 for password and url-password, 8
+ *   from 20 chars on). After a password key or in a URL (strong context) it
+ *   is 0.3 lower and at most 3.0, so a passphrase ("correct horse battery",
+ *   3.27 bits) counts. Minimum lengths: 6 for password and url-password, 8
  *   for the others. So "password123" after `--password=` IS reported (it is
- *   the credential used, 3.28 bits >= 2.86); "password", "changeme",
- *   "xxxxxxxx", "aaaa1111", "testtest" are not.
+ *   the credential used: 3.28 bits >= 2.56); "password", "changeme",
+ *   "xxxxxxxx", "aaaa1111" (2.0 bits), "testtest" are not.
+ * - Values: a quoted value runs to its closing quote (spaces allowed); an
+ *   unquoted one stops at a space, quote, backslash, shell punctuation,
+ *   "=" or ":" (a trailing base64 "=" padding is kept), at most 512 bytes.
+ *   Only printable ASCII is ever part of a secret.
  * - Clipped tokens: the recorder keeps the head and tail of long output with
  *   `\n[...]\n` between. A prefix-kind token whose body was cut still counts
  *   when its prefix and at least 8 body characters remain and the cut body

@@ -29,7 +29,13 @@
  *     dropped and counted                     -> <+4998 marks>
  *     a mark with no base character to attach to gets a ◌ (dotted circle)
  *   with SBX_SAN_ASCII (non-UTF-8 locale) also every other non-ASCII
- *     character -> <U+00E9>; and ↵ ⟨ ⟩ … become ^J < > ...
+ *     character -> <U+00E9>; and ↵ ⟨ ⟩ … become ^J < > ...; wcwidth is not
+ *     asked then: marks are known by block (U+0300-036F, U+1AB0-1AFF,
+ *     U+1DC0-1DFF, U+20D0-20FF, U+FE20-FE2F) and unassigned code points
+ *     are shown but not flagged
+ *
+ * Sanitised text is a fixed point: sanitising it again (same flags, no
+ * max_cols) changes nothing and finds no hidden text.
  *
  * Widths come from wcwidth(), so LC_CTYPE must be a UTF-8 locale unless
  * SBX_SAN_ASCII is given. No allocation except into the caller's sbx_buf;

@@ -1,7 +1,8 @@
 /* Fuzz target for render/sanitize: the output is valid UTF-8 with no
  * control (LF only in multi-line mode), no DEL, no C1, no ESC, ASCII only in
  * ASCII mode, each line at most max_cols wide, and the segments agree with
- * the whole-string function. The first byte picks flags and max_cols. */
+ * the whole-string function, and sanitising the output again changes
+ * nothing. The first byte picks flags and max_cols. */
 #include <locale.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -113,6 +114,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (joined.len != whole.len || (whole.len && memcmp(joined.p, whole.p, whole.len) != 0))
         abort();
+    /* sanitised text is a fixed point: safe to sanitise again */
+    struct sbx_buf again = SBX_BUF_INIT;
+    if (sbx_sanitize(&again, whole.p, whole.len, flags, 0))
+        abort();
+    if (again.len != whole.len || (whole.len && memcmp(again.p, whole.p, whole.len) != 0))
+        abort();
+    sbx_buf_free(&again);
     sbx_buf_free(&out);
     sbx_buf_free(&whole);
     sbx_buf_free(&joined);

@@ -531,6 +531,81 @@ static void test_long_string(void **state)
     free(line);
 }
 
+/* A small deterministic generator, so failures replay. */
+static uint64_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Strings built from escapes, UTF-8 (good, bad, cut) and plain runs, at
+ * every length around the vector block sizes: the scanner's fast paths must
+ * agree with jansson on each. */
+static void test_random_strings_agree(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "a", "xyz0123456789", " ", "\"", "\\", "\\\\", "\\\"", "\\n", "\\t", "\\/",
+        "\\u00e9", "\\u0000", "\\uD83D\\uDE00", "\\ud800", "\\udcff", "\\u12", "\\uzzzz",
+        "\\q", "\xc3\xa9", "\xe2\x86\x92", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xff",
+        "\xc0\xaf", "\xed\xa0\x80", "\xe2\x86", "\xf0\x9f", "\x80", "\x1b", "\x7f",
+        "\xf4\x90\x80\x80", "\xe0\x9f\xbf", "\\ud83d\\u0041",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+    static const int good[] = {0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 12, 18, 19, 20, 21, 29, 33};
+    const size_t np = sizeof pieces / sizeof *pieces, ng = sizeof good / sizeof *good;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    char line[4096];
+    size_t accepted = 0;
+    for (int it = 0; it < 20000; it++) {
+        bool mostly_good = it % 2 == 0;
+        size_t n = (size_t)sprintf(line, "{\"k\": \"");
+        int count = (int)(next_rand(&x) % 40);
+        for (int i = 0; i < count; i++) {
+            const char *pc = mostly_good && next_rand(&x) % 100 != 0
+                                 ? pieces[good[next_rand(&x) % ng]]
+                                 : pieces[next_rand(&x) % np];
+            size_t l = strlen(pc);
+            memcpy(line + n, pc, l);
+            n += l;
+        }
+        n += (size_t)sprintf(line + n, "\", \"m\": %d}", it);
+        if (next_rand(&x) % 4 == 0)
+            n = (size_t)(next_rand(&x) % (n + 1)); /* a cut line */
+        accepted += scan(&s, line, n);
+    }
+    /* both kinds of outcome were exercised */
+    assert_true(accepted > 2000 && accepted < 18000);
+    sbx_jscan_free(&s);
+}
+
+/* Every two-byte sequence that starts with a non-ASCII byte, placed across
+ * a vector boundary. */
+static void test_all_utf8_pairs(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    char line[128];
+    for (int off = 30; off <= 31; off++) {
+        for (int b1 = 0x80; b1 < 0x100; b1++) {
+            for (int b2 = 0; b2 < 0x100; b2++) {
+                size_t n = (size_t)sprintf(line, "{\"k\": \"");
+                memset(line + n, 'a', (size_t)off);
+                n += (size_t)off;
+                line[n++] = (char)b1;
+                line[n++] = (char)b2;
+                n += (size_t)sprintf(line + n, "%s", "\xa9\x80\x80 tail tail tail tail tail tail tail\"}");
+                scan(&s, line, n);
+            }
+        }
+    }
+    sbx_jscan_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +623,8 @@ int main(void)
         cmocka_unit_test(test_nul_after_token),
         cmocka_unit_test(test_unescape),
         cmocka_unit_test(test_long_string),
+        cmocka_unit_test(test_random_strings_agree),
+        cmocka_unit_test(test_all_utf8_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,7 +141,8 @@ static void test_prefix_kinds(void **state)
     expect_one(f, "slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx ok", SBX_SECRET_SLACK_TOKEN,
                "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx");
     expect_one(f, "post https://hooks.slack.com/services/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 now",
-               SBX_SECRET_SLACK_WEBHOOK, "https://hooks.slack.com/services/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");
+               SBX_SECRET_SLACK_WEBHOOK,
+               "https://hooks.slack.com/services/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");
     expect_one(f, "k=sk-abcdefghij1234567890T3BlbkFJabcdefghij1234567890 ", SBX_SECRET_OPENAI_KEY,
                "sk-abcdefghij1234567890T3BlbkFJabcdefghij1234567890");
     expect_one(f, "use sk-proj-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3", SBX_SECRET_OPENAI_KEY,
@@ -208,7 +209,8 @@ static void test_private_keys(void **state)
     /* a header alone, or in source code, is not a key */
     expect_none(f, "if not pem.startswith(\"-----BEGIN RSA PRIVATE KEY-----\"):");
     expect_none(f, "-----BEGIN PRIVATE KEY----- not found in the file you gave, sorry about that");
-    expect_none(f, "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----");
+    expect_none(f, "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n"
+                   "-----END PUBLIC KEY-----");
 }
 
 static void test_context_kinds(void **state)
@@ -285,7 +287,7 @@ static void test_placeholders(void **state)
         "Authorization: Bearer ${TOKEN}",
         "Looking in indexes: https://ci-bot:****@pkgs.example.internal/simple",
         "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
-        "AKIAXXXXXXXXXXXXXXXX",
+        "AKIA0000000000000000",
         "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
         "password=aaaa1111",
         "TOKEN=testtesttest",
@@ -547,7 +549,7 @@ static void test_portable_agrees(void **state)
     sbx_buf_add(&b, fixture, n);
     free(fixture);
     static const char *const extra[] = {
-        GHP, "AKIAIOSFODNN7EXAMPLE", "token: Zq8xLp2Wm4Rt6Yu8", JWT, "-----BEGIN RSA PRIVATE KEY-----\n" PEM_BODY,
+        GHP, "AKIAIOSFODNN7EXAMPLE", "token: Zq8xLp2Wm4Rt6Yu8", JWT, ("-----BEGIN RSA PRIVATE KEY-----\n" PEM_BODY),
         "https://u:Sup3rS3cret!@h", "sk-proj-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9", "xoxb-1234567890-AbCdEfGhIj",
     };
     /* secrets at every alignment against 16- and 32-byte blocks */

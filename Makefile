@@ -64,7 +64,7 @@ example: $(BIN)
 	./$(BIN) summary examples/csv-fix
 
 unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; (cd tests/unit && ../../$$t); done
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; ./$$t; done
 
 golden: $(BIN)
 	tests/golden/run ./$(BIN)

@@ -4,6 +4,7 @@
  * handed to jansson for the final word. The grammar and every acceptance rule
  * mirror jansson 2.14's src/load.c. */
 #include "importers/jsonscan.h"
+#include "model/jsonstr.h"
 #include "model/buf.h"
 
 #include <jansson.h>
@@ -203,7 +204,7 @@ static const char *unescape_key(struct sbx_jscan *s, const char *k, size_t klen,
         }
     }
     char *dst = s->kbuf + s->kbuf_len;
-    *ulen = sbx_json_unescape(k, klen, dst);
+    *ulen = sbx_jstr_decode(k, klen, dst);
     s->kbuf_len += klen;
     return dst;
 }

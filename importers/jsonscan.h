@@ -108,10 +108,7 @@ const struct sbx_jmember *sbx_jscan_getn(const struct sbx_jscan *s, const char *
 const char *sbx_jscan_string(struct sbx_jscan *s, const char *line, const char *p,
                              const char *end, unsigned char *escaped);
 
-/* Unescapes a validated JSON string body into dst, which must have room for
- * len bytes (always enough); returns the unescaped length. dst is not
- * NUL-terminated. Surrogate pairs become 4-byte UTF-8. */
-size_t sbx_json_unescape(const char *body, size_t len, char *dst);
+/* Decoding a string body: sbx_jstr_decode in model/jsonstr.h. */
 
 /* Parses one JSON number token (the whole of tok[0..len), nothing around it)
  * exactly as jansson's lexer does. On success sets *type to SBX_JINT (with *i)

@@ -3,6 +3,7 @@
  * one line and on each '\n'-separated piece. Aborts on any disagreement in the
  * verdict or in an extracted value. */
 #include "importers/jsonscan.h"
+#include "model/jsonstr.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
 {
     /* the unescaped key is the raw key decoded */
     char *k = malloc(m->key_len + 1);
-    size_t klen = sbx_json_unescape(m->key, m->key_len, k);
+    size_t klen = sbx_jstr_decode(m->key, m->key_len, k);
     CHECK(klen == m->ukey_len && memcmp(k, m->ukey, klen) == 0, "ukey != unescaped key");
     CHECK(m->key_escaped == (memchr(m->key, '\\', m->key_len) != NULL), "key_escaped flag");
     CHECK(memchr(k, '\0', klen) == NULL, "NUL in an accepted key");
@@ -65,7 +66,7 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
         CHECK(json_is_string(v), "string type");
         CHECK(m->val_escaped == (memchr(m->val, '\\', m->val_len) != NULL), "val_escaped flag");
         char *u = malloc(m->val_len + 1);
-        size_t ulen = sbx_json_unescape(m->val, m->val_len, u);
+        size_t ulen = sbx_jstr_decode(m->val, m->val_len, u);
         CHECK(ulen == json_string_length(v), "string length");
         CHECK(memcmp(u, json_string_value(v), ulen) == 0, "string bytes");
         free(u);

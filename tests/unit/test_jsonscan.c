@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "importers/jsonscan.h"
+#include "model/jsonstr.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -86,7 +87,7 @@ static void rejects(const char *line, size_t len, enum sbx_jerr code, const char
 static char *unescaped(const struct sbx_jmember *m)
 {
     char *u = malloc(m->val_len + 1);
-    u[sbx_json_unescape(m->val, m->val_len, u)] = '\0';
+    u[sbx_jstr_decode(m->val, m->val_len, u)] = '\0';
     return u;
 }
 
@@ -502,13 +503,13 @@ static void test_unescape(void **state)
     (void)state;
     char out[64];
     const char *in = "\\ud83d\\ude00\\uDBFF\\uDFFF\\u00e9\\u20ac\\u0041x\\/";
-    size_t n = sbx_json_unescape(in, strlen(in), out);
+    size_t n = sbx_jstr_decode(in, strlen(in), out);
     assert_int_equal(n, 4 + 4 + 2 + 3 + 1 + 1 + 1);
     assert_memory_equal(out, "\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xc3\xa9\xe2\x82\xac" "Ax/", n);
     /* unvalidated input: never more bytes out than in */
     static const char *const odd[] = {"\\", "\\u12", "\\ud800", "\\q", "\\ud800\\u0041", "ab\\"};
     for (size_t k = 0; k < sizeof odd / sizeof *odd; k++)
-        assert_true(sbx_json_unescape(odd[k], strlen(odd[k]), out) <= strlen(odd[k]));
+        assert_true(sbx_jstr_decode(odd[k], strlen(odd[k]), out) <= strlen(odd[k]));
 }
 
 static void test_long_string(void **state)

@@ -20,7 +20,8 @@
  *   `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY` IS reported (agents paste it
  *   and real logs carry it; "EXAMPLE" is not a placeholder word by itself).
  *   Prefix kinds need their body to look random: Shannon entropy at least
- *   min(3.0, log2(len) - 1) bits per char, so `ghp_xxxx…` is not reported.
+ *   min(3.0, log2(len) - 1) bits per char, so `ghp_xxxx…` is not reported
+ *   (JWTs and private keys excepted: their structure is decisive).
  * - Entropy floor for context values: min(3.5, log2(len) - 0.6) bits per
  *   char (a string of len distinct chars has log2(len) bits, so 3.5 applies
  *   from 20 chars on). After a password key or in a URL (strong context) it
@@ -41,11 +42,12 @@
  *   runs to its END line, or, with no END line, to the end of its base64
  *   body (which ends at the end of the text or the clip marker); an END
  *   line whose BEGIN was clipped away is reported with the body before it.
- * - Work is linear in the text size: a prefilter finds candidate positions
- *   from a 64 Ki-entry table of two-byte anchors, a literal check and a
- *   memoised character-run check reject most, and only then a PCRE2 pattern
- *   (JIT, anchored, possessive, match-limited) confirms within a bounded
- *   window.
+ * - Work is linear in the text size: a prefilter (SIMD on x86: AVX2 or
+ *   SSSE3, chosen at run time) finds candidate positions from a 64 Ki-entry
+ *   table of two-byte anchors, a literal check and a memoised character-run
+ *   check reject most, and only then a PCRE2 pattern (JIT, anchored,
+ *   possessive, match-limited) confirms within a bounded window. A 64 KiB
+ *   hostile line costs milliseconds; see sbx_secrets_scratch_work().
  *
  * Masks (for display; exports use sbx_secrets_redact): the recognisable
  * prefix, an ellipsis "…" (U+2026), and the last 2 characters: `ghp_…AB`.
@@ -150,7 +152,11 @@ size_t sbx_secret_mask(unsigned kind, const char *secret, size_t n, char *out, s
  * occurrence in the same text of a secret found there (8+ bytes) is
  * replaced too (e.g. a password echoed later), for at least the first 64
  * distinct secrets (more on small texts: up to 16 MiB of searching).
- * Returns the number of replaced spans. */
+ * Touching or overlapping spans share one mask. Where a mask would itself
+ * show a found secret (inside a long prefix) or could join the text around
+ * it into one ("[redacted]" next to a secret with a bracket), a bare "…"
+ * is written instead: the output never contains a searched secret of 9+
+ * bytes. Uses a temporary n-byte map. Returns the number of masks written. */
 size_t sbx_secrets_redact(const struct sbx_secrets *s, struct sbx_secrets_scratch *sc,
                           const char *text, size_t n, struct sbx_buf *out);
 

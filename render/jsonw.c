@@ -1,5 +1,7 @@
 #include "render/jsonw.h"
 
+#include "model/utf8.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -75,37 +77,6 @@ static void add_u(struct sbx_buf *out, unsigned v)
     sbx_buf_add(out, b, 6);
 }
 
-/* Length of a valid UTF-8 sequence at p (and its code point), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
-{
-    unsigned char c = p[0];
-    size_t need;
-    uint32_t v;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 2;
-        v = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        v = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        v = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (need > n)
-        return 0;
-    for (size_t i = 1; i < need; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (p[i] & 0x3F);
-    }
-    if ((need == 3 && (v < 0x800 || (v >= 0xD800 && v < 0xE000))) || (need == 4 && (v < 0x10000 || v > 0x10FFFF)))
-        return 0;
-    *cp = v;
-    return need;
-}
-
 void sbx_json_escape(struct sbx_buf *out, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -134,7 +105,7 @@ void sbx_json_escape(struct sbx_buf *out, const char *s, size_t n)
             i++;
         } else {
             uint32_t cp;
-            size_t len = utf8_seq(p + i, n - i, &cp);
+            size_t len = sbx_utf8_decode(p + i, n - i, &cp);
             if (!len) {
                 add_u(out, 0xFFFD);
                 i++;

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "model/utf8.h"
+
 #define MAX_MARKS 2       /* combining marks kept per base character */
 #define SEQ_SHOW 16       /* bytes of an escape sequence shown after the ESC */
 #define SEQ_SHOW_LINK 64  /* … of an OSC 8 hyperlink, so its target can be read */
@@ -15,50 +17,6 @@
 
 static const char spaces[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 static const char hexd[] = "0123456789ABCDEF";
-
-/* Strict UTF-8: returns the sequence length (1-4) and the code point, or 0
- * for an invalid or cut-short sequence at s[i]. */
-static size_t utf8_decode(const unsigned char *s, size_t n, size_t i, uint32_t *cp)
-{
-    unsigned char c = s[i];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xbf;
-    uint32_t v;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        v = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        v = c & 0x0f;
-        if (c == 0xe0)
-            lo = 0xa0; /* overlong */
-        else if (c == 0xed)
-            hi = 0x9f; /* surrogates */
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        v = c & 0x07;
-        if (c == 0xf0)
-            lo = 0x90; /* overlong */
-        else if (c == 0xf4)
-            hi = 0x8f; /* > U+10FFFF */
-    } else {
-        return 0;
-    }
-    if (n - i < len)
-        return 0;
-    for (size_t k = 1; k < len; k++) {
-        unsigned char b = s[i + k];
-        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xbf))
-            return 0;
-        v = v << 6 | (b & 0x3f);
-    }
-    *cp = v;
-    return len;
-}
 
 static bool private_use(uint32_t c)
 {
@@ -228,7 +186,7 @@ static bool escape_sequence(struct sbx_sanitizer *z, struct sbx_seg *seg)
                 j++;
                 continue;
             }
-            len = utf8_decode(s, n, j, &cp);
+            len = sbx_utf8_decode(s + j, n - j, &cp);
             if ((len == 0 && b == 0x9c) || (len == 2 && cp == 0x9c)) {
                 cend = j;
                 end = j + (len ? len : 1);
@@ -277,7 +235,7 @@ static bool dropped_marks(struct sbx_sanitizer *z, struct sbx_seg *seg)
     bool ascii = z->flags & SBX_SAN_ASCII;
     while (i < n) {
         uint32_t cp;
-        size_t len = utf8_decode(s, n, i, &cp);
+        size_t len = sbx_utf8_decode(s + i, n - i, &cp);
         if (len < 2 || invisible(cp) || variation_selector(cp) || cp < 0xa0)
             break;
         if (ascii ? !combining_block(cp) : wcwidth((wchar_t)cp) != 0)
@@ -317,7 +275,7 @@ static size_t text_run(struct sbx_sanitizer *z, int *width)
         if (c < 0x80 || ascii)
             break;
         uint32_t cp;
-        size_t len = utf8_decode(s, n, i, &cp);
+        size_t len = sbx_utf8_decode(s + i, n - i, &cp);
         if (len == 0 || cp < 0xa0 || invisible(cp))
             break;
         if (variation_selector(cp)) {
@@ -406,7 +364,7 @@ bool sbx_san_next(struct sbx_sanitizer *z, struct sbx_seg *seg)
     }
 
     uint32_t cp;
-    len = utf8_decode(s, z->n, z->i, &cp);
+    len = sbx_utf8_decode(s + z->i, z->n - z->i, &cp);
     if (len == 0) {
         put_byte(&e, c);
         return finish_escape(z, seg, &e, 1);
@@ -478,7 +436,7 @@ int sbx_text_width(const char *str, size_t n)
             continue;
         }
         uint32_t cp;
-        size_t len = utf8_decode(s, n, i, &cp);
+        size_t len = sbx_utf8_decode(s + i, n - i, &cp);
         if (len == 0) {
             w++;
             i++;
@@ -541,7 +499,7 @@ bool sbx_sanitize(struct sbx_buf *out, const char *s, size_t n, unsigned flags, 
         const unsigned char *t = (const unsigned char *)seg.text;
         for (size_t i = 0; i < seg.len;) {
             uint32_t cp;
-            size_t len = utf8_decode(t, seg.len, i, &cp);
+            size_t len = sbx_utf8_decode(t + i, seg.len - i, &cp);
             int cw = len ? cp_width(cp) : 1;
             if (!len)
                 len = 1;

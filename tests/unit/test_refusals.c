@@ -1,0 +1,130 @@
+/* Refused hosts in what network clients print, the fast pass in front of
+ * them, and hosts named in command lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/buf.h"
+#include "model/refusals.h"
+
+static const struct {
+    const char *text, *host, *client;
+} messages[] = {
+    {"curl: (6) Could not resolve host: pastebin.com", "pastebin.com", "curl"},
+    {"curl: (7) Failed to connect to pastebin.com port 443 after 0 ms: Couldn't connect to server",
+     "pastebin.com", "curl"},
+    {"wget: unable to resolve host address \xE2\x80\x98paste.example.com\xE2\x80\x99", "paste.example.com", "wget"},
+    {"Connecting to evil.example (evil.example)|1.2.3.4|:443... failed: Connection refused.", "evil.example", "wget"},
+    {"fatal: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com", "github.com", "git"},
+    {"ssh: Could not resolve hostname gitlab.com: Name or service not known", "gitlab.com", "ssh"},
+    {"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/x/", "pypi.org", "pip"},
+    {"npm ERR! request to https://registry.npmjs.org/x failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org",
+     "registry.npmjs.org", "npm"},
+    {"Error: connect ECONNREFUSED 10.0.0.7:8080", "10.0.0.7", "node"},
+    {"W: Failed to fetch http://deb.debian.org/x  Temporary failure resolving 'deb.debian.org'", "deb.debian.org", "apt"},
+    {"E: Could not connect to deb.debian.org:80 (151.101.2.132). - connect (111: Connection refused)",
+     "deb.debian.org", "apt"},
+};
+
+struct found {
+    char host[256];
+    const char *client;
+    size_t n;
+};
+
+static void on_hit(const struct sbx_refused_hit *hit, void *ctx)
+{
+    struct found *f = ctx;
+    if (f->n++ == 0) {
+        memcpy(f->host, hit->host, hit->host_len);
+        f->host[hit->host_len] = '\0';
+        f->client = hit->client;
+    }
+}
+
+/* Each message is found, with its host and client, at every offset (the
+ * fast pass works in 16- and 32-byte blocks: a keyword across a block edge
+ * must still count). */
+static void every_client_at_every_offset(void **state)
+{
+    (void)state;
+    char err[256];
+    struct sbx_netpat *p = sbx_netpat_new(err, sizeof err);
+    assert_non_null(p);
+    struct sbx_netpat_scratch *s = sbx_netpat_scratch_new(p);
+    for (size_t m = 0; m < sizeof messages / sizeof messages[0]; m++) {
+        for (size_t off = 0; off < 70; off++) {
+            struct sbx_buf b = SBX_BUF_INIT;
+            for (size_t k = 0; k < off; k++)
+                sbx_buf_addc(&b, k % 7 == 6 ? '\n' : 'x');
+            sbx_buf_adds(&b, messages[m].text);
+            sbx_buf_adds(&b, "\nmore output\n");
+            assert_true(sbx_netpat_might_refuse(b.p, b.len));
+            struct found f = {0};
+            sbx_netpat_refusals(p, s, b.p, b.len, on_hit, &f);
+            assert_true(f.n >= 1);
+            assert_string_equal(f.host, messages[m].host);
+            assert_string_equal(f.client, messages[m].client);
+            sbx_buf_free(&b);
+        }
+    }
+    sbx_netpat_scratch_free(s);
+    sbx_netpat_free(p);
+}
+
+static void clean_output_is_skipped(void **state)
+{
+    (void)state;
+    static const char clean[] =
+        "============================= test session starts ==============================\n"
+        "platform linux -- Python 3.11.7, pytest-8.1.1, pluggy-1.4.0\n"
+        "collected 40 items\n\ntests/test_leap.py ........................................ [100%]\n"
+        "============================== 40 passed in 0.42s ==============================\n"
+        "Successfully installed pandas-2.2.1 numpy-1.26.4\n";
+    assert_false(sbx_netpat_might_refuse(clean, sizeof clean - 1));
+    assert_false(sbx_netpat_might_refuse("", 0));
+    assert_false(sbx_netpat_might_refuse("nn", 2));
+    assert_true(sbx_netpat_might_refuse("xconnect", 8));
+    assert_false(sbx_netpat_might_refuse("nnect", 5)); /* no 'o' before: not a keyword */
+}
+
+struct hosts {
+    char all[512];
+};
+
+static void on_host(const char *h, size_t n, void *ctx)
+{
+    struct hosts *hs = ctx;
+    strncat(hs->all, h, n);
+    strcat(hs->all, " ");
+}
+
+static void hosts_in_commands(void **state)
+{
+    (void)state;
+    char err[256];
+    struct sbx_netpat *p = sbx_netpat_new(err, sizeof err);
+    struct sbx_netpat_scratch *s = sbx_netpat_scratch_new(p);
+    static const char cmd[] = "curl -u me:pw https://user:pw@api.example.org/v1 && git clone git@github.com:o/r.git"
+                              " && pip install --index-url http://[::1]:8080/simple x; echo see https://pypi.org.";
+    struct hosts hs = {""};
+    assert_int_equal(sbx_netpat_hosts(p, s, cmd, sizeof cmd - 1, on_host, &hs), 4);
+    assert_string_equal(hs.all, "api.example.org github.com [::1] pypi.org ");
+    sbx_netpat_scratch_free(s);
+    sbx_netpat_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_client_at_every_offset),
+        cmocka_unit_test(clean_output_is_skipped),
+        cmocka_unit_test(hosts_in_commands),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -7,7 +7,9 @@
  *     tests/fuzz/fuzz_secrets.c model/secrets*.c model/buf.c \
  *     $(pkg-config --cflags --libs libpcre2-8) -o fuzz_secrets
  *   ./fuzz_secrets -timeout=2 tests/fuzz/corpus/secrets */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -78,7 +78,7 @@ bool sbx_read_input(const char *path, const char **data, size_t *size, enum sbx_
         if (p == MAP_FAILED) {
             snprintf(err, errsz, "cannot map: %s", strerror(errno));
         } else {
-            madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+            madvise(p, (size_t)st.st_size, MADV_WILLNEED); /* start reading a cold file ahead */
             *data = p;
             *size = (size_t)st.st_size;
             *how = SBX_DATA_MAPPED;

@@ -13,16 +13,29 @@
 #include "model/program.h"
 #include "model/timefmt.h"
 
+enum { LABEL_CACHE_SIZE = 1024, LABEL_CACHE_MAX_COMMAND = 120 };
+
+struct last_string {
+    char raw[128]; /* as in the line (escaped) */
+    size_t len;
+    uint32_t id;   /* 0: nothing remembered */
+};
+
+struct label_cache_entry {
+    uint64_t hash;
+    uint32_t len;
+    uint32_t program;
+    char command[LABEL_CACHE_MAX_COMMAND];
+};
+
 struct recorder_state {
     struct sbx_timeline *tl;
     uint32_t source;
     const char *base; /* the source's bytes: text offsets are relative to it */
     struct sbx_jscan scan;
     struct sbx_buf scratch;
-    /* the last interned sandbox and cwd: consecutive lines nearly always repeat them */
-    char last_sandbox[64];
-    size_t last_sandbox_len;
-    uint32_t last_sandbox_id;
+    struct last_string sandbox, cwd;
+    struct label_cache_entry labels[LABEL_CACHE_SIZE];
 };
 
 enum field {
@@ -93,18 +106,20 @@ static struct sbx_text text_of(const struct recorder_state *st, const struct sbx
     return t;
 }
 
-static uint32_t intern_sandbox(struct recorder_state *st, const struct sbx_jmember *m)
+/* Interns a string member, remembering the last one: consecutive lines
+ * nearly always repeat their sandbox and working directory. */
+static uint32_t intern_repeated(struct recorder_state *st, struct last_string *last,
+                                const struct sbx_jmember *m)
 {
+    if (last->id && m->val_len == last->len && memcmp(m->val, last->raw, m->val_len) == 0)
+        return last->id;
     size_t n;
     const char *s = member_string(st, m, &n);
-    if (n == st->last_sandbox_len && n <= sizeof st->last_sandbox && st->last_sandbox_id &&
-        memcmp(s, st->last_sandbox, n) == 0)
-        return st->last_sandbox_id;
     uint32_t id = sbx_strtab_intern(&st->tl->strings, s, n);
-    if (n <= sizeof st->last_sandbox) {
-        memcpy(st->last_sandbox, s, n);
-        st->last_sandbox_len = n;
-        st->last_sandbox_id = id;
+    if (m->val_len <= sizeof last->raw) {
+        memcpy(last->raw, m->val, m->val_len);
+        last->len = m->val_len;
+        last->id = id;
     }
     return id;
 }
@@ -127,13 +142,40 @@ static bool parse_hash16(const char *s, size_t n, uint64_t *out)
     return true;
 }
 
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Agents run the same commands again and again (pytest -q, git status):
+ * the label of a command line already seen is taken from a small cache
+ * keyed by the raw bytes, checked in full, so the shell parse runs once per
+ * distinct line. */
 static void set_program(struct recorder_state *st, struct sbx_event *e, const struct sbx_jmember *m)
 {
+    struct label_cache_entry *c = NULL;
+    if (m->val_len <= LABEL_CACHE_MAX_COMMAND) {
+        uint64_t h = hash_bytes(m->val, m->val_len);
+        c = &st->labels[h & (LABEL_CACHE_SIZE - 1)];
+        if (c->hash == h && c->len == m->val_len && memcmp(c->command, m->val, m->val_len) == 0) {
+            e->u.cmd.program = c->program;
+            return;
+        }
+        c->hash = h;
+    }
     size_t n;
     const char *cmd = member_string(st, m, &n);
     char label[128];
     size_t len = sbx_program_label(cmd, n, label, sizeof label);
     e->u.cmd.program = sbx_strtab_intern(&st->tl->strings, label, len);
+    if (c) {
+        memcpy(c->command, m->val, m->val_len);
+        c->len = (uint32_t)m->val_len;
+        c->program = e->u.cmd.program;
+    }
 }
 
 /* A files line: its path lists, read with jansson (these lines are few and
@@ -251,7 +293,7 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
     e->start = e->end = at;
     if (by[F_SANDBOX]) {
         if (by[F_SANDBOX]->type == SBX_JSTRING)
-            e->sandbox = intern_sandbox(st, by[F_SANDBOX]);
+            e->sandbox = intern_repeated(st, &st->sandbox, by[F_SANDBOX]);
         else
             e->findings |= SBX_F_BAD_FIELD;
     }
@@ -273,11 +315,8 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
             e->findings |= SBX_F_BAD_FIELD;
         }
     }
-    if ((m = by[F_CWD]) && m->type == SBX_JSTRING) {
-        size_t n;
-        const char *s = member_string(st, m, &n);
-        c->cwd = sbx_strtab_intern(&st->tl->strings, s, n);
-    }
+    if ((m = by[F_CWD]) && m->type == SBX_JSTRING)
+        c->cwd = intern_repeated(st, &st->cwd, m);
     if ((m = by[F_EXIT])) {
         if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX) {
             c->exit = (int32_t)m->i;

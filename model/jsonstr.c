@@ -4,6 +4,9 @@
 #include "model/jsonstr.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static int hex4(const char *p)
 {
@@ -42,21 +45,44 @@ static char *put_utf8(char *o, unsigned cp)
     return o;
 }
 
+/* Copies the bytes before the next backslash; returns where it stopped and
+ * advances *op as far. Output ahead of the input, 16 bytes at a time: a
+ * decoded body is never longer than its escaped form, so the output never
+ * passes where the input is, and dst has room for len bytes. */
+static const char *copy_plain(const char *p, const char *end, char **op)
+{
+    char *o = *op;
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\');
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        _mm_storeu_si128((__m128i *)(void *)o, v);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
+        if (mask) {
+            unsigned k = (unsigned)__builtin_ctz(mask);
+            *op = o + k;
+            return p + k;
+        }
+        p += 16;
+        o += 16;
+    }
+#endif
+    const char *bs = memchr(p, '\\', (size_t)(end - p));
+    size_t n = bs ? (size_t)(bs - p) : (size_t)(end - p);
+    memcpy(o, p, n);
+    *op = o + n;
+    return p + n;
+}
+
 size_t sbx_jstr_decode(const char *body, size_t len, char *dst)
 {
     const char *p = body, *end = body + len;
     char *o = dst;
 
     while (p < end) {
-        const char *bs = memchr(p, '\\', (size_t)(end - p));
-        if (!bs) {
-            memcpy(o, p, (size_t)(end - p));
-            o += end - p;
+        p = copy_plain(p, end, &o);
+        if (p == end)
             break;
-        }
-        memcpy(o, p, (size_t)(bs - p));
-        o += bs - p;
-        p = bs;
         if (end - p < 2) {
             *o++ = *p++;
             break;

@@ -18,6 +18,7 @@ OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=gnu11 $(WARN) -I. -DSBX_VERSION='"$(VERSION)"' -D_GNU_SOURCE \
+              -DSBX_THEMEDIR='"$(DATADIR)/themes"' \
               $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS)) $(CFLAGS)
 LIBS := $(shell $(PKG_CONFIG) --libs $(LIB_PKGS)) -lpthread
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -92,12 +93,15 @@ bench: $(BIN)
 	SBXVIEW=./$(BIN) bench/run-bench
 
 install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/themes
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/sbxview
 	install -m 644 sbxview.1 $(DESTDIR)$(MANDIR)/man1/sbxview.1
+	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sbxview $(DESTDIR)$(MANDIR)/man1/sbxview.1
+	rm -f $(patsubst themes/%,$(DESTDIR)$(DATADIR)/themes/%,$(wildcard themes/*.theme))
+	-rmdir $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build sbxview

@@ -46,10 +46,11 @@ size_t sbx_first_line(const char *s, size_t n)
 }
 
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                        enum sbx_summary_format fmt, bool ascii, struct sbx_buf *out, char *err,
-                        size_t errsz)
+                        enum sbx_summary_format fmt, const struct sbx_summary_look *look,
+                        struct sbx_buf *out, char *err, size_t errsz)
 {
-    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii};
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
+                           .sgr = look ? look->sgr : NULL};
     c.secrets = sbx_secrets_new(err, errsz);
     if (!c.secrets)
         return false;

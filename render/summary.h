@@ -20,10 +20,16 @@ enum sbx_summary_format { SBX_SUMMARY_TEXT, SBX_SUMMARY_MARKDOWN, SBX_SUMMARY_JS
 /* Parses "text", "markdown"/"md", "json"; false if unknown. */
 bool sbx_summary_format_parse(const char *s, enum sbx_summary_format *f);
 
-/* ascii: the terminal cannot show UTF-8 (a non-UTF-8 locale). Returns false
- * with err set only when the redaction patterns cannot be built. */
+struct sbx_summary_look {
+    bool ascii;              /* the terminal cannot show UTF-8 (a non-UTF-8 locale) */
+    const char *const *sgr;  /* text only: per style (render/style.h), the escape
+                                sequence that turns it on; NULL for no colour */
+};
+
+/* look may be NULL (UTF-8, no colour). Returns false with err set only when
+ * the redaction patterns cannot be built. */
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                        enum sbx_summary_format fmt, bool ascii, struct sbx_buf *out, char *err,
-                        size_t errsz);
+                        enum sbx_summary_format fmt, const struct sbx_summary_look *look,
+                        struct sbx_buf *out, char *err, size_t errsz);
 
 #endif

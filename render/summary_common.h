@@ -11,6 +11,7 @@ struct sbx_sumctx {
     struct sbx_secrets *secrets;
     struct sbx_secrets_scratch *scratch;
     bool ascii;
+    const char *const *sgr; /* NULL: no colour */
     struct sbx_buf tmp; /* decoded text */
     struct sbx_buf red; /* redacted text */
 };

@@ -6,9 +6,10 @@
 #include "model/secrets.h"
 #include "model/timefmt.h"
 #include "render/sanitize.h"
+#include "render/style.h"
 #include "render/summary_common.h"
 
-enum { COLS = 80, LIST_MAX = 3 };
+enum { COLS = 80, LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
 
 struct line {
     struct sbx_sumctx *c;
@@ -28,12 +29,42 @@ static void add_untrusted_cstr(struct line *l, const char *s)
     add_untrusted(l, s, strlen(s));
 }
 
+static void styled_part(const struct line *l, struct sbx_buf *out, enum sbx_style style,
+                        const char *s, size_t n)
+{
+    const char *on = l->c->sgr[style];
+    if (!n)
+        return;
+    if (on)
+        sbx_buf_adds(out, on);
+    sbx_buf_add(out, s, n);
+    if (on)
+        sbx_buf_adds(out, "\033[0m");
+}
+
+/* A line in its style; a topic line's label ("Commands:  ") in the label
+ * style. */
+static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style style)
+{
+    struct sbx_buf cut = SBX_BUF_INIT;
+    /* the line is safe text already; this pass only cuts it to the screen */
+    sbx_sanitize(&cut, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0, COLS);
+    size_t label = cut.len > LABEL_WIDTH && cut.p[0] != ' ' ? LABEL_WIDTH : 0;
+    if (!l->c->sgr) {
+        if (cut.len)
+            sbx_buf_add(out, cut.p, cut.len);
+    } else {
+        styled_part(l, out, SBX_STYLE_LABEL, cut.p, label);
+        styled_part(l, out, style, cut.p + label, cut.len - label);
+    }
+    sbx_buf_addc(out, '\n');
+    sbx_buf_free(&cut);
+    sbx_buf_clear(&l->b);
+}
+
 static void emit(struct line *l, struct sbx_buf *out)
 {
-    /* the line is safe text already; this pass only cuts it to the screen */
-    sbx_sanitize(out, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0, COLS);
-    sbx_buf_addc(out, '\n');
-    sbx_buf_clear(&l->b);
+    emit_styled(l, out, SBX_STYLE_NORMAL);
 }
 
 static void list_items(struct line *l, const struct sbx_strlist *list)
@@ -105,7 +136,7 @@ static void commands_line(struct line *l, struct sbx_buf *out)
     } else if (s->commands) {
         sbx_buf_adds(&l->b, " (none failed)");
     }
-    emit(l, out);
+    emit_styled(l, out, s->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
     if (s->longest) {
         char d[SBX_TIME_BUFSZ];
         size_t n;
@@ -153,7 +184,7 @@ static void files_line(struct line *l, struct sbx_buf *out)
         sbx_buf_adds(&l->b, "; SYSTEM: ");
         changes(l, s->system);
     }
-    emit(l, out);
+    emit_styled(l, out, change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
 }
 
 static void network_lines(struct line *l, struct sbx_buf *out)
@@ -178,7 +209,7 @@ static void network_lines(struct line *l, struct sbx_buf *out)
     } else {
         sbx_buf_adds(&l->b, "no other hosts named");
     }
-    emit(l, out);
+    emit_styled(l, out, s->nrefused ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
     for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
         const struct sbx_refusal *r = &s->refused[i];
         char t[SBX_TIME_BUFSZ];
@@ -186,11 +217,11 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         const char *ev = sbx_sum_redact(l->c, r->evidence, strlen(r->evidence), &n);
         sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(r->first, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90");
         add_untrusted(l, ev, n);
-        emit(l, out);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
         const char *cmd = sbx_sum_command(l->c, r->event, &n);
         sbx_buf_adds(&l->b, "    $ ");
         add_untrusted(l, cmd, n);
-        emit(l, out);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
     }
 }
 
@@ -199,7 +230,7 @@ static void integrity_line(struct line *l, struct sbx_buf *out)
     const struct sbx_summary *s = l->c->sum;
     sbx_buf_addf(&l->b, "Integrity: stdout hash verified for %zu, %zu mismatched, %zu unverifiable",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
-    emit(l, out);
+    emit_styled(l, out, s->hash_mismatched ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
 }
 
 static bool same_secret(const struct sbx_secret_found *x, const struct sbx_secret_found *y)
@@ -255,7 +286,7 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
     qsort(groups, ngroups, sizeof *groups, by_first_place);
     sbx_buf_addf(&l->b, "%zu found, masked (%zu place%s)", ngroups, s->nsecrets,
                  s->nsecrets == 1 ? "" : "s");
-    emit(l, out);
+    emit_styled(l, out, SBX_STYLE_FINDING);
     static const char *const places[] = {"command", "stdout", "stderr"};
     for (size_t g = 0; g < ngroups && g < LIST_MAX; g++) {
         const struct sbx_secret_found *f = &s->secrets[groups[g].first];
@@ -275,7 +306,7 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
         }
         if (groups[g].end - groups[g].begin > 1)
             sbx_buf_addf(&l->b, " (%zu times)", groups[g].end - groups[g].begin);
-        emit(l, out);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
     }
     if (ngroups > LIST_MAX) {
         sbx_buf_addf(&l->b, "  +%zu more", ngroups - LIST_MAX);
@@ -298,13 +329,13 @@ static void skipped_line(struct line *l, struct sbx_buf *out)
         return;
     }
     sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
-    emit(l, out);
+    emit_styled(l, out, SBX_STYLE_WARNING);
     for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
         const struct sbx_skip *k = &tl->skips[i];
         sbx_buf_adds(&l->b, "  ");
         add_untrusted_cstr(l, sbx_display_path(tl->sources[k->source].path));
         sbx_buf_addf(&l->b, ":%u: %s", k->line, k->reason);
-        emit(l, out);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
     }
 }
 

@@ -11,7 +11,12 @@
 #include "model/summary.h"
 #include "render/sanitize.h"
 #include "render/summary.h"
+#include "themes/theme.h"
 #include "tui/cli.h"
+
+#ifndef SBX_THEMEDIR
+#define SBX_THEMEDIR "/usr/local/share/sbxview/themes"
+#endif
 
 struct progress {
     bool shown;
@@ -37,17 +42,53 @@ static void warn(const char *msg)
     sbx_buf_free(&b);
 }
 
+/* Colour only on a terminal that can take it, unless asked; NO_COLOR wins
+ * over auto (https://no-color.org). */
+static bool wants_colour(const char *mode, const char *output)
+{
+    if (strcmp(mode, "always") == 0)
+        return true;
+    if (strcmp(mode, "never") == 0 || (output && strcmp(output, "-") != 0))
+        return false;
+    const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    return isatty(1) && !(no_color && *no_color) && term && *term && strcmp(term, "dumb") != 0;
+}
+
+struct sgr_table {
+    struct sbx_buf seq[SBX_STYLE_COUNT];
+    const char *p[SBX_STYLE_COUNT];
+};
+
+static const char *const *sgr_table_build(struct sgr_table *t, const struct sbx_theme *theme)
+{
+    for (int i = 0; i < SBX_STYLE_COUNT; i++) {
+        t->seq[i] = (struct sbx_buf)SBX_BUF_INIT;
+        sbx_look_sgr(&theme->look[i], &t->seq[i]);
+        t->p[i] = t->seq[i].p; /* NULL for a plain look */
+    }
+    return t->p;
+}
+
+static void sgr_table_free(struct sgr_table *t)
+{
+    for (int i = 0; i < SBX_STYLE_COUNT; i++)
+        sbx_buf_free(&t->seq[i]);
+}
+
 int sbx_cmd_summary(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
         {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"color", required_argument, NULL, 'C'},   {"colour", required_argument, NULL, 'C'},
+        {"theme", required_argument, NULL, 'T'},   {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     const char *output = NULL;
     int threads = 0;
     bool quiet = false;
+    const char *color = "auto", *theme_name = "default";
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:o:j:qh", longopts, NULL)) != -1) {
@@ -70,6 +111,14 @@ int sbx_cmd_summary(int argc, char **argv)
             break;
         }
         case 'q': quiet = true; break;
+        case 'C':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+                fprintf(stderr, "sbxview: --color wants auto, always or never\n");
+                return SBX_EXIT_USAGE;
+            }
+            color = optarg;
+            break;
+        case 'T': theme_name = optarg; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
@@ -111,14 +160,33 @@ int sbx_cmd_summary(int argc, char **argv)
         status = SBX_EXIT_USAGE;
         goto done;
     }
-    bool ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    struct sbx_summary_look look = {.ascii = fmt == SBX_SUMMARY_TEXT &&
+                                             strcmp(nl_langinfo(CODESET), "UTF-8") != 0};
+    struct sgr_table colours;
+    if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
+        struct sbx_theme theme;
+        if (!sbx_theme_load(&theme, theme_name, SBX_THEMEDIR, err, sizeof err)) {
+            if (strcmp(theme_name, "default") != 0 || !strstr(err, "no theme")) {
+                warn(err); /* a named theme that is missing or broken is worth saying */
+                if (strcmp(theme_name, "default") != 0) {
+                    status = SBX_EXIT_USAGE;
+                    sbx_summary_free(&sum);
+                    goto done;
+                }
+            }
+            sbx_theme_default(&theme);
+        }
+        look.sgr = sgr_table_build(&colours, &theme);
+    }
     struct sbx_buf out = SBX_BUF_INIT;
-    if (!sbx_render_summary(&tl, &sum, fmt, fmt == SBX_SUMMARY_TEXT && ascii, &out, err, sizeof err) ||
+    if (!sbx_render_summary(&tl, &sum, fmt, &look, &out, err, sizeof err) ||
         !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err)) {
         warn(err);
         status = SBX_EXIT_USAGE;
     }
     sbx_buf_free(&out);
+    if (look.sgr)
+        sgr_table_free(&colours);
     sbx_summary_free(&sum);
 done:
     sbx_load_report_free(&rep);

@@ -29,7 +29,7 @@ static void run(const uint8_t *data, size_t size, int threads, size_t *events)
         abort();
     for (int f = SBX_SUMMARY_TEXT; f <= SBX_SUMMARY_JSON; f++) {
         struct sbx_buf out = SBX_BUF_INIT;
-        if (!sbx_render_summary(&tl, &sum, (enum sbx_summary_format)f, false, &out, err, sizeof err))
+        if (!sbx_render_summary(&tl, &sum, (enum sbx_summary_format)f, NULL, &out, err, sizeof err))
             abort();
         if (f == SBX_SUMMARY_JSON) {
             json_error_t e;

@@ -1,0 +1,111 @@
+/* Themes: parsing, lookup order, and the escape sequences they make. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "themes/theme.h"
+
+/* The shipped default.theme says exactly what the built-in default does. */
+static void shipped_default_matches_builtin(void **state)
+{
+    (void)state;
+    FILE *f = fopen("themes/default.theme", "rb");
+    assert_non_null(f);
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    struct sbx_theme builtin, parsed;
+    sbx_theme_default(&builtin);
+    memset(&parsed, 0x55, sizeof parsed);
+    char err[160];
+    assert_true(sbx_theme_parse(&parsed, text, n, err, sizeof err));
+    assert_memory_equal(&builtin, &parsed, sizeof builtin);
+}
+
+static void parse_rules(void **state)
+{
+    (void)state;
+    struct sbx_theme t;
+    sbx_theme_default(&t);
+    char err[160];
+    static const char good[] = "# comment\n\nstyle summary.finding 196 default bold underline # trailing\n"
+                               "style text.escape default 236 reverse\r\n";
+    assert_true(sbx_theme_parse(&t, good, sizeof good - 1, err, sizeof err));
+    assert_int_equal(t.look[SBX_STYLE_FINDING].fg, 196);
+    assert_int_equal(t.look[SBX_STYLE_FINDING].attrs, SBX_ATTR_BOLD | SBX_ATTR_UNDERLINE);
+    assert_int_equal(t.look[SBX_STYLE_ESCAPE].bg, 236);
+    static const char *const bad[] = {
+        "style nope red default\n",        "style summary.label red\n",
+        "style summary.label 256 default\n", "style summary.label red default blink\n",
+        "colour summary.label red default\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_false(sbx_theme_parse(&t, bad[i], strlen(bad[i]), err, sizeof err));
+        assert_non_null(strstr(err, "line 1"));
+    }
+    static const char second[] = "style normal default default\nstyle x y z\n";
+    assert_false(sbx_theme_parse(&t, second, sizeof second - 1, err, sizeof err));
+    assert_non_null(strstr(err, "line 2"));
+}
+
+static void sgr(void **state)
+{
+    (void)state;
+    struct sbx_buf b = SBX_BUF_INIT;
+    struct sbx_look plain = {SBX_COLOR_DEFAULT, SBX_COLOR_DEFAULT, 0};
+    sbx_look_sgr(&plain, &b);
+    assert_int_equal(b.len, 0);
+    struct sbx_look l = {1, 236, SBX_ATTR_BOLD | SBX_ATTR_DIM};
+    sbx_look_sgr(&l, &b);
+    assert_string_equal(b.p, "\033[0;1;2;31;48;5;236m");
+    sbx_buf_free(&b);
+}
+
+/* $XDG_CONFIG_HOME first, then the installed folder; names cannot be paths. */
+static void lookup_order(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sbxview-theme-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/sbxview", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/sbxview/themes", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/sbxview/themes/mine.theme", dir);
+    FILE *f = fopen(path, "w");
+    fputs("style summary.label green default\n", f);
+    fclose(f);
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    struct sbx_theme t;
+    char err[256];
+    assert_true(sbx_theme_load(&t, "mine", "themes", err, sizeof err));
+    assert_int_equal(t.look[SBX_STYLE_LABEL].fg, 2);
+    assert_true(sbx_theme_load(&t, "default", "themes", err, sizeof err)); /* the installed one */
+    assert_false(sbx_theme_load(&t, "missing", "themes", err, sizeof err));
+    assert_non_null(strstr(err, "no theme"));
+    assert_false(sbx_theme_load(&t, "../etc/passwd", "themes", err, sizeof err));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/sbxview/themes", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/sbxview", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shipped_default_matches_builtin), cmocka_unit_test(parse_rules),
+        cmocka_unit_test(sgr), cmocka_unit_test(lookup_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -38,6 +38,7 @@ struct worker {
     const struct sbx_secrets *secrets;
     const struct sbx_netpat *netpat;
     const EVP_MD *sha256;
+    EVP_MD_CTX *md_ctx;
     size_t from, to; /* timeline positions */
     /* results */
     size_t verified, mismatched, unverifiable;
@@ -55,12 +56,25 @@ struct worker {
     struct sbx_buf scratch;
 };
 
+/* Whether a stdout was clipped by the recorder. The mark follows the first
+ * 2000 characters, so it starts at least 2000 bytes in; it is found by its
+ * '[' (rare in output) rather than its leading newline or backslash
+ * (common, in escaped text). */
 static bool has_clip_mark(const char *s, size_t n, bool escaped)
 {
     const char *mark = escaped ? CLIP_MARK_ESCAPED : CLIP_MARK;
+    size_t before = escaped ? 2 : 1; /* "\\n" or "\n" ahead of the '[' */
     size_t mlen = escaped ? sizeof CLIP_MARK_ESCAPED - 1 : sizeof CLIP_MARK - 1;
-    /* the mark follows the first 2000 characters: at least 2000 bytes in */
-    return n >= CLIPPED_MIN_CHARS && memmem(s + 2000, n - 2000, mark, mlen) != NULL;
+    if (n < CLIPPED_MIN_CHARS)
+        return false;
+    const char *p = s + 2000, *end = s + n;
+    while ((p = memchr(p, '[', (size_t)(end - p)))) {
+        const char *start = p - before;
+        if ((size_t)(end - start) >= mlen && memcmp(start, mark, mlen) == 0)
+            return true;
+        p++;
+    }
+    return false;
 }
 
 static void check_hash(struct worker *w, const struct sbx_event *e)
@@ -79,7 +93,10 @@ static void check_hash(struct worker *w, const struct sbx_event *e)
     const char *out = sbx_text_get(w->tl, e, &c->out, &w->scratch, &len);
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int mdlen = 0;
-    if (!EVP_Digest(out, len, md, &mdlen, w->sha256, NULL) || mdlen < 8) {
+    /* one context per thread, reset for each command: EVP_Digest would
+       allocate and free one per call, a million times over */
+    if (!EVP_DigestInit_ex2(w->md_ctx, w->sha256, NULL) || !EVP_DigestUpdate(w->md_ctx, out, len) ||
+        !EVP_DigestFinal_ex(w->md_ctx, md, &mdlen) || mdlen < 8) {
         w->unverifiable++;
         return;
     }
@@ -165,6 +182,11 @@ static void *run_worker(void *arg)
     struct worker *w = arg;
     struct sbx_secrets_scratch *ss = sbx_secrets_scratch_new(w->secrets);
     struct sbx_netpat_scratch *ns = sbx_netpat_scratch_new(w->netpat);
+    w->md_ctx = EVP_MD_CTX_new();
+    if (!w->md_ctx) {
+        fprintf(stderr, "sbxview: out of memory (OpenSSL digest context)\n");
+        abort();
+    }
     for (size_t i = w->from; i < w->to; i++) {
         struct sbx_event *e = w->tl->order[i];
         if (e->kind != SBX_EV_COMMAND)
@@ -186,6 +208,7 @@ static void *run_worker(void *arg)
     }
     sbx_secrets_scratch_free(ss);
     sbx_netpat_scratch_free(ns);
+    EVP_MD_CTX_free(w->md_ctx);
     sbx_buf_free(&w->scratch);
     return NULL;
 }

@@ -119,10 +119,7 @@ static void commands_line(struct line *l, struct sbx_buf *out)
     const struct sbx_summary *s = l->c->sum;
     sbx_buf_addf(&l->b, "Commands:  %zu", s->commands);
     if (s->failed) {
-        sbx_buf_addf(&l->b, " (%zu failed", s->failed);
-        if (s->timed_out)
-            sbx_buf_addf(&l->b, ", %zu timed out", s->timed_out);
-        sbx_buf_adds(&l->b, ": ");
+        sbx_buf_addf(&l->b, " (%zu failed: ", s->failed);
         for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
             if (i)
                 sbx_buf_adds(&l->b, ", ");
@@ -140,7 +137,10 @@ static void commands_line(struct line *l, struct sbx_buf *out)
     if (s->longest) {
         char d[SBX_TIME_BUFSZ];
         size_t n;
-        sbx_buf_addf(&l->b, "           longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        sbx_buf_adds(&l->b, "           ");
+        if (s->timed_out)
+            sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
+        sbx_buf_addf(&l->b, "longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);
         add_untrusted(l, cmd, n);
     }

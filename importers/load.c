@@ -85,7 +85,7 @@ static int thread_count(const struct sbx_load_opts *opts)
 static void renumber(struct sbx_evbuf *out, uint32_t first_line)
 {
     for (size_t i = 0; i < out->n; i++)
-        out->ev[i].line_no += first_line;
+        sbx_evbuf_at(out, i)->line_no += first_line;
     for (size_t i = 0; i < out->nskips; i++)
         out->skips[i].line += first_line;
 }

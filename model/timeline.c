@@ -62,15 +62,19 @@ uint32_t sbx_timeline_add_source(struct sbx_timeline *tl, const char *path, cons
 
 struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf)
 {
-    if (buf->n == buf->cap) {
-        /* large reallocs are mremap'd by glibc: growing does not copy */
-        buf->cap = buf->cap ? buf->cap * 2 : 1024;
-        buf->ev = sbx_xrealloc(buf->ev, buf->cap * sizeof *buf->ev);
+    if (buf->n == buf->nblocks * SBX_EVBLOCK) {
+        buf->blocks = sbx_xrealloc(buf->blocks, (buf->nblocks + 1) * sizeof *buf->blocks);
+        buf->blocks[buf->nblocks++] = sbx_xmalloc(SBX_EVBLOCK * sizeof(struct sbx_event));
     }
-    struct sbx_event *e = &buf->ev[buf->n++];
+    struct sbx_event *e = sbx_evbuf_at(buf, buf->n++);
     memset(e, 0, sizeof *e);
     e->start = e->end = SBX_TIME_UNKNOWN;
     return e;
+}
+
+struct sbx_event *sbx_evbuf_at(const struct sbx_evbuf *buf, size_t i)
+{
+    return &buf->blocks[i / SBX_EVBLOCK][i % SBX_EVBLOCK];
 }
 
 void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t source,
@@ -108,17 +112,18 @@ void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 {
     if (buf->n) {
-        tl->blocks = sbx_xrealloc(tl->blocks, (tl->nblocks + 1) * sizeof *tl->blocks);
-        tl->blocks[tl->nblocks++] = buf->ev;
+        tl->blocks = sbx_xrealloc(tl->blocks, (tl->nblocks + buf->nblocks) * sizeof *tl->blocks);
+        memcpy(tl->blocks + tl->nblocks, buf->blocks, buf->nblocks * sizeof *buf->blocks);
+        tl->nblocks += buf->nblocks;
         tl->order = sbx_xrealloc(tl->order, (tl->n + buf->n) * sizeof *tl->order);
         for (size_t i = 0; i < buf->n; i++)
-            tl->order[tl->n + i] = &buf->ev[i];
+            tl->order[tl->n + i] = sbx_evbuf_at(buf, i);
         tl->n += buf->n;
-        if (buf->ev[0].source < tl->nsources)
-            tl->sources[buf->ev[0].source].events += buf->n;
-    } else {
-        free(buf->ev);
+        uint16_t source = buf->blocks[0][0].source;
+        if (source < tl->nsources)
+            tl->sources[source].events += buf->n;
     }
+    free(buf->blocks);
     if (buf->nskips) {
         tl->skips = sbx_xrealloc(tl->skips, (tl->nskips + buf->nskips) * sizeof *tl->skips);
         memcpy(tl->skips + tl->nskips, buf->skips, buf->nskips * sizeof *buf->skips);
@@ -137,7 +142,9 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 
 void sbx_evbuf_free(struct sbx_evbuf *buf)
 {
-    free(buf->ev);
+    for (size_t i = 0; i < buf->nblocks; i++)
+        free(buf->blocks[i]);
+    free(buf->blocks);
     free(buf->skips);
     for (size_t i = 0; i < buf->nowned; i++)
         free(buf->owned[i]);
@@ -148,7 +155,7 @@ void sbx_evbuf_free(struct sbx_evbuf *buf)
 /* The total order: (start, source, line). Unknown times sort first, as
  * INT64_MIN does. Ties cannot happen within one source, so the order does not
  * depend on how loading was split across threads. */
-static int event_cmp(const struct sbx_event *a, const struct sbx_event *b)
+int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
 {
     if (a->start != b->start)
         return a->start < b->start ? -1 : 1;
@@ -161,14 +168,14 @@ static int event_cmp(const struct sbx_event *a, const struct sbx_event *b)
 
 static int order_cmp(const void *x, const void *y)
 {
-    return event_cmp(*(struct sbx_event *const *)x, *(struct sbx_event *const *)y);
+    return sbx_event_cmp(*(struct sbx_event *const *)x, *(struct sbx_event *const *)y);
 }
 
 void sbx_timeline_finish(struct sbx_timeline *tl)
 {
     bool sorted = true;
     for (size_t i = 1; i < tl->n && sorted; i++)
-        sorted = event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
+        sorted = sbx_event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
     if (!sorted)
         qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
 }

@@ -39,10 +39,15 @@ struct sbx_skip {
     const char *reason;  /* ASCII, owned by the timeline */
 };
 
-/* Events made by one importer thread; adopted by the timeline afterwards. */
+/* Events made by one importer thread; adopted by the timeline afterwards.
+ * Events live in fixed blocks that never move, so a pointer to one stays
+ * valid from its push until the timeline is freed. */
+enum { SBX_EVBLOCK = 8192 };
+
 struct sbx_evbuf {
-    struct sbx_event *ev;
-    size_t n, cap;
+    struct sbx_event **blocks; /* each holds SBX_EVBLOCK events; the last one n % SBX_EVBLOCK */
+    size_t nblocks;
+    size_t n;                  /* events pushed */
     struct sbx_skip *skips;
     size_t nskips, capskips;
     size_t skipped_total;  /* skips past the kept cap are counted only */
@@ -76,8 +81,10 @@ void sbx_timeline_free(struct sbx_timeline *tl);
 uint32_t sbx_timeline_add_source(struct sbx_timeline *tl, const char *path, const char *data,
                                  size_t size, enum sbx_data_how how);
 
-/* A new zeroed event in buf (valid until the next push). */
+/* A new event in buf, zeroed but for unknown times; it does not move. */
 struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf);
+/* The i-th event pushed to buf. */
+struct sbx_event *sbx_evbuf_at(const struct sbx_evbuf *buf, size_t i);
 void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t source,
                     uint32_t line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Memory that lives as long as the timeline (freed with it). */
@@ -89,6 +96,9 @@ void sbx_evbuf_free(struct sbx_evbuf *buf);
 
 /* Sorts the events; call once after the last adopt. */
 void sbx_timeline_finish(struct sbx_timeline *tl);
+
+/* The timeline's order: by start (unknown first), then source, then line. */
+int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);
 
 /* Text access: the bytes of a text field, decoded into scratch when the field
  * is escaped (then the result points into scratch). *len gets the length. */

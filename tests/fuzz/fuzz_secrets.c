@@ -26,10 +26,7 @@ struct hits {
 static void collect(const struct sbx_secret_hit *h, void *ctx)
 {
     struct hits *hs = ctx;
-    if (hs->n == hs->cap) {
-        hs->cap = hs->cap ? 2 * hs->cap : 16;
-        hs->v = sbx_xrealloc(hs->v, hs->cap * sizeof *hs->v);
-    }
+    SBX_GROW(hs->v, hs->n, hs->cap);
     hs->v[hs->n++] = *h;
 }
 

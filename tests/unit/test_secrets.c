@@ -490,7 +490,7 @@ static void test_hostile_lines_linear(void **state)
         "\"token\": \"", "-----BEGIN RSA PRIVATE KEY-----\\n", "AAAAAAAAAAAAAAA\\n-----END RSA PRIVATE KEY-----\\n",
         "ghp_", "://", "://aaaa:bbbb@", "sk-", "sk-T3BlbkFJ", "Authorization: Bearer ",
         "authorization=authorization=", "hooks.slack.com/", "--password ", "--password=--password=",
-        "api_key=api_key=", "AKIA", "aws_secret=", "tokentokentoken", "\\n[...]\\n", "xxx://u:Zq8xLp2Wm4@",
+        "api_key=api_key=", "AKIA", "aws_secret=", "tokentokentoken", "\\n[...]\\n", "zzz://u:Zq8xLp2Wm4@",
         "github_pat_", "glpat-", "xoxb-", "Ik", "za",
     };
     const size_t n = (size_t)1 << 20;

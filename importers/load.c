@@ -169,6 +169,10 @@ static bool load_file(struct sbx_timeline *tl, const char *path, bool in_folder,
     size_t size;
     enum sbx_data_how how;
     char err[256];
+    if (tl->nsources >= UINT16_MAX) { /* an event names its source in 16 bits */
+        add_message(&rep->errors, &rep->nerrors, path, "too many inputs (at most 65535 files)");
+        return false;
+    }
     if (!sbx_read_input(path, &data, &size, &how, err, sizeof err)) {
         add_message(&rep->errors, &rep->nerrors, path, err);
         return false;

@@ -27,19 +27,17 @@ enum sbx_kind {
 
 const char *sbx_kind_name(enum sbx_kind k);
 
-/* Findings: written by the analyses (model/analyze.h), read by everyone. */
+/* Findings: written by the analyses (model/summary.h), read by everyone.
+ * Each analysis adds its bits when it lands (the provider cross-check will
+ * add outside-wrapper, the audit log account changes). */
 enum sbx_finding {
     SBX_F_REFUSED_HOST = 1u << 0,
-    SBX_F_OUTSIDE_WRAPPER = 1u << 1,
-    SBX_F_ACCOUNT_CHANGE = 1u << 2,
-    SBX_F_SYSTEM_FILES = 1u << 3,
-    SBX_F_SECRET = 1u << 4,
-    SBX_F_TIMED_OUT = 1u << 5,
-    SBX_F_FAILED = 1u << 6,
-    SBX_F_HASH_MISMATCH = 1u << 7,
-    SBX_F_HIDDEN_TEXT = 1u << 8,
-    SBX_F_DUPLICATE_KEY = 1u << 9, /* reserved for sources that keep such lines */
-    SBX_F_BAD_FIELD = 1u << 10,    /* a field had the wrong type or range: shown as ? */
+    SBX_F_SYSTEM_FILES = 1u << 1,
+    SBX_F_SECRET = 1u << 2,
+    SBX_F_TIMED_OUT = 1u << 3,
+    SBX_F_FAILED = 1u << 4,
+    SBX_F_HASH_MISMATCH = 1u << 5,
+    SBX_F_BAD_FIELD = 1u << 6, /* a field had the wrong type or range: shown as ? */
 };
 
 /* Where a text lives and how it is encoded. */

@@ -151,11 +151,18 @@ int sbx_cmd_summary(int argc, char **argv)
         status = SBX_EXIT_USAGE;
         goto done;
     }
+    /* the analyses of a big log take a moment too: say so while they run */
+    bool analysing = lopts.progress && tl.n >= 100000;
+    if (analysing)
+        fprintf(stderr, "sbxview: analysing %zu events", tl.n);
 
     char err[256];
     struct sbx_summary sum;
     struct sbx_summary_opts sopts = {.threads = threads};
-    if (!sbx_summarize(&tl, &sopts, &sum, err, sizeof err)) {
+    bool summarized = sbx_summarize(&tl, &sopts, &sum, err, sizeof err);
+    if (analysing)
+        fputs("\r\033[K", stderr);
+    if (!summarized) {
         fprintf(stderr, "sbxview: %s\n", err);
         status = SBX_EXIT_USAGE;
         goto done;

@@ -145,6 +145,15 @@ int sbx_cmd_summary(int argc, char **argv)
     if (!quiet) {
         for (size_t i = 0; i < rep.nerrors; i++)
             warn(rep.errors[i]);
+        if (rep.nignored) {
+            /* files in a run folder that no importer reads: say which, so nothing is lost quietly */
+            struct sbx_buf b = SBX_BUF_INIT;
+            sbx_buf_addf(&b, "not read (no format of this version matches): ");
+            for (size_t i = 0; i < rep.nignored; i++)
+                sbx_buf_addf(&b, "%s%s", i ? ", " : "", rep.ignored[i]);
+            warn(b.p);
+            sbx_buf_free(&b);
+        }
     }
     int status = SBX_EXIT_OK;
     if (!loaded) {

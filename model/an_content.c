@@ -33,6 +33,14 @@ struct secret_local {
     struct sbx_secret_found f;
 };
 
+enum { SEEN_SLOTS = 512, SEEN_MAX_COMMAND = 120 };
+
+struct seen_command {
+    uint64_t hash;
+    uint32_t len; /* 0: empty slot (empty commands are never looked up) */
+    char text[SEEN_MAX_COMMAND];
+};
+
 struct worker {
     struct sbx_timeline *tl;
     const struct sbx_secrets *secrets;
@@ -54,6 +62,7 @@ struct worker {
     const char *where;
     const char *text;
     struct sbx_buf scratch;
+    struct seen_command *seen; /* SEEN_SLOTS */
 };
 
 /* Whether a stdout was clipped by the recorder. The mark follows the first
@@ -177,11 +186,31 @@ static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struc
     sbx_netpat_refusals(w->netpat, ns, s, len, on_refused, w);
 }
 
+/* Whether this thread already took the hosts from this exact command line:
+ * agents repeat commands, and the hosts of a line do not change. A small
+ * cache of recent lines, compared in full. */
+static bool command_seen(struct worker *w, const char *raw, size_t n)
+{
+    if (n > SEEN_MAX_COMMAND)
+        return false;
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)raw[i]) * 1099511628211ull;
+    struct seen_command *slot = &w->seen[h & (SEEN_SLOTS - 1)];
+    if (slot->len == n && slot->hash == h && memcmp(slot->text, raw, n) == 0)
+        return true;
+    slot->hash = h;
+    slot->len = (uint32_t)n;
+    memcpy(slot->text, raw, n);
+    return false;
+}
+
 static void *run_worker(void *arg)
 {
     struct worker *w = arg;
     struct sbx_secrets_scratch *ss = sbx_secrets_scratch_new(w->secrets);
     struct sbx_netpat_scratch *ns = sbx_netpat_scratch_new(w->netpat);
+    w->seen = sbx_xcalloc(SEEN_SLOTS, sizeof *w->seen);
     w->md_ctx = EVP_MD_CTX_new();
     if (!w->md_ctx) {
         fprintf(stderr, "sbxview: out of memory (OpenSSL digest context)\n");
@@ -200,7 +229,7 @@ static void *run_worker(void *arg)
         scan_secrets(w, ss, e, &c->err, "stderr");
         scan_refusals(w, ns, e, &c->err);
         scan_refusals(w, ns, e, &c->out);
-        if (c->command.len) {
+        if (c->command.len && !command_seen(w, sbx_text_raw(w->tl, e, &c->command), c->command.len)) {
             size_t len;
             const char *cmd = sbx_text_get(w->tl, e, &c->command, &w->scratch, &len);
             sbx_netpat_hosts(w->netpat, ns, cmd, len, on_host, w);
@@ -209,6 +238,7 @@ static void *run_worker(void *arg)
     sbx_secrets_scratch_free(ss);
     sbx_netpat_scratch_free(ns);
     EVP_MD_CTX_free(w->md_ctx);
+    free(w->seen);
     sbx_buf_free(&w->scratch);
     return NULL;
 }

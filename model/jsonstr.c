@@ -8,21 +8,23 @@
 #include <emmintrin.h>
 #endif
 
+/* Hex digit values plus one (0: not a digit): one load per digit instead of
+ * a chain of range tests (Python's recorder writes every non-ASCII
+ * character as \uXXXX, so this runs often). */
+#define H(c) [c] = (unsigned char)(((c) <= '9' ? (c) - '0' : ((c) | 0x20) - 'a' + 10) + 1)
+static const unsigned char hex_value1[256] = {
+    H('0'), H('1'), H('2'), H('3'), H('4'), H('5'), H('6'), H('7'), H('8'), H('9'),
+    H('a'), H('b'), H('c'), H('d'), H('e'), H('f'), H('A'), H('B'), H('C'), H('D'), H('E'), H('F'),
+};
+#undef H
+
 static int hex4(const char *p)
 {
-    int v = 0;
-    for (int k = 0; k < 4; k++) {
-        unsigned char c = (unsigned char)p[k];
-        int h;
-        if (c >= '0' && c <= '9')
-            h = c - '0';
-        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-            h = (c | 0x20) - 'a' + 10;
-        else
-            return -1;
-        v = v << 4 | h;
-    }
-    return v;
+    int a = hex_value1[(unsigned char)p[0]], b = hex_value1[(unsigned char)p[1]],
+        c = hex_value1[(unsigned char)p[2]], d = hex_value1[(unsigned char)p[3]];
+    if (!a || !b || !c || !d)
+        return -1;
+    return (a - 1) << 12 | (b - 1) << 8 | (c - 1) << 4 | (d - 1);
 }
 
 static char *put_utf8(char *o, unsigned cp)

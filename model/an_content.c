@@ -59,7 +59,6 @@ struct worker {
     /* per-event state for callbacks */
     size_t order;
     struct sbx_event *event;
-    const char *where;
     const char *text;
     struct sbx_buf scratch;
     struct seen_command *seen; /* SEEN_SLOTS */
@@ -120,15 +119,39 @@ static void check_hash(struct worker *w, const struct sbx_event *e)
     }
 }
 
+/* Which field of the line a secret lies in: command, stdout, stderr, or
+ * another field of the record (NULL when it straddles fields, which only the
+ * line's own JSON punctuation could make happen). */
+static const char *field_of_hit(const struct worker *w, const struct sbx_secret_hit *hit)
+{
+    const struct sbx_event *e = w->event;
+    static const char *const names[] = {"command", "stdout", "stderr"};
+    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    uint64_t start = e->line_off + hit->off, end = start + hit->len;
+    for (int i = 0; i < 3; i++) {
+        const struct sbx_text *t = fields[i];
+        if (!(t->flags & SBX_TEXT_PRESENT) || (t->flags & SBX_TEXT_ARENA))
+            continue;
+        if (start >= t->off && end <= t->off + t->len)
+            return names[i];
+        if (start < t->off + t->len && end > t->off)
+            return NULL;
+    }
+    return "record";
+}
+
 static void on_secret(const struct sbx_secret_hit *hit, void *ctx)
 {
     struct worker *w = ctx;
+    const char *where = field_of_hit(w, hit);
+    if (!where)
+        return;
     SBX_GROW(w->found, w->nfound, w->capfound);
     struct secret_local *s = &w->found[w->nfound++];
     s->order = w->order;
     s->f.kind = hit->kind;
     s->f.event = w->event;
-    s->f.where = w->where;
+    s->f.where = where;
     sbx_secret_mask(hit->kind, w->text + hit->off, hit->len, s->f.sample, sizeof s->f.sample);
     w->event->findings |= SBX_F_SECRET;
 }
@@ -165,14 +188,13 @@ static void on_host(const char *host, size_t len, void *ctx)
     }
 }
 
-static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struct sbx_event *e,
-                         const struct sbx_text *t, const char *where)
+/* Secrets anywhere in the command's record, scanned in one pass over the
+ * raw line (fields still JSON-escaped: a backslash ends a token): the
+ * command, its output, and any other field the recorder kept. */
+static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struct sbx_event *e)
 {
-    if (!(t->flags & SBX_TEXT_PRESENT) || !t->len)
-        return;
-    w->text = sbx_text_raw(w->tl, e, t);
-    w->where = where;
-    sbx_secrets_scan(w->secrets, ss, w->text, t->len, on_secret, w);
+    w->text = sbx_event_line(w->tl, e);
+    sbx_secrets_scan(w->secrets, ss, w->text, e->line_len, on_secret, w);
 }
 
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
@@ -224,9 +246,7 @@ static void *run_worker(void *arg)
         w->order = i;
         w->event = e;
         check_hash(w, e);
-        scan_secrets(w, ss, e, &c->command, "command");
-        scan_secrets(w, ss, e, &c->out, "stdout");
-        scan_secrets(w, ss, e, &c->err, "stderr");
+        scan_secrets(w, ss, e);
         scan_refusals(w, ns, e, &c->err);
         scan_refusals(w, ns, e, &c->out);
         if (c->command.len && !command_seen(w, sbx_text_raw(w->tl, e, &c->command), c->command.len)) {

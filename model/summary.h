@@ -36,7 +36,7 @@ struct sbx_refusal {
 struct sbx_secret_found {
     unsigned kind;                  /* model/secrets.h kind */
     const struct sbx_event *event;
-    const char *where;              /* "command", "stdout", "stderr" */
+    const char *where;              /* "command", "stdout", "stderr", "record" (another field) */
     char sample[48];                /* masked */
 };
 

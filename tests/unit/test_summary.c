@@ -182,6 +182,21 @@ static void secrets(void **state)
     sbx_buf_free(&b);
 }
 
+/* A secret in a field the recorder added (not command or output) is found
+ * too, and said to be in the record. */
+static void secrets_in_other_fields(void **state)
+{
+    (void)state;
+    struct sbx_buf b = SBX_BUF_INIT;
+    add_cmd(&b, 1, "ls", 0, 5, "", "", "e3b0c44298fc1c14",
+            ", \"env\": \"GITHUB_TOKEN=ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\"");
+    struct run *r = summarize(b.p, 1);
+    assert_int_equal(r->sum.nsecrets, 1);
+    assert_string_equal(r->sum.secrets[0].where, "record");
+    done(r);
+    sbx_buf_free(&b);
+}
+
 /* Several threads must give exactly what one gives. */
 static void threads_agree(void **state)
 {
@@ -216,7 +231,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(commands), cmocka_unit_test(files),   cmocka_unit_test(network),
-        cmocka_unit_test(stdout_hashes), cmocka_unit_test(secrets), cmocka_unit_test(threads_agree),
+        cmocka_unit_test(stdout_hashes), cmocka_unit_test(secrets),
+        cmocka_unit_test(secrets_in_other_fields), cmocka_unit_test(threads_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

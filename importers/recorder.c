@@ -15,6 +15,8 @@
 
 enum { LABEL_CACHE_SIZE = 1024, LABEL_CACHE_MAX_COMMAND = 120 };
 
+enum { LAST_STRINGS = 4 };
+
 struct last_string {
     char raw[128]; /* as in the line (escaped) */
     size_t len;
@@ -34,7 +36,7 @@ struct recorder_state {
     const char *base; /* the source's bytes: text offsets are relative to it */
     struct sbx_jscan scan;
     struct sbx_buf scratch;
-    struct last_string sandbox, cwd;
+    struct last_string sandbox[LAST_STRINGS], cwd[LAST_STRINGS];
     struct label_cache_entry labels[LABEL_CACHE_SIZE];
 };
 
@@ -106,20 +108,24 @@ static struct sbx_text text_of(const struct recorder_state *st, const struct sbx
     return t;
 }
 
-/* Interns a string member, remembering the last one: consecutive lines
- * nearly always repeat their sandbox and working directory. */
+/* Interns a string member, remembering the last few: consecutive lines
+ * nearly always repeat their working directory, and a run that forks
+ * interleaves a handful of sandboxes. */
 static uint32_t intern_repeated(struct recorder_state *st, struct last_string *last,
                                 const struct sbx_jmember *m)
 {
-    if (last->id && m->val_len == last->len && memcmp(m->val, last->raw, m->val_len) == 0)
-        return last->id;
+    for (int i = 0; i < LAST_STRINGS; i++)
+        if (last[i].id && m->val_len == last[i].len && memcmp(m->val, last[i].raw, m->val_len) == 0)
+            return last[i].id;
     size_t n;
     const char *s = member_string(st, m, &n);
     uint32_t id = sbx_strtab_intern(&st->tl->strings, s, n);
     if (m->val_len <= sizeof last->raw) {
-        memcpy(last->raw, m->val, m->val_len);
-        last->len = m->val_len;
-        last->id = id;
+        /* the newest first: shift the others down */
+        memmove(last + 1, last, (LAST_STRINGS - 1) * sizeof *last);
+        memcpy(last[0].raw, m->val, m->val_len);
+        last[0].len = m->val_len;
+        last[0].id = id;
     }
     return id;
 }
@@ -293,7 +299,7 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
     e->start = e->end = at;
     if (by[F_SANDBOX]) {
         if (by[F_SANDBOX]->type == SBX_JSTRING)
-            e->sandbox = intern_repeated(st, &st->sandbox, by[F_SANDBOX]);
+            e->sandbox = intern_repeated(st, st->sandbox, by[F_SANDBOX]);
         else
             e->findings |= SBX_F_BAD_FIELD;
     }
@@ -316,7 +322,7 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
         }
     }
     if ((m = by[F_CWD]) && m->type == SBX_JSTRING)
-        c->cwd = intern_repeated(st, &st->cwd, m);
+        c->cwd = intern_repeated(st, st->cwd, m);
     if ((m = by[F_EXIT])) {
         if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX) {
             c->exit = (int32_t)m->i;

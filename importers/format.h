@@ -28,6 +28,13 @@ struct sbx_format {
     /* line excludes its '\n'; off is the line's offset in the source. */
     enum sbx_line_status (*line)(void *state, struct sbx_evbuf *out, const char *line, size_t len,
                                  uint64_t off, uint32_t line_no, char *reason, size_t reasonsz);
+    /* Optional, and then used instead of line(): the same for the line that
+     * starts at p, whose end (a newline or limit) the importer finds itself
+     * and reports in *len: a format that parses as it goes saves the loader
+     * a separate search for line ends. */
+    enum sbx_line_status (*scan)(void *state, struct sbx_evbuf *out, const char *p,
+                                 const char *limit, size_t *len, uint64_t off, uint32_t line_no,
+                                 char *reason, size_t reasonsz);
 };
 
 extern const struct sbx_format sbx_format_recorder;

@@ -41,9 +41,11 @@ static bool fail(struct sbx_jscan *s, const char *line, const char *at, enum sbx
 
 /* ---- lexical helpers ---- */
 
-static inline const char *skip_ws(const char *p, const char *end)
+/* In a stream of lines (sbx_jscan_stream) a newline ends the line, so it is
+ * not whitespace there: the object must close before it. */
+static inline const char *skip_ws_in(const char *p, const char *end, bool stream)
 {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    while (p < end && (*p == ' ' || *p == '\t' || (*p == '\n' && !stream) || *p == '\r'))
         p++;
     return p;
 }
@@ -53,7 +55,7 @@ static inline const char *skip_ws(const char *p, const char *end)
  * validates the rest. Depth beyond jansson's limit is rejected here, which
  * cannot change the verdict (jansson fails at that depth or earlier). */
 static const char *skip_nested(struct sbx_jscan *s, const char *line, const char *p,
-                               const char *end)
+                               const char *end, bool stream)
 {
     size_t depth = 0;
     unsigned char esc;
@@ -75,6 +77,10 @@ static const char *skip_nested(struct sbx_jscan *s, const char *line, const char
         case '}':
             if (--depth == 0)
                 return p + 1;
+            break;
+        case '\n':
+            if (stream)
+                return FAILN(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
             break;
         default:
             break;
@@ -357,9 +363,14 @@ static void trim_scratch(struct sbx_jscan *s)
     }
 }
 
-bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
+/* The object at line, up to end; in a stream, the line ends at the first
+ * newline after the object and *line_end says where. Inlined into its two
+ * callers so that each gets the whitespace rule as a constant. */
+static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *s, const char *line,
+                                                              const char *end, bool stream,
+                                                              const char **line_end)
 {
-    const char *p = line, *end = line + len;
+    const char *p = line;
     bool nested = false;
 
     trim_scratch(s);
@@ -370,7 +381,7 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
     s->err_pos = 0;
     s->err_code = SBX_JERR_NONE;
 
-    p = skip_ws(p, end);
+    p = skip_ws_in(p, end, stream);
     if (p == end)
         return fail(s, line, p, SBX_JERR_EMPTY, "empty line");
     if (*p != '{') {
@@ -378,7 +389,7 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
             return fail(s, line, p, SBX_JERR_SYNTAX, "byte order mark before the object");
         return fail(s, line, p, SBX_JERR_NOT_OBJECT, "not a JSON object");
     }
-    p = skip_ws(p + 1, end);
+    p = skip_ws_in(p + 1, end, stream);
     if (p == end)
         return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
     if (*p == '}') {
@@ -415,12 +426,12 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
             }
         }
 
-        p = skip_ws(q + 1, end);
+        p = skip_ws_in(q + 1, end, stream);
         if (p == end)
             return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
         if (*p != ':')
             return fail(s, line, p, SBX_JERR_SYNTAX, "expected ':' after a key");
-        p = skip_ws(p + 1, end);
+        p = skip_ws_in(p + 1, end, stream);
         if (p == end)
             return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
 
@@ -443,7 +454,7 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
             if (!p)
                 return false;
         } else if (c == '[' || c == '{') {
-            q = skip_nested(s, line, p, end);
+            q = skip_nested(s, line, p, end, stream);
             if (!q)
                 return false;
             m->type = c == '[' ? SBX_JARRAY : SBX_JOBJECT;
@@ -461,11 +472,11 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
             return fail(s, line, p, SBX_JERR_SYNTAX, "expected a value");
         }
 
-        p = skip_ws(p, end);
+        p = skip_ws_in(p, end, stream);
         if (p == end)
             return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
         if (*p == ',') {
-            p = skip_ws(p + 1, end);
+            p = skip_ws_in(p + 1, end, stream);
             if (p == end)
                 return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
             continue;
@@ -478,15 +489,33 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
     }
 
 after_object:
-    p = skip_ws(p, end);
-    if (p != end)
+    p = skip_ws_in(p, end, stream);
+    if (p != end && !(stream && *p == '\n'))
         return fail(s, line, p, SBX_JERR_SYNTAX, "trailing data after the object");
+    *line_end = p;
     if (s->n > LINEAR_DUP_MAX && !check_dups_sorted(s, line))
         return false;
-    if (nested && !check_with_jansson(s, line, len))
+    if (nested && !check_with_jansson(s, line, (size_t)(p - line)))
         return false;
     return true;
 }
+
+bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len)
+{
+    const char *line_end = NULL;
+    return scan_object(s, line, line + len, false, &line_end);
+}
+
+bool sbx_jscan_stream(struct sbx_jscan *s, const char *p, const char *limit, size_t *len)
+{
+    const char *line_end = NULL;
+    if (!scan_object(s, p, limit, true, &line_end))
+        return false;
+    *len = (size_t)(line_end - p);
+    return true;
+}
+
+
 
 /* ---- lookup ---- */
 

@@ -95,6 +95,14 @@ bool sbx_jscan_line(struct sbx_jscan *s, const char *line, size_t len);
 
 /* The member whose unescaped key is `key` (a C string), or NULL if absent.
  * Points into s->m; valid until the next scan. O(log n) for large objects. */
+/* The same scan over a buffer of lines: the object at p, whose line ends at
+ * the first newline after it (or at limit). True, with the line's length in
+ * *len, exactly when sbx_jscan_line(s, p, *len) would be true, with the same
+ * members. False says nothing about where the line ends or why it failed:
+ * find its end and ask sbx_jscan_line. Saves a separate search for line ends
+ * on the hot path. */
+bool sbx_jscan_stream(struct sbx_jscan *s, const char *p, const char *limit, size_t *len);
+
 const struct sbx_jmember *sbx_jscan_get(const struct sbx_jscan *s, const char *key);
 /* Same, with a key of known length. */
 const struct sbx_jmember *sbx_jscan_getn(const struct sbx_jscan *s, const char *key,

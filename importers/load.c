@@ -44,14 +44,22 @@ static void *import_chunk(void *arg)
     uint64_t since_progress = 0;
     char reason[160];
     while (p < c->end) {
-        const char *nl = memchr(p, '\n', (size_t)(c->end - p));
-        size_t len = nl ? (size_t)(nl - p) : (size_t)(c->end - p);
+        size_t len;
         line_no++;
         reason[0] = '\0';
-        enum sbx_line_status s = c->fmt->line(state, &c->out, p, len, (uint64_t)(p - base),
-                                              line_no, reason, sizeof reason);
+        enum sbx_line_status s;
+        if (c->fmt->scan) {
+            s = c->fmt->scan(state, &c->out, p, c->end, &len, (uint64_t)(p - base), line_no,
+                             reason, sizeof reason);
+        } else {
+            const char *nl = memchr(p, '\n', (size_t)(c->end - p));
+            len = nl ? (size_t)(nl - p) : (size_t)(c->end - p);
+            s = c->fmt->line(state, &c->out, p, len, (uint64_t)(p - base), line_no, reason,
+                             sizeof reason);
+        }
+        bool terminated = p + len < c->end; /* a newline follows */
         if (s == SBX_LINE_BAD) {
-            if (!nl && c->is_last) {
+            if (!terminated && c->is_last) {
                 c->tl->sources[c->source].incomplete = len;
                 record_skip(c, line_no, "incomplete last line (the log may still be being written)");
             } else {

@@ -239,20 +239,12 @@ static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struc
     json_decref(root);
 }
 
-static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, const char *line,
-                                        size_t len, uint64_t off, uint32_t line_no, char *reason,
-                                        size_t reasonsz)
+/* The event of a line the scanner has just accepted (its members are in
+ * st->scan). */
+static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx_evbuf *out,
+                                           const char *line, size_t len, uint64_t off,
+                                           uint32_t line_no)
 {
-    struct recorder_state *st = state;
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-        i++;
-    if (i == len)
-        return SBX_LINE_BLANK;
-    if (!sbx_jscan_line(&st->scan, line, len)) {
-        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->scan.err, st->scan.err_pos + 1);
-        return SBX_LINE_BAD;
-    }
     /* each field we read, found in one pass over the members (the scanner
        has rejected duplicate keys, so there is at most one of each) */
     const struct sbx_jmember *by[F_ROOT + 1] = {0};
@@ -364,6 +356,37 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
     return SBX_LINE_OK;
 }
 
+static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, const char *line,
+                                        size_t len, uint64_t off, uint32_t line_no, char *reason,
+                                        size_t reasonsz)
+{
+    struct recorder_state *st = state;
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+        i++;
+    if (i == len)
+        return SBX_LINE_BLANK;
+    if (!sbx_jscan_line(&st->scan, line, len)) {
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->scan.err, st->scan.err_pos + 1);
+        return SBX_LINE_BAD;
+    }
+    return import_scanned(st, out, line, len, off, line_no);
+}
+
+/* The hot path: scan the object and find the line's end in the same pass;
+ * only a line that fails is looked at again, on its own, for the reason. */
+static enum sbx_line_status scan_line(void *state, struct sbx_evbuf *out, const char *p,
+                                      const char *limit, size_t *len, uint64_t off,
+                                      uint32_t line_no, char *reason, size_t reasonsz)
+{
+    struct recorder_state *st = state;
+    if (sbx_jscan_stream(&st->scan, p, limit, len))
+        return import_scanned(st, out, p, *len, off, line_no);
+    const char *nl = memchr(p, '\n', (size_t)(limit - p));
+    *len = nl ? (size_t)(nl - p) : (size_t)(limit - p);
+    return import_line(state, out, p, *len, off, line_no, reason, reasonsz);
+}
+
 /* A recorder log: among its first lines, one is a JSON object with "kind"
  * and "at". Broken lines before it do not hide the format. */
 static bool detect(const char *data, size_t size)
@@ -389,4 +412,5 @@ const struct sbx_format sbx_format_recorder = {
     .state_new = state_new,
     .state_free = state_free,
     .line = import_line,
+    .scan = scan_line,
 };

@@ -150,6 +150,27 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
             p = nl + 1;
         }
     }
+    /* the stream scan of each line of the buffer agrees with scanning that
+       line on its own: the same verdict, the same line end, the same members */
+    char *buf = malloc(size ? size : 1);
+    memcpy(buf, data, size);
+    struct sbx_jscan t;
+    sbx_jscan_init(&t);
+    for (const char *q = buf, *bend = buf + size; q < bend;) {
+        const char *nl = memchr(q, '\n', (size_t)(bend - q));
+        size_t n = nl ? (size_t)(nl - q) : (size_t)(bend - q);
+        size_t got = 0;
+        bool streamed = sbx_jscan_stream(&s, q, bend, &got);
+        bool lined = sbx_jscan_line(&t, q, n);
+        if (streamed != lined || (streamed && (got != n || s.n != t.n)))
+            abort();
+        for (size_t i = 0; streamed && i < s.n; i++)
+            if (s.m[i].val != t.m[i].val || s.m[i].val_len != t.m[i].val_len || s.m[i].type != t.m[i].type)
+                abort();
+        q += n + 1;
+    }
+    sbx_jscan_free(&t);
+    free(buf);
     sbx_jscan_free(&s);
     return 0;
 }

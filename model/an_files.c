@@ -15,6 +15,8 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
         if (f->root) {
             const char *root = sbx_str(tl, f->root);
             sbx_strlist_add(&sum->system_roots, root, strlen(root));
+        } else {
+            sum->workspace_manifests++;
         }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
             for (uint32_t k = 0; k < f->n[c]; k++)

@@ -33,11 +33,6 @@ void sbx_strlist_finish(struct sbx_strlist *l)
     l->n = k;
 }
 
-bool sbx_strlist_has(const struct sbx_strlist *l, const char *s)
-{
-    return l->n && bsearch(&s, l->s, l->n, sizeof *l->s, str_cmp) != NULL;
-}
-
 void sbx_strlist_free(struct sbx_strlist *l)
 {
     for (size_t i = 0; i < l->n; i++)

@@ -58,6 +58,7 @@ struct sbx_summary {
     struct sbx_strlist files[SBX_CHANGE_COUNT];  /* workspace */
     struct sbx_strlist system[SBX_CHANGE_COUNT]; /* under a system root (/etc, /usr/local …) */
     struct sbx_strlist system_roots;             /* the system roots a manifest covered */
+    size_t workspace_manifests;                  /* files events without a root */
 
     struct sbx_strlist hosts;       /* reached or named, not refused */
     struct sbx_refusal *refused;    /* by first time */
@@ -83,6 +84,5 @@ void sbx_summary_free(struct sbx_summary *sum);
 void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n); /* unsorted append */
 void sbx_strlist_finish(struct sbx_strlist *l);                         /* sort + dedupe */
 void sbx_strlist_free(struct sbx_strlist *l);
-bool sbx_strlist_has(const struct sbx_strlist *l, const char *s);       /* after finish */
 
 #endif

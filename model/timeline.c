@@ -140,18 +140,6 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
     memset(buf, 0, sizeof *buf);
 }
 
-void sbx_evbuf_free(struct sbx_evbuf *buf)
-{
-    for (size_t i = 0; i < buf->nblocks; i++)
-        free(buf->blocks[i]);
-    free(buf->blocks);
-    free(buf->skips);
-    for (size_t i = 0; i < buf->nowned; i++)
-        free(buf->owned[i]);
-    free(buf->owned);
-    memset(buf, 0, sizeof *buf);
-}
-
 /* The total order: (start, source, line). Unknown times sort first, as
  * INT64_MIN does. Ties cannot happen within one source, so the order does not
  * depend on how loading was split across threads. */

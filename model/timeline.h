@@ -92,7 +92,6 @@ void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
 /* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
  * buffers of one source in line order. */
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf);
-void sbx_evbuf_free(struct sbx_evbuf *buf);
 
 /* Sorts the events; call once after the last adopt. */
 void sbx_timeline_finish(struct sbx_timeline *tl);

@@ -39,10 +39,9 @@ const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, siz
     return sbx_sum_redact(c, s, n, len);
 }
 
-size_t sbx_first_line(const char *s, size_t n)
+size_t sbx_change_count(const struct sbx_strlist *lists)
 {
-    const char *nl = memchr(s, '\n', n);
-    return nl ? (size_t)(nl - s) : n;
+    return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;
 }
 
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,

@@ -22,8 +22,8 @@ const char *sbx_display_path(const char *path);
 const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, size_t *len);
 /* s with secrets redacted (valid until the next call). */
 const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t *len);
-/* The first line of s (up to a newline). */
-size_t sbx_first_line(const char *s, size_t n);
+/* How many paths the three change lists (added, changed, removed) hold. */
+size_t sbx_change_count(const struct sbx_strlist *lists);
 
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);

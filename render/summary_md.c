@@ -116,7 +116,10 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_addc(out, '\n');
 
     sbx_buf_adds(out, "**Files:**\n\n");
-    changes(c, out, s->files, "workspace");
+    if (s->workspace_manifests || sbx_change_count(s->files))
+        changes(c, out, s->files, "workspace");
+    else
+        sbx_buf_adds(out, "- workspace: not checked (no manifest of it)\n");
     if (s->system_roots.n) {
         struct sbx_buf where = SBX_BUF_INIT;
         for (size_t i = 0; i < s->system_roots.n; i++) {

@@ -147,11 +147,6 @@ static void commands_line(struct line *l, struct sbx_buf *out)
     emit(l, out);
 }
 
-static size_t change_count(const struct sbx_strlist *lists)
-{
-    return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;
-}
-
 static void changes(struct line *l, const struct sbx_strlist *lists)
 {
     static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
@@ -170,13 +165,15 @@ static void files_line(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
     sbx_buf_adds(&l->b, "Files:     ");
-    if (change_count(s->files))
+    if (sbx_change_count(s->files))
         changes(l, s->files);
-    else
+    else if (s->workspace_manifests)
         sbx_buf_adds(&l->b, "workspace unchanged");
+    else
+        sbx_buf_adds(&l->b, "workspace not checked");
     if (!s->system_roots.n) {
         sbx_buf_adds(&l->b, "; system folders not checked");
-    } else if (!change_count(s->system)) {
+    } else if (!sbx_change_count(s->system)) {
         sbx_buf_adds(&l->b, "; ");
         list_items(l, &s->system_roots);
         sbx_buf_adds(&l->b, " unchanged");
@@ -184,7 +181,7 @@ static void files_line(struct line *l, struct sbx_buf *out)
         sbx_buf_adds(&l->b, "; SYSTEM: ");
         changes(l, s->system);
     }
-    emit_styled(l, out, change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    emit_styled(l, out, sbx_change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
 }
 
 static void network_lines(struct line *l, struct sbx_buf *out)

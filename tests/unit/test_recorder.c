@@ -109,6 +109,8 @@ static void files_and_notes(void **state)
     assert_string_equal(sbx_str(tl, f->root), "/etc");
     assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/hosts");
     assert_int_equal(tl->order[2]->kind, SBX_EV_NOTE);
+    assert_string_equal(sbx_kind_name(tl->order[0]->kind), "files");
+    assert_string_equal(sbx_kind_name(tl->order[2]->kind), "note");
     assert_string_equal(sbx_str(tl, tl->order[2]->label), "checkpoint");
     drop(tl);
 }

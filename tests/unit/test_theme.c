@@ -56,6 +56,15 @@ static void parse_rules(void **state)
     assert_non_null(strstr(err, "line 2"));
 }
 
+static void style_names_round_trip(void **state)
+{
+    (void)state;
+    for (int i = 0; i < SBX_STYLE_COUNT; i++)
+        assert_int_equal(sbx_style_by_name(sbx_style_name((enum sbx_style)i)), i);
+    assert_null(sbx_style_name(SBX_STYLE_COUNT));
+    assert_int_equal(sbx_style_by_name("no.such.style"), -1);
+}
+
 static void sgr(void **state)
 {
     (void)state;
@@ -105,7 +114,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shipped_default_matches_builtin), cmocka_unit_test(parse_rules),
-        cmocka_unit_test(sgr), cmocka_unit_test(lookup_order),
+        cmocka_unit_test(style_names_round_trip), cmocka_unit_test(sgr),
+        cmocka_unit_test(lookup_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

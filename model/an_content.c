@@ -247,11 +247,8 @@ static void *run_worker(void *arg)
         w->event = e;
         check_hash(w, e);
         scan_secrets(w, ss, e);
-        /* one pass over the whole record first: most hold no refusal keyword at all */
-        if (sbx_netpat_might_refuse(sbx_event_line(w->tl, e), e->line_len)) {
-            scan_refusals(w, ns, e, &c->err);
-            scan_refusals(w, ns, e, &c->out);
-        }
+        scan_refusals(w, ns, e, &c->err);
+        scan_refusals(w, ns, e, &c->out);
         if (c->command.len && !command_seen(w, sbx_text_raw(w->tl, e, &c->command), c->command.len)) {
             size_t len;
             const char *cmd = sbx_text_get(w->tl, e, &c->command, &w->scratch, &len);

@@ -45,7 +45,9 @@ static bool fail(struct sbx_jscan *s, const char *line, const char *at, enum sbx
  * not whitespace there: the object must close before it. */
 static inline const char *skip_ws_in(const char *p, const char *end, bool stream)
 {
-    while (p < end && (*p == ' ' || *p == '\t' || (*p == '\n' && !stream) || *p == '\r'))
+    /* every whitespace byte is <= ' ': most calls stop at the first test */
+    const uint64_t ws = 1ULL << ' ' | 1ULL << '\t' | 1ULL << '\r' | (stream ? 0 : 1ULL << '\n');
+    while (p < end && (unsigned char)*p <= ' ' && (ws >> (unsigned char)*p & 1))
         p++;
     return p;
 }
@@ -372,6 +374,7 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
 {
     const char *p = line;
     bool nested = false;
+    uint64_t seen = 0; /* signatures of the keys so far, while n <= LINEAR_DUP_MAX */
 
     trim_scratch(s);
     s->n = 0;
@@ -417,7 +420,15 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             m->ukey_len = m->key_len;
         }
         if (s->n <= LINEAR_DUP_MAX) {
-            for (size_t j = 0; j + 1 < s->n; j++) {
+            /* equal keys have equal signatures: compare only on a repeat */
+            size_t ul = m->ukey_len;
+            unsigned sig = ul ? (unsigned)(ul * 7 + (unsigned char)m->ukey[0] * 3 +
+                                           (unsigned char)m->ukey[ul - 1])
+                              : 0;
+            uint64_t bit = 1ULL << (sig & 63);
+            bool maybe_dup = (seen & bit) != 0;
+            seen |= bit;
+            for (size_t j = 0; maybe_dup && j + 1 < s->n; j++) {
                 const struct sbx_jmember *o = &s->m[j];
                 if (o->ukey_len == m->ukey_len &&
                     (m->ukey_len == 0 || (o->ukey[0] == m->ukey[0] &&

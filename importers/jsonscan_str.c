@@ -319,22 +319,11 @@ static inline uint64_t find_escaped(uint64_t bs, uint64_t *carry)
 }
 
 static const char *scan_string_sse2(struct sbx_jscan *s, const char *line, const char *start,
-                                    const char *end, unsigned char *esc)
+                                    const char *from, const char *end, unsigned char *esc)
 {
-    /* short strings (keys, small values) end within 16 plain bytes */
-    if (end - start >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
-        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                 _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
-        if (bits && start[__builtin_ctz(bits)] == '"')
-            return start + __builtin_ctz(bits);
-    }
-
-    const char *blk = start;
+    const char *blk = from;
     const char *u_skip = NULL;   /* the 'u' of a low surrogate already checked */
-    const char *utf8_done = start; /* non-ASCII bytes below this are checked */
+    const char *utf8_done = from; /* non-ASCII bytes below this are checked */
     uint64_t carry = 0;
     char tmp[64];
     for (;;) {
@@ -506,22 +495,42 @@ static AVX2 inline uint64_t escape_letters32(__m256i v, uint64_t *u)
     return ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
 }
 
-static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
-                                         const char *start, const char *end,
-                                         unsigned char *esc)
+/* Hex digits, '0's, and 'd'/'D's of a 32-byte half, as bit masks. */
+static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, uint64_t *d)
 {
-    /* short strings (keys, small values) end within 16 plain bytes */
-    if (end - start >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
-        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                 _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
-        if (bits && start[__builtin_ctz(bits)] == '"')
-            return start + __builtin_ctz(bits);
-    }
+    /* low nibble: 1 for 0..9, 2 for 1..6; high nibble: 1 for 0x3_, 2 for 0x4_/0x6_ */
+    const __m256i lo_tab = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+                                            1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
+    const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), lo_tab),
+                                  lookup16(shr4(v), hi_tab));
+    *hex = ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
+    *zero = mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('0')));
+    *d = mask32(_mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)),
+                                  _mm256_set1_epi8('d')));
+}
 
-    const char *blk = start;
+/* Of the escaped 'u's in u, those whose four hex digits lie in this block
+ * and make a code unit that is neither 0 nor a surrogate (nor D000..D7FF,
+ * left to the scalar check with the surrogates): uescape() would accept
+ * them, and nothing else is to be done for them. */
+static AVX2 inline uint64_t plain_uescapes(__m256i v0, __m256i v1, uint64_t u)
+{
+    uint64_t h0, h1, z0, z1, d0, d1;
+    hex_digits32(v0, &h0, &z0, &d0);
+    hex_digits32(v1, &h1, &z1, &d1);
+    uint64_t hex = h0 | h1 << 32, zero = z0 | z1 << 32, d = d0 | d1 << 32;
+    uint64_t four_hex = hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4;
+    uint64_t four_zero = zero >> 1 & zero >> 2 & zero >> 3 & zero >> 4;
+    return u & four_hex & ~four_zero & ~(d >> 1);
+}
+
+static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
+                                         const char *start, const char *from,
+                                         const char *end, unsigned char *esc)
+{
+    const char *blk = from;
     const char *u_skip = NULL; /* the 'u' of a low surrogate already checked */
     uint64_t carry = 0;
     __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
@@ -579,6 +588,8 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
             if (e & ~ok)
                 break;
             uint64_t u = (u0 | u1 << 32) & e;
+            if (u)
+                u &= ~plain_uescapes(v0, v1, u);
             for (; u; u &= u - 1) {
                 const char *p = blk + __builtin_ctzll(u);
                 if (p == u_skip)
@@ -607,15 +618,62 @@ slow:
 }
 #endif /* USE_AVX2 */
 
+#if defined(USE_AVX2)
+/* 0 until the first call asks the CPU, then 1 (no AVX2) or 2 (AVX2); every
+ * thread that races to fill it in stores the same value. */
+static int avx2_state;
+
+static inline bool have_avx2(void)
+{
+    int st = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
+    if (__builtin_expect(st == 0, 0)) {
+        __builtin_cpu_init();
+        st = __builtin_cpu_supports("avx2") ? 2 : 1;
+        __atomic_store_n(&avx2_state, st, __ATOMIC_RELAXED);
+    }
+    return st == 2;
+}
+#endif
+
+#if defined(USE_SSE2)
+/* The block scanners start at `from`, any point of the body before which
+ * every byte is plain ASCII (no escape, no UTF-8 sequence in progress). Out
+ * of line, so that the common case below needs no stack frame. */
+static __attribute__((noinline)) const char *
+scan_string_blocks(struct sbx_jscan *s, const char *line, const char *start, const char *from,
+                   const char *end, unsigned char *escaped)
+{
+#if defined(USE_AVX2)
+    if (have_avx2())
+        return scan_string_avx2(s, line, start, from, end, escaped);
+#endif
+    return scan_string_sse2(s, line, start, from, end, escaped);
+}
+#endif
+
 const char *sbx_jscan_string(struct sbx_jscan *s, const char *line, const char *p,
                              const char *end, unsigned char *escaped)
 {
-#if defined(USE_AVX2)
-    if (__builtin_cpu_supports("avx2"))
-        return scan_string_avx2(s, line, p, end, escaped);
-#endif
 #if defined(USE_SSE2)
-    return scan_string_sse2(s, line, p, end, escaped);
+    /* most strings are plain ASCII up to their closing quote */
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                  space = _mm_set1_epi8(0x20);
+    const char *q = p;
+    while (end - q >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+        /* signed compare: bytes >= 0x80 are negative, so "< 0x20" catches both */
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                 _mm_cmplt_epi8(v, space));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits) {
+            q += __builtin_ctz(bits);
+            if (*q == '"')
+                return q;
+            break;
+        }
+        q += 16;
+    }
+    return scan_string_blocks(s, line, p, q, end, escaped);
 #else
     return scan_string_ref(s, line, p, end, escaped);
 #endif

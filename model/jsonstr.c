@@ -18,7 +18,7 @@ static const unsigned char hex_value1[256] = {
 };
 #undef H
 
-static int hex4(const char *p)
+static inline int hex4(const char *p)
 {
     int a = hex_value1[(unsigned char)p[0]], b = hex_value1[(unsigned char)p[1]],
         c = hex_value1[(unsigned char)p[2]], d = hex_value1[(unsigned char)p[3]];

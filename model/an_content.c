@@ -130,7 +130,7 @@ static const char *field_of_hit(const struct worker *w, const struct sbx_secret_
     uint64_t start = e->line_off + hit->off, end = start + hit->len;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
-        if (!(t->flags & SBX_TEXT_PRESENT) || (t->flags & SBX_TEXT_ARENA))
+        if (!(t->flags & SBX_TEXT_PRESENT))
             continue;
         if (start >= t->off && end <= t->off + t->len)
             return names[i];

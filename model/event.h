@@ -42,13 +42,12 @@ enum sbx_finding {
 
 /* Where a text lives and how it is encoded. */
 enum sbx_text_flags {
-    SBX_TEXT_ESCAPED = 1u << 0, /* a JSON string body: decode with sbx_text_decode */
-    SBX_TEXT_ARENA = 1u << 1,   /* off is a pointer value into timeline storage, not a source offset */
-    SBX_TEXT_PRESENT = 1u << 2, /* the field was in the record (possibly empty) */
+    SBX_TEXT_ESCAPED = 1u << 0, /* a JSON string body: decode with sbx_jstr_decode (sbx_text_get does) */
+    SBX_TEXT_PRESENT = 1u << 1, /* the field was in the record (possibly empty) */
 };
 
 struct sbx_text {
-    uint64_t off; /* byte offset into the event's source (or a pointer, with SBX_TEXT_ARENA) */
+    uint64_t off; /* byte offset into the event's source */
     uint32_t len;
     uint32_t flags;
 };

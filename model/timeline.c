@@ -171,8 +171,6 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
 const char *sbx_text_raw(const struct sbx_timeline *tl, const struct sbx_event *ev,
                          const struct sbx_text *t)
 {
-    if (t->flags & SBX_TEXT_ARENA)
-        return (const char *)(uintptr_t)t->off;
     return tl->sources[ev->source].data + t->off;
 }
 

@@ -19,7 +19,7 @@
 #include "model/event.h"
 #include "model/strtab.h"
 
-enum sbx_data_how { SBX_DATA_NONE, SBX_DATA_MAPPED, SBX_DATA_HEAP };
+enum sbx_data_how { SBX_DATA_MAPPED, SBX_DATA_HEAP };
 
 struct sbx_source {
     char *path;          /* as given on the command line or found in a folder */

@@ -378,6 +378,6 @@ bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int t
 
     EVP_MD_free(sha256);
     sbx_netpat_free(netpat);
-    sbx_secrets_free(secrets);
+    sum->patterns = secrets; /* the summary redacts with them later */
     return true;
 }

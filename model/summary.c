@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/analyses.h"
+#include "model/secrets.h"
 
 void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n)
 {
@@ -86,5 +87,6 @@ void sbx_summary_free(struct sbx_summary *sum)
     }
     free(sum->refused);
     free(sum->secrets);
+    sbx_secrets_free(sum->patterns);
     memset(sum, 0, sizeof *sum);
 }

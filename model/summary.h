@@ -68,6 +68,8 @@ struct sbx_summary {
 
     struct sbx_secret_found *secrets; /* in timeline order */
     size_t nsecrets;
+    struct sbx_secrets *patterns;     /* the secret patterns found them with, for
+                                         redacting what a summary quotes; owned */
 };
 
 struct sbx_summary_opts {

@@ -1,5 +1,6 @@
 #include "render/summary.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "render/summary_common.h"
@@ -50,9 +51,11 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
 {
     struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
                            .sgr = look ? look->sgr : NULL};
-    c.secrets = sbx_secrets_new(err, errsz);
-    if (!c.secrets)
+    c.secrets = sum->patterns;
+    if (!c.secrets) {
+        snprintf(err, errsz, "the summary was not made by sbx_summarize");
         return false;
+    }
     c.scratch = sbx_secrets_scratch_new(c.secrets);
     switch (fmt) {
     case SBX_SUMMARY_TEXT: sbx_render_text(&c, out); break;
@@ -60,7 +63,6 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
     case SBX_SUMMARY_JSON: sbx_render_json(&c, out); break;
     }
     sbx_secrets_scratch_free(c.scratch);
-    sbx_secrets_free(c.secrets);
     sbx_buf_free(&c.tmp);
     sbx_buf_free(&c.red);
     return true;

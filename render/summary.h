@@ -26,8 +26,8 @@ struct sbx_summary_look {
                                 sequence that turns it on; NULL for no colour */
 };
 
-/* look may be NULL (UTF-8, no colour). Returns false with err set only when
- * the redaction patterns cannot be built. */
+/* sum must come from sbx_summarize (it carries the patterns to redact with).
+ * look may be NULL (UTF-8, no colour). Returns false with err set otherwise. */
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
                         enum sbx_summary_format fmt, const struct sbx_summary_look *look,
                         struct sbx_buf *out, char *err, size_t errsz);

@@ -8,7 +8,7 @@
 struct sbx_sumctx {
     const struct sbx_timeline *tl;
     const struct sbx_summary *sum;
-    struct sbx_secrets *secrets;
+    const struct sbx_secrets *secrets; /* the summary's */
     struct sbx_secrets_scratch *scratch;
     bool ascii;
     const char *const *sgr; /* NULL: no colour */

@@ -54,6 +54,21 @@ static bool wants_colour(const char *mode, const char *output)
     return isatty(1) && !(no_color && *no_color) && term && *term && strcmp(term, "dumb") != 0;
 }
 
+/* The theme to colour with. The default theme may be missing (the built-in
+ * one looks the same); a broken one is said and replaced by the built-in; a
+ * theme the user named must load. */
+static bool pick_theme(const char *name, struct sbx_theme *t)
+{
+    char err[256];
+    if (sbx_theme_load(t, name, SBX_THEMEDIR, err, sizeof err))
+        return true;
+    bool is_default = strcmp(name, "default") == 0;
+    if (!is_default || !strstr(err, "no theme"))
+        warn(err);
+    sbx_theme_default(t);
+    return is_default;
+}
+
 struct sgr_table {
     struct sbx_buf seq[SBX_STYLE_COUNT];
     const char *p[SBX_STYLE_COUNT];
@@ -181,16 +196,10 @@ int sbx_cmd_summary(int argc, char **argv)
     struct sgr_table colours;
     if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
         struct sbx_theme theme;
-        if (!sbx_theme_load(&theme, theme_name, SBX_THEMEDIR, err, sizeof err)) {
-            if (strcmp(theme_name, "default") != 0 || !strstr(err, "no theme")) {
-                warn(err); /* a named theme that is missing or broken is worth saying */
-                if (strcmp(theme_name, "default") != 0) {
-                    status = SBX_EXIT_USAGE;
-                    sbx_summary_free(&sum);
-                    goto done;
-                }
-            }
-            sbx_theme_default(&theme);
+        if (!pick_theme(theme_name, &theme)) {
+            status = SBX_EXIT_USAGE;
+            sbx_summary_free(&sum);
+            goto done;
         }
         look.sgr = sgr_table_build(&colours, &theme);
     }

@@ -38,6 +38,10 @@ enum sbx_finding {
     SBX_F_FAILED = 1u << 4,
     SBX_F_HASH_MISMATCH = 1u << 5,
     SBX_F_BAD_FIELD = 1u << 6, /* a field had the wrong type or range: shown as ? */
+    /* Set by the cross-check with the provider's command record and by the
+     * audit log; the views already rank them. */
+    SBX_F_OUTSIDE_WRAPPER = 1u << 7,
+    SBX_F_ACCOUNT_CHANGE = 1u << 8,
 };
 
 /* Where a text lives and how it is encoded. */

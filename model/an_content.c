@@ -11,14 +11,10 @@
 #include <unistd.h>
 
 #include "model/analyses.h"
+#include "model/hashcheck.h"
 #include "model/jsonstr.h"
 #include "model/refusals.h"
 #include "model/secrets.h"
-
-/* The recorder's clip: first 2000 and last 2000 characters around this. */
-static const char CLIP_MARK[] = "\n[...]\n";
-static const char CLIP_MARK_ESCAPED[] = "\\n[...]\\n";
-enum { CLIPPED_MIN_CHARS = 4007 };
 
 struct refused_local {
     char *host;
@@ -64,58 +60,23 @@ struct worker {
     struct seen_command *seen; /* SEEN_SLOTS */
 };
 
-/* Whether a stdout was clipped by the recorder. The mark follows the first
- * 2000 characters, so it starts at least 2000 bytes in; it is found by its
- * '[' (rare in output) rather than its leading newline or backslash
- * (common, in escaped text). */
-static bool has_clip_mark(const char *s, size_t n, bool escaped)
-{
-    const char *mark = escaped ? CLIP_MARK_ESCAPED : CLIP_MARK;
-    size_t before = escaped ? 2 : 1; /* "\\n" or "\n" ahead of the '[' */
-    size_t mlen = escaped ? sizeof CLIP_MARK_ESCAPED - 1 : sizeof CLIP_MARK - 1;
-    if (n < CLIPPED_MIN_CHARS)
-        return false;
-    const char *p = s + 2000, *end = s + n;
-    while ((p = memchr(p, '[', (size_t)(end - p)))) {
-        const char *start = p - before;
-        if ((size_t)(end - start) >= mlen && memcmp(start, mark, mlen) == 0)
-            return true;
-        p++;
-    }
-    return false;
-}
-
 static void check_hash(struct worker *w, const struct sbx_event *e)
 {
-    const struct sbx_command *c = &e->u.cmd;
-    if (!(c->flags & SBX_CMD_HASH_PRESENT)) {
-        w->unverifiable++;
-        return;
-    }
-    const char *raw = sbx_text_raw(w->tl, e, &c->out);
-    if (has_clip_mark(raw, c->out.len, c->out.flags & SBX_TEXT_ESCAPED)) {
-        w->unverifiable++;
-        return;
-    }
-    size_t len;
-    const char *out = sbx_text_get(w->tl, e, &c->out, &w->scratch, &len);
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int mdlen = 0;
     /* one context per thread, reset for each command: EVP_Digest would
        allocate and free one per call, a million times over */
-    if (!EVP_DigestInit_ex2(w->md_ctx, w->sha256, NULL) || !EVP_DigestUpdate(w->md_ctx, out, len) ||
-        !EVP_DigestFinal_ex(w->md_ctx, md, &mdlen) || mdlen < 8) {
-        w->unverifiable++;
-        return;
-    }
-    uint64_t first8 = 0;
-    for (int i = 0; i < 8; i++)
-        first8 = first8 << 8 | md[i];
-    if (first8 == c->stdout_hash) {
+    switch (sbx_hash_check(w->tl, e, w->md_ctx, w->sha256, &w->scratch)) {
+    case SBX_HASH_VERIFIED:
         w->verified++;
-    } else {
+        break;
+    case SBX_HASH_MISMATCH:
         w->mismatched++;
         w->event->findings |= SBX_F_HASH_MISMATCH;
+        break;
+    case SBX_HASH_NONE:
+    case SBX_HASH_CLIPPED:
+    case SBX_HASH_ERROR:
+        w->unverifiable++;
+        break;
     }
 }
 

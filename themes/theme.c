@@ -8,11 +8,7 @@
 void sbx_theme_default(struct sbx_theme *t)
 {
     for (int i = 0; i < SBX_STYLE_COUNT; i++)
-        t->look[i] = (struct sbx_look){SBX_COLOR_DEFAULT, SBX_COLOR_DEFAULT, 0};
-    t->look[SBX_STYLE_LABEL].attrs = SBX_ATTR_BOLD;
-    t->look[SBX_STYLE_FINDING] = (struct sbx_look){1, SBX_COLOR_DEFAULT, SBX_ATTR_BOLD};
-    t->look[SBX_STYLE_WARNING] = (struct sbx_look){3, SBX_COLOR_DEFAULT, 0};
-    t->look[SBX_STYLE_ESCAPE] = (struct sbx_look){5, SBX_COLOR_DEFAULT, 0};
+        sbx_style_builtin((enum sbx_style)i, &t->look[i].fg, &t->look[i].bg, &t->look[i].attrs);
 }
 
 static const char *const color_names[] = {"black", "red", "green", "yellow",

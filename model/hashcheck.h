@@ -1,0 +1,26 @@
+/* The recorder's stdout hash check for one command: the record carries the
+ * first 16 hex digits of the SHA-256 of stdout as it was captured; a clipped
+ * stdout (the recorder keeps its first and last 2000 characters) cannot be
+ * checked. Used by the content analysis for every command and by the detail
+ * view for one. Owns nothing; thread-safe with one context per thread. */
+#ifndef SBX_HASHCHECK_H
+#define SBX_HASHCHECK_H
+
+#include <openssl/evp.h>
+
+#include "model/timeline.h"
+
+enum sbx_hash_state {
+    SBX_HASH_NONE,      /* no hash in the record */
+    SBX_HASH_CLIPPED,   /* stdout was clipped: cannot be checked */
+    SBX_HASH_VERIFIED,
+    SBX_HASH_MISMATCH,
+    SBX_HASH_ERROR,     /* the digest could not be computed */
+};
+
+/* ctx and sha256 may be NULL (made and freed inside: slower); scratch holds
+ * decoded stdout between calls. */
+enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct sbx_event *e,
+                                   EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch);
+
+#endif

@@ -54,8 +54,12 @@ $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# Only the terminal file sees curses.
+$(B)/tui/term.o: ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags ncursesw)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw)
+
 $(BIN): $(TUI_OBJ) $(LIBA)
-	$(CC) $(LDSAN) -o $@ $(TUI_OBJ) $(LIBA) $(LIBS)
+	$(CC) $(LDSAN) -o $@ $(TUI_OBJ) $(LIBA) $(LIBS) $(CURSES_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(LIBA)
 	@mkdir -p $(dir $@)

@@ -67,3 +67,24 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
     sbx_buf_free(&c.red);
     return true;
 }
+
+bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                              bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              size_t *nlines, char *err, size_t errsz)
+{
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns};
+    if (!c.secrets) {
+        snprintf(err, errsz, "the summary was not made by sbx_summarize");
+        return false;
+    }
+    c.scratch = sbx_secrets_scratch_new(c.secrets);
+    c.lines = sbx_xmalloc(16 * sizeof *c.lines);
+    c.caplines = 16;
+    sbx_render_text(&c, out);
+    sbx_secrets_scratch_free(c.scratch);
+    sbx_buf_free(&c.tmp);
+    sbx_buf_free(&c.red);
+    *lines = c.lines;
+    *nlines = c.nlines;
+    return true;
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "model/buf.h"
+#include "render/style.h"
 #include "model/summary.h"
 #include "model/timeline.h"
 
@@ -31,5 +32,20 @@ struct sbx_summary_look {
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
                         enum sbx_summary_format fmt, const struct sbx_summary_look *look,
                         struct sbx_buf *out, char *err, size_t errsz);
+
+/* What each line of the text summary shows and leads to, for the summary
+ * view: Enter on a line goes to its event, or applies its filter. */
+struct sbx_summary_line {
+    enum sbx_style style;         /* of the line after its label */
+    size_t label_len;             /* bytes of "Commands:  " at its start (0: none) */
+    const struct sbx_event *event; /* the event it is about, or NULL */
+    const char *filter;           /* a filter expression (static string), or NULL */
+};
+
+/* The text summary (no colour) and its lines' targets, one per line of out;
+ * *lines is allocated (caller frees). */
+bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                              bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              size_t *nlines, char *err, size_t errsz);
 
 #endif

@@ -12,6 +12,8 @@ struct sbx_sumctx {
     struct sbx_secrets_scratch *scratch;
     bool ascii;
     const char *const *sgr; /* NULL: no colour */
+    struct sbx_summary_line *lines; /* text only, when asked: one per line written */
+    size_t nlines, caplines;
     struct sbx_buf tmp; /* decoded text */
     struct sbx_buf red; /* redacted text */
 };

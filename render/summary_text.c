@@ -14,6 +14,8 @@ enum { COLS = 80, LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
 struct line {
     struct sbx_sumctx *c;
     struct sbx_buf b;
+    const struct sbx_event *event; /* where Enter on this line leads, in the summary view */
+    const char *filter;
 };
 
 static const char *times_sign(const struct sbx_sumctx *c) { return c->ascii ? "x" : "\xC3\x97"; }
@@ -58,6 +60,12 @@ static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style styl
         styled_part(l, out, style, cut.p + label, cut.len - label);
     }
     sbx_buf_addc(out, '\n');
+    if (l->c->lines) {
+        SBX_GROW(l->c->lines, l->c->nlines, l->c->caplines);
+        l->c->lines[l->c->nlines++] = (struct sbx_summary_line){style, label, l->event, l->filter};
+    }
+    l->event = NULL;
+    l->filter = NULL;
     sbx_buf_free(&cut);
     sbx_buf_clear(&l->b);
 }
@@ -130,8 +138,10 @@ static void commands_line(struct line *l, struct sbx_buf *out)
         if (s->nfailed_by > LIST_MAX)
             sbx_buf_addf(&l->b, ", +%zu more", s->nfailed_by - LIST_MAX);
         sbx_buf_adds(&l->b, ")");
+        l->filter = "failed";
     } else if (s->commands) {
         sbx_buf_adds(&l->b, " (none failed)");
+        l->filter = "kind:command";
     }
     emit_styled(l, out, s->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
     if (s->longest) {
@@ -141,6 +151,7 @@ static void commands_line(struct line *l, struct sbx_buf *out)
         if (s->timed_out)
             sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
         sbx_buf_addf(&l->b, "longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        l->event = s->longest;
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);
         add_untrusted(l, cmd, n);
     }
@@ -165,6 +176,7 @@ static void files_line(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
     sbx_buf_adds(&l->b, "Files:     ");
+    l->filter = sbx_change_count(s->system) ? "system" : "kind:files";
     if (sbx_change_count(s->files))
         changes(l, s->files);
     else if (s->workspace_manifests)
@@ -190,6 +202,10 @@ static void network_lines(struct line *l, struct sbx_buf *out)
     sbx_buf_adds(&l->b, "Network:   ");
     if (s->nrefused) {
         sbx_buf_addf(&l->b, "%zu refused (", s->nrefused);
+        if (s->nrefused == 1)
+            l->event = s->refused[0].event;
+        else
+            l->filter = "refused";
         for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
             if (i)
                 sbx_buf_adds(&l->b, ", ");
@@ -214,8 +230,10 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         const char *ev = sbx_sum_redact(l->c, r->evidence, strlen(r->evidence), &n);
         sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(r->first, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90");
         add_untrusted(l, ev, n);
+        l->event = r->event;
         emit_styled(l, out, SBX_STYLE_DETAIL);
         const char *cmd = sbx_sum_command(l->c, r->event, &n);
+        l->event = r->event;
         sbx_buf_adds(&l->b, "    $ ");
         add_untrusted(l, cmd, n);
         emit_styled(l, out, SBX_STYLE_DETAIL);
@@ -283,6 +301,7 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
     qsort(groups, ngroups, sizeof *groups, by_first_place);
     sbx_buf_addf(&l->b, "%zu found, masked (%zu place%s)", ngroups, s->nsecrets,
                  s->nsecrets == 1 ? "" : "s");
+    l->filter = "secret";
     emit_styled(l, out, SBX_STYLE_FINDING);
     static const char *const places[] = {"command", "stdout", "stderr"};
     for (size_t g = 0; g < ngroups && g < LIST_MAX; g++) {
@@ -303,6 +322,7 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
         }
         if (groups[g].end - groups[g].begin > 1)
             sbx_buf_addf(&l->b, " (%zu times)", groups[g].end - groups[g].begin);
+        l->event = f->event;
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
     if (ngroups > LIST_MAX) {

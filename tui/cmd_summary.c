@@ -13,10 +13,8 @@
 #include "render/summary.h"
 #include "themes/theme.h"
 #include "tui/cli.h"
+#include "tui/cli_util.h"
 
-#ifndef SBX_THEMEDIR
-#define SBX_THEMEDIR "/usr/local/share/sbxview/themes"
-#endif
 
 struct progress {
     bool shown;
@@ -33,15 +31,6 @@ static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t t
     p->shown = true;
 }
 
-/* Messages quote file names, which may hold anything: sanitise them too. */
-static void warn(const char *msg)
-{
-    struct sbx_buf b = SBX_BUF_INIT;
-    sbx_sanitize(&b, msg, strlen(msg), SBX_SAN_ONE_LINE, 0);
-    fprintf(stderr, "sbxview: %s\n", b.p ? b.p : "");
-    sbx_buf_free(&b);
-}
-
 /* Colour only on a terminal that can take it, unless asked; NO_COLOR wins
  * over auto (https://no-color.org). */
 static bool wants_colour(const char *mode, const char *output)
@@ -52,21 +41,6 @@ static bool wants_colour(const char *mode, const char *output)
         return false;
     const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
     return isatty(1) && !(no_color && *no_color) && term && *term && strcmp(term, "dumb") != 0;
-}
-
-/* The theme to colour with. The default theme may be missing (the built-in
- * one looks the same); a broken one is said and replaced by the built-in; a
- * theme the user named must load. */
-static bool pick_theme(const char *name, struct sbx_theme *t)
-{
-    char err[256];
-    if (sbx_theme_load(t, name, SBX_THEMEDIR, err, sizeof err))
-        return true;
-    bool is_default = strcmp(name, "default") == 0;
-    if (!is_default || !strstr(err, "no theme"))
-        warn(err);
-    sbx_theme_default(t);
-    return is_default;
 }
 
 struct sgr_table {
@@ -115,16 +89,10 @@ int sbx_cmd_summary(int argc, char **argv)
             }
             break;
         case 'o': output = optarg; break;
-        case 'j': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || n < 1 || n > 64) {
-                fprintf(stderr, "sbxview: --threads wants a number from 1 to 64\n");
+        case 'j':
+            if (!sbx_parse_threads(optarg, &threads))
                 return SBX_EXIT_USAGE;
-            }
-            threads = (int)n;
             break;
-        }
         case 'q': quiet = true; break;
         case 'C':
             if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
@@ -157,19 +125,8 @@ int sbx_cmd_summary(int argc, char **argv)
                                    &lopts, &rep);
     if (prog.shown)
         fputs("\r\033[K", stderr);
-    if (!quiet) {
-        for (size_t i = 0; i < rep.nerrors; i++)
-            warn(rep.errors[i]);
-        if (rep.nignored) {
-            /* files in a run folder that no importer reads: say which, so nothing is lost quietly */
-            struct sbx_buf b = SBX_BUF_INIT;
-            sbx_buf_addf(&b, "not read (no format of this version matches): ");
-            for (size_t i = 0; i < rep.nignored; i++)
-                sbx_buf_addf(&b, "%s%s", i ? ", " : "", rep.ignored[i]);
-            warn(b.p);
-            sbx_buf_free(&b);
-        }
-    }
+    if (!quiet)
+        sbx_warn_load_report(&rep);
     int status = SBX_EXIT_OK;
     if (!loaded) {
         status = SBX_EXIT_USAGE;
@@ -196,7 +153,7 @@ int sbx_cmd_summary(int argc, char **argv)
     struct sgr_table colours;
     if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
         struct sbx_theme theme;
-        if (!pick_theme(theme_name, &theme)) {
+        if (!sbx_pick_theme(theme_name, &theme)) {
             status = SBX_EXIT_USAGE;
             sbx_summary_free(&sum);
             goto done;
@@ -206,7 +163,7 @@ int sbx_cmd_summary(int argc, char **argv)
     struct sbx_buf out = SBX_BUF_INIT;
     if (!sbx_render_summary(&tl, &sum, fmt, &look, &out, err, sizeof err) ||
         !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err)) {
-        warn(err);
+        sbx_warn(err);
         status = SBX_EXIT_USAGE;
     }
     sbx_buf_free(&out);

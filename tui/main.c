@@ -42,7 +42,7 @@ void sbx_usage(FILE *to)
 
 int main(int argc, char **argv)
 {
-    setlocale(LC_CTYPE, "");
+    setlocale(LC_ALL, "");
     sbx_install_sigbus_handler(NULL);
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         sbx_usage(stdout);
@@ -58,6 +58,5 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "summary") == 0)
         return sbx_cmd_summary(argc - 1, argv + 1);
-    /* the interactive review is not part of this build: show the summary */
-    return sbx_cmd_summary(argc, argv);
+    return sbx_cmd_view(argc, argv);
 }

@@ -1,0 +1,255 @@
+/* The detail of one event, as a document the detail view scrolls. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/hashcheck.h"
+#include "model/secrets.h"
+#include "model/timefmt.h"
+#include "render/summary_common.h"
+#include "render/views.h"
+
+enum { FIELD_W = 13 };
+
+static void field(struct sbx_doc *d, const char *name)
+{
+    sbx_doc_set_indent(d, FIELD_W);
+    sbx_doc_addf(d, SBX_STYLE_FIELD, "%-*s", FIELD_W, name);
+}
+
+static void untrusted(struct sbx_doc *d, struct sbx_rows_look *l, enum sbx_style style,
+                      const char *s, size_t n, bool one_line)
+{
+    if (l->scratch) {
+        sbx_buf_clear(&l->red);
+        sbx_secrets_redact(l->sum->patterns, l->scratch, s, n, &l->red);
+        s = l->red.p ? l->red.p : "";
+        n = l->red.len;
+    }
+    sbx_doc_untrusted(d, style, s, n, one_line);
+}
+
+static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *name, int64_t t,
+                       const struct sbx_event *e)
+{
+    char stamp[40], clock[16];
+    field(d, name);
+    if (t == SBX_TIME_UNKNOWN) {
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "unknown");
+    } else {
+        sbx_stamp(t, l->local, stamp);
+        sbx_clock(t, l->local, clock);
+        /* the date, then the clock with milliseconds, then the zone */
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, "%.10s %s %s", stamp, clock, stamp + 20);
+        if (e->tflags & SBX_EVT_NO_ZONE)
+            sbx_doc_adds(d, SBX_STYLE_WARNING, " (the record gave no zone: read as UTC)");
+        if (e->tflags & SBX_EVT_LEAP_SECOND)
+            sbx_doc_adds(d, SBX_STYLE_WARNING, " (a leap second)");
+    }
+    sbx_doc_end_line(d);
+}
+
+static void heading(struct sbx_doc *d, const char *what)
+{
+    sbx_doc_set_indent(d, 0);
+    sbx_doc_end_line(d);
+    sbx_doc_adds(d, SBX_STYLE_HEADING, what);
+    sbx_doc_end_line(d);
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+    size_t lines = n && s[n - 1] != '\n';
+    for (const char *p = s; (p = memchr(p, '\n', (size_t)(s + n - p))); p++)
+        lines++;
+    return lines;
+}
+
+static void output_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
+                         const struct sbx_text *t, const char *name, enum sbx_style style)
+{
+    if (!(t->flags & SBX_TEXT_PRESENT))
+        return;
+    size_t n;
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    const char *s = sbx_text_get(l->tl, e, t, &tmp, &n);
+    char what[96];
+    size_t lines = count_lines(s, n);
+    if (n)
+        snprintf(what, sizeof what, "%s: %zu line%s, %zu bytes", name, lines, lines == 1 ? "" : "s", n);
+    else
+        snprintf(what, sizeof what, "%s: empty", name);
+    heading(d, what);
+    if (n) {
+        untrusted(d, l, style, s, n, false);
+        sbx_doc_end_line(d);
+    }
+    sbx_buf_free(&tmp);
+}
+
+static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    if (!e->findings)
+        return;
+    char mark;
+    enum sbx_style style = sbx_finding_look(e->findings, &mark);
+    struct sbx_buf words = SBX_BUF_INIT;
+    sbx_findings_words(e->findings, &words);
+    field(d, "Findings");
+    sbx_doc_add(d, style, words.p, words.len);
+    sbx_doc_end_line(d);
+    sbx_buf_free(&words);
+    const struct sbx_summary *sum = l->sum;
+    for (size_t i = 0; sum && i < sum->nrefused; i++) {
+        const struct sbx_refusal *r = &sum->refused[i];
+        if (r->event != e)
+            continue;
+        field(d, "");
+        sbx_doc_adds(d, SBX_STYLE_REFUSED, "refused ");
+        untrusted(d, l, SBX_STYLE_REFUSED, r->host, strlen(r->host), true);
+        sbx_doc_addf(d, SBX_STYLE_DETAIL, " (%s): ", r->pattern ? r->pattern : "");
+        untrusted(d, l, SBX_STYLE_DETAIL, r->evidence, strlen(r->evidence), true);
+        sbx_doc_end_line(d);
+    }
+    for (size_t i = 0; sum && i < sum->nsecrets; i++) {
+        const struct sbx_secret_found *f = &sum->secrets[i];
+        if (f->event != e)
+            continue;
+        field(d, "");
+        sbx_doc_addf(d, SBX_STYLE_SECRET, "%s ", sbx_secret_kind_name(f->kind));
+        sbx_doc_untrusted(d, SBX_STYLE_SECRET, f->sample, strlen(f->sample), true);
+        sbx_doc_addf(d, SBX_STYLE_DETAIL, " in %s (masked here)", f->where);
+        sbx_doc_end_line(d);
+    }
+}
+
+static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    enum sbx_hash_state h = sbx_hash_check(l->tl, e, NULL, NULL, &tmp);
+    sbx_buf_free(&tmp);
+    field(d, "Stdout hash");
+    switch (h) {
+    case SBX_HASH_NONE: sbx_doc_adds(d, SBX_STYLE_NOTE, "not recorded"); break;
+    case SBX_HASH_CLIPPED:
+        sbx_doc_adds(d, SBX_STYLE_NOTE, "cannot be checked: the recorder clipped stdout");
+        break;
+    case SBX_HASH_VERIFIED:
+        sbx_doc_addf(d, SBX_STYLE_GOOD, "verified (sha256 starts %016llx, as recorded)",
+                     (unsigned long long)e->u.cmd.stdout_hash);
+        break;
+    case SBX_HASH_MISMATCH:
+        sbx_doc_addf(d, SBX_STYLE_SECRET,
+                     "MISMATCH: the record says sha256 %016llx…, stdout as kept does not hash to it",
+                     (unsigned long long)e->u.cmd.stdout_hash);
+        break;
+    case SBX_HASH_ERROR: sbx_doc_adds(d, SBX_STYLE_WARNING, "could not be computed"); break;
+    }
+    sbx_doc_end_line(d);
+}
+
+static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    field(d, "Exit");
+    if (c->flags & SBX_CMD_TIMED_OUT)
+        sbx_doc_adds(d, SBX_STYLE_TIMEDOUT, "timed out");
+    else if (c->flags & SBX_CMD_EXIT_KNOWN)
+        sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "%d", (int)c->exit);
+    else
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "unknown");
+    if (c->flags & SBX_CMD_MS_KNOWN) {
+        char dur[32];
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, " after %s", sbx_duration_format(c->ms, dur));
+    }
+    sbx_doc_end_line(d);
+    const char *cwd = sbx_str(l->tl, c->cwd), *prog = sbx_str(l->tl, c->program);
+    if (cwd[0]) {
+        field(d, "Directory");
+        untrusted(d, l, SBX_STYLE_NORMAL, cwd, strlen(cwd), true);
+        sbx_doc_end_line(d);
+    }
+    field(d, "Program");
+    untrusted(d, l, SBX_STYLE_NORMAL, prog[0] ? prog : "?", prog[0] ? strlen(prog) : 1, true);
+    sbx_doc_end_line(d);
+    hash_field(d, l, e);
+}
+
+static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"Added", "Changed", "Removed"};
+    const struct sbx_files *f = e->u.files;
+    const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
+    field(d, "Root");
+    untrusted(d, l, SBX_STYLE_NORMAL, root[0] ? root : "the workspace", root[0] ? strlen(root) : 13, true);
+    sbx_doc_end_line(d);
+    for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s: %u", verbs[c], f->n[c]);
+        heading(d, what);
+        for (uint32_t i = 0; i < f->n[c]; i++) {
+            untrusted(d, l, e->findings & SBX_F_SYSTEM_FILES ? SBX_STYLE_SYSTEM : SBX_STYLE_NORMAL,
+                      f->paths[c][i], strlen(f->paths[c][i]), true);
+            sbx_doc_end_line(d);
+        }
+    }
+}
+
+void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
+                    bool raw)
+{
+    const struct sbx_source *src = &l->tl->sources[e->source];
+    const char *line = sbx_event_line(l->tl, e);
+    field(d, "Source");
+    untrusted(d, l, SBX_STYLE_NORMAL, sbx_display_path(src->path), strlen(sbx_display_path(src->path)), true);
+    sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s, %u bytes)", e->line_no, src->format, e->line_len);
+    sbx_doc_end_line(d);
+    if (raw) {
+        heading(d, "The line as recorded (sanitised; o: back to the fields)");
+        untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
+        sbx_doc_end_line(d);
+        return;
+    }
+    field(d, "Kind");
+    sbx_doc_adds(d, SBX_STYLE_KIND, sbx_kind_name((enum sbx_kind)e->kind));
+    const char *label = sbx_str(l->tl, e->label);
+    if (label[0] && e->kind != SBX_EV_FILES) {
+        sbx_doc_adds(d, SBX_STYLE_NORMAL, " ");
+        untrusted(d, l, SBX_STYLE_NORMAL, label, strlen(label), true);
+    }
+    sbx_doc_end_line(d);
+    time_field(d, l, "Started", e->start, e);
+    time_field(d, l, "Ended", e->end, e);
+    const char *sb = sbx_str(l->tl, e->sandbox);
+    field(d, "Sandbox");
+    untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
+    sbx_doc_end_line(d);
+    if (e->kind == SBX_EV_COMMAND)
+        command_fields(d, l, e);
+    findings_fields(d, l, e);
+    if (e->findings & SBX_F_BAD_FIELD) {
+        field(d, "");
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "a field had the wrong type or range and shows as ? (o: the line)");
+        sbx_doc_end_line(d);
+    }
+    if (e->kind == SBX_EV_COMMAND) {
+        const struct sbx_command *c = &e->u.cmd;
+        heading(d, "Command, as written");
+        size_t n;
+        struct sbx_buf tmp = SBX_BUF_INIT;
+        const char *s = sbx_text_get(l->tl, e, &c->command, &tmp, &n);
+        sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
+        sbx_doc_set_indent(d, 2);
+        untrusted(d, l, SBX_STYLE_NORMAL, s, n, false);
+        sbx_doc_set_indent(d, 0);
+        sbx_doc_end_line(d);
+        sbx_buf_free(&tmp);
+        output_block(d, l, e, &c->out, "stdout", SBX_STYLE_NORMAL);
+        output_block(d, l, e, &c->err, "stderr", SBX_STYLE_STDERR);
+    } else if (e->kind == SBX_EV_FILES) {
+        files_fields(d, l, e);
+    } else {
+        heading(d, "The record (o: as raw JSON)");
+        untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
+        sbx_doc_end_line(d);
+    }
+}

@@ -1,0 +1,280 @@
+/* Timeline rows: one event per row, in fixed columns that shrink away on
+ * narrow terminals (duration first, then the sandbox). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/secrets.h"
+#include "model/timefmt.h"
+#include "render/views.h"
+
+static const struct {
+    uint32_t bit;
+    enum sbx_style style;
+    char mark;
+    const char *words;
+} weights[] = {
+    {SBX_F_REFUSED_HOST, SBX_STYLE_REFUSED, 'R', "refused host"},
+    {SBX_F_OUTSIDE_WRAPPER, SBX_STYLE_OUTSIDE, 'O', "ran outside the wrapper"},
+    {SBX_F_ACCOUNT_CHANGE, SBX_STYLE_ACCOUNT, 'A', "account change"},
+    {SBX_F_SYSTEM_FILES, SBX_STYLE_SYSTEM, 'E', "system file change"},
+    {SBX_F_SECRET, SBX_STYLE_SECRET, 'K', "secret in the record"},
+    {SBX_F_HASH_MISMATCH, SBX_STYLE_SECRET, 'H', "stdout hash mismatch"},
+    {SBX_F_TIMED_OUT, SBX_STYLE_TIMEDOUT, 'T', "timed out"},
+    {SBX_F_FAILED, SBX_STYLE_FAILED, 'X', "failed"},
+    {SBX_F_BAD_FIELD, SBX_STYLE_WARNING, '?', "a field of the wrong type"},
+};
+
+enum sbx_style sbx_finding_look(uint32_t findings, char *mark)
+{
+    for (size_t i = 0; i < sizeof weights / sizeof weights[0]; i++)
+        if (findings & weights[i].bit) {
+            *mark = weights[i].mark;
+            return weights[i].style;
+        }
+    *mark = ' ';
+    return SBX_STYLE_NORMAL;
+}
+
+void sbx_findings_words(uint32_t findings, struct sbx_buf *out)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof weights / sizeof weights[0]; i++)
+        if (findings & weights[i].bit) {
+            sbx_buf_addf(out, "%s%s", sep, weights[i].words);
+            sep = ", ";
+        }
+}
+
+void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,
+                        const struct sbx_summary *sum, bool local)
+{
+    memset(l, 0, sizeof *l);
+    l->tl = tl;
+    l->sum = sum;
+    l->local = local;
+    if (sum && sum->patterns)
+        l->scratch = sbx_secrets_scratch_new(sum->patterns);
+}
+
+void sbx_rows_look_free(struct sbx_rows_look *l)
+{
+    sbx_secrets_scratch_free(l->scratch);
+    sbx_buf_free(&l->text);
+    sbx_buf_free(&l->red);
+    memset(l, 0, sizeof *l);
+}
+
+static bool split_time(int64_t ns, bool local, struct tm *tm, int *ms)
+{
+    if (ns == SBX_TIME_UNKNOWN)
+        return false;
+    int64_t ms_all = ns >= 0 ? ns / 1000000 : -((-ns + 999999) / 1000000);
+    time_t secs = (time_t)(ms_all >= 0 ? ms_all / 1000 : -((-ms_all + 999) / 1000));
+    *ms = (int)(ms_all - (int64_t)secs * 1000);
+    return local ? localtime_r(&secs, tm) != NULL : gmtime_r(&secs, tm) != NULL;
+}
+
+char *sbx_clock(int64_t ns, bool local, char *buf)
+{
+    struct tm tm;
+    int ms;
+    if (!split_time(ns, local, &tm, &ms)) {
+        strcpy(buf, "--:--:--.---");
+        return buf;
+    }
+    snprintf(buf, 16, "%02u:%02u:%02u.%03u", (unsigned)tm.tm_hour % 100u, (unsigned)tm.tm_min % 100u,
+             (unsigned)tm.tm_sec % 100u, (unsigned)ms % 1000u);
+    return buf;
+}
+
+char *sbx_stamp(int64_t ns, bool local, char *buf)
+{
+    struct tm tm;
+    int ms;
+    if (!split_time(ns, local, &tm, &ms)) {
+        strcpy(buf, "unknown time");
+        return buf;
+    }
+    char zone[8] = "UTC";
+    if (local)
+        strftime(zone, sizeof zone, "%Z", &tm);
+    snprintf(buf, 40, "%04d-%02d-%02d %02d:%02d:%02d %.7s", (tm.tm_year + 1900) % 10000,
+             (tm.tm_mon + 1) % 100, tm.tm_mday % 100, tm.tm_hour % 100, tm.tm_min % 100,
+             tm.tm_sec % 100, zone);
+    return buf;
+}
+
+/* Short durations for a 6-column field: "12ms", "1.5s", "2m05s", "3h10m". */
+static void short_duration(int64_t ms, char *buf, size_t n)
+{
+    if (ms < 0)
+        snprintf(buf, n, "?");
+    else if (ms < 1000)
+        snprintf(buf, n, "%dms", (int)ms);
+    else if (ms < 10000)
+        snprintf(buf, n, "%d.%ds", (int)(ms / 1000), (int)(ms % 1000 / 100));
+    else if (ms < 60000)
+        snprintf(buf, n, "%ds", (int)(ms / 1000));
+    else if (ms < 3600000)
+        snprintf(buf, n, "%dm%02ds", (int)(ms / 60000), (int)(ms / 1000 % 60));
+    else if (ms < 100LL * 3600000)
+        snprintf(buf, n, "%dh%02dm", (int)(ms / 3600000), (int)(ms / 60000 % 60));
+    else
+        snprintf(buf, n, "%dd", (int)(ms / 86400000 % 100000));
+}
+
+enum { MARK_W = 2, TIME_W = 13, DUR_W = 7, SANDBOX_W = 9, KIND_W = 2, EXIT_W = 5 };
+
+static bool show_duration(int cols) { return cols >= 60; }
+
+static bool show_sandbox(const struct sbx_rows_look *l, int cols)
+{
+    return l->sum && l->sum->nsandboxes > 1 && cols >= 70;
+}
+
+int sbx_row_text_col(const struct sbx_rows_look *l, int cols)
+{
+    return MARK_W + TIME_W + (show_duration(cols) ? DUR_W : 0) +
+           (show_sandbox(l, cols) ? SANDBOX_W : 0) + KIND_W + EXIT_W;
+}
+
+static enum sbx_style sandbox_style(const struct sbx_rows_look *l, uint32_t id)
+{
+    for (size_t i = 0; i < l->sum->nsandboxes; i++)
+        if (l->sum->sandboxes[i] == id)
+            return (enum sbx_style)(SBX_STYLE_SANDBOX1 + (int)(i % SBX_SANDBOX_STYLES));
+    return SBX_STYLE_NORMAL;
+}
+
+static const char kind_marks[SBX_EV_KIND_COUNT] = {
+    [SBX_EV_COMMAND] = '$', [SBX_EV_FILES] = 'F', [SBX_EV_NETWORK] = 'N', [SBX_EV_LIFECYCLE] = 'L',
+    [SBX_EV_AUDIT] = 'A',   [SBX_EV_METRIC] = 'M', [SBX_EV_SPAN] = 'S',   [SBX_EV_NOTE] = '#',
+};
+
+char sbx_kind_mark(enum sbx_kind k)
+{
+    return (unsigned)k < SBX_EV_KIND_COUNT ? kind_marks[k] : '?';
+}
+
+/* Log text, redacted, ready for sbx_grid_untrusted. */
+static const char *redacted(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
+{
+    if (!l->scratch) {
+        *len = n;
+        return s;
+    }
+    sbx_buf_clear(&l->red);
+    sbx_secrets_redact(l->sum->patterns, l->scratch, s, n, &l->red);
+    *len = l->red.len;
+    return l->red.p ? l->red.p : "";
+}
+
+static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struct sbx_buf *out)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    const struct sbx_files *f = e->u.files;
+    const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
+    sbx_buf_addf(out, "files %s: ", root[0] ? root : "workspace");
+    bool any = false;
+    for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
+        if (!f->n[c])
+            continue;
+        sbx_buf_addf(out, "%s%u %s (", any ? ", " : "", f->n[c], verbs[c]);
+        for (uint32_t i = 0; i < f->n[c] && i < 3; i++)
+            sbx_buf_addf(out, "%s%s", i ? " " : "", f->paths[c][i]);
+        sbx_buf_adds(out, f->n[c] > 3 ? " …)" : ")");
+        any = true;
+    }
+    if (!any)
+        sbx_buf_adds(out, "unchanged");
+}
+
+void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
+                        const struct sbx_event *e, bool selected)
+{
+    char mark;
+    enum sbx_style fstyle = sbx_finding_look(e->findings, &mark);
+    enum sbx_style base = selected ? SBX_STYLE_CURSOR : SBX_STYLE_NORMAL;
+    sbx_grid_fill(g, row, 0, g->cols, base);
+    int col = 0;
+    col = sbx_grid_textf(g, row, col, g->cols, selected ? base : fstyle, "%c", mark) + 1;
+    char buf[32];
+    col = sbx_grid_text(g, row, col, g->cols, selected ? base : SBX_STYLE_TIME,
+                        sbx_clock(e->start, l->local, buf), 12) + 1;
+    if (show_duration(g->cols)) {
+        buf[0] = '\0';
+        if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end > e->start)
+            short_duration((e->end - e->start) / 1000000, buf, sizeof buf);
+        else if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_MS_KNOWN))
+            short_duration(e->u.cmd.ms, buf, sizeof buf);
+        int w = (int)strlen(buf);
+        sbx_grid_text(g, row, col + DUR_W - 1 - w, col + DUR_W - 1,
+                      selected ? base : SBX_STYLE_DURATION, buf, (size_t)w);
+        col += DUR_W;
+    }
+    if (show_sandbox(l, g->cols)) {
+        const char *sb = sbx_str(l->tl, e->sandbox);
+        sbx_grid_untrusted(g, row, col, col + SANDBOX_W - 1,
+                           selected ? base : sandbox_style(l, e->sandbox), sb, strlen(sb));
+        col += SANDBOX_W;
+    }
+    char k = sbx_kind_mark((enum sbx_kind)e->kind);
+    sbx_grid_textf(g, row, col, g->cols, selected ? base : SBX_STYLE_KIND, "%c", k);
+    col += KIND_W;
+    buf[0] = '\0';
+    if (e->kind == SBX_EV_COMMAND) {
+        if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
+            snprintf(buf, sizeof buf, "T/O");
+        else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            snprintf(buf, sizeof buf, "%d", (int)e->u.cmd.exit);
+        else
+            snprintf(buf, sizeof buf, "?");
+    }
+    int w = (int)strlen(buf);
+    if (w > EXIT_W - 1) {
+        buf[EXIT_W - 1] = '\0';
+        w = EXIT_W - 1;
+    }
+    bool bad_exit = e->findings & (SBX_F_FAILED | SBX_F_TIMED_OUT);
+    sbx_grid_text(g, row, col + EXIT_W - 1 - w, col + EXIT_W - 1,
+                  selected ? base : bad_exit ? fstyle : SBX_STYLE_EXIT_OK, buf, (size_t)w);
+    col += EXIT_W;
+    /* the text: in the finding's style when there is one, so it stands out */
+    enum sbx_style tstyle = selected ? base : e->findings ? fstyle
+                            : e->kind == SBX_EV_NOTE ? SBX_STYLE_NOTE : SBX_STYLE_NORMAL;
+    int text_col = col;
+    size_t n;
+    const char *s;
+    sbx_buf_clear(&l->text);
+    switch (e->kind) {
+    case SBX_EV_COMMAND: {
+        s = sbx_text_get(l->tl, e, &e->u.cmd.command, &l->text, &n);
+        const char *r = redacted(l, s, n, &n);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        break;
+    }
+    case SBX_EV_FILES: {
+        struct sbx_buf t = SBX_BUF_INIT;
+        files_text(l, e, &t);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        sbx_buf_free(&t);
+        break;
+    }
+    default: {
+        const char *label = sbx_str(l->tl, e->label);
+        col = sbx_grid_textf(g, row, col, g->cols, tstyle, "%s ", sbx_kind_name((enum sbx_kind)e->kind));
+        if (label[0]) {
+            col = sbx_grid_untrusted(g, row, col, g->cols, tstyle, label, strlen(label));
+            col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
+        }
+        s = sbx_event_line(l->tl, e);
+        const char *r = redacted(l, s, e->line_len, &n);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        break;
+    }
+    }
+    if (l->find)
+        sbx_grid_highlight(g, row, text_col, g->cols, l->find, l->find_ctx, SBX_STYLE_MATCH);
+}

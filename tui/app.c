@@ -1,0 +1,401 @@
+/* The app's state: data, the visible rows, filter and search. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/query.h"
+#include "tui/app_internal.h"
+
+void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows)
+{
+    memset(a, 0, sizeof *a);
+    a->opts = *opts;
+    a->cols = cols;
+    a->rows = rows;
+    sbx_doc_init(&a->doc, cols, opts->ascii);
+}
+
+static void drop_search(struct sbx_app *a)
+{
+    sbx_query_free(a->search);
+    a->search = NULL;
+    free(a->hits);
+    a->hits = NULL;
+    a->nhits = 0;
+    a->look.find = NULL;
+}
+
+void sbx_app_free(struct sbx_app *a)
+{
+    drop_search(a);
+    free(a->search_text);
+    sbx_query_free(a->filter);
+    free(a->filter_text);
+    free(a->vis);
+    free(a->slines);
+    sbx_doc_free(&a->doc);
+    sbx_buf_free(&a->input);
+    sbx_rows_look_free(&a->look);
+    memset(a, 0, sizeof *a);
+}
+
+size_t sbx_app_count(const struct sbx_app *a)
+{
+    if (!a->tl)
+        return 0;
+    return a->vis ? a->nvis : a->tl->n;
+}
+
+size_t sbx_app_pos(const struct sbx_app *a, size_t i)
+{
+    return a->vis ? a->vis[i] : i;
+}
+
+const struct sbx_event *sbx_app_event(const struct sbx_app *a, size_t i)
+{
+    if (i >= sbx_app_count(a))
+        return NULL;
+    return a->tl->order[sbx_app_pos(a, i)];
+}
+
+/* The position of e in tl->order (the first not before it). */
+static size_t order_pos(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    size_t lo = 0, hi = tl->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sbx_event_cmp(tl->order[mid], e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t sbx_app_row_of(const struct sbx_app *a, const struct sbx_event *e, bool exact)
+{
+    if (!a->tl || !e)
+        return SIZE_MAX;
+    size_t pos = order_pos(a->tl, e);
+    size_t row = pos;
+    if (a->vis) {
+        size_t lo = 0, hi = a->nvis;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (a->vis[mid] < pos)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        row = lo;
+    }
+    size_t n = sbx_app_count(a);
+    if (row >= n)
+        return exact || !n ? SIZE_MAX : n - 1;
+    if (exact && sbx_app_event(a, row) != e)
+        return SIZE_MAX;
+    return row;
+}
+
+void sbx_app_select(struct sbx_app *a, size_t i)
+{
+    size_t n = sbx_app_count(a);
+    if (!n) {
+        a->cur = a->top = 0;
+        return;
+    }
+    if (i >= n)
+        i = n - 1;
+    a->cur = i;
+    size_t h = (size_t)sbx_app_body(a);
+    if (a->cur < a->top)
+        a->top = a->cur;
+    if (a->cur >= a->top + h)
+        a->top = a->cur - h + 1;
+    if (a->top + h > n)
+        a->top = n > h ? n - h : 0;
+}
+
+bool sbx_app_at_end(const struct sbx_app *a)
+{
+    size_t n = sbx_app_count(a);
+    return !n || a->cur + 1 >= n;
+}
+
+void sbx_app_message(struct sbx_app *a, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    a->msg_error = error;
+}
+
+void sbx_app_set_progress(struct sbx_app *a, const char *text)
+{
+    snprintf(a->progress, sizeof a->progress, "%s", text ? text : "");
+}
+
+static bool serious(uint32_t f)
+{
+    return f & (SBX_F_REFUSED_HOST | SBX_F_OUTSIDE_WRAPPER | SBX_F_ACCOUNT_CHANGE |
+                SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HASH_MISMATCH);
+}
+
+static bool shown_by_mode(int mode, uint32_t f)
+{
+    return mode == 0 || (mode == 1 && (f & ~(uint32_t)SBX_F_BAD_FIELD)) || (mode == 2 && serious(f));
+}
+
+static int query_threads(const struct sbx_app *a)
+{
+    return a->opts.threads;
+}
+
+/* Recomputes the visible rows, keeping the selection on the same event, or
+ * the nearest one after it. */
+void sbx_app_apply_filter(struct sbx_app *a)
+{
+    const struct sbx_event *keep = sbx_app_event(a, a->cur);
+    free(a->vis);
+    a->vis = NULL;
+    a->nvis = 0;
+    if (!a->tl)
+        return;
+    uint32_t *subset = NULL;
+    size_t nsubset = 0;
+    if (a->findings_mode) {
+        subset = sbx_xmalloc((a->tl->n ? a->tl->n : 1) * sizeof *subset);
+        for (size_t i = 0; i < a->tl->n; i++)
+            if (shown_by_mode(a->findings_mode, a->tl->order[i]->findings))
+                subset[nsubset++] = (uint32_t)i;
+    }
+    if (a->filter) {
+        struct sbx_query_job job = {.threads = query_threads(a)};
+        uint32_t *out = NULL;
+        size_t n = sbx_query_run(a->filter, a->tl, subset, subset ? nsubset : 0, &out, &job);
+        free(subset);
+        subset = out;
+        nsubset = n == SIZE_MAX ? 0 : n;
+    }
+    if (a->filter || a->findings_mode) {
+        a->vis = subset;
+        a->nvis = nsubset;
+    }
+    size_t row = keep ? sbx_app_row_of(a, keep, false) : 0;
+    a->top = 0;
+    sbx_app_select(a, row == SIZE_MAX ? 0 : row);
+    if (a->search) /* matches are counted within what shows */
+        sbx_app_set_search(a, a->search_text, a->search_back);
+}
+
+/* since:14:20 means 14:20 on the day the run started, in the zone shown. */
+static struct sbx_query_time run_day(const struct sbx_app *a)
+{
+    int64_t t = a->sum ? a->sum->start : SBX_TIME_UNKNOWN;
+    for (size_t i = 0; a->tl && t == SBX_TIME_UNKNOWN && i < a->tl->n; i++)
+        t = a->tl->order[i]->start; /* unknown times sort first */
+    return (struct sbx_query_time){sbx_query_day_start(t, a->opts.local), a->opts.local};
+}
+
+bool sbx_app_set_filter(struct sbx_app *a, const char *text)
+{
+    if (!text || !*text) {
+        sbx_query_free(a->filter);
+        a->filter = NULL;
+        free(a->filter_text);
+        a->filter_text = NULL;
+        sbx_app_apply_filter(a);
+        return true;
+    }
+    char err[256];
+    struct sbx_query_time day = run_day(a);
+    struct sbx_query *q = a->tl ? sbx_query_compile(SBX_QUERY_FILTER, text, strlen(text), &day,
+                                                    err, sizeof err)
+                                : NULL;
+    if (!q) {
+        sbx_app_message(a, true, "filter: %s", a->tl ? err : "nothing loaded yet");
+        return false;
+    }
+    sbx_query_free(a->filter);
+    a->filter = q;
+    if (a->filter_text != text) {
+        free(a->filter_text);
+        a->filter_text = sbx_xstrndup(text, strlen(text));
+    }
+    sbx_app_apply_filter(a);
+    if (!sbx_app_count(a))
+        sbx_app_message(a, false, "no event matches the filter (& then Enter clears it)");
+    return true;
+}
+
+static bool query_find(const void *ctx, const char *s, size_t n, size_t from, size_t *b, size_t *e)
+{
+    return sbx_query_find(ctx, s, n, from, b, e);
+}
+
+bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back)
+{
+    char err[256];
+    if (!a->tl) {
+        sbx_app_message(a, true, "search: nothing loaded yet");
+        return false;
+    }
+    struct sbx_query_time day = run_day(a);
+    struct sbx_query *q = sbx_query_compile(SBX_QUERY_SEARCH, text, strlen(text), &day, err,
+                                            sizeof err);
+    if (!q) {
+        sbx_app_message(a, true, "search: %s", err);
+        return false;
+    }
+    char *keep = sbx_xstrndup(text, strlen(text));
+    drop_search(a);
+    free(a->search_text);
+    a->search_text = keep;
+    a->search = q;
+    a->search_back = back;
+    a->look.find = query_find;
+    a->look.find_ctx = q;
+    struct sbx_query_job job = {.threads = query_threads(a)};
+    size_t n = sbx_query_run(q, a->tl, a->vis, a->vis ? a->nvis : 0, &a->hits, &job);
+    a->nhits = n == SIZE_MAX ? 0 : n;
+    return true;
+}
+
+/* The first hit at or after position pos (a->nhits when none). */
+static size_t hit_at_or_after(const struct sbx_app *a, size_t pos)
+{
+    size_t lo = 0, hi = a->nhits;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->hits[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void sbx_app_next_match(struct sbx_app *a, bool back)
+{
+    if (!a->search) {
+        sbx_app_message(a, true, "no search yet: / then a pattern");
+        return;
+    }
+    if (!a->nhits) {
+        sbx_app_message(a, true, "pattern not found: %s", a->search_text);
+        return;
+    }
+    size_t pos = sbx_app_count(a) ? sbx_app_pos(a, a->cur) : 0;
+    size_t h = hit_at_or_after(a, pos);
+    bool wrapped = false;
+    if (!back) {
+        if (h < a->nhits && a->hits[h] == pos)
+            h++;
+        if (h >= a->nhits) {
+            h = 0;
+            wrapped = true;
+        }
+    } else {
+        if (h == 0) {
+            h = a->nhits - 1;
+            wrapped = true;
+        } else {
+            h--;
+        }
+    }
+    const struct sbx_event *e = a->tl->order[a->hits[h]];
+    sbx_app_select(a, sbx_app_row_of(a, e, false));
+    sbx_app_message(a, false, "match %zu of %zu%s", h + 1, a->nhits,
+                    wrapped ? (back ? " (from the end)" : " (from the top)") : "");
+}
+
+void sbx_app_goto_event(struct sbx_app *a, const struct sbx_event *e)
+{
+    if (!e || !a->tl)
+        return;
+    size_t row = sbx_app_row_of(a, e, true);
+    if (row == SIZE_MAX) {
+        a->findings_mode = 0;
+        sbx_app_set_filter(a, NULL);
+        sbx_app_message(a, false, "filter cleared to show the event");
+        row = sbx_app_row_of(a, e, true);
+    }
+    a->view = SBX_VIEW_TIMELINE;
+    if (row != SIZE_MAX)
+        sbx_app_select(a, row);
+}
+
+/* The event in tl that is the same record as old (same file, same line). */
+static const struct sbx_event *same_record(const struct sbx_timeline *old_tl,
+                                           const struct sbx_event *old, const struct sbx_timeline *tl)
+{
+    const char *path = old_tl->sources[old->source].path;
+    for (size_t s = 0; s < tl->nsources; s++) {
+        if (strcmp(tl->sources[s].path, path) != 0)
+            continue;
+        struct sbx_event key = *old;
+        key.source = (uint16_t)s;
+        size_t pos = order_pos(tl, &key);
+        if (pos < tl->n && tl->order[pos]->source == s && tl->order[pos]->line_no == old->line_no)
+            return tl->order[pos];
+        return pos < tl->n ? tl->order[pos] : tl->n ? tl->order[tl->n - 1] : NULL;
+    }
+    return NULL;
+}
+
+void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_summary *sum,
+                      bool preview)
+{
+    const struct sbx_event *keep = sbx_app_event(a, a->cur);
+    bool at_end = a->tl && sbx_app_at_end(a) && a->cur > 0;
+    const struct sbx_event *detail = a->view == SBX_VIEW_DETAIL ? keep : NULL;
+    const struct sbx_event *mapped = keep && a->tl != tl ? same_record(a->tl, keep, tl) : keep;
+    if (a->tl != tl) {
+        for (size_t i = 0; i < sizeof a->marks / sizeof a->marks[0]; i++)
+            a->marks[i] = a->marks[i] ? same_record(a->tl, a->marks[i], tl) : NULL;
+    }
+    sbx_rows_look_free(&a->look);
+    a->tl = tl;
+    a->sum = sum;
+    a->preview = preview;
+    sbx_rows_look_init(&a->look, tl, sum, a->opts.local);
+    a->cur = 0;
+    /* the old filter and search compiled against the old timeline */
+    if (a->filter_text) {
+        char *text = a->filter_text;
+        a->filter_text = NULL;
+        if (!sbx_app_set_filter(a, text))
+            sbx_app_set_filter(a, NULL);
+        free(text);
+    } else {
+        free(a->vis);
+        a->vis = NULL;
+        if (a->findings_mode)
+            sbx_app_apply_filter(a);
+    }
+    if (a->search_text) {
+        char *text = sbx_xstrndup(a->search_text, strlen(a->search_text));
+        drop_search(a);
+        sbx_app_set_search(a, text, a->search_back);
+        free(text);
+    }
+    size_t row = mapped ? sbx_app_row_of(a, mapped, false) : 0;
+    if (at_end && a->following)
+        row = sbx_app_count(a) ? sbx_app_count(a) - 1 : 0;
+    sbx_app_select(a, row == SIZE_MAX ? 0 : row);
+    if (a->view == SBX_VIEW_DETAIL && detail && sbx_app_event(a, a->cur) != mapped)
+        a->view = SBX_VIEW_TIMELINE;
+    if (a->view != SBX_VIEW_TIMELINE)
+        sbx_app_rebuild_doc(a);
+}
+
+void sbx_app_resize(struct sbx_app *a, int cols, int rows)
+{
+    a->cols = cols;
+    a->rows = rows;
+    if (a->view != SBX_VIEW_TIMELINE)
+        sbx_app_rebuild_doc(a);
+    sbx_app_select(a, a->cur);
+}

@@ -1,0 +1,101 @@
+/* The interactive review's state and behaviour, without a terminal: keys
+ * in, a grid of cells out. tui/term.c feeds it from ncurses; --dump feeds it
+ * a key script. Nothing here includes curses.
+ *
+ * Ownership: the app borrows the timeline and summary it is given (the
+ * caller frees them after the app stops using them: after sbx_app_free or
+ * the next sbx_app_set_data); it owns everything else it holds. */
+#ifndef SBX_APP_H
+#define SBX_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/summary.h"
+#include "model/timeline.h"
+#include "render/doc.h"
+#include "render/grid.h"
+#include "render/summary.h"
+#include "render/views.h"
+
+struct sbx_query;
+
+enum sbx_view { SBX_VIEW_TIMELINE, SBX_VIEW_DETAIL, SBX_VIEW_SUMMARY, SBX_VIEW_HELP };
+
+/* What a key asks of the program around the app. */
+enum {
+    SBX_APP_QUIT = 1u,
+    SBX_APP_FOLLOW = 2u, /* turn following on or off (sbx_app_following says which is wanted) */
+};
+
+struct sbx_app_opts {
+    bool local;   /* times in the local zone */
+    bool ascii;   /* the terminal is not UTF-8 */
+    int threads;  /* for search and filter; 0: one per CPU */
+};
+
+struct sbx_app {
+    struct sbx_app_opts opts;
+    struct sbx_timeline *tl;       /* borrowed; NULL before the first data */
+    struct sbx_summary *sum;       /* borrowed; NULL while there is none */
+    struct sbx_rows_look look;
+    int cols, rows;
+    enum sbx_view view, back_to;
+
+    /* the timeline: positions in tl->order that show, all when !vis */
+    uint32_t *vis;
+    size_t nvis;
+    size_t cur, top;
+    char *filter_text;             /* NULL: no filter */
+    struct sbx_query *filter;
+    int findings_mode;             /* 0 all, 1 any finding, 2 serious ones */
+
+    /* search */
+    char *search_text;
+    struct sbx_query *search;
+    uint32_t *hits;                /* positions in tl->order, ascending */
+    size_t nhits;
+    bool search_back;
+
+    /* detail, summary and help: a document and a place in it */
+    struct sbx_doc doc;
+    size_t doc_top, doc_sel;       /* doc_sel: the selected line in the summary */
+    bool raw;
+    struct sbx_summary_line *slines;
+    size_t nslines;
+
+    /* typing a search or filter */
+    int prompt;                    /* 0, '/', '\\' (backward) or '&' */
+    struct sbx_buf input;
+    int pending;                   /* 'm' or '\'' waiting for a letter */
+    const struct sbx_event *marks[52];
+
+    char msg[256];
+    bool msg_error;
+    char progress[160];            /* "loading 43% · 412,003 events", or "" */
+    bool preview;                  /* the data is a preview of a load still running */
+    bool following;
+};
+
+void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows);
+void sbx_app_free(struct sbx_app *a);
+
+/* New data (a first load, the full load after a preview, or more lines of a
+ * followed log): the selection stays on the same event when it is still
+ * there, filter and search are applied again. */
+void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_summary *sum,
+                      bool preview);
+void sbx_app_resize(struct sbx_app *a, int cols, int rows);
+/* Handles one key (mouse keys at screen row/col). Returns SBX_APP_* flags. */
+unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol);
+/* A line for the status bar while loading ("" when done). */
+void sbx_app_set_progress(struct sbx_app *a, const char *text);
+/* A message for the status bar until the next key. */
+void sbx_app_message(struct sbx_app *a, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g);
+/* When the selection is on the last event: a followed log scrolls with it. */
+bool sbx_app_at_end(const struct sbx_app *a);
+
+#endif

@@ -1,0 +1,191 @@
+/* Drawing the app: header line, the view's body, status line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/timefmt.h"
+#include "render/sanitize.h"
+#include "tui/app_internal.h"
+
+/* 1234567 -> "1,234,567" */
+static const char *thousands(size_t v, char *buf)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%zu", v), o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static void header(struct sbx_app *a, struct sbx_grid *g)
+{
+    const char *dot = a->opts.ascii ? " - " : " \xc2\xb7 ";
+    char b[64], c[64], d[32];
+    struct sbx_buf h = SBX_BUF_INIT;
+    sbx_buf_adds(&h, " sbxview");
+    switch (a->view) {
+    case SBX_VIEW_DETAIL: {
+        const struct sbx_event *e = sbx_app_event(a, a->cur);
+        sbx_buf_addf(&h, "%sevent %s of %s%s", dot, thousands(a->cur + 1, b),
+                     thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
+        if (e)
+            sbx_buf_addf(&h, "%s%s", dot, sbx_kind_name((enum sbx_kind)e->kind));
+        break;
+    }
+    case SBX_VIEW_SUMMARY: sbx_buf_addf(&h, "%ssummary (Enter on a line: its events)", dot); break;
+    case SBX_VIEW_HELP: sbx_buf_addf(&h, "%shelp (q: back)", dot); break;
+    case SBX_VIEW_TIMELINE:
+        if (a->sum && a->sum->start != SBX_TIME_UNKNOWN) {
+            sbx_buf_addf(&h, "%s%s", dot, sbx_stamp(a->sum->start, a->opts.local, b));
+            if (a->sum->end != SBX_TIME_UNKNOWN)
+                sbx_buf_addf(&h, ", %s", sbx_duration_format((a->sum->end - a->sum->start) / 1000000, d));
+        }
+        if (a->tl)
+            sbx_buf_addf(&h, "%s%s events", dot, thousands(a->tl->n, b));
+        if (a->sum) {
+            if (a->sum->failed)
+                sbx_buf_addf(&h, "%s%zu failed", dot, a->sum->failed);
+            if (a->sum->nrefused)
+                sbx_buf_addf(&h, "%s%zu refused", dot, a->sum->nrefused);
+            if (a->sum->nsecrets)
+                sbx_buf_addf(&h, "%ssecrets in %zu place%s", dot, a->sum->nsecrets,
+                             a->sum->nsecrets == 1 ? "" : "s");
+            if (a->sum->system[SBX_ADDED].n + a->sum->system[SBX_CHANGED].n + a->sum->system[SBX_REMOVED].n)
+                sbx_buf_addf(&h, "%ssystem files changed", dot);
+        }
+        if (a->preview)
+            sbx_buf_addf(&h, "%sPREVIEW", dot);
+        break;
+    }
+    sbx_grid_fill(g, 0, 0, g->cols, SBX_STYLE_HEADER);
+    sbx_grid_text(g, 0, 0, g->cols, SBX_STYLE_HEADER, h.p, h.len);
+    sbx_buf_free(&h);
+}
+
+static void status(struct sbx_app *a, struct sbx_grid *g)
+{
+    int row = g->rows - 1;
+    sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_STATUS);
+    if (a->prompt) {
+        static const char *const names[] = {"/", "search backward: ", "filter: "};
+        const char *p = a->prompt == '/' ? names[0] : a->prompt == '\\' ? names[1] : names[2];
+        sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_PROMPT);
+        int col = sbx_grid_text(g, row, 0, g->cols, SBX_STYLE_PROMPT, p, strlen(p));
+        /* what is typed is shown inert too (it may have been pasted); the
+         * end stays in sight as it grows */
+        const char *in = a->input.p ? a->input.p : "";
+        size_t skip = 0;
+        while (skip < a->input.len && sbx_text_width(in + skip, a->input.len - skip) > g->cols - col - 2)
+            skip++;
+        while (skip < a->input.len && ((unsigned char)in[skip] & 0xc0) == 0x80)
+            skip++;
+        col = sbx_grid_untrusted(g, row, col, g->cols - 1, SBX_STYLE_PROMPT, in + skip, a->input.len - skip);
+        sbx_grid_text(g, row, col, g->cols, SBX_STYLE_CURSOR, " ", 1);
+        return;
+    }
+    char right[64], b[32], c[32];
+    const char *help = "? help";
+    if (a->view == SBX_VIEW_TIMELINE)
+        snprintf(right, sizeof right, "%s/%s  %s", sbx_app_count(a) ? thousands(a->cur + 1, b) : "0",
+                 thousands(sbx_app_count(a), c), help);
+    else if (a->view == SBX_VIEW_SUMMARY || a->doc.nrows <= (size_t)sbx_app_body(a))
+        snprintf(right, sizeof right, "%s", help);
+    else
+        snprintf(right, sizeof right, "%d%%  %s",
+                 (int)((a->doc_top + (size_t)sbx_app_body(a)) * 100 / a->doc.nrows > 100
+                           ? 100
+                           : (a->doc_top + (size_t)sbx_app_body(a)) * 100 / a->doc.nrows),
+                 help);
+    int rw = (int)strlen(right);
+    struct sbx_buf left = SBX_BUF_INIT;
+    enum sbx_style style = SBX_STYLE_STATUS;
+    if (a->msg[0]) {
+        sbx_buf_adds(&left, a->msg);
+        if (a->msg_error)
+            style = SBX_STYLE_ERROR;
+    } else {
+        if (a->progress[0])
+            sbx_buf_addf(&left, "%s  ", a->progress);
+        if (a->following)
+            sbx_buf_adds(&left, "following  ");
+        if (a->findings_mode)
+            sbx_buf_adds(&left, a->findings_mode == 1 ? "findings only  " : "serious findings  ");
+        if (a->filter_text)
+            sbx_buf_addf(&left, "& %s  ", a->filter_text);
+        if (a->search_text)
+            sbx_buf_addf(&left, "/%s (%zu)  ", a->search_text, a->nhits);
+    }
+    int end = g->cols - rw - 1 > 0 ? g->cols - rw - 1 : g->cols;
+    /* messages and filters may quote log text or typed text: inert */
+    sbx_grid_untrusted(g, row, 1, end, style, left.p ? left.p : "", left.len);
+    if (end < g->cols)
+        sbx_grid_text(g, row, end, g->cols, SBX_STYLE_STATUS, right, (size_t)rw);
+    sbx_buf_free(&left);
+}
+
+static void timeline_body(struct sbx_app *a, struct sbx_grid *g)
+{
+    int h = sbx_app_body(a);
+    size_t n = sbx_app_count(a);
+    for (int r = 0; r < h; r++) {
+        size_t i = a->top + (size_t)r;
+        if (i >= n) {
+            sbx_grid_fill(g, 1 + r, 0, g->cols, SBX_STYLE_NORMAL);
+            continue;
+        }
+        sbx_draw_event_row(g, 1 + r, &a->look, sbx_app_event(a, i), i == a->cur);
+    }
+    if (!n) {
+        const char *why = !a->tl ? (a->progress[0] ? "Loading…" : "Nothing loaded.")
+                          : a->tl->n ? "No event matches (& then Enter clears the filter; f cycles findings)."
+                                     : "No events in this run.";
+        sbx_grid_text(g, 2, 2, g->cols, SBX_STYLE_NOTE, why, strlen(why));
+    }
+}
+
+static void doc_body(struct sbx_app *a, struct sbx_grid *g)
+{
+    int h = sbx_app_body(a);
+    sbx_doc_draw(&a->doc, a->doc_top, g, 1, h);
+    for (int r = 0; r < h; r++) {
+        size_t i = a->doc_top + (size_t)r;
+        if (i >= a->doc.nrows)
+            break;
+        if (a->view == SBX_VIEW_SUMMARY && a->doc.rows[i].target == (int32_t)a->doc_sel)
+            sbx_grid_restyle(g, 1 + r, 0, g->cols, SBX_STYLE_CURSOR);
+        else if (a->look.find && a->view == SBX_VIEW_DETAIL)
+            sbx_grid_highlight(g, 1 + r, 0, g->cols, a->look.find, a->look.find_ctx, SBX_STYLE_MATCH);
+    }
+}
+
+static void too_small(struct sbx_app *a, struct sbx_grid *g)
+{
+    char line[64];
+    snprintf(line, sizeof line, "Terminal too small (%dx%d): needs 40x10.", a->cols, a->rows);
+    int row = g->rows / 2;
+    /* as much as fits, on as many rows as there are */
+    const char *words[] = {"Terminal too small", line + 19, "q quits"};
+    for (int i = 0; i < 3 && row + i < g->rows; i++)
+        sbx_grid_text(g, row - (g->rows > 2 ? 1 : 0) + i, 0, g->cols, i ? SBX_STYLE_NORMAL : SBX_STYLE_ERROR,
+                      words[i], strlen(words[i]));
+}
+
+void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g)
+{
+    if (g->cols != a->cols || g->rows != a->rows)
+        sbx_grid_resize(g, a->cols, a->rows);
+    sbx_grid_clear(g, SBX_STYLE_NORMAL);
+    if (sbx_app_too_small(a)) {
+        too_small(a, g);
+        return;
+    }
+    header(a, g);
+    if (a->view == SBX_VIEW_TIMELINE)
+        timeline_body(a, g);
+    else
+        doc_body(a, g);
+    status(a, g);
+}

@@ -1,0 +1,45 @@
+/* Loading a run behind the interface: a thread loads and analyses while the
+ * terminal stays live, and says how far it got. Internal to tui/.
+ *
+ * Ownership: the loader owns the timeline, summary and report it makes
+ * until sbx_loader_free; the paths it is given must outlive it. */
+#ifndef SBX_LOADER_H
+#define SBX_LOADER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "importers/load.h"
+#include "model/summary.h"
+
+struct sbx_loader {
+    const char *const *paths;
+    size_t npaths;
+    int threads;
+    pthread_t tid;
+    bool started;
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+    bool summarized;
+    struct sbx_load_report report;
+    size_t loaded;              /* inputs that loaded */
+    char err[256];              /* the analyses could not run */
+    _Atomic bool done;
+    _Atomic int phase;          /* 0 loading, 1 analysing */
+    _Atomic unsigned long long bytes_done, bytes_total;
+};
+
+/* Starts loading in a thread (or, when background is false, loads right
+ * here and returns when done). */
+void sbx_loader_start(struct sbx_loader *l, const char *const *paths, size_t npaths, int threads,
+                      bool background);
+bool sbx_loader_done(struct sbx_loader *l);
+/* "loading 43%" / "analysing 1,000,000 events" into buf. */
+void sbx_loader_progress(struct sbx_loader *l, char *buf, size_t n);
+/* Waits for the thread (if any) to finish. */
+void sbx_loader_wait(struct sbx_loader *l);
+void sbx_loader_free(struct sbx_loader *l);
+
+#endif

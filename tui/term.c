@@ -1,0 +1,308 @@
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "tui/term.h"
+
+#include <curses.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "importers/readfile.h"
+#include "tui/keys.h"
+
+/* Process-wide by nature: there is one terminal. Written before the signal
+ * handlers are installed, read by them. */
+static struct {
+    FILE *tty;
+    SCREEN *screen;
+    int fd;
+    struct termios saved;
+    bool have_saved;
+    char reset[256]; /* what puts the terminal back: leave the alternate screen, … */
+    size_t reset_len;
+    struct sbx_grid shown; /* what the screen holds now */
+    attr_t attrs[SBX_STYLE_COUNT];
+    short pairs[SBX_STYLE_COUNT];
+} T = {.fd = -1};
+
+static volatile sig_atomic_t quit_signal;
+
+static void emergency_restore(void)
+{
+    if (T.fd < 0)
+        return;
+    if (T.reset_len)
+        (void)!write(T.fd, T.reset, T.reset_len);
+    if (T.have_saved)
+        tcsetattr(T.fd, TCSAFLUSH, &T.saved);
+}
+
+static void on_crash(int sig)
+{
+    emergency_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void on_quit(int sig)
+{
+    quit_signal = sig;
+}
+
+static void add_cap(const char *name)
+{
+    const char *s = tigetstr(name);
+    if (!s || s == (char *)-1)
+        return;
+    size_t n = strlen(s);
+    if (T.reset_len + n < sizeof T.reset) {
+        memcpy(T.reset + T.reset_len, s, n);
+        T.reset_len += n;
+    }
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_quit; /* no SA_RESTART: a blocked read returns and the loop sees it */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+    sigaction(SIGILL, &sa, NULL);
+    /* a file that shrinks under its mapping: the loader's handler says so and exits */
+    sbx_install_sigbus_handler(emergency_restore);
+}
+
+static short colour_for(int c)
+{
+    if (c < 0)
+        return -1;
+    if (c >= COLORS)
+        return (short)(c < 16 ? c - 8 : c % 8); /* the nearest of the basic colours */
+    return (short)c;
+}
+
+static void set_styles(const struct sbx_term_opts *o)
+{
+    bool colour = o->colour && has_colors();
+    if (colour) {
+        start_color();
+        use_default_colors();
+    }
+    for (int i = 0; i < SBX_STYLE_COUNT; i++) {
+        const struct sbx_look *l = &o->theme->look[i];
+        attr_t a = A_NORMAL;
+        if (l->attrs & SBX_ATTR_BOLD)
+            a |= A_BOLD;
+        if (l->attrs & SBX_ATTR_DIM)
+            a |= A_DIM;
+        if (l->attrs & SBX_ATTR_UNDERLINE)
+            a |= A_UNDERLINE;
+        if (l->attrs & SBX_ATTR_REVERSE)
+            a |= A_REVERSE;
+        T.attrs[i] = a;
+        T.pairs[i] = 0;
+        if (colour && (l->fg >= 0 || l->bg >= 0) && i + 1 < COLOR_PAIRS) {
+            init_pair((short)(i + 1), colour_for(l->fg), colour_for(l->bg));
+            T.pairs[i] = (short)(i + 1);
+        }
+    }
+}
+
+bool sbx_term_begin(const struct sbx_term_opts *o, char *err, size_t errsz)
+{
+    const char *term = getenv("TERM");
+    if (!term || !*term) {
+        snprintf(err, errsz, "TERM is not set, so the terminal is unknown (sbxview summary works without one)");
+        return false;
+    }
+    if (strcmp(term, "dumb") == 0) {
+        snprintf(err, errsz, "TERM=dumb cannot show the interface (sbxview summary prints the summary)");
+        return false;
+    }
+    /* the terminal, even when standard input is the log */
+    T.tty = fopen("/dev/tty", "r+");
+    if (!T.tty) {
+        snprintf(err, errsz, "no terminal to show the interface on (sbxview summary prints the summary)");
+        return false;
+    }
+    T.fd = fileno(T.tty);
+    fcntl(T.fd, F_SETFD, FD_CLOEXEC);
+    T.have_saved = tcgetattr(T.fd, &T.saved) == 0;
+    T.screen = newterm(term, T.tty, T.tty);
+    if (!T.screen) {
+        snprintf(err, errsz, "the terminal type TERM=%.40s is not known here", term);
+        fclose(T.tty);
+        T.tty = NULL;
+        T.fd = -1;
+        return false;
+    }
+    set_term(T.screen);
+    add_cap("sgr0");
+    add_cap("cnorm");
+    add_cap("rmcup");
+    static const char mouse_off[] = "\033[?1000l\033[?1002l\033[?1006l";
+    memcpy(T.reset + T.reset_len, mouse_off, sizeof mouse_off - 1); /* sized to fit above */
+    T.reset_len += sizeof mouse_off - 1;
+    install_signals();
+    cbreak();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    if (o->mouse) {
+        mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+        mouseinterval(250);
+    }
+    set_styles(o);
+    sbx_grid_init(&T.shown, false);
+    return true;
+}
+
+void sbx_term_end(void)
+{
+    if (!T.screen)
+        return;
+    endwin();
+    delscreen(T.screen);
+    T.screen = NULL;
+    sbx_grid_free(&T.shown);
+    if (T.tty)
+        fclose(T.tty);
+    T.tty = NULL;
+    T.fd = -1;
+}
+
+void sbx_term_size(int *cols, int *rows)
+{
+    *cols = COLS;
+    *rows = LINES;
+}
+
+static bool same_cell(const struct sbx_cell *a, const struct sbx_cell *b)
+{
+    return a->len == b->len && a->width == b->width && a->style == b->style &&
+           memcmp(a->text, b->text, a->len) == 0;
+}
+
+void sbx_term_draw(const struct sbx_grid *g)
+{
+    bool fresh = T.shown.cols != g->cols || T.shown.rows != g->rows;
+    if (fresh) {
+        sbx_grid_resize(&T.shown, g->cols, g->rows);
+        clearok(curscr, TRUE);
+    }
+    for (int r = 0; r < g->rows && r < LINES; r++) {
+        for (int c = 0; c < g->cols && c < COLS; c++) {
+            const struct sbx_cell *cell = sbx_grid_cat(g, r, c);
+            struct sbx_cell *old = sbx_grid_at(&T.shown, r, c);
+            if (!fresh && same_cell(cell, old))
+                continue;
+            *old = *cell;
+            if (cell->width == 0)
+                continue; /* the right half of a wide character, drawn with it */
+            attr_set(T.attrs[cell->style], T.pairs[cell->style], NULL);
+            mvaddnstr(r, c, cell->text, cell->len);
+        }
+    }
+    attr_set(A_NORMAL, 0, NULL);
+    refresh();
+}
+
+static int map_key(int code)
+{
+    switch (code) {
+    case KEY_UP: return SBX_KEY_UP;
+    case KEY_DOWN: return SBX_KEY_DOWN;
+    case KEY_LEFT: return SBX_KEY_LEFT;
+    case KEY_RIGHT: return SBX_KEY_RIGHT;
+    case KEY_PPAGE: return SBX_KEY_PGUP;
+    case KEY_NPAGE: return SBX_KEY_PGDN;
+    case KEY_HOME: return SBX_KEY_HOME;
+    case KEY_END: return SBX_KEY_END;
+    case KEY_ENTER: return SBX_KEY_ENTER;
+    case KEY_BACKSPACE: return SBX_KEY_BACKSPACE;
+    case KEY_DC: return SBX_KEY_DELETE;
+    case KEY_BTAB: return SBX_KEY_BTAB;
+    case KEY_RESIZE: return SBX_KEY_RESIZE;
+    default:
+        if (code == KEY_F(1))
+            return SBX_KEY_F1;
+        if (code == KEY_F(2))
+            return SBX_KEY_F2;
+        if (code == KEY_F(3))
+            return SBX_KEY_F3;
+        return 0;
+    }
+}
+
+int sbx_term_key(int timeout_ms, int *row, int *col)
+{
+    wint_t ch;
+    timeout(timeout_ms);
+    int r = get_wch(&ch);
+    if (r == ERR)
+        return 0;
+    if (r == KEY_CODE_YES) {
+        if (ch == KEY_MOUSE) {
+            MEVENT m;
+            if (getmouse(&m) != OK)
+                return 0;
+            *row = m.y;
+            *col = m.x;
+            if (m.bstate & BUTTON4_PRESSED)
+                return SBX_KEY_WHEEL_UP;
+            if (m.bstate & BUTTON5_PRESSED)
+                return SBX_KEY_WHEEL_DOWN;
+            if (m.bstate & BUTTON1_DOUBLE_CLICKED)
+                return SBX_KEY_DOUBLE_CLICK;
+            if (m.bstate & BUTTON1_CLICKED)
+                return SBX_KEY_CLICK;
+            return 0;
+        }
+        return map_key((int)ch);
+    }
+    if (ch == '\r')
+        return SBX_KEY_ENTER;
+    if (ch == '\t')
+        return SBX_KEY_TAB;
+    if (ch == 127 || ch == 8)
+        return SBX_KEY_BACKSPACE;
+    if (ch == 27) {
+        /* Alt-/ arrives as ESC then '/' at once; a lone ESC is Esc */
+        wint_t next;
+        timeout(0);
+        int r2 = get_wch(&next);
+        if (r2 == OK && next == '/')
+            return SBX_KEY_ALT_SLASH;
+        if (r2 == KEY_CODE_YES)
+            ungetch((int)next);
+        else if (r2 == OK)
+            unget_wch(next);
+        return SBX_KEY_ESC;
+    }
+    return (int)ch;
+}
+
+int sbx_term_signal(void)
+{
+    return quit_signal;
+}
+
+void sbx_term_clear_signal(void)
+{
+    quit_signal = 0;
+}

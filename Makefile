@@ -26,6 +26,9 @@ TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # Everything but tui/ is the library the tests link (without curses).
 LIB_SRC := $(sort $(wildcard model/*.c importers/*.c render/*.c themes/*.c export/*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
+# The interface's logic without a terminal: keys in, grids out. Unit tests
+# and benchmarks link it; only tui/term.c needs curses.
+APP_SRC := $(sort $(wildcard tui/app*.c)) tui/keys.c tui/keymap.c tui/loader.c
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
@@ -39,7 +42,9 @@ endif
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 TUI_OBJ := $(TUI_SRC:%.c=$(B)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
 LIBA := $(B)/libsbxview.a
+APPA := $(B)/libsbxview-app.a
 BIN := $(if $(filter 1,$(SANITIZE)),$(B)/sbxview,sbxview)
 
 .PHONY: all example check test unit golden golden-update e2e fuzz-smoke asan bench install \
@@ -58,12 +63,16 @@ $(LIBA): $(LIB_OBJ)
 $(B)/tui/term.o: ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags ncursesw)
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw)
 
+$(APPA): $(APP_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 $(BIN): $(TUI_OBJ) $(LIBA)
 	$(CC) $(LDSAN) -o $@ $(TUI_OBJ) $(LIBA) $(LIBS) $(CURSES_LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(LIBA)
+$(B)/tests/%: tests/unit/%.c $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(LIBA) $(LIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(APPA) $(LIBA) $(LIBS) $(TEST_LIBS)
 
 example: $(BIN)
 	./$(BIN) summary examples/csv-fix

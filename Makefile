@@ -1,6 +1,6 @@
 # sbxview — plain make, dependencies from pkg-config.
 #   make            build ./sbxview
-#   make example    build and show the bundled example run
+#   make example    build and open the bundled example run
 #   make check      every test: unit, golden, end-to-end, fuzz smoke, ASan+UBSan
 #   make bench      speed against wc -l, jq and lnav on a generated 1M-line log
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -74,8 +74,9 @@ $(B)/tests/%: tests/unit/%.c $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(APPA) $(LIBA) $(LIBS) $(TEST_LIBS)
 
+# The review in the terminal when there is one, else the printed summary.
 example: $(BIN)
-	./$(BIN) summary examples/csv-fix
+	@if [ -t 0 ] && [ -t 1 ]; then ./$(BIN) examples/csv-fix; else ./$(BIN) summary examples/csv-fix; fi
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; ./$$t; done

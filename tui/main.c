@@ -13,12 +13,26 @@
 void sbx_usage(FILE *to)
 {
     fputs("Usage:\n"
-          "  sbxview [OPTIONS] FILE|FOLDER|- ...      review a run (prints its summary)\n"
+          "  sbxview [OPTIONS] FILE|FOLDER|- ...      review a run in the terminal\n"
           "  sbxview summary [OPTIONS] FILE|FOLDER|- ...\n"
           "                                           the one-screen summary of a run\n"
           "\n"
           "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
           "file in it whose content sbxview recognises), or - for standard input.\n"
+          "\n"
+          "Review options:\n"
+          "      --local           times in the local zone (default: UTC)\n"
+          "      --theme NAME      colours from NAME.theme (default, light, high-contrast,\n"
+          "                        mono, or your own in $XDG_CONFIG_HOME/sbxview/themes)\n"
+          "      --no-mouse        leave the mouse to the terminal (selecting text)\n"
+          "  -j, --threads N       threads for loading, analysis and search\n"
+          "      --dump            print the screen instead of showing it, then exit\n"
+          "      --size COLSxROWS  the screen size for --dump (default 80x24)\n"
+          "      --keys KEYS       keys to press before --dump prints: characters, \\n Enter,\n"
+          "                        \\e Esc, \\t Tab, \\\\ backslash, <Down> <PgDn> <Home> <End>\n"
+          "                        <F1> <C-d> <Alt-/> ..., <Resize:COLSxROWS>\n"
+          "      --dump-styles     with --dump, each row's styles on the line after it\n"
+          "  In the review, ? shows every key.\n"
           "\n"
           "Summary options:\n"
           "  -f, --format FORMAT   text (default; fits 80x24), markdown, or json (schema 1)\n"
@@ -34,9 +48,9 @@ void sbx_usage(FILE *to)
           "  -h, --help            this help\n"
           "  -V, --version         the version\n"
           "\n"
-          "Exit status: 0 a summary was printed; 2 a usage error, or nothing could be\n"
-          "loaded. Lines that cannot be read are reported with file, line and reason, and\n"
-          "the rest loads. See sbxview(1).\n",
+          "Exit status: 0 done; 2 a usage error, no terminal for the review, or nothing\n"
+          "could be loaded. Lines that cannot be read are reported with file, line and\n"
+          "reason, and the rest loads. See sbxview(1).\n",
           to);
 }
 

@@ -1,0 +1,99 @@
+/* How long the interface takes to answer a key at a given size, on a
+ * loaded log: the key handled and the whole screen drawn into the grid
+ * (what the terminal then copies is the cells that changed).
+ *
+ *   tui_speed LOG [COLSxROWS]
+ *
+ * Prints one line per key: "key NAME median_ms MAX_ms runs". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "importers/load.h"
+#include "model/summary.h"
+#include "tui/app.h"
+#include "tui/keys.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Presses the keys of script (one press = the whole script) runs times. */
+static void measure(struct sbx_app *a, struct sbx_grid *g, const char *name, const char *script,
+                    int runs)
+{
+    double *t = malloc((size_t)runs * sizeof *t);
+    for (int r = 0; r < runs; r++) {
+        double t0 = now_ms();
+        for (size_t i = 0, n = strlen(script); i < n;) {
+            int key, c, w;
+            size_t used = sbx_key_parse(script + i, n - i, &key, &c, &w);
+            if (!used || used == SIZE_MAX)
+                break;
+            sbx_app_key(a, key, 1, 0);
+            i += used;
+        }
+        sbx_app_draw(a, g);
+        t[r] = now_ms() - t0;
+    }
+    qsort(t, (size_t)runs, sizeof *t, by_value);
+    printf("key %-14s %8.3f %8.3f %d\n", name, t[runs / 2], t[runs - 1], runs);
+    free(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: tui_speed LOG [COLSxROWS]\n");
+        return 2;
+    }
+    int cols = 80, rows = 24;
+    if (argc > 2 && sscanf(argv[2], "%dx%d", &cols, &rows) != 2)
+        return 2;
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    const char *paths[] = {argv[1]};
+    if (!sbx_load_paths(&tl, paths, 1, NULL, &rep))
+        return 2;
+    struct sbx_summary sum;
+    char err[256];
+    if (!sbx_summarize(&tl, NULL, &sum, err, sizeof err))
+        return 2;
+    struct sbx_app_opts o = {0};
+    struct sbx_app a;
+    sbx_app_init(&a, &o, cols, rows);
+    sbx_app_set_data(&a, &tl, &sum, false);
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    sbx_app_draw(&a, &g);
+    printf("events %zu size %dx%d\n", tl.n, cols, rows);
+    measure(&a, &g, "j", "j", 2000);
+    measure(&a, &g, "k", "k", 2000);
+    measure(&a, &g, "Space", " ", 500);
+    measure(&a, &g, "b", "b", 500);
+    measure(&a, &g, "G", "G", 50);
+    measure(&a, &g, "g", "g", 50);
+    measure(&a, &g, "]", "]", 200);
+    measure(&a, &g, "Enter(detail)", "G\n", 50);
+    measure(&a, &g, "q(back)", "q", 50);
+    measure(&a, &g, "s(summary)", "s", 20);
+    measure(&a, &g, "q(back)", "q", 20);
+    measure(&a, &g, "f(findings)", "f", 9);
+    sbx_app_free(&a);
+    sbx_grid_free(&g);
+    sbx_summary_free(&sum);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    return 0;
+}

@@ -139,7 +139,7 @@ static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
         break;
     case SBX_HASH_MISMATCH:
         sbx_doc_addf(d, SBX_STYLE_SECRET,
-                     "MISMATCH: the record says sha256 %016llx…, stdout as kept does not hash to it",
+                     "MISMATCH: the record says sha256 %016llx..., stdout as kept does not hash to it",
                      (unsigned long long)e->u.cmd.stdout_hash);
         break;
     case SBX_HASH_ERROR: sbx_doc_adds(d, SBX_STYLE_WARNING, "could not be computed"); break;

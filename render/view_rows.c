@@ -184,7 +184,9 @@ static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struc
         sbx_buf_addf(out, "%s%u %s (", any ? ", " : "", f->n[c], verbs[c]);
         for (uint32_t i = 0; i < f->n[c] && i < 3; i++)
             sbx_buf_addf(out, "%s%s", i ? " " : "", f->paths[c][i]);
-        sbx_buf_adds(out, f->n[c] > 3 ? " …)" : ")");
+        if (f->n[c] > 3)
+            sbx_buf_addf(out, " +%u more", f->n[c] - 3);
+        sbx_buf_adds(out, ")");
         any = true;
     }
     if (!any)

@@ -16,6 +16,8 @@ void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, 
     sbx_doc_init(&a->doc, cols, opts->ascii);
 }
 
+static size_t hit_at_or_after(const struct sbx_app *a, size_t pos);
+
 static void drop_search(struct sbx_app *a)
 {
     sbx_query_free(a->search);
@@ -28,6 +30,7 @@ static void drop_search(struct sbx_app *a)
 
 void sbx_app_free(struct sbx_app *a)
 {
+    sbx_app_cancel(a, false);
     drop_search(a);
     free(a->search_text);
     sbx_query_free(a->filter);
@@ -148,19 +151,44 @@ static bool shown_by_mode(int mode, uint32_t f)
     return mode == 0 || (mode == 1 && (f & ~(uint32_t)SBX_F_BAD_FIELD)) || (mode == 2 && serious(f));
 }
 
-static int query_threads(const struct sbx_app *a)
+/* Shows the rows the filter found (or all, or the findings subset), keeping
+ * the selection on the event it was on, or the nearest one after it. */
+static void filter_landed(struct sbx_app *a, uint32_t *vis, size_t nvis, bool all,
+                          const struct sbx_event *keep)
 {
-    return a->opts.threads;
+    free(a->vis);
+    a->vis = all ? NULL : vis;
+    a->nvis = all ? 0 : nvis;
+    if (all)
+        free(vis);
+    size_t row = keep ? sbx_app_row_of(a, keep, false) : 0;
+    a->top = 0;
+    sbx_app_select(a, row == SIZE_MAX ? 0 : row);
+    if (a->filter && !sbx_app_count(a))
+        sbx_app_message(a, false, "no event matches the filter (& then Enter clears it)");
+    if (a->search) /* matches are counted within what shows */
+        sbx_app_search_again(a);
 }
 
-/* Recomputes the visible rows, keeping the selection on the same event, or
- * the nearest one after it. */
+void sbx_app_job_finished(struct sbx_app *a, struct sbx_app_job *j)
+{
+    if (j->kind == SBX_JOB_FILTER) {
+        filter_landed(a, j->out, j->n, false, j->keep);
+        j->out = NULL;
+    } else {
+        free(a->hits);
+        a->hits = j->out;
+        a->nhits = j->n;
+        j->out = NULL;
+        if (j->jump)
+            sbx_app_search_landed(a, j->jump < 0);
+    }
+}
+
 void sbx_app_apply_filter(struct sbx_app *a)
 {
     const struct sbx_event *keep = sbx_app_event(a, a->cur);
-    free(a->vis);
-    a->vis = NULL;
-    a->nvis = 0;
+    sbx_app_cancel(a, false);
     if (!a->tl)
         return;
     uint32_t *subset = NULL;
@@ -171,23 +199,11 @@ void sbx_app_apply_filter(struct sbx_app *a)
             if (shown_by_mode(a->findings_mode, a->tl->order[i]->findings))
                 subset[nsubset++] = (uint32_t)i;
     }
-    if (a->filter) {
-        struct sbx_query_job job = {.threads = query_threads(a)};
-        uint32_t *out = NULL;
-        size_t n = sbx_query_run(a->filter, a->tl, subset, subset ? nsubset : 0, &out, &job);
-        free(subset);
-        subset = out;
-        nsubset = n == SIZE_MAX ? 0 : n;
+    if (!a->filter) {
+        filter_landed(a, subset, nsubset, !a->findings_mode, keep);
+        return;
     }
-    if (a->filter || a->findings_mode) {
-        a->vis = subset;
-        a->nvis = nsubset;
-    }
-    size_t row = keep ? sbx_app_row_of(a, keep, false) : 0;
-    a->top = 0;
-    sbx_app_select(a, row == SIZE_MAX ? 0 : row);
-    if (a->search) /* matches are counted within what shows */
-        sbx_app_set_search(a, a->search_text, a->search_back);
+    sbx_app_start_job(a, SBX_JOB_FILTER, a->filter, subset, subset, nsubset, keep, 0);
 }
 
 /* since:14:20 means 14:20 on the day the run started, in the zone shown. */
@@ -225,8 +241,6 @@ bool sbx_app_set_filter(struct sbx_app *a, const char *text)
         a->filter_text = sbx_xstrndup(text, strlen(text));
     }
     sbx_app_apply_filter(a);
-    if (!sbx_app_count(a))
-        sbx_app_message(a, false, "no event matches the filter (& then Enter clears it)");
     return true;
 }
 
@@ -235,7 +249,7 @@ static bool query_find(const void *ctx, const char *s, size_t n, size_t from, si
     return sbx_query_find(ctx, s, n, from, b, e);
 }
 
-bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back)
+bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back, int jump)
 {
     char err[256];
     if (!a->tl) {
@@ -250,6 +264,7 @@ bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back)
         return false;
     }
     char *keep = sbx_xstrndup(text, strlen(text));
+    sbx_app_cancel(a, false);
     drop_search(a);
     free(a->search_text);
     a->search_text = keep;
@@ -257,10 +272,32 @@ bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back)
     a->search_back = back;
     a->look.find = query_find;
     a->look.find_ctx = q;
-    struct sbx_query_job job = {.threads = query_threads(a)};
-    size_t n = sbx_query_run(q, a->tl, a->vis, a->vis ? a->nvis : 0, &a->hits, &job);
-    a->nhits = n == SIZE_MAX ? 0 : n;
+    sbx_app_start_job(a, SBX_JOB_SEARCH, q, NULL, a->vis, a->vis ? a->nvis : 0, NULL, jump);
     return true;
+}
+
+void sbx_app_search_again(struct sbx_app *a)
+{
+    free(a->hits);
+    a->hits = NULL;
+    a->nhits = 0;
+    sbx_app_start_job(a, SBX_JOB_SEARCH, a->search, NULL, a->vis, a->vis ? a->nvis : 0, NULL, 0);
+}
+
+void sbx_app_search_landed(struct sbx_app *a, bool back)
+{
+    if (a->view == SBX_VIEW_DETAIL) {
+        sbx_app_search_doc(a, back, false);
+        return;
+    }
+    /* the first match from the selection on, in the search's direction */
+    const struct sbx_event *here = sbx_app_event(a, a->cur);
+    size_t pos = here ? sbx_app_pos(a, a->cur) : 0;
+    size_t h = hit_at_or_after(a, pos);
+    if (h < a->nhits && a->hits[h] == pos)
+        sbx_app_message(a, false, "%zu event%s match", a->nhits, a->nhits == 1 ? "" : "s");
+    else
+        sbx_app_next_match(a, back);
 }
 
 /* The first hit at or after position pos (a->nhits when none). */
@@ -356,35 +393,40 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
         for (size_t i = 0; i < sizeof a->marks / sizeof a->marks[0]; i++)
             a->marks[i] = a->marks[i] ? same_record(a->tl, a->marks[i], tl) : NULL;
     }
+    sbx_app_cancel(a, false);
     sbx_rows_look_free(&a->look);
     a->tl = tl;
     a->sum = sum;
     a->preview = preview;
     sbx_rows_look_init(&a->look, tl, sum, a->opts.local);
-    a->cur = 0;
-    /* the old filter and search compiled against the old timeline */
+    if (a->search) {
+        a->look.find = query_find;
+        a->look.find_ctx = a->search;
+    }
+    /* select the same event among all rows; the filter then keeps it */
+    free(a->vis);
+    a->vis = NULL;
+    a->nvis = 0;
+    a->cur = a->top = 0;
+    free(a->hits);
+    a->hits = NULL;
+    a->nhits = 0;
+    size_t row = mapped ? sbx_app_row_of(a, mapped, false) : 0;
+    if (at_end && a->following)
+        row = sbx_app_count(a) ? sbx_app_count(a) - 1 : 0;
+    sbx_app_select(a, row == SIZE_MAX ? 0 : row);
     if (a->filter_text) {
+        /* since: and until: are read against the run's first day, which may have moved */
         char *text = a->filter_text;
         a->filter_text = NULL;
         if (!sbx_app_set_filter(a, text))
             sbx_app_set_filter(a, NULL);
         free(text);
-    } else {
-        free(a->vis);
-        a->vis = NULL;
-        if (a->findings_mode)
-            sbx_app_apply_filter(a);
+    } else if (a->findings_mode) {
+        sbx_app_apply_filter(a);
+    } else if (a->search) {
+        sbx_app_search_again(a);
     }
-    if (a->search_text) {
-        char *text = sbx_xstrndup(a->search_text, strlen(a->search_text));
-        drop_search(a);
-        sbx_app_set_search(a, text, a->search_back);
-        free(text);
-    }
-    size_t row = mapped ? sbx_app_row_of(a, mapped, false) : 0;
-    if (at_end && a->following)
-        row = sbx_app_count(a) ? sbx_app_count(a) - 1 : 0;
-    sbx_app_select(a, row == SIZE_MAX ? 0 : row);
     if (a->view == SBX_VIEW_DETAIL && detail && sbx_app_event(a, a->cur) != mapped)
         a->view = SBX_VIEW_TIMELINE;
     if (a->view != SBX_VIEW_TIMELINE)

@@ -33,7 +33,11 @@ struct sbx_app_opts {
     bool local;   /* times in the local zone */
     bool ascii;   /* the terminal is not UTF-8 */
     int threads;  /* for search and filter; 0: one per CPU */
+    bool background; /* long searches and filters on a thread (the terminal);
+                        off, every key is finished before it returns (--dump, tests) */
 };
+
+struct sbx_app_job;
 
 struct sbx_app {
     struct sbx_app_opts opts;
@@ -71,6 +75,8 @@ struct sbx_app {
     int pending;                   /* 'm' or '\'' waiting for a letter */
     const struct sbx_event *marks[52];
 
+    struct sbx_app_job *job;       /* a search or filter running, or NULL */
+
     char msg[256];
     bool msg_error;
     char progress[160];            /* "loading 43% · 412,003 events", or "" */
@@ -95,6 +101,16 @@ void sbx_app_set_progress(struct sbx_app *a, const char *text);
 void sbx_app_message(struct sbx_app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g);
+/* A search or filter is running (background mode only). */
+bool sbx_app_busy(const struct sbx_app *a);
+/* Takes in the result of a search or filter that finished; true if it did
+ * (the screen changed). */
+bool sbx_app_poll(struct sbx_app *a);
+/* Stops a running search or filter; with say, tells the user. */
+void sbx_app_cancel(struct sbx_app *a, bool say);
+/* "searching 43%" for the status line, or "" */
+void sbx_app_job_progress(const struct sbx_app *a, char *buf, size_t n);
+
 /* When the selection is on the last event: a followed log scrolls with it. */
 bool sbx_app_at_end(const struct sbx_app *a);
 

@@ -118,10 +118,11 @@ static void build_help(struct sbx_app *a)
         sbx_doc_end_line(d);
     }
     sbx_doc_end_line(d);
-    sbx_doc_adds(d, SBX_STYLE_NORMAL,
-                 "Text from the log is shown inert: escape sequences as \xe2\x9f\xa8" "ESC...\xe2\x9f\xa9, "
-                 "controls as ^X, invisible characters as <U+XXXX>, bad UTF-8 as \\xNN, in the "
-                 "escape style. Secrets are masked.");
+    sbx_doc_addf(d, SBX_STYLE_NORMAL,
+                 "Text from the log is shown inert: escape sequences as %sESC]...%s, controls as ^X, "
+                 "invisible characters as <U+XXXX>, bad UTF-8 as \\xNN, in the escape style. "
+                 "Secrets are masked.",
+                 a->opts.ascii ? "<" : "\xe2\x9f\xa8", a->opts.ascii ? ">" : "\xe2\x9f\xa9");
     sbx_doc_end_line(d);
 }
 

@@ -106,6 +106,10 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
         sbx_buf_adds(&left, a->msg);
         if (a->msg_error)
             style = SBX_STYLE_ERROR;
+    } else if (a->job) {
+        char busy[64];
+        sbx_app_job_progress(a, busy, sizeof busy);
+        sbx_buf_adds(&left, busy);
     } else {
         if (a->progress[0])
             sbx_buf_addf(&left, "%s  ", a->progress);
@@ -139,7 +143,7 @@ static void timeline_body(struct sbx_app *a, struct sbx_grid *g)
         sbx_draw_event_row(g, 1 + r, &a->look, sbx_app_event(a, i), i == a->cur);
     }
     if (!n) {
-        const char *why = !a->tl ? (a->progress[0] ? "Loading…" : "Nothing loaded.")
+        const char *why = !a->tl ? (a->progress[0] ? "Loading..." : "Nothing loaded.")
                           : a->tl->n ? "No event matches (& then Enter clears the filter; f cycles findings)."
                                      : "No events in this run.";
         sbx_grid_text(g, 2, 2, g->cols, SBX_STYLE_NOTE, why, strlen(why));

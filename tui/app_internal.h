@@ -2,6 +2,10 @@
 #ifndef SBX_APP_INTERNAL_H
 #define SBX_APP_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "model/query.h"
 #include "tui/app.h"
 
 /* Body rows: the screen less the header and status lines. */
@@ -23,8 +27,40 @@ void sbx_app_goto_event(struct sbx_app *a, const struct sbx_event *e);
 /* Filter and search; false with a message when the text is not valid. */
 bool sbx_app_set_filter(struct sbx_app *a, const char *text);
 void sbx_app_apply_filter(struct sbx_app *a);
-bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back);
+/* jump: after the matches are found, go to the first one forward (1) or
+ * backward (-1) from the selection, or stay (0). */
+bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back, int jump);
+/* The current search run again over what shows now. */
+void sbx_app_search_again(struct sbx_app *a);
+void sbx_app_search_landed(struct sbx_app *a, bool back);
 void sbx_app_next_match(struct sbx_app *a, bool back);
+/* In a document view: to the next (or previous) row the search matches. */
+void sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next);
+
+/* Running a query over the timeline: on a thread of its own when the app
+ * was made with opts.background (the interface stays live and Esc stops
+ * it), else right away. */
+enum sbx_job_kind { SBX_JOB_FILTER, SBX_JOB_SEARCH };
+struct sbx_app_job {
+    enum sbx_job_kind kind;
+    const struct sbx_query *q;
+    const struct sbx_timeline *tl;
+    uint32_t *owned;               /* the subset, when the job owns it */
+    const uint32_t *subset;
+    size_t nsubset;
+    const struct sbx_event *keep;  /* filter: the event to keep selected */
+    int jump;                      /* search: see sbx_app_set_search */
+    struct sbx_query_job qj;
+    uint32_t *out;
+    size_t n;
+    pthread_t tid;
+    bool threaded;
+    _Atomic bool finished;
+};
+void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct sbx_query *q,
+                       uint32_t *owned, const uint32_t *subset, size_t nsubset,
+                       const struct sbx_event *keep, int jump);
+void sbx_app_job_finished(struct sbx_app *a, struct sbx_app_job *j);
 
 /* The document views. */
 void sbx_app_open_detail(struct sbx_app *a);

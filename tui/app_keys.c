@@ -53,8 +53,6 @@ static void add_codepoint(struct sbx_buf *b, uint32_t cp)
     sbx_buf_add(b, u, n);
 }
 
-static void search_doc(struct sbx_app *a, bool back, bool from_next);
-
 static void accept_prompt(struct sbx_app *a)
 {
     int kind = a->prompt;
@@ -66,21 +64,8 @@ static void accept_prompt(struct sbx_app *a)
         /* an empty search repeats the last one, as in less */
         if (a->search)
             sbx_app_next_match(a, kind == '\\' ? !a->search_back : a->search_back);
-    } else if (sbx_app_set_search(a, text, kind == '\\')) {
-        if (a->view == SBX_VIEW_DETAIL) {
-            search_doc(a, kind == '\\', false);
-        } else {
-            /* the first match from the selection on, in the search's direction */
-            const struct sbx_event *here = sbx_app_event(a, a->cur);
-            bool here_hits = false;
-            size_t pos = here ? sbx_app_pos(a, a->cur) : 0;
-            for (size_t i = 0; i < a->nhits && !here_hits; i++)
-                here_hits = a->hits[i] == pos;
-            if (here_hits)
-                sbx_app_message(a, false, "%zu events match", a->nhits);
-            else
-                sbx_app_next_match(a, kind == '\\');
-        }
+    } else {
+        sbx_app_set_search(a, text, kind == '\\', kind == '\\' ? -1 : 1);
     }
     free(text);
 }
@@ -204,7 +189,7 @@ static void next_finding(struct sbx_app *a, bool back)
 }
 
 /* In a document: the next row (or previous) whose text matches the search. */
-static void search_doc(struct sbx_app *a, bool back, bool from_next)
+void sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next)
 {
     if (!a->search)
         return;
@@ -335,7 +320,7 @@ static unsigned act(struct sbx_app *a, enum sbx_action action)
     case SBX_ACT_PREV_MATCH: {
         bool back = (action == SBX_ACT_PREV_MATCH) != a->search_back;
         if (doc)
-            search_doc(a, back, true);
+            sbx_app_search_doc(a, back, true);
         else
             sbx_app_next_match(a, back);
         break;
@@ -382,6 +367,16 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
         return 0;
     }
     a->msg[0] = '\0';
+    if (a->job) {
+        /* a search or filter is running: Esc or Ctrl-C stops it, q too */
+        if (key == SBX_KEY_ESC || key == sbx_ctrl('c') || key == 'q')
+            sbx_app_cancel(a, true);
+        else if (key == 'Q')
+            return SBX_APP_QUIT;
+        else
+            sbx_app_message(a, false, "busy: Esc stops the %s", a->job->kind == SBX_JOB_FILTER ? "filter" : "search");
+        return 0;
+    }
     if (a->pending) {
         int kind = a->pending;
         a->pending = 0;

@@ -101,7 +101,9 @@ static int interactive(struct view_opts *o, struct sbx_loader *l)
     int cols, rows;
     sbx_term_size(&cols, &rows);
     struct sbx_app app;
-    sbx_app_init(&app, &o->app, cols, rows);
+    struct sbx_app_opts aopts = o->app;
+    aopts.background = true;
+    sbx_app_init(&app, &aopts, cols, rows);
     struct sbx_grid grid;
     sbx_grid_init(&grid, o->app.ascii);
     bool taken = false, quit = false;
@@ -109,22 +111,29 @@ static int interactive(struct view_opts *o, struct sbx_loader *l)
     while (!quit) {
         if (!taken && sbx_loader_done(l)) {
             sbx_loader_wait(l);
+            sbx_app_cancel(&app, false); /* a search over the old data is moot */
             take_loaded(&app, l);
             taken = true;
         } else if (!taken) {
             sbx_loader_progress(l, progress, sizeof progress);
             sbx_app_set_progress(&app, progress);
         }
+        sbx_app_poll(&app);
         sbx_app_draw(&app, &grid);
         sbx_term_draw(&grid);
         int mrow = 0, mcol = 0;
-        int key = sbx_term_key(taken ? -1 : 100, &mrow, &mcol);
+        /* while something runs behind, wake up to show how far it got */
+        int key = sbx_term_key(taken && !sbx_app_busy(&app) ? -1 : 100, &mrow, &mcol);
         int sig = sbx_term_signal();
         if (sig) {
             sbx_term_clear_signal();
             /* Ctrl-C leaves a prompt, as in less; otherwise every signal quits */
             if (sig == SIGINT && app.prompt) {
                 app.prompt = 0;
+                continue;
+            }
+            if (sig == SIGINT && sbx_app_busy(&app)) {
+                sbx_app_cancel(&app, true);
                 continue;
             }
             break;

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -13,6 +14,7 @@
 #define MAX_MARKS 2       /* combining marks kept per base character */
 #define SEQ_SHOW 16       /* bytes of an escape sequence shown after the ESC */
 #define SEQ_SHOW_LINK 64  /* … of an OSC 8 hyperlink, so its target can be read */
+#define SEQ_SLACK 8       /* … or up to this many more, rather than "… +3 bytes" */
 #define RUN_MAX 65536     /* bytes per text segment, so widths stay small */
 
 static const char spaces[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
@@ -211,7 +213,8 @@ static bool escape_sequence(struct sbx_sanitizer *z, struct sbx_seg *seg)
         put(&e, "<ESC", 4, 4);
     else
         put(&e, "\xe2\x9f\xa8" "ESC", 6, 4); /* ⟨ */
-    size_t stop = cend - (i + 1) > show ? i + 1 + show : cend;
+    /* a few bytes more are shown rather than counted */
+    size_t stop = cend - (i + 1) > show + SEQ_SLACK ? i + 1 + show : cend;
     for (j = i + 1; j < stop; j++)
         put_byte(&e, s[j]);
     if (stop < cend) {
@@ -219,6 +222,10 @@ static bool escape_sequence(struct sbx_sanitizer *z, struct sbx_seg *seg)
             put(&e, "...", 3, 3);
         else
             put(&e, "\xe2\x80\xa6", 3, 1); /* … */
+        /* how much the token stands for, so a long hidden payload is noticed */
+        char more[32];
+        int n = snprintf(more, sizeof more, " +%zu bytes", cend - stop);
+        put(&e, more, (size_t)n, n);
     }
     if (ascii)
         put(&e, ">", 1, 1);

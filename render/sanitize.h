@@ -13,7 +13,9 @@
  *     ends at BEL, ESC \, 0x9C, U+009C, any other ESC, or the input's end)
  *                                             -> ⟨ESC]52;c;SGVsbG8…⟩
  *        (at most 16 bytes after the ESC shown, 64 for an OSC 8 hyperlink so
- *        its target can be read; the shown bytes escaped: ^X, \xNN)
+ *        its target can be read, or 8 more rather than cut; the shown bytes
+ *        escaped: ^X, \xNN; a longer sequence ends in "… +N bytes", N the
+ *        bytes not shown)
  *   a lone ESC                                -> ^[
  *   CR, BS, other C0, DEL                     -> ^M, ^H, ^X, ^?
  *   LF                                        -> NEWLINE; ↵ with SBX_SAN_ONE_LINE

@@ -70,6 +70,7 @@ static void append(struct sbx_doc *d, enum sbx_style style, const char *s, size_
     }
     sbx_buf_add(&d->text, s, n);
     d->col += w;
+    d->wrapped = n == 0 ? d->wrapped : false;
 }
 
 static void wrap(struct sbx_doc *d, enum sbx_style style)
@@ -81,6 +82,7 @@ static void wrap(struct sbx_doc *d, enum sbx_style style)
         int n = d->indent < (int)sizeof blanks - 1 ? d->indent : (int)sizeof blanks - 1;
         append(d, style, blanks, (size_t)n, n);
     }
+    d->wrapped = true;
 }
 
 void sbx_doc_add(struct sbx_doc *d, enum sbx_style style, const char *s, size_t n)
@@ -89,6 +91,10 @@ void sbx_doc_add(struct sbx_doc *d, enum sbx_style style, const char *s, size_t 
     while (i < n) {
         if (s[i] == '\n') {
             sbx_doc_end_line(d);
+            i++;
+            continue;
+        }
+        if (d->wrapped && s[i] == ' ') { /* the space a row was wrapped at */
             i++;
             continue;
         }
@@ -104,6 +110,22 @@ void sbx_doc_add(struct sbx_doc *d, enum sbx_style style, const char *s, size_t 
                 break;
             w += cw;
             j += len;
+        }
+        /* wrap at a word: the last space of this piece that fits, when the
+         * piece goes on past the row's end (words longer than a row are cut) */
+        if (j < n && s[j] != '\n' && s[j] != ' ' && j > i) {
+            size_t k = j;
+            while (k > i && s[k - 1] != ' ')
+                k--;
+            if (k > i) {
+                w = 0;
+                for (size_t m = i; m < k;) {
+                    int cw;
+                    m += sbx_cluster(s + m, k - m, d->ascii, &cw);
+                    w += cw;
+                }
+                j = k;
+            }
         }
         if (j > i)
             append(d, style, s + i, j - i, w);
@@ -166,6 +188,7 @@ void sbx_doc_end_line(struct sbx_doc *d)
     if (!d->open)
         start_row(d);
     d->open = false;
+    d->wrapped = false;
     d->col = 0;
 }
 

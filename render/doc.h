@@ -43,6 +43,7 @@ struct sbx_doc {
     /* the row being filled */
     int col;
     bool open;                 /* a row has been started and not finished */
+    bool wrapped;              /* … by wrapping, and nothing is in it yet */
     int32_t target;            /* for the rows of the current line */
     int indent;                /* columns of blank at the start of wrapped rows */
 };

@@ -84,8 +84,15 @@ static void build_help(struct sbx_app *a)
                 strcat(keys, ", ");
             strcat(keys, sbx_key_name(k->keys[j], name));
         }
-        sbx_doc_set_indent(d, KEYS_W);
-        sbx_doc_addf(d, SBX_STYLE_KEY, "  %-*s", KEYS_W - 2, keys);
+        if (a->cols >= 2 * KEYS_W) {
+            sbx_doc_set_indent(d, KEYS_W);
+            sbx_doc_addf(d, SBX_STYLE_KEY, "  %-*s", KEYS_W - 2, keys);
+        } else { /* narrow: the keys on a line of their own */
+            sbx_doc_addf(d, SBX_STYLE_KEY, "  %s", keys);
+            sbx_doc_end_line(d);
+            sbx_doc_set_indent(d, 6);
+            sbx_doc_adds(d, SBX_STYLE_NORMAL, "      ");
+        }
         sbx_doc_adds(d, SBX_STYLE_NORMAL, k->help);
         char where[64];
         view_names(k->views, where, sizeof where);

@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,16 +21,34 @@ struct chunk {
     uint32_t source;
     const char *begin, *end; /* whole lines, except perhaps the file's last */
     bool is_last;            /* holds the end of the file */
+    bool stopped;            /* cancelled before its end */
     uint32_t lines;          /* lines seen, for numbering the next chunk */
     struct sbx_evbuf out;
-    atomic_uint_fast64_t *done;
+    atomic_uint_fast64_t *done; /* bytes of this import done, for the callback */
     uint64_t total;
+    struct sbx_load_progress *shared;
     const struct sbx_load_opts *progress; /* set on the chunk the calling thread imports */
 };
 
-static void record_skip(struct chunk *c, uint32_t line_no, const char *reason)
+static bool cancel_asked(struct sbx_load_progress *shared)
 {
-    sbx_evbuf_skip(&c->out, c->tl, c->source, line_no, "%s", reason);
+    return shared && atomic_load_explicit(&shared->cancel, memory_order_relaxed);
+}
+
+/* Counts the bytes from *counted to upto, and the events pushed since
+ * *events_counted, as done; returns this import's bytes done. */
+static uint64_t count_done(struct chunk *c, const char **counted, const char *upto,
+                           size_t *events_counted)
+{
+    uint64_t bytes = (uint64_t)(upto - *counted);
+    *counted = upto;
+    if (c->shared) {
+        atomic_fetch_add_explicit(&c->shared->bytes_done, bytes, memory_order_relaxed);
+        atomic_fetch_add_explicit(&c->shared->events, c->out.n - *events_counted,
+                                  memory_order_relaxed);
+    }
+    *events_counted = c->out.n;
+    return atomic_fetch_add(c->done, bytes) + bytes;
 }
 
 static void *import_chunk(void *arg)
@@ -39,9 +56,9 @@ static void *import_chunk(void *arg)
     struct chunk *c = arg;
     void *state = c->fmt->state_new(c->tl, c->source);
     const char *base = c->tl->sources[c->source].data;
-    const char *p = c->begin;
+    const char *p = c->begin, *counted = c->begin;
+    size_t events_counted = 0;
     uint32_t line_no = 0;
-    uint64_t since_progress = 0;
     char reason[160];
     while (p < c->end) {
         size_t len;
@@ -61,22 +78,25 @@ static void *import_chunk(void *arg)
         if (s == SBX_LINE_BAD) {
             if (!terminated && c->is_last) {
                 c->tl->sources[c->source].incomplete = len;
-                record_skip(c, line_no, "incomplete last line (the log may still be being written)");
+                sbx_evbuf_skip(&c->out, c->tl, c->source, line_no, "%s",
+                               "incomplete last line (the log may still be being written)");
             } else {
-                record_skip(c, line_no, reason);
+                sbx_evbuf_skip(&c->out, c->tl, c->source, line_no, "%s", reason);
             }
         }
-        since_progress += len + 1;
-        if (since_progress >= PROGRESS_STEP) {
-            uint64_t done = atomic_fetch_add(c->done, since_progress) + since_progress;
-            since_progress = 0;
-            if (c->progress)
+        p += len + terminated;
+        if (p - counted >= PROGRESS_STEP) {
+            uint64_t done = count_done(c, &counted, p, &events_counted);
+            if (c->progress && c->progress->progress)
                 c->progress->progress(c->progress->progress_ctx, c->tl->sources[c->source].path,
                                       done, c->total);
+            if (p < c->end && cancel_asked(c->shared)) {
+                c->stopped = true;
+                break;
+            }
         }
-        p += len + 1;
     }
-    atomic_fetch_add(c->done, since_progress);
+    count_done(c, &counted, p, &events_counted);
     c->lines = line_no;
     c->fmt->state_free(state);
     return NULL;
@@ -98,15 +118,21 @@ static void renumber(struct sbx_evbuf *out, uint32_t first_line)
         out->skips[i].line += first_line;
 }
 
-void sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
-                     const struct sbx_load_opts *opts)
+void sbx_import_range(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
+                      size_t from, uint32_t first_line, const struct sbx_load_opts *opts,
+                      struct sbx_imported *out)
 {
+    memset(out, 0, sizeof *out);
     struct sbx_source *src = &tl->sources[source];
-    src->format = fmt->name;
-    const char *data = src->data, *end = data + src->size;
-    if (src->size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        data += 3; /* a BOM is not part of the first line */
-
+    src->incomplete = 0;
+    if (from >= src->size)
+        return; /* nothing (new) to import */
+    struct sbx_load_progress *shared = opts ? opts->shared : NULL;
+    if (cancel_asked(shared)) {
+        out->stopped = true;
+        return;
+    }
+    const char *data = src->data + from, *end = src->data + src->size;
     int nthreads = thread_count(opts);
     size_t total = (size_t)(end - data);
     if (total < (opts && opts->split_min ? opts->split_min : SPLIT_MIN_BYTES))
@@ -126,13 +152,11 @@ void sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_
         memset(&chunks[n], 0, sizeof chunks[n]);
         chunks[n] = (struct chunk){.tl = tl, .fmt = fmt, .source = source, .begin = p,
                                    .end = stop, .is_last = stop == end, .done = &done,
-                                   .total = total};
+                                   .total = total, .shared = shared};
         n++;
         p = stop;
     }
 
-    if (n == 0)
-        return; /* an empty file: nothing to import */
     pthread_t tids[MAX_THREADS];
     int started = 0;
     if (n > 1) {
@@ -152,12 +176,38 @@ void sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_
     for (int i = 1; i <= started; i++)
         pthread_join(tids[i], NULL);
 
-    uint32_t first_line = 0;
+    /* after a stop, the chunks that follow cannot be numbered: drop them */
+    out->bufs = sbx_xcalloc((size_t)n, sizeof *out->bufs);
+    uint32_t line = first_line;
     for (int i = 0; i < n; i++) {
-        renumber(&chunks[i].out, first_line);
-        first_line += chunks[i].lines;
-        sbx_timeline_adopt(tl, &chunks[i].out);
+        if (out->stopped) {
+            sbx_evbuf_free(&chunks[i].out);
+            continue;
+        }
+        renumber(&chunks[i].out, line);
+        line += chunks[i].lines;
+        out->bufs[out->nbufs++] = chunks[i].out;
+        out->stopped = chunks[i].stopped;
     }
+    if (out->stopped)
+        src->incomplete = 0; /* the last line was not reached */
+    out->lines = line - first_line;
+}
+
+bool sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
+                     const struct sbx_load_opts *opts)
+{
+    struct sbx_source *src = &tl->sources[source];
+    src->format = fmt->name;
+    /* a BOM is not part of the first line */
+    size_t from = src->size >= 3 && memcmp(src->data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    struct sbx_imported im;
+    sbx_import_range(tl, source, fmt, from, 0, opts, &im);
+    for (size_t i = 0; i < im.nbufs; i++)
+        sbx_timeline_adopt(tl, &im.bufs[i]);
+    free(im.bufs);
+    tl->sources[source].lines = im.lines;
+    return !im.stopped;
 }
 
 static void add_message(char ***list, size_t *n, const char *path, const char *reason)
@@ -168,45 +218,34 @@ static void add_message(char ***list, size_t *n, const char *path, const char *r
     (*list)[(*n)++] = b.p;
 }
 
-/* Loads one file; in_folder says whether an unrecognised file is an error
- * (named on the command line) or just ignored (found in a folder). */
-static bool load_file(struct sbx_timeline *tl, const char *path, bool in_folder,
-                      const struct sbx_load_opts *opts, struct sbx_load_report *rep)
+/* The inputs, listed (and stat'ed) before any is read, so the total is known
+ * up front. A folder becomes its files, then an item that checks one of them
+ * loaded; the items keep the order in which messages are reported. */
+enum item_kind { IT_FILE, IT_STREAM, IT_FOLDER_FAILED, IT_FOLDER_END };
+
+struct item {
+    char *path;
+    enum item_kind kind;
+    bool in_folder;   /* an unrecognised file is ignored, not an error */
+    uint64_t planned; /* bytes expected */
+};
+
+struct plan {
+    struct item *items;
+    size_t n, cap;
+};
+
+static void plan_add(struct plan *pl, char *path, enum item_kind kind, bool in_folder,
+                     uint64_t planned)
 {
-    const char *data;
-    size_t size;
-    enum sbx_data_how how;
-    char err[256];
-    if (tl->nsources >= UINT16_MAX) { /* an event names its source in 16 bits */
-        add_message(&rep->errors, &rep->nerrors, path, "too many inputs (at most 65535 files)");
-        return false;
-    }
-    if (!sbx_read_input(path, &data, &size, &how, err, sizeof err)) {
-        add_message(&rep->errors, &rep->nerrors, path, err);
-        return false;
-    }
-    const char *why = sbx_sniff_not_text(data, size);
-    const char *body = data;
-    size_t body_size = size;
-    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        body += 3;
-        body_size -= 3;
-    }
-    const struct sbx_format *fmt = why ? NULL : sbx_detect_format(body, body_size);
-    if (!fmt && size == 0 && !in_folder)
-        fmt = &sbx_format_recorder; /* an empty log is a log with nothing in it yet */
-    if (!fmt) {
-        sbx_release_input(data, size, how);
-        if (in_folder)
-            add_message(&rep->ignored, &rep->nignored, path, NULL);
-        else
-            add_message(&rep->errors, &rep->nerrors, path,
-                        why ? why : "not a log sbxview reads (no line of a known format found)");
-        return false;
-    }
-    uint32_t idx = sbx_timeline_add_source(tl, path, data, size, how);
-    sbx_load_source(tl, idx, fmt, opts);
-    return true;
+    SBX_GROW(pl->items, pl->n, pl->cap);
+    pl->items[pl->n++] = (struct item){path, kind, in_folder, planned};
+}
+
+static uint64_t planned_bytes(const struct stat *st, size_t prefix)
+{
+    uint64_t size = (uint64_t)st->st_size;
+    return prefix && size > prefix ? prefix : size;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -214,13 +253,12 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static size_t load_folder(struct sbx_timeline *tl, const char *dir, const struct sbx_load_opts *opts,
-                          struct sbx_load_report *rep)
+static void plan_folder(struct plan *pl, const char *dir, size_t prefix)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        add_message(&rep->errors, &rep->nerrors, dir, "cannot open folder");
-        return 0;
+        plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_FAILED, false, 0);
+        return;
     }
     char **names = NULL;
     size_t n = 0;
@@ -234,7 +272,6 @@ static size_t load_folder(struct sbx_timeline *tl, const char *dir, const struct
     closedir(d);
     if (n)
         qsort(names, n, sizeof *names, name_cmp); /* a fixed source order, whatever the file system's */
-    size_t loaded = 0;
     size_t dlen = strlen(dir);
     while (dlen > 1 && dir[dlen - 1] == '/')
         dlen--;
@@ -246,27 +283,165 @@ static size_t load_folder(struct sbx_timeline *tl, const char *dir, const struct
         struct stat st;
         /* files only: a run folder is flat, and following links out of it is not wanted */
         if (lstat(path.p, &st) == 0 && S_ISREG(st.st_mode))
-            loaded += load_file(tl, path.p, true, opts, rep);
-        sbx_buf_free(&path);
+            plan_add(pl, path.p, IT_FILE, true, planned_bytes(&st, prefix));
+        else
+            sbx_buf_free(&path);
         free(names[i]);
     }
     free(names);
-    if (!loaded)
-        add_message(&rep->errors, &rep->nerrors, dir, "no file in this folder is a log sbxview reads");
-    return loaded;
+    plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_END, false, 0);
+}
+
+static void plan_path(struct plan *pl, const char *path, size_t prefix)
+{
+    if (strcmp(path, "-") == 0) {
+        plan_add(pl, sbx_xstrndup(path, 1), IT_STREAM, false, 0);
+        return;
+    }
+    struct stat st;
+    bool known = stat(path, &st) == 0;
+    if (known && S_ISDIR(st.st_mode))
+        plan_folder(pl, path, prefix);
+    else if (known && S_ISFIFO(st.st_mode))
+        plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_STREAM, false, 0);
+    else /* a missing or odd file: reading it says what is wrong */
+        plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_FILE, false,
+                 known && S_ISREG(st.st_mode) ? planned_bytes(&st, prefix) : 0);
+}
+
+enum outcome { LOADED, DEFERRED, NOT_LOADED, STOPPED };
+
+/* Makes the byte count exact at the end of a file, whatever was counted as it loaded. */
+static void file_done(struct sbx_load_progress *shared, uint64_t base, uint64_t planned)
+{
+    if (!shared)
+        return;
+    atomic_store(&shared->bytes_done, base + planned);
+    atomic_fetch_add(&shared->files_done, 1);
+}
+
+static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
+                              const struct sbx_load_opts *opts, struct sbx_load_report *rep)
+{
+    struct sbx_load_progress *shared = opts ? opts->shared : NULL;
+    size_t prefix = opts ? opts->prefix : 0;
+    uint64_t base = shared ? atomic_load(&shared->bytes_done) : 0, planned = it->planned;
+    const char *data;
+    size_t size, file_size = 0;
+    bool cut = false;
+    enum sbx_data_how how = SBX_DATA_HEAP;
+    char err[256];
+    bool ok;
+    if (tl->nsources >= UINT16_MAX) { /* an event names its source in 16 bits */
+        snprintf(err, sizeof err, "too many inputs (at most 65535 files)");
+        ok = false;
+    } else if (prefix && it->kind == IT_FILE) {
+        ok = sbx_read_prefix(it->path, prefix, &data, &size, &file_size, &cut, err, sizeof err);
+    } else {
+        ok = sbx_read_input(it->path, &data, &size, &how, err, sizeof err);
+    }
+    if (!ok) {
+        add_message(&rep->errors, &rep->nerrors, it->path, err);
+        file_done(shared, base, planned);
+        return NOT_LOADED;
+    }
+    if (shared && size > planned) /* a stream, or a file that grew since it was stat'ed */
+        atomic_fetch_add(&shared->bytes_total, size - planned);
+    if (size > planned)
+        planned = size;
+
+    const char *why = sbx_sniff_not_text(data, size);
+    const char *body = data;
+    size_t body_size = size;
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        body += 3;
+        body_size -= 3;
+    }
+    const struct sbx_format *fmt = why ? NULL : sbx_detect_format(body, body_size);
+    if (!fmt && size == 0 && !it->in_folder && !cut)
+        fmt = &sbx_format_recorder; /* an empty log is a log with nothing in it yet */
+    if (!fmt) {
+        sbx_release_input(data, size, how);
+        enum outcome o = NOT_LOADED;
+        if (cut && !why) { /* perhaps the lines that show the format come later */
+            add_message(&rep->deferred, &rep->ndeferred, it->path, NULL);
+            o = DEFERRED;
+        } else if (it->in_folder) {
+            add_message(&rep->ignored, &rep->nignored, it->path, NULL);
+        } else {
+            add_message(&rep->errors, &rep->nerrors, it->path,
+                        why ? why : "not a log sbxview reads (no line of a known format found)");
+        }
+        file_done(shared, base, planned);
+        return o;
+    }
+    uint32_t idx = sbx_timeline_add_source(tl, it->path, data, size, how);
+    tl->sources[idx].preview = cut;
+    if (cut)
+        tl->sources[idx].full_size = file_size;
+    bool complete = sbx_load_source(tl, idx, fmt, opts);
+    file_done(shared, base, planned);
+    return complete ? LOADED : STOPPED;
 }
 
 size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t npaths,
                       const struct sbx_load_opts *opts, struct sbx_load_report *report)
 {
-    size_t loaded = 0;
-    for (size_t i = 0; i < npaths; i++) {
-        struct stat st;
-        if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
-            loaded += load_folder(tl, paths[i], opts, report);
-        else
-            loaded += load_file(tl, paths[i], false, opts, report);
+    struct sbx_load_progress *shared = opts ? opts->shared : NULL;
+    size_t prefix = opts ? opts->prefix : 0;
+    struct plan pl = {0};
+    for (size_t i = 0; i < npaths; i++)
+        plan_path(&pl, paths[i], prefix);
+    if (shared) {
+        uint64_t bytes = 0;
+        uint32_t files = 0;
+        for (size_t i = 0; i < pl.n; i++) {
+            bytes += pl.items[i].planned;
+            files += pl.items[i].kind == IT_FILE || (pl.items[i].kind == IT_STREAM && !prefix);
+        }
+        atomic_fetch_add(&shared->bytes_total, bytes);
+        atomic_fetch_add(&shared->files_total, files);
     }
+
+    size_t loaded = 0, in_folder = 0; /* in_folder: found logs of the current folder */
+    for (size_t i = 0; i < pl.n; i++) {
+        const struct item *it = &pl.items[i];
+        if (cancel_asked(shared)) {
+            report->cancelled = true;
+            break;
+        }
+        enum outcome o = NOT_LOADED;
+        switch (it->kind) {
+        case IT_FOLDER_FAILED:
+            add_message(&report->errors, &report->nerrors, it->path, "cannot open folder");
+            break;
+        case IT_FOLDER_END:
+            if (!in_folder)
+                add_message(&report->errors, &report->nerrors, it->path,
+                            "no file in this folder is a log sbxview reads");
+            in_folder = 0;
+            break;
+        case IT_STREAM:
+            if (prefix)
+                add_message(&report->deferred, &report->ndeferred, it->path, NULL);
+            else
+                o = load_file(tl, it, opts, report);
+            break;
+        case IT_FILE:
+            o = load_file(tl, it, opts, report);
+            break;
+        }
+        loaded += o == LOADED || o == STOPPED;
+        if (it->in_folder)
+            in_folder += o != NOT_LOADED;
+        if (o == STOPPED) {
+            report->cancelled = true;
+            break;
+        }
+    }
+    for (size_t i = 0; i < pl.n; i++)
+        free(pl.items[i].path);
+    free(pl.items);
     sbx_timeline_finish(tl);
     return loaded;
 }
@@ -277,7 +452,10 @@ void sbx_load_report_free(struct sbx_load_report *r)
         free(r->errors[i]);
     for (size_t i = 0; i < r->nignored; i++)
         free(r->ignored[i]);
+    for (size_t i = 0; i < r->ndeferred; i++)
+        free(r->deferred[i]);
     free(r->errors);
     free(r->ignored);
+    free(r->deferred);
     memset(r, 0, sizeof *r);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,59 @@ bool sbx_read_input(const char *path, const char **data, size_t *size, enum sbx_
     }
     close(fd);
     return ok;
+}
+
+bool sbx_read_prefix(const char *path, size_t prefix, const char **data, size_t *size,
+                     size_t *file_size, bool *cut, char *err, size_t errsz)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errsz, "%s", strerror(errno));
+        return false;
+    }
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why = "is a folder";
+    else if (S_ISFIFO(st.st_mode))
+        why = "a pipe (it can be read only once)";
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    if (why) {
+        snprintf(err, errsz, "%s", why);
+        close(fd);
+        return false;
+    }
+    size_t want = (uint64_t)st.st_size < prefix ? (size_t)st.st_size : prefix;
+    char *buf = sbx_xmalloc(want + 1);
+    size_t got = 0;
+    while (got < want) {
+        ssize_t r = pread(fd, buf + got, want - got, (off_t)got);
+        if (r == 0)
+            break; /* shorter than it was a moment ago */
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            snprintf(err, errsz, "%s", strerror(errno));
+            free(buf);
+            close(fd);
+            return false;
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    *cut = got == want && (uint64_t)st.st_size > want;
+    if (*cut) {
+        const char *nl = memrchr(buf, '\n', got);
+        got = nl ? (size_t)(nl - buf) + 1 : 0;
+    }
+    buf[got] = '\0';
+    *data = buf;
+    *size = got;
+    *file_size = (size_t)st.st_size;
+    return true;
 }
 
 void sbx_release_input(const char *data, size_t size, enum sbx_data_how how)

@@ -1,7 +1,8 @@
 /* Reading one input into memory: a regular file is mapped (nothing copied,
  * so a 1.7 GB log costs no anonymous memory), standard input ("-") and FIFOs
  * are read into the heap. Anything else (a device, a directory) is refused
- * with a reason, so /dev/zero cannot hang the program.
+ * with a reason, so /dev/zero cannot hang the program. For a quick first
+ * look, sbx_read_prefix reads only the start of a regular file.
  *
  * Ownership: on success *data belongs to the caller, to be released as *how
  * says (munmap or free) — normally by handing it to sbx_timeline_add_source. */
@@ -18,7 +19,16 @@
 bool sbx_read_input(const char *path, const char **data, size_t *size, enum sbx_data_how *how,
                     char *err, size_t errsz);
 
-/* Gives back what sbx_read_input returned. */
+/* The first bytes of a regular file, read into the heap (never mapped): at
+ * most prefix bytes, and when the file is longer than that, only up to the
+ * end of its last complete line within them (possibly nothing). *file_size
+ * gets the file's size, *cut whether bytes were left out. Anything but a
+ * regular file is refused with a reason, FIFOs included (they cannot be read
+ * twice). The bytes are released as SBX_DATA_HEAP. */
+bool sbx_read_prefix(const char *path, size_t prefix, const char **data, size_t *size,
+                     size_t *file_size, bool *cut, char *err, size_t errsz);
+
+/* Gives back what sbx_read_input or sbx_read_prefix returned. */
 void sbx_release_input(const char *data, size_t size, enum sbx_data_how how);
 
 /* Why bytes are not a text log we read, or NULL if they might be: "gzip-compressed",

@@ -23,14 +23,19 @@ void sbx_timeline_init(struct sbx_timeline *tl)
     sbx_strtab_init(&tl->strings);
 }
 
+static void release_data(const char *data, size_t size, enum sbx_data_how how)
+{
+    if (how == SBX_DATA_MAPPED && size)
+        munmap((void *)data, size);
+    else if (how == SBX_DATA_HEAP)
+        free((void *)data);
+}
+
 void sbx_timeline_free(struct sbx_timeline *tl)
 {
     for (size_t i = 0; i < tl->nsources; i++) {
         struct sbx_source *s = &tl->sources[i];
-        if (s->how == SBX_DATA_MAPPED && s->size)
-            munmap((void *)s->data, s->size);
-        else if (s->how == SBX_DATA_HEAP)
-            free((void *)s->data);
+        release_data(s->data, s->size, s->how);
         free(s->path);
     }
     free(tl->sources);
@@ -57,7 +62,19 @@ uint32_t sbx_timeline_add_source(struct sbx_timeline *tl, const char *path, cons
     s->size = size;
     s->how = how;
     s->format = "unknown";
+    s->full_size = size;
     return (uint32_t)tl->nsources++;
+}
+
+void sbx_timeline_set_data(struct sbx_timeline *tl, uint32_t source, const char *data,
+                           size_t size, enum sbx_data_how how)
+{
+    struct sbx_source *s = &tl->sources[source];
+    if (data != s->data)
+        release_data(s->data, s->size, s->how);
+    s->data = data;
+    s->size = size;
+    s->how = how;
 }
 
 struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf)
@@ -140,6 +157,18 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
     memset(buf, 0, sizeof *buf);
 }
 
+void sbx_evbuf_free(struct sbx_evbuf *buf)
+{
+    for (size_t i = 0; i < buf->nblocks; i++)
+        free(buf->blocks[i]);
+    free(buf->blocks);
+    free(buf->skips);
+    for (size_t i = 0; i < buf->nowned; i++)
+        free(buf->owned[i]);
+    free(buf->owned);
+    memset(buf, 0, sizeof *buf);
+}
+
 /* The total order: (start, source, line). Unknown times sort first, as
  * INT64_MIN does. Ties cannot happen within one source, so the order does not
  * depend on how loading was split across threads. */
@@ -166,6 +195,100 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
         sorted = sbx_event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
     if (!sorted)
         qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+}
+
+/* Skips are kept in (source, line) order. */
+static bool skip_before(const void *x, const void *y)
+{
+    const struct sbx_skip *a = x, *b = y;
+    return a->source != b->source ? a->source < b->source : a->line < b->line;
+}
+
+static int skip_cmp(const void *x, const void *y)
+{
+    return skip_before(x, y) ? -1 : skip_before(y, x) ? 1 : 0;
+}
+
+static bool event_before(const void *a, const void *b)
+{
+    return sbx_event_cmp(*(struct sbx_event *const *)a, *(struct sbx_event *const *)b) < 0;
+}
+
+/* Sorts the tail base[old..n) and merges it into the sorted head base[0..old).
+ * From the back: each new element finds its place by binary search and the
+ * head elements after it move up in one memmove, so a few new elements cost
+ * a few searches and at most one pass of moves, not a comparison each. */
+static void merge_tail(void *base, size_t old, size_t n, size_t size,
+                       bool (*before)(const void *, const void *),
+                       int (*cmp)(const void *, const void *))
+{
+    char *a = base;
+    size_t k = n - old;
+    bool sorted = true;
+    for (size_t i = old + 1; i < n && sorted; i++)
+        sorted = !before(a + i * size, a + (i - 1) * size);
+    if (!sorted)
+        qsort(a + old * size, k, size, cmp);
+    if (k == 0 || old == 0 || !before(a + old * size, a + (old - 1) * size))
+        return;
+    char *tmp = sbx_xmalloc(k * size);
+    memcpy(tmp, a + old * size, k * size);
+    size_t i = old; /* a[0..i) is the head not yet placed */
+    for (size_t j = k; j-- > 0;) {
+        const char *x = tmp + j * size;
+        size_t lo = 0, hi = i; /* the first head element after x */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (before(x, a + mid * size))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        memmove(a + (lo + j + 1) * size, a + lo * size, (i - lo) * size);
+        memcpy(a + (lo + j) * size, x, size);
+        i = lo;
+    }
+    free(tmp);
+}
+
+void sbx_timeline_append(struct sbx_timeline *tl, struct sbx_evbuf *bufs, size_t nbufs)
+{
+    size_t old_n = tl->n, old_skips = tl->nskips;
+    for (size_t i = 0; i < nbufs; i++)
+        sbx_timeline_adopt(tl, &bufs[i]);
+
+    merge_tail(tl->order, old_n, tl->n, sizeof *tl->order, event_before, order_cmp);
+    merge_tail(tl->skips, old_skips, tl->nskips, sizeof *tl->skips, skip_before, skip_cmp);
+}
+
+size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32_t line,
+                                bool skipped)
+{
+    struct sbx_source *src = &tl->sources[source];
+    if (skipped) {
+        for (size_t i = tl->nskips; i-- > 0;) {
+            if (tl->skips[i].source == source && tl->skips[i].line == line) {
+                memmove(tl->skips + i, tl->skips + i + 1,
+                        (tl->nskips - i - 1) * sizeof *tl->skips);
+                tl->nskips--;
+                break;
+            }
+        }
+        if (src->skipped)
+            src->skipped--;
+        return 0;
+    }
+    /* from the end: a line being written is usually the latest event */
+    for (size_t i = tl->n; i-- > 0;) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->source == source && e->line_no == line) {
+            memmove(tl->order + i, tl->order + i + 1, (tl->n - i - 1) * sizeof *tl->order);
+            tl->n--;
+            src->events--;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 const char *sbx_text_raw(const struct sbx_timeline *tl, const struct sbx_event *ev,

@@ -3,11 +3,17 @@
  *
  * Data flow: importers append (through an sbx_evbuf each, so two threads can
  * load halves of one file), then sbx_timeline_finish() sorts; after that the
- * timeline is read-only except for findings bits written by the analyses.
+ * timeline is read-only except for findings bits written by the analyses and
+ * for following a growing log (importers/follow.h), which appends events with
+ * sbx_timeline_append, may forget the event or skip of a line it re-reads, and
+ * may replace a source's bytes with sbx_timeline_set_data.
  *
  * Ownership: the timeline owns its sources' bytes (mapped or read), every
  * event, every string; sbx_timeline_free releases all of it. Pointers it
- * hands out stay valid until then. */
+ * hands out stay valid until then, with two exceptions for a followed log:
+ * a source's data pointer changes when its bytes are replaced (events refer to
+ * offsets, so hold none across a poll), and an event forgotten because its
+ * line grew stays in memory but leaves the order. */
 #ifndef SBX_TIMELINE_H
 #define SBX_TIMELINE_H
 
@@ -30,6 +36,9 @@ struct sbx_source {
     size_t events;       /* events loaded */
     size_t skipped;      /* lines reported as unreadable */
     size_t incomplete;   /* bytes of a partial last line held back (0 if none) */
+    uint32_t lines;      /* lines read, the last one perhaps without its newline */
+    bool preview;        /* only the start of the file was read (a quick first load) */
+    size_t full_size;    /* the file's size when read: more than size for a preview */
 };
 
 /* A line that was not loaded, and why. */
@@ -92,9 +101,32 @@ void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
 /* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
  * buffers of one source in line order. */
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf);
+/* Frees a buffer that will not be adopted (its events and memory with it). */
+void sbx_evbuf_free(struct sbx_evbuf *buf);
 
 /* Sorts the events; call once after the last adopt. */
 void sbx_timeline_finish(struct sbx_timeline *tl);
+
+/* Adopts buffers (each one source's, in line order) into a finished timeline
+ * and merges their events into the order and their skips into the skip list:
+ * O(n + k log n) for k new events, no full re-sort. The buffers are emptied
+ * (the array stays the caller's). */
+void sbx_timeline_append(struct sbx_timeline *tl, struct sbx_evbuf *bufs, size_t nbufs);
+
+/* Forgets what line `line` of `source` loaded, for a line read again because
+ * it grew. A line gives an event or a skip, not both: skipped says it was
+ * counted as skipped, and then its listed skip (if it was listed: past
+ * SBX_SKIPS_KEPT it is only counted) leaves the skip list; otherwise its
+ * event (if any: a blank line has none) leaves the order. The source's counts
+ * drop to match. Returns the number of events removed (0 or 1). O(n). */
+size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32_t line,
+                                bool skipped);
+
+/* Replaces a source's bytes (the old ones are released as their `how` says).
+ * Events keep their offsets, so the new bytes should be the old ones at the
+ * same places (normally: the old bytes and what was appended since). */
+void sbx_timeline_set_data(struct sbx_timeline *tl, uint32_t source, const char *data,
+                           size_t size, enum sbx_data_how how);
 
 /* The timeline's order: by start (unknown first), then source, then line. */
 int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);

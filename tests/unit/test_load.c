@@ -1,0 +1,406 @@
+/* Loading files and folders: the quick preview (a prefix of each file), the
+ * progress counters another thread polls, and cancelling. Fixtures are
+ * recorder logs written into a temporary folder here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "importers/load.h"
+
+struct fixture {
+    char dir[64];
+};
+
+static int setup(void **state)
+{
+    struct fixture *fx = calloc(1, sizeof *fx);
+    snprintf(fx->dir, sizeof fx->dir, "/tmp/sbxview-load-XXXXXX");
+    if (!mkdtemp(fx->dir))
+        return -1;
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *fx = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
+    int rc = system(cmd);
+    free(fx);
+    return rc;
+}
+
+static char *path_in(const struct fixture *fx, const char *name)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_buf_addf(&b, "%s/%s", fx->dir, name);
+    return b.p;
+}
+
+/* One recorder line whose command names its line number, so a test can check
+ * that an event has the number of the line it came from. */
+static void add_line(struct sbx_buf *b, int line, int sec)
+{
+    sbx_buf_addf(b,
+                 "{\"at\": \"2026-01-01T%02d:%02d:%02dZ\", \"kind\": \"command\", \"command\": "
+                 "\"c%d\", \"exit\": %d, \"ms\": 0, \"stdout\": \"some output of the command\"}\n",
+                 sec / 3600 % 24, sec / 60 % 60, sec % 60, line, line % 3);
+}
+
+static void write_file(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static struct sbx_buf make_log(int lines)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (int i = 1; i <= lines; i++)
+        add_line(&b, i, i);
+    return b;
+}
+
+static size_t count_char(const char *p, size_t n, char c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += p[i] == c;
+    return k;
+}
+
+/* Every event's command says its line: c<line_no>. */
+static void assert_numbered(const struct sbx_timeline *tl)
+{
+    struct sbx_buf scratch = SBX_BUF_INIT;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        size_t len;
+        const char *cmd = sbx_text_get(tl, e, &e->u.cmd.command, &scratch, &len);
+        char want[32];
+        snprintf(want, sizeof want, "c%u", e->line_no);
+        assert_int_equal(len, strlen(want));
+        assert_memory_equal(cmd, want, len);
+        if (i)
+            assert_true(sbx_event_cmp(tl->order[i - 1], e) < 0);
+    }
+    sbx_buf_free(&scratch);
+}
+
+static void preview_cuts_at_line_end(void **state)
+{
+    struct fixture *fx = *state;
+    struct sbx_buf log = make_log(2000);
+    char *path = path_in(fx, "big.jsonl");
+    write_file(path, log.p, log.len);
+    const size_t prefix = 10000;
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts opts = {.threads = 1, .prefix = prefix};
+    const char *paths[] = {path};
+    assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 1);
+    assert_int_equal(rep.nerrors, 0);
+    const struct sbx_source *src = &tl.sources[0];
+    /* the cut: just after the last newline within the first prefix bytes */
+    const char *nl = memrchr(log.p, '\n', prefix);
+    size_t want = (size_t)(nl - log.p) + 1;
+    assert_int_equal(src->size, want);
+    assert_true(src->preview);
+    assert_int_equal(src->full_size, log.len);
+    assert_memory_equal(src->data, log.p, want);
+    assert_int_equal(tl.n, count_char(log.p, want, '\n'));
+    assert_int_equal(tl.nskips, 0); /* the cut line is not an incomplete line */
+    assert_int_equal(src->skipped, 0);
+    assert_int_equal(src->incomplete, 0);
+    assert_int_equal(src->lines, tl.n);
+    assert_numbered(&tl);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+
+    /* without a prefix the same file loads whole */
+    sbx_timeline_init(&tl);
+    opts.prefix = 0;
+    assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 1);
+    assert_false(tl.sources[0].preview);
+    assert_int_equal(tl.n, 2000);
+    assert_int_equal(tl.sources[0].full_size, log.len);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    free(path);
+    sbx_buf_free(&log);
+}
+
+/* A file shorter than the prefix is read whole: not a preview, and a partial
+ * last line there is a real one. A file cut before its first newline is
+ * left to the full load. Files in folders are cut too. */
+static void preview_short_files_and_folders(void **state)
+{
+    struct fixture *fx = *state;
+    char *run = path_in(fx, "run");
+    assert_int_equal(mkdir(run, 0700), 0);
+    struct sbx_buf small = make_log(3);
+    sbx_buf_adds(&small, "{\"at\": \"2026-01-01T00:00:09Z\", \"ki");
+    char *p_small = path_in(fx, "run/a-small.jsonl");
+    write_file(p_small, small.p, small.len);
+    struct sbx_buf big = make_log(500);
+    char *p_big = path_in(fx, "run/b-big.jsonl");
+    write_file(p_big, big.p, big.len);
+    struct sbx_buf one = SBX_BUF_INIT; /* one line longer than the prefix */
+    sbx_buf_adds(&one, "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"command\", \"stdout\": \"");
+    for (int i = 0; i < 5000; i++)
+        sbx_buf_addc(&one, 'y');
+    sbx_buf_adds(&one, "\"}\n");
+    char *p_one = path_in(fx, "one-line.jsonl");
+    write_file(p_one, one.p, one.len);
+
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts opts = {.threads = 2, .prefix = 4096};
+    const char *paths[] = {run, p_one};
+    assert_int_equal(sbx_load_paths(&tl, paths, 2, &opts, &rep), 2);
+    assert_int_equal(rep.nerrors, 0);
+    assert_int_equal(rep.ndeferred, 1);
+    assert_string_equal(rep.deferred[0], p_one);
+    assert_int_equal(tl.nsources, 2);
+    assert_false(tl.sources[0].preview);
+    assert_int_equal(tl.sources[0].events, 3);
+    assert_int_equal(tl.sources[0].skipped, 1);
+    assert_true(tl.sources[0].incomplete > 0);
+    assert_true(tl.sources[1].preview);
+    assert_true(tl.sources[1].size <= 4096);
+    assert_int_equal(tl.sources[1].full_size, big.len);
+    assert_int_equal(tl.sources[1].skipped, 0);
+    assert_int_equal(tl.sources[1].events, count_char(big.p, tl.sources[1].size, '\n'));
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    free(run);
+    free(p_small);
+    free(p_big);
+    free(p_one);
+    sbx_buf_free(&small);
+    sbx_buf_free(&big);
+    sbx_buf_free(&one);
+}
+
+/* Standard input and FIFOs can be read once only: a preview leaves them
+ * unread and says so; stdin still holds its bytes afterwards. */
+static void preview_leaves_streams(void **state)
+{
+    struct fixture *fx = *state;
+    char *fifo = path_in(fx, "pipe");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    struct sbx_buf log = make_log(5);
+    char *file = path_in(fx, "f.jsonl");
+    write_file(file, log.p, log.len);
+
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    static const char waiting[] = "still here\n";
+    assert_int_equal(write(fds[1], waiting, sizeof waiting - 1), (ssize_t)(sizeof waiting - 1));
+    close(fds[1]);
+    int saved = dup(0);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fds[0], 0), 0);
+    close(fds[0]);
+
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_progress prog = {0};
+    struct sbx_load_opts opts = {.threads = 1, .prefix = 1 << 20, .shared = &prog};
+    const char *paths[] = {"-", fifo, file};
+    assert_int_equal(sbx_load_paths(&tl, paths, 3, &opts, &rep), 1);
+    char buf[64];
+    ssize_t got = read(0, buf, sizeof buf);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    assert_int_equal(got, (ssize_t)(sizeof waiting - 1));
+    assert_memory_equal(buf, waiting, sizeof waiting - 1);
+    assert_int_equal(rep.nerrors, 0);
+    assert_int_equal(rep.ndeferred, 2);
+    assert_string_equal(rep.deferred[0], "-");
+    assert_string_equal(rep.deferred[1], fifo);
+    assert_int_equal(tl.n, 5);
+    assert_int_equal(prog.files_total, 1); /* the streams are not part of this load */
+    assert_int_equal(prog.files_done, 1);
+    assert_int_equal(prog.bytes_done, log.len);
+    assert_int_equal(prog.bytes_total, log.len);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    free(fifo);
+    free(file);
+    sbx_buf_free(&log);
+}
+
+struct watch {
+    struct sbx_load_progress *prog;
+    uint64_t calls, last_done;
+    bool went_back, over_total;
+    bool cancel_at_first;
+};
+
+/* The callback runs on the loading thread between steps. */
+static void on_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
+{
+    (void)path;
+    struct watch *w = ctx;
+    w->calls++;
+    uint64_t all = atomic_load(&w->prog->bytes_done);
+    if (all < w->last_done)
+        w->went_back = true;
+    if (all > atomic_load(&w->prog->bytes_total) || done > total)
+        w->over_total = true;
+    w->last_done = all;
+    if (w->cancel_at_first)
+        atomic_store(&w->prog->cancel, true);
+}
+
+/* The counters reach their totals, which were known before loading: a folder
+ * with a log, a file that is no log and a file with a BOM and no final
+ * newline, and a 20 MB file loaded by several threads. */
+static void progress_reaches_totals(void **state)
+{
+    struct fixture *fx = *state;
+    char *run = path_in(fx, "run");
+    assert_int_equal(mkdir(run, 0700), 0);
+    struct sbx_buf a = make_log(10);
+    char *pa = path_in(fx, "run/a.jsonl");
+    write_file(pa, a.p, a.len);
+    char *pn = path_in(fx, "run/notes.txt");
+    write_file(pn, "not a log\n", 10);
+    struct sbx_buf bom = SBX_BUF_INIT;
+    sbx_buf_adds(&bom, "\xEF\xBB\xBF");
+    add_line(&bom, 1, 1);
+    add_line(&bom, 2, 2);
+    bom.len--; /* no final newline */
+    char *pb = path_in(fx, "run/b.jsonl");
+    write_file(pb, bom.p, bom.len);
+    struct sbx_buf big = make_log(150000);
+    char *pbig = path_in(fx, "big.jsonl");
+    write_file(pbig, big.p, big.len);
+
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_progress prog = {0};
+    struct watch w = {.prog = &prog};
+    /* two threads: each has more than one step (8 MiB) to do */
+    struct sbx_load_opts opts = {.threads = 2, .shared = &prog, .progress = on_progress,
+                                 .progress_ctx = &w};
+    const char *paths[] = {run, pbig};
+    assert_int_equal(sbx_load_paths(&tl, paths, 2, &opts, &rep), 3);
+    uint64_t bytes = a.len + 10 + bom.len + big.len;
+    assert_int_equal(prog.bytes_total, bytes);
+    assert_int_equal(prog.bytes_done, bytes);
+    assert_int_equal(prog.files_total, 4);
+    assert_int_equal(prog.files_done, 4);
+    assert_int_equal(prog.events, tl.n);
+    assert_int_equal(tl.n, 10 + 2 + 150000);
+    assert_int_equal(rep.nignored, 1);
+    assert_false(rep.cancelled);
+    assert_true(w.calls >= 1); /* 20 MB is more than one step */
+    assert_false(w.went_back);
+    assert_false(w.over_total);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+
+    /* with a prefix the totals are the prefixes */
+    memset(&prog, 0, sizeof prog);
+    sbx_timeline_init(&tl);
+    opts = (struct sbx_load_opts){.threads = 3, .shared = &prog, .prefix = 100000};
+    assert_int_equal(sbx_load_paths(&tl, paths, 2, &opts, &rep), 3);
+    bytes = a.len + 10 + bom.len + 100000;
+    assert_int_equal(prog.bytes_total, bytes);
+    assert_int_equal(prog.bytes_done, bytes);
+    assert_int_equal(prog.events, tl.n);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+
+    free(run);
+    free(pa);
+    free(pn);
+    free(pb);
+    free(pbig);
+    sbx_buf_free(&a);
+    sbx_buf_free(&bom);
+    sbx_buf_free(&big);
+}
+
+/* Cancelled at the first step of a big file: the load returns at once with
+ * the lines read so far, numbered right and sorted, and the inputs after it
+ * unread. Cancelled before it starts: nothing is read. */
+static void cancel(void **state)
+{
+    struct fixture *fx = *state;
+    struct sbx_buf big = make_log(200000);
+    char *pbig = path_in(fx, "big.jsonl");
+    write_file(pbig, big.p, big.len);
+    struct sbx_buf small = make_log(4);
+    char *psmall = path_in(fx, "small.jsonl");
+    write_file(psmall, small.p, small.len);
+    const char *paths[] = {pbig, psmall};
+
+    for (int threads = 1; threads <= 2; threads++) {
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_load_report rep = {0};
+        struct sbx_load_progress prog = {0};
+        struct watch w = {.prog = &prog, .cancel_at_first = true};
+        struct sbx_load_opts opts = {.threads = threads, .shared = &prog,
+                                     .progress = on_progress, .progress_ctx = &w};
+        assert_int_equal(sbx_load_paths(&tl, paths, 2, &opts, &rep), 1);
+        assert_true(rep.cancelled);
+        assert_int_equal(w.calls, 1);
+        assert_int_equal(tl.nsources, 1);
+        assert_true(tl.n > 0);
+        assert_true(tl.n < 200000);
+        assert_int_equal(tl.sources[0].events, tl.n);
+        assert_int_equal(tl.nskips, 0);
+        assert_numbered(&tl);
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+    }
+
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_progress prog = {0};
+    atomic_store(&prog.cancel, true);
+    struct sbx_load_opts opts = {.threads = 2, .shared = &prog};
+    assert_int_equal(sbx_load_paths(&tl, paths, 2, &opts, &rep), 0);
+    assert_true(rep.cancelled);
+    assert_int_equal(tl.n, 0);
+    assert_int_equal(prog.bytes_total, big.len + small.len);
+    assert_int_equal(prog.bytes_done, 0);
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    free(pbig);
+    free(psmall);
+    sbx_buf_free(&big);
+    sbx_buf_free(&small);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(preview_cuts_at_line_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(preview_short_files_and_folders, setup, teardown),
+        cmocka_unit_test_setup_teardown(preview_leaves_streams, setup, teardown),
+        cmocka_unit_test_setup_teardown(progress_reaches_totals, setup, teardown),
+        cmocka_unit_test_setup_teardown(cancel, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

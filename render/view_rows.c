@@ -66,6 +66,19 @@ void sbx_rows_look_free(struct sbx_rows_look *l)
     memset(l, 0, sizeof *l);
 }
 
+char *sbx_thousands(unsigned long long v, char *buf)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%llu", v), o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 static bool split_time(int64_t ns, bool local, struct tm *tm, int *ms)
 {
     if (ns == SBX_TIME_UNKNOWN)

@@ -51,6 +51,9 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
 /* The column where a row's text (the command) starts at this width. */
 int sbx_row_text_col(const struct sbx_rows_look *l, int cols);
 
+/* 1234567 -> "1,234,567" into buf (at least 32 bytes); returns buf. */
+char *sbx_thousands(unsigned long long v, char *buf);
+
 /* "HH:MM:SS.mmm" (UTC or local) into buf (at least 16 bytes); "--:--:--" when unknown. */
 char *sbx_clock(int64_t ns, bool local, char *buf);
 /* "2026-11-29 09:29:51 UTC" into buf (at least 40 bytes). */

@@ -294,8 +294,10 @@ void sbx_app_search_landed(struct sbx_app *a, bool back)
     const struct sbx_event *here = sbx_app_event(a, a->cur);
     size_t pos = here ? sbx_app_pos(a, a->cur) : 0;
     size_t h = hit_at_or_after(a, pos);
+    char x[32];
     if (h < a->nhits && a->hits[h] == pos)
-        sbx_app_message(a, false, "%zu event%s match", a->nhits, a->nhits == 1 ? "" : "s");
+        sbx_app_message(a, false, "%s event%s match", sbx_thousands(a->nhits, x),
+                        a->nhits == 1 ? "" : "s");
     else
         sbx_app_next_match(a, back);
 }
@@ -344,7 +346,8 @@ void sbx_app_next_match(struct sbx_app *a, bool back)
     }
     const struct sbx_event *e = a->tl->order[a->hits[h]];
     sbx_app_select(a, sbx_app_row_of(a, e, false));
-    sbx_app_message(a, false, "match %zu of %zu%s", h + 1, a->nhits,
+    char x[32], y[32];
+    sbx_app_message(a, false, "match %s of %s%s", sbx_thousands(h + 1, x), sbx_thousands(a->nhits, y),
                     wrapped ? (back ? " (from the end)" : " (from the top)") : "");
 }
 

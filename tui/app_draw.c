@@ -6,20 +6,6 @@
 #include "render/sanitize.h"
 #include "tui/app_internal.h"
 
-/* 1234567 -> "1,234,567" */
-static const char *thousands(size_t v, char *buf)
-{
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%zu", v), o = 0;
-    for (int i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = tmp[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 static void header(struct sbx_app *a, struct sbx_grid *g)
 {
     const char *dot = a->opts.ascii ? " - " : " \xc2\xb7 ";
@@ -29,8 +15,8 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
     switch (a->view) {
     case SBX_VIEW_DETAIL: {
         const struct sbx_event *e = sbx_app_event(a, a->cur);
-        sbx_buf_addf(&h, "%sevent %s of %s%s", dot, thousands(a->cur + 1, b),
-                     thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
+        sbx_buf_addf(&h, "%sevent %s of %s%s", dot, sbx_thousands(a->cur + 1, b),
+                     sbx_thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
         if (e)
             sbx_buf_addf(&h, "%s%s", dot, sbx_kind_name((enum sbx_kind)e->kind));
         break;
@@ -38,26 +24,26 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
     case SBX_VIEW_SUMMARY: sbx_buf_addf(&h, "%ssummary (Enter on a line: its events)", dot); break;
     case SBX_VIEW_HELP: sbx_buf_addf(&h, "%shelp (q: back)", dot); break;
     case SBX_VIEW_TIMELINE:
+        if (a->preview)
+            sbx_buf_addf(&h, "%sPREVIEW of the first lines", dot);
         if (a->sum && a->sum->start != SBX_TIME_UNKNOWN) {
             sbx_buf_addf(&h, "%s%s", dot, sbx_stamp(a->sum->start, a->opts.local, b));
             if (a->sum->end != SBX_TIME_UNKNOWN)
                 sbx_buf_addf(&h, ", %s", sbx_duration_format((a->sum->end - a->sum->start) / 1000000, d));
         }
         if (a->tl)
-            sbx_buf_addf(&h, "%s%s events", dot, thousands(a->tl->n, b));
+            sbx_buf_addf(&h, "%s%s events", dot, sbx_thousands(a->tl->n, b));
         if (a->sum) {
             if (a->sum->failed)
-                sbx_buf_addf(&h, "%s%zu failed", dot, a->sum->failed);
+                sbx_buf_addf(&h, "%s%s failed", dot, sbx_thousands(a->sum->failed, b));
             if (a->sum->nrefused)
-                sbx_buf_addf(&h, "%s%zu refused", dot, a->sum->nrefused);
+                sbx_buf_addf(&h, "%s%s refused", dot, sbx_thousands(a->sum->nrefused, b));
             if (a->sum->nsecrets)
-                sbx_buf_addf(&h, "%ssecrets in %zu place%s", dot, a->sum->nsecrets,
+                sbx_buf_addf(&h, "%ssecrets in %s place%s", dot, sbx_thousands(a->sum->nsecrets, b),
                              a->sum->nsecrets == 1 ? "" : "s");
             if (a->sum->system[SBX_ADDED].n + a->sum->system[SBX_CHANGED].n + a->sum->system[SBX_REMOVED].n)
                 sbx_buf_addf(&h, "%ssystem files changed", dot);
         }
-        if (a->preview)
-            sbx_buf_addf(&h, "%sPREVIEW", dot);
         break;
     }
     sbx_grid_fill(g, 0, 0, g->cols, SBX_STYLE_HEADER);
@@ -89,8 +75,8 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     char right[64], b[32], c[32];
     const char *help = "? help";
     if (a->view == SBX_VIEW_TIMELINE)
-        snprintf(right, sizeof right, "%s/%s  %s", sbx_app_count(a) ? thousands(a->cur + 1, b) : "0",
-                 thousands(sbx_app_count(a), c), help);
+        snprintf(right, sizeof right, "%s/%s  %s", sbx_app_count(a) ? sbx_thousands(a->cur + 1, b) : "0",
+                 sbx_thousands(sbx_app_count(a), c), help);
     else if (a->view == SBX_VIEW_SUMMARY || a->doc.nrows <= (size_t)sbx_app_body(a))
         snprintf(right, sizeof right, "%s", help);
     else

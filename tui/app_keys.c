@@ -341,6 +341,8 @@ static unsigned act(struct sbx_app *a, enum sbx_action action)
     case SBX_ACT_GOTO_MARK: a->pending = '\''; break;
     case SBX_ACT_FOLLOW:
         a->following = !a->following;
+        if (a->following) /* as less's F: to the end, and stay there as lines come */
+            move(a, 1, true);
         return SBX_APP_FOLLOW;
     case SBX_ACT_REDRAW: break;
     case SBX_ACT_BACK:

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "importers/follow.h"
 #include "tui/app.h"
 #include "tui/cli.h"
 #include "tui/cli_util.h"
@@ -18,7 +20,7 @@
 struct view_opts {
     struct sbx_app_opts app;
     const char *theme;
-    bool mouse, dump, dump_styles, follow;
+    bool mouse, dump, dump_styles, follow, first_screen;
     int cols, rows;
     const char *keys;
 };
@@ -35,12 +37,20 @@ static bool utf8_locale(void)
     return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
+static bool has_preview_source(const struct sbx_timeline *tl)
+{
+    for (size_t i = 0; i < tl->nsources; i++)
+        if (tl->sources[i].preview)
+            return true;
+    return false;
+}
+
 /* Runs a key script against the app, as --dump does. */
 static int dump(struct view_opts *o, struct sbx_loader *l)
 {
     struct sbx_app app;
     sbx_app_init(&app, &o->app, o->cols, o->rows);
-    sbx_app_set_data(&app, &l->tl, l->summarized ? &l->sum : NULL, false);
+    sbx_app_set_data(&app, &l->tl, l->summarized ? &l->sum : NULL, has_preview_source(&l->tl));
     const char *k = o->keys ? o->keys : "";
     size_t n = strlen(k);
     int status = SBX_EXIT_OK;
@@ -74,10 +84,47 @@ static int dump(struct view_opts *o, struct sbx_loader *l)
     return status;
 }
 
-static void take_loaded(struct sbx_app *app, struct sbx_loader *l)
+enum { PREVIEW_BYTES = 2 << 20, PREVIEW_AFTER_MS = 120, FOLLOW_POLL_MS = 250 };
+
+static double now_ms(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* What the interface shows, and who owns it: the preview until the full
+ * load lands, then the loader's timeline with the loader's summary or, once
+ * a followed log grew, a summary made here. */
+struct live {
+    struct sbx_loader *l;
+    bool taken;                 /* the full load is shown */
+    struct sbx_timeline ptl;    /* the preview */
+    struct sbx_summary psum;
+    bool have_preview;
+    struct sbx_summary *fsum;   /* the latest summary made while following, or NULL */
+    struct sbx_follow *follow;
+    double next_poll, summarize_ms;
+};
+
+static void drop_preview(struct live *v)
+{
+    if (!v->have_preview)
+        return;
+    sbx_summary_free(&v->psum);
+    sbx_timeline_free(&v->ptl);
+    v->have_preview = false;
+}
+
+static void take_loaded(struct sbx_app *app, struct live *v)
+{
+    struct sbx_loader *l = v->l;
+    sbx_loader_wait(l);
+    sbx_app_cancel(app, false); /* a search over the preview is moot */
     sbx_app_set_progress(app, "");
     sbx_app_set_data(app, &l->tl, l->summarized ? &l->sum : NULL, false);
+    drop_preview(v); /* the app no longer points into it */
+    v->taken = true;
     if (l->report.nerrors)
         sbx_app_message(app, true, "%s%s", l->report.errors[0],
                         l->report.nerrors > 1 ? " (and more: listed when you quit)" : "");
@@ -85,7 +132,76 @@ static void take_loaded(struct sbx_app *app, struct sbx_loader *l)
         sbx_app_message(app, true, "%s", l->err);
 }
 
-static int interactive(struct view_opts *o, struct sbx_loader *l)
+static void follow_toggle(struct sbx_app *app, struct live *v)
+{
+    if (!app->following) {
+        sbx_follow_free(v->follow);
+        v->follow = NULL;
+        sbx_app_message(app, false, "stopped following");
+        return;
+    }
+    if (!v->taken) {
+        sbx_app_message(app, false, "following: starts once the load is done");
+        return;
+    }
+    v->follow = sbx_follow_start(&v->l->tl);
+    if (!sbx_follow_count(v->follow)) {
+        sbx_follow_free(v->follow);
+        v->follow = NULL;
+        app->following = false;
+        sbx_app_message(app, true, "nothing to follow: only files can be followed, not standard input or pipes");
+        return;
+    }
+    v->next_poll = 0;
+    sbx_app_message(app, false, "following: new lines show as they are written (F stops)");
+}
+
+/* Takes in what the followed files gained, and analyses the run again. */
+static void follow_poll(struct sbx_app *app, struct live *v)
+{
+    double t0 = now_ms();
+    if (!v->follow || t0 < v->next_poll)
+        return;
+    struct sbx_follow_report rep = {0};
+    size_t added = sbx_follow_poll(v->follow, &v->l->tl, &rep);
+    for (size_t i = 0; i < rep.nfiles; i++)
+        if (rep.files[i].message && rep.files[i].status != SBX_FOLLOW_GREW)
+            sbx_app_message(app, true, "%s", rep.files[i].message);
+    sbx_follow_report_free(&rep);
+    if (added) {
+        struct sbx_summary *s = sbx_xmalloc(sizeof *s);
+        char err[256];
+        if (sbx_summarize(&v->l->tl, NULL, s, err, sizeof err)) {
+            sbx_app_set_data(app, &v->l->tl, s, false);
+            if (v->fsum) {
+                sbx_summary_free(v->fsum);
+                free(v->fsum);
+            }
+            v->fsum = s;
+        } else {
+            free(s);
+            sbx_app_set_data(app, &v->l->tl, app->sum, false);
+        }
+    } else if (sbx_follow_count(v->follow) == 0) {
+        app->following = false;
+    }
+    /* a big run takes a while to analyse again: look less often then */
+    v->summarize_ms = added ? now_ms() - t0 : v->summarize_ms;
+    v->next_poll = now_ms() + (FOLLOW_POLL_MS > 4 * v->summarize_ms ? FOLLOW_POLL_MS : 4 * v->summarize_ms);
+}
+
+static void live_free(struct live *v)
+{
+    drop_preview(v);
+    sbx_follow_free(v->follow);
+    if (v->fsum) {
+        sbx_summary_free(v->fsum);
+        free(v->fsum);
+    }
+}
+
+static int interactive(struct view_opts *o, struct sbx_loader *l, const char *const *paths,
+                       size_t npaths)
 {
     struct sbx_theme theme;
     if (!sbx_pick_theme(o->theme, &theme))
@@ -104,30 +220,44 @@ static int interactive(struct view_opts *o, struct sbx_loader *l)
     struct sbx_app_opts aopts = o->app;
     aopts.background = true;
     sbx_app_init(&app, &aopts, cols, rows);
+    app.following = o->follow;
     struct sbx_grid grid;
     sbx_grid_init(&grid, o->app.ascii);
-    bool taken = false, quit = false;
+    struct live v = {.l = l};
+    /* a small run loads at once; a big one shows a preview of its start */
+    double until = now_ms() + PREVIEW_AFTER_MS;
+    while (!sbx_loader_done(l) && now_ms() < until)
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    if (!sbx_loader_done(l) && sbx_loader_preview(paths, npaths, PREVIEW_BYTES, &v.ptl, &v.psum)) {
+        v.have_preview = true;
+        sbx_app_set_data(&app, &v.ptl, &v.psum, has_preview_source(&v.ptl));
+    }
+    bool quit = false;
     char progress[160] = "";
     while (!quit) {
-        if (!taken && sbx_loader_done(l)) {
-            sbx_loader_wait(l);
-            sbx_app_cancel(&app, false); /* a search over the old data is moot */
-            take_loaded(&app, l);
-            taken = true;
-        } else if (!taken) {
+        if (!v.taken && sbx_loader_done(l)) {
+            take_loaded(&app, &v);
+            if (app.following) {
+                sbx_app_key(&app, SBX_KEY_END, 0, 0);
+                follow_toggle(&app, &v);
+            }
+        } else if (!v.taken) {
             sbx_loader_progress(l, progress, sizeof progress);
             sbx_app_set_progress(&app, progress);
         }
+        if (app.following && !sbx_app_busy(&app))
+            follow_poll(&app, &v);
         sbx_app_poll(&app);
         sbx_app_draw(&app, &grid);
         sbx_term_draw(&grid);
         int mrow = 0, mcol = 0;
         /* while something runs behind, wake up to show how far it got */
-        int key = sbx_term_key(taken && !sbx_app_busy(&app) ? -1 : 100, &mrow, &mcol);
+        int wait = !v.taken || sbx_app_busy(&app) ? 100 : app.following ? FOLLOW_POLL_MS : -1;
+        int key = sbx_term_key(wait, &mrow, &mcol);
         int sig = sbx_term_signal();
         if (sig) {
             sbx_term_clear_signal();
-            /* Ctrl-C leaves a prompt, as in less; otherwise every signal quits */
+            /* Ctrl-C leaves a prompt or stops a search, as in less; otherwise every signal quits */
             if (sig == SIGINT && app.prompt) {
                 app.prompt = 0;
                 continue;
@@ -149,14 +279,33 @@ static int interactive(struct view_opts *o, struct sbx_loader *l)
         if (flags & SBX_APP_QUIT)
             quit = true;
         if (flags & SBX_APP_FOLLOW)
-            sbx_app_message(&app, false, "%s", app.following ? "following" : "stopped following");
+            follow_toggle(&app, &v);
     }
     sbx_term_end();
-    sbx_grid_free(&grid);
     sbx_app_free(&app);
-    if (!taken)
-        return -1; /* still loading: the caller exits without waiting for it */
+    sbx_grid_free(&grid);
+    live_free(&v);
     return SBX_EXIT_OK;
+}
+
+/* --dump --first-screen: the screen a big input shows first, from the preview. */
+static int dump_first_screen(struct view_opts *o, const char *const *paths, size_t npaths)
+{
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+    if (!sbx_loader_preview(paths, npaths, PREVIEW_BYTES, &tl, &sum)) {
+        fprintf(stderr, "sbxview: nothing could be previewed (see sbxview --dump without --first-screen)\n");
+        return SBX_EXIT_USAGE;
+    }
+    struct sbx_loader l;
+    memset(&l, 0, sizeof l);
+    l.tl = tl;
+    l.sum = sum;
+    l.summarized = true;
+    int status = dump(o, &l);
+    sbx_summary_free(&sum);
+    sbx_timeline_free(&tl);
+    return status;
 }
 
 static void usage_view(FILE *to)
@@ -171,13 +320,14 @@ int sbx_cmd_view(int argc, char **argv)
         {"no-mouse", no_argument, NULL, 'M'},   {"threads", required_argument, NULL, 'j'},
         {"dump", no_argument, NULL, 'D'},       {"dump-styles", no_argument, NULL, 'S'},
         {"size", required_argument, NULL, 'z'}, {"keys", required_argument, NULL, 'k'},
+        {"follow", no_argument, NULL, 'F'},     {"first-screen", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
     };
     struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24};
     o.app.ascii = !utf8_locale();
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "j:Fh", longopts, NULL)) != -1) {
         switch (c) {
         case 'L': o.app.local = true; break;
         case 'T': o.theme = optarg; break;
@@ -195,6 +345,8 @@ int sbx_cmd_view(int argc, char **argv)
             }
             break;
         case 'k': o.keys = optarg; break;
+        case 'F': o.follow = true; break;
+        case 'P': o.dump = o.first_screen = true; break;
         case 'h': usage_view(stdout); return SBX_EXIT_OK;
         default: usage_view(stderr); return SBX_EXIT_USAGE;
         }
@@ -206,6 +358,8 @@ int sbx_cmd_view(int argc, char **argv)
     }
     const char *const *paths = (const char *const *)argv + optind;
     size_t npaths = (size_t)(argc - optind);
+    if (o.first_screen)
+        return dump_first_screen(&o, paths, npaths);
     struct sbx_loader *l = sbx_xmalloc(sizeof *l);
     sbx_loader_start(l, paths, npaths, o.app.threads, !o.dump);
     int status;
@@ -213,13 +367,10 @@ int sbx_cmd_view(int argc, char **argv)
         sbx_warn_load_report(&l->report);
         status = l->loaded ? dump(&o, l) : SBX_EXIT_USAGE;
     } else {
-        status = interactive(&o, l);
-        if (status < 0) {
-            fflush(stdout);
-            _exit(SBX_EXIT_OK); /* quit during a load: no need to wait for it */
-        }
+        status = interactive(&o, l, paths, npaths);
+        sbx_loader_stop(l); /* quit during a load: it stops within a few MiB */
         sbx_warn_load_report(&l->report);
-        if (!l->loaded)
+        if (!l->loaded && !l->report.cancelled)
             status = SBX_EXIT_USAGE;
     }
     sbx_loader_free(l);

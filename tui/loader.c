@@ -3,21 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static void on_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
-{
-    struct sbx_loader *l = ctx;
-    (void)path;
-    atomic_store(&l->bytes_done, done);
-    atomic_store(&l->bytes_total, total);
-}
+#include "render/views.h"
 
 static void *run(void *arg)
 {
     struct sbx_loader *l = arg;
-    struct sbx_load_opts opts = {.threads = l->threads, .progress = on_progress, .progress_ctx = l};
+    struct sbx_load_opts opts = {.threads = l->threads, .shared = &l->progress};
     l->loaded = sbx_load_paths(&l->tl, l->paths, l->npaths, &opts, &l->report);
     atomic_store(&l->phase, 1);
-    if (l->loaded) {
+    if (l->loaded && !l->report.cancelled) {
         struct sbx_summary_opts sopts = {.threads = l->threads};
         l->summarized = sbx_summarize(&l->tl, &sopts, &l->sum, l->err, sizeof l->err);
     }
@@ -47,17 +41,21 @@ bool sbx_loader_done(struct sbx_loader *l)
 
 void sbx_loader_progress(struct sbx_loader *l, char *buf, size_t n)
 {
+    char events[32];
     if (atomic_load(&l->done)) {
         buf[0] = '\0';
     } else if (atomic_load(&l->phase) == 1) {
-        snprintf(buf, n, "analysing %zu events", l->tl.n);
+        sbx_thousands(atomic_load(&l->progress.events), events);
+        snprintf(buf, n, "analysing %s events", events);
     } else {
-        unsigned long long done = atomic_load(&l->bytes_done), total = atomic_load(&l->bytes_total);
+        unsigned long long done = atomic_load(&l->progress.bytes_done),
+                           total = atomic_load(&l->progress.bytes_total);
+        sbx_thousands(atomic_load(&l->progress.events), events);
         if (total)
-            snprintf(buf, n, "loading %llu%% (%llu of %llu MB)", done * 100 / total, done >> 20,
-                     total >> 20);
+            snprintf(buf, n, "loading %llu%% (%llu of %llu MB), %s events so far",
+                     done * 100 / total, done >> 20, total >> 20, events);
         else
-            snprintf(buf, n, "loading");
+            snprintf(buf, n, "loading, %s events so far", events);
     }
 }
 
@@ -69,12 +67,35 @@ void sbx_loader_wait(struct sbx_loader *l)
     }
 }
 
+void sbx_loader_stop(struct sbx_loader *l)
+{
+    atomic_store(&l->progress.cancel, true);
+    sbx_loader_wait(l);
+}
+
 void sbx_loader_free(struct sbx_loader *l)
 {
-    sbx_loader_wait(l);
+    sbx_loader_stop(l);
     if (l->summarized)
         sbx_summary_free(&l->sum);
     sbx_load_report_free(&l->report);
     sbx_timeline_free(&l->tl);
     memset(l, 0, sizeof *l);
+}
+
+bool sbx_loader_preview(const char *const *paths, size_t npaths, size_t prefix,
+                        struct sbx_timeline *tl, struct sbx_summary *sum)
+{
+    struct sbx_load_opts opts = {.threads = 1, .prefix = prefix};
+    struct sbx_load_report rep = {0};
+    sbx_timeline_init(tl);
+    size_t loaded = sbx_load_paths(tl, paths, npaths, &opts, &rep);
+    sbx_load_report_free(&rep); /* the full load reports the same problems */
+    char err[256];
+    struct sbx_summary_opts sopts = {.threads = 1};
+    if (!loaded || !sbx_summarize(tl, &sopts, sum, err, sizeof err)) {
+        sbx_timeline_free(tl);
+        return false;
+    }
+    return true;
 }

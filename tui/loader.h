@@ -1,5 +1,6 @@
 /* Loading a run behind the interface: a thread loads and analyses while the
- * terminal stays live, and says how far it got. Internal to tui/.
+ * terminal stays live, says how far it got, and can be stopped; a preview of
+ * each file's first bytes gives the first screen meanwhile. Internal to tui/.
  *
  * Ownership: the loader owns the timeline, summary and report it makes
  * until sbx_loader_free; the paths it is given must outlive it. */
@@ -26,9 +27,9 @@ struct sbx_loader {
     struct sbx_load_report report;
     size_t loaded;              /* inputs that loaded */
     char err[256];              /* the analyses could not run */
+    struct sbx_load_progress progress;
     _Atomic bool done;
     _Atomic int phase;          /* 0 loading, 1 analysing */
-    _Atomic unsigned long long bytes_done, bytes_total;
 };
 
 /* Starts loading in a thread (or, when background is false, loads right
@@ -36,10 +37,18 @@ struct sbx_loader {
 void sbx_loader_start(struct sbx_loader *l, const char *const *paths, size_t npaths, int threads,
                       bool background);
 bool sbx_loader_done(struct sbx_loader *l);
-/* "loading 43%" / "analysing 1,000,000 events" into buf. */
+/* "loading 43% · 412,003 events" / "analysing 1,000,000 events" into buf. */
 void sbx_loader_progress(struct sbx_loader *l, char *buf, size_t n);
 /* Waits for the thread (if any) to finish. */
 void sbx_loader_wait(struct sbx_loader *l);
+/* Stops the load as soon as it can and waits for it. */
+void sbx_loader_stop(struct sbx_loader *l);
 void sbx_loader_free(struct sbx_loader *l);
+
+/* The preview: the first prefix bytes of each file, loaded and analysed here
+ * (one thread). tl and sum are the caller's (free both). False when nothing
+ * could be previewed. */
+bool sbx_loader_preview(const char *const *paths, size_t npaths, size_t prefix,
+                        struct sbx_timeline *tl, struct sbx_summary *sum);
 
 #endif

@@ -173,7 +173,8 @@ static void filter_landed(struct sbx_app *a, uint32_t *vis, size_t nvis, bool al
 void sbx_app_job_finished(struct sbx_app *a, struct sbx_app_job *j)
 {
     if (j->kind == SBX_JOB_FILTER) {
-        filter_landed(a, j->out, j->n, false, j->keep);
+        /* the selection may have moved while the filter ran: keep it where it is now */
+        filter_landed(a, j->out, j->n, false, sbx_app_event(a, a->cur));
         j->out = NULL;
     } else {
         free(a->hits);
@@ -203,7 +204,7 @@ void sbx_app_apply_filter(struct sbx_app *a)
         filter_landed(a, subset, nsubset, !a->findings_mode, keep);
         return;
     }
-    sbx_app_start_job(a, SBX_JOB_FILTER, a->filter, subset, subset, nsubset, keep, 0);
+    sbx_app_start_job(a, SBX_JOB_FILTER, a->filter, subset, subset, nsubset, 0);
 }
 
 /* since:14:20 means 14:20 on the day the run started, in the zone shown. */
@@ -272,7 +273,7 @@ bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back, int jump
     a->search_back = back;
     a->look.find = query_find;
     a->look.find_ctx = q;
-    sbx_app_start_job(a, SBX_JOB_SEARCH, q, NULL, a->vis, a->vis ? a->nvis : 0, NULL, jump);
+    sbx_app_start_job(a, SBX_JOB_SEARCH, q, NULL, a->vis, a->vis ? a->nvis : 0, jump);
     return true;
 }
 
@@ -281,7 +282,7 @@ void sbx_app_search_again(struct sbx_app *a)
     free(a->hits);
     a->hits = NULL;
     a->nhits = 0;
-    sbx_app_start_job(a, SBX_JOB_SEARCH, a->search, NULL, a->vis, a->vis ? a->nvis : 0, NULL, 0);
+    sbx_app_start_job(a, SBX_JOB_SEARCH, a->search, NULL, a->vis, a->vis ? a->nvis : 0, 0);
 }
 
 void sbx_app_search_landed(struct sbx_app *a, bool back)

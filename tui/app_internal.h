@@ -48,7 +48,6 @@ struct sbx_app_job {
     uint32_t *owned;               /* the subset, when the job owns it */
     const uint32_t *subset;
     size_t nsubset;
-    const struct sbx_event *keep;  /* filter: the event to keep selected */
     int jump;                      /* search: see sbx_app_set_search */
     struct sbx_query_job qj;
     uint32_t *out;
@@ -59,7 +58,7 @@ struct sbx_app_job {
 };
 void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct sbx_query *q,
                        uint32_t *owned, const uint32_t *subset, size_t nsubset,
-                       const struct sbx_event *keep, int jump);
+                       int jump);
 void sbx_app_job_finished(struct sbx_app *a, struct sbx_app_job *j);
 
 /* The document views. */

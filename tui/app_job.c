@@ -23,8 +23,20 @@ static void job_free(struct sbx_app_job *j)
 
 void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct sbx_query *q,
                        uint32_t *owned, const uint32_t *subset, size_t nsubset,
-                       const struct sbx_event *keep, int jump)
+                       int jump)
 {
+    if (a->job && a->job->kind == SBX_JOB_FILTER && kind == SBX_JOB_SEARCH) {
+        /* a search counts what the filter shows: let the filter land first */
+        if (a->job->threaded)
+            pthread_join(a->job->tid, NULL);
+        a->job->threaded = false;
+        atomic_store(&a->job->finished, true);
+        sbx_app_poll(a);
+    }
+    if (kind == SBX_JOB_SEARCH) { /* a search is over what shows now */
+        subset = a->vis;
+        nsubset = a->vis ? a->nvis : 0;
+    }
     sbx_app_cancel(a, false);
     struct sbx_app_job *j = sbx_xmalloc(sizeof *j);
     memset(j, 0, sizeof *j);
@@ -34,7 +46,6 @@ void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct s
     j->owned = owned;
     j->subset = subset;
     j->nsubset = subset ? nsubset : 0;
-    j->keep = keep;
     j->jump = jump;
     j->qj.threads = a->opts.threads;
     atomic_init(&j->finished, false);

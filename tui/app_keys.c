@@ -97,8 +97,6 @@ static void start_prompt(struct sbx_app *a, int kind)
 {
     a->prompt = kind;
     sbx_buf_clear(&a->input);
-    if (kind == '&' && a->filter_text)
-        sbx_buf_adds(&a->input, a->filter_text); /* edit the filter in place */
 }
 
 /* ---- moving ---- */
@@ -287,7 +285,7 @@ static void mouse(struct sbx_app *a, int key, int row)
     }
 }
 
-static unsigned act(struct sbx_app *a, enum sbx_action action)
+static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
 {
     long h = sbx_app_body(a);
     bool doc = a->view != SBX_VIEW_TIMELINE;
@@ -318,6 +316,12 @@ static unsigned act(struct sbx_app *a, enum sbx_action action)
     case SBX_ACT_SEARCH_BACK: start_prompt(a, '\\'); break;
     case SBX_ACT_NEXT_MATCH:
     case SBX_ACT_PREV_MATCH: {
+        if (a->job && a->job->kind == SBX_JOB_SEARCH) {
+            char busy[64];
+            sbx_app_job_progress(a, busy, sizeof busy);
+            sbx_app_message(a, false, "still %s", busy);
+            break;
+        }
         bool back = (action == SBX_ACT_PREV_MATCH) != a->search_back;
         if (doc)
             sbx_app_search_doc(a, back, true);
@@ -346,8 +350,8 @@ static unsigned act(struct sbx_app *a, enum sbx_action action)
         return SBX_APP_FOLLOW;
     case SBX_ACT_REDRAW: break;
     case SBX_ACT_BACK:
-        if (a->view == SBX_VIEW_TIMELINE)
-            return SBX_APP_QUIT;
+        if (a->view == SBX_VIEW_TIMELINE) /* Esc here is a habit, not a wish to quit */
+            return key == SBX_KEY_ESC ? 0 : SBX_APP_QUIT;
         a->view = a->view == SBX_VIEW_HELP && a->back_to != SBX_VIEW_HELP ? a->back_to
                                                                           : SBX_VIEW_TIMELINE;
         if (a->view != SBX_VIEW_TIMELINE)
@@ -369,14 +373,9 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
         return 0;
     }
     a->msg[0] = '\0';
-    if (a->job) {
-        /* a search or filter is running: Esc or Ctrl-C stops it, q too */
-        if (key == SBX_KEY_ESC || key == sbx_ctrl('c') || key == 'q')
-            sbx_app_cancel(a, true);
-        else if (key == 'Q')
-            return SBX_APP_QUIT;
-        else
-            sbx_app_message(a, false, "busy: Esc stops the %s", a->job->kind == SBX_JOB_FILTER ? "filter" : "search");
+    if (a->job && (key == SBX_KEY_ESC || key == sbx_ctrl('c'))) {
+        /* a search or filter is running: Esc or Ctrl-C stops it; other keys work meanwhile */
+        sbx_app_cancel(a, true);
         return 0;
     }
     if (a->pending) {
@@ -399,5 +398,5 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
             sbx_app_message(a, false, "no key %s (? for help)", sbx_key_name(key, name));
         return 0;
     }
-    return act(a, action);
+    return act(a, action, key);
 }

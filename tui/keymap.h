@@ -41,7 +41,8 @@ enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_ALL = 15, V_SC
     X(GOTO_MARK, V_TIMELINE, "back to a mark: ' then its letter", '\'', 0, 0, 0)               \
     X(FOLLOW, V_TIMELINE, "follow the log as it grows (tail -f), or stop", 'F', 0, 0, 0)       \
     X(REDRAW, V_ALL, "redraw the screen", 'l' & 0x1f, 0, 0, 0)                                 \
-    X(BACK, V_ALL, "back to the previous view; in the timeline, quit", 'q', SBX_KEY_ESC, 0, 0) \
+    X(BACK, V_ALL, "back to the previous view; q in the timeline quits; Esc stops a search", \
+      'q', SBX_KEY_ESC, 0, 0)                                                                  \
     X(QUIT, V_ALL, "quit at once", 'Q', 0, 0, 0)
 
 enum sbx_action {

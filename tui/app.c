@@ -18,6 +18,21 @@ void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, 
 
 static size_t hit_at_or_after(const struct sbx_app *a, size_t pos);
 
+/* The index of the first of the ascending positions v[0..n) that is at or
+ * after pos (n when none). */
+static size_t first_at_or_after(const uint32_t *v, size_t n, size_t pos)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static void drop_search(struct sbx_app *a)
 {
     sbx_query_free(a->search);
@@ -81,18 +96,7 @@ size_t sbx_app_row_of(const struct sbx_app *a, const struct sbx_event *e, bool e
     if (!a->tl || !e)
         return SIZE_MAX;
     size_t pos = order_pos(a->tl, e);
-    size_t row = pos;
-    if (a->vis) {
-        size_t lo = 0, hi = a->nvis;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (a->vis[mid] < pos)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        row = lo;
-    }
+    size_t row = a->vis ? first_at_or_after(a->vis, a->nvis, pos) : pos;
     size_t n = sbx_app_count(a);
     if (row >= n)
         return exact || !n ? SIZE_MAX : n - 1;
@@ -306,15 +310,7 @@ void sbx_app_search_landed(struct sbx_app *a, bool back)
 /* The first hit at or after position pos (a->nhits when none). */
 static size_t hit_at_or_after(const struct sbx_app *a, size_t pos)
 {
-    size_t lo = 0, hi = a->nhits;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a->hits[mid] < pos)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return first_at_or_after(a->hits, a->nhits, pos);
 }
 
 void sbx_app_next_match(struct sbx_app *a, bool back)

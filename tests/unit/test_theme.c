@@ -19,7 +19,7 @@ static void shipped_default_matches_builtin(void **state)
     (void)state;
     FILE *f = fopen("themes/default.theme", "rb");
     assert_non_null(f);
-    char text[4096];
+    char text[16384];
     size_t n = fread(text, 1, sizeof text, f);
     fclose(f);
     struct sbx_theme builtin, parsed;
@@ -28,6 +28,39 @@ static void shipped_default_matches_builtin(void **state)
     char err[160];
     assert_true(sbx_theme_parse(&parsed, text, n, err, sizeof err));
     assert_memory_equal(&builtin, &parsed, sizeof builtin);
+}
+
+/* Each shipped theme parses and names every style exactly once. */
+static void shipped_themes_are_complete(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"default", "light", "high-contrast", "mono"};
+    for (size_t t = 0; t < sizeof names / sizeof names[0]; t++) {
+        char path[64], text[16384], err[160];
+        snprintf(path, sizeof path, "themes/%s.theme", names[t]);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        struct sbx_theme theme;
+        sbx_theme_default(&theme);
+        if (!sbx_theme_parse(&theme, text, n, err, sizeof err))
+            fail_msg("%s: %s", path, err);
+        int seen[SBX_STYLE_COUNT] = {0};
+        for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            char name[64];
+            if (sscanf(line, "style %63s", name) == 1) {
+                int st = sbx_style_by_name(name);
+                assert_true(st >= 0);
+                seen[st]++;
+            }
+        }
+        for (int i = 0; i < SBX_STYLE_COUNT; i++)
+            if (seen[i] != 1)
+                fail_msg("%s names %s %d times", path, sbx_style_name((enum sbx_style)i), seen[i]);
+    }
 }
 
 static void parse_rules(void **state)
@@ -113,7 +146,8 @@ static void lookup_order(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(shipped_default_matches_builtin), cmocka_unit_test(parse_rules),
+        cmocka_unit_test(shipped_default_matches_builtin), cmocka_unit_test(shipped_themes_are_complete),
+        cmocka_unit_test(parse_rules),
         cmocka_unit_test(style_names_round_trip), cmocka_unit_test(sgr),
         cmocka_unit_test(lookup_order),
     };

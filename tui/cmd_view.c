@@ -233,6 +233,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const char *co
         sbx_app_set_data(&app, &v.ptl, &v.psum, has_preview_source(&v.ptl));
     }
     bool quit = false;
+    int quit_signal = 0;
     char progress[160] = "";
     while (!quit) {
         if (!v.taken && sbx_loader_done(l)) {
@@ -266,6 +267,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const char *co
                 sbx_app_cancel(&app, true);
                 continue;
             }
+            quit_signal = sig;
             break;
         }
         if (!key)
@@ -285,7 +287,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const char *co
     sbx_app_free(&app);
     sbx_grid_free(&grid);
     live_free(&v);
-    return SBX_EXIT_OK;
+    return quit_signal ? 128 + quit_signal : SBX_EXIT_OK; /* as a shell reports a signal */
 }
 
 /* --dump --first-screen: the screen a big input shows first, from the preview. */

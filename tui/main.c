@@ -52,8 +52,9 @@ void sbx_usage(FILE *to)
           "  -V, --version         the version\n"
           "\n"
           "Exit status: 0 done; 2 a usage error, no terminal for the review, or nothing\n"
-          "could be loaded; 128+N the review was ended by signal N. Lines that cannot be read are reported with file, line and\n"
-          "reason, and the rest loads. See sbxview(1).\n",
+          "could be loaded; 128+N the review was ended by signal N. Lines that cannot\n"
+          "be read are reported with file, line and reason, and the rest loads.\n"
+          "See sbxview(1).\n",
           to);
 }
 

@@ -429,8 +429,6 @@ void sbx_lit_extract(const char *pat, size_t n, bool caseless, struct sbx_lit *l
             lit->in[c & ~0x20u] = 1;
         if (c >= 0x80)
             lit->high = true;
-        if (c && strchr("\"\\/\b\f\n\r\t", c))
-            lit->short_esc = true;
         int r = rarity(c, caseless);
         if (r > r1) {
             r2 = r1;
@@ -441,6 +439,21 @@ void sbx_lit_extract(const char *pat, size_t n, bool caseless, struct sbx_lit *l
             r2 = r;
             lit->rare2 = k;
         }
+    }
+    static const char short_esc[] = "\"\\/bfnrt", short_dec[] = "\"\\/\b\f\n\r\t";
+    for (int k = 0; short_esc[k]; k++)
+        if (lit->in[(unsigned char)short_dec[k]])
+            lit->esc[lit->nesc++] = short_esc[k];
+    lit->nib_lo = '8';
+    lit->nib_hi = '0';
+    for (unsigned c = 0; c < 0x80; c++) {
+        if (!lit->in[c])
+            continue;
+        char nib = (char)('0' + (c >> 4));
+        if (nib < lit->nib_lo)
+            lit->nib_lo = nib;
+        if (nib > lit->nib_hi)
+            lit->nib_hi = nib;
     }
     if (lit->n == 1)
         lit->rare2 = lit->rare1;
@@ -459,40 +472,6 @@ static bool equal_at(const struct sbx_lit *lit, const unsigned char *s)
         if (lower(s[k]) != lit->s[k])
             return false;
     return true;
-}
-
-const char *sbx_lit_find(const struct sbx_lit *lit, const char *str, size_t n)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t k = lit->n;
-    if (k > n)
-        return NULL;
-    if (!lit->caseless && k == 1)
-        return memchr(str, lit->s[0], n);
-    size_t i = 0, last = n - k; /* the last possible start */
-#ifdef __SSE2__
-    unsigned char c1 = lit->s[lit->rare1], c2 = lit->s[lit->rare2];
-    const __m128i v1 = _mm_set1_epi8((char)c1), v2 = _mm_set1_epi8((char)c2);
-    const __m128i f1 = _mm_set1_epi8(lit->caseless && is_letter(c1) ? 0x20 : 0);
-    const __m128i f2 = _mm_set1_epi8(lit->caseless && is_letter(c2) ? 0x20 : 0);
-    for (; i + 15 <= last; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i + lit->rare1));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + lit->rare2));
-        __m128i hit = _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(a, f1), v1),
-                                    _mm_cmpeq_epi8(_mm_or_si128(b, f2), v2));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
-        while (m) {
-            size_t at = i + (unsigned)__builtin_ctz(m);
-            if (equal_at(lit, s + at))
-                return str + at;
-            m &= m - 1;
-        }
-    }
-#endif
-    for (; i <= last; i++)
-        if (equal_at(lit, s + i))
-            return str + i;
-    return NULL;
 }
 
 static int hex_digit(unsigned char c)
@@ -521,7 +500,20 @@ static bool escape_hides(const struct sbx_lit *lit, const unsigned char *raw, si
                 return false; /* copied through as it stands: plain bytes */
             cp = cp << 4 | d;
         }
-        return cp < 0x80 ? lit->in[cp] : lit->high;
+        if (cp < 0x80)
+            return lit->in[cp];
+        if (!lit->high)
+            return false;
+        if (cp >= 0xD800 && cp <= 0xDFFF)
+            return true; /* half of a pair: whatever it makes with the other */
+        unsigned char u8[3] = {(unsigned char)(0x80 | (cp & 0x3F)), 0, 0};
+        if (cp < 0x800) {
+            u8[1] = (unsigned char)(0xC0 | cp >> 6);
+        } else {
+            u8[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+            u8[2] = (unsigned char)(0xE0 | cp >> 12);
+        }
+        return lit->in[u8[0]] || lit->in[u8[1]] || (u8[2] && lit->in[u8[2]]);
     }
     static const unsigned char decoded[256] = {
         ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
@@ -530,29 +522,158 @@ static bool escape_hides(const struct sbx_lit *lit, const unsigned char *raw, si
     return decoded[c] && lit->in[decoded[c]];
 }
 
-bool sbx_lit_escape_hides(const struct sbx_lit *lit, const char *str, size_t n)
-{
-    const unsigned char *raw = (const unsigned char *)str;
-    size_t i = 0;
+/* The scan behind both searches: 64 bytes a round, with one branch for
+ * them (JSON output has a backslash every few dozen bytes: a branch per 16
+ * would mispredict). The last bytes of a text go through a zero-padded
+ * copy, so short texts (most command lines) take the vector path too. */
+enum { BLOCK = 64, PAD = SBX_LIT_MAX + 8 }; /* a round reads up to PAD bytes past its 64 */
+
+enum found { FOUND_NONE, FOUND_LITERAL, FOUND_ESCAPE };
+
 #ifdef __SSE2__
-    const __m128i bs = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
-    for (; i + 17 <= n; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
-        __m128i hit = _mm_cmpeq_epi8(a, bs);
-        if (!lit->short_esc) { /* only \uXXXX can make one of its bytes */
-            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(raw + i + 1));
-            hit = _mm_and_si128(hit, _mm_cmpeq_epi8(b, u));
-        }
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
-        while (m) {
-            if (escape_hides(lit, raw, n, i + (unsigned)__builtin_ctz(m)))
-                return true;
-            m &= m - 1;
+struct vec_lit {
+    __m128i v1, v2, f1, f2;      /* the two rare bytes, and their case bits */
+    __m128i bs, u, zero, lo, hi; /* escapes */
+    __m128i esc[8];
+    int nesc;
+};
+
+#define LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+
+/* Where the literal may start in p[0..16). */
+static inline unsigned lit_mask(const struct sbx_lit *lit, const struct vec_lit *v,
+                                const unsigned char *p)
+{
+    __m128i a = _mm_or_si128(LOAD(p + lit->rare1), v->f1);
+    __m128i b = _mm_or_si128(LOAD(p + lit->rare2), v->f2);
+    return (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v->v1), _mm_cmpeq_epi8(b, v->v2)));
+}
+
+/* Backslashes in p[0..16) whose escape can make a byte of the literal:
+ * most are \n, \" or a \u of a character that is not in it, and stop here. */
+static inline unsigned esc_mask(const struct vec_lit *v, const unsigned char *p, bool high)
+{
+    __m128i b = LOAD(p + 1), cand = _mm_cmpeq_epi8(b, v->u);
+    if (!high) { /* \u00NX with N in the literal's range */
+        __m128i d = LOAD(p + 4);
+        cand = _mm_and_si128(cand, _mm_and_si128(_mm_cmpeq_epi8(LOAD(p + 2), v->zero),
+                                                 _mm_cmpeq_epi8(LOAD(p + 3), v->zero)));
+        cand = _mm_and_si128(cand, _mm_and_si128(_mm_cmpgt_epi8(d, v->lo), _mm_cmplt_epi8(d, v->hi)));
+    }
+    for (int k = 0; k < v->nesc; k++)
+        cand = _mm_or_si128(cand, _mm_cmpeq_epi8(b, v->esc[k]));
+    return (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(LOAD(p), v->bs), cand));
+}
+#undef LOAD
+
+static void vec_init(struct vec_lit *v, const struct sbx_lit *lit)
+{
+    unsigned char c1 = lit->s[lit->rare1], c2 = lit->s[lit->rare2];
+    v->v1 = _mm_set1_epi8((char)c1);
+    v->v2 = _mm_set1_epi8((char)c2);
+    v->f1 = _mm_set1_epi8(lit->caseless && is_letter(c1) ? 0x20 : 0);
+    v->f2 = _mm_set1_epi8(lit->caseless && is_letter(c2) ? 0x20 : 0);
+    v->bs = _mm_set1_epi8('\\');
+    v->u = _mm_set1_epi8('u');
+    v->zero = _mm_set1_epi8('0');
+    v->lo = _mm_set1_epi8((char)(lit->nib_lo - 1));
+    v->hi = _mm_set1_epi8((char)(lit->nib_hi + 1));
+    v->nesc = lit->nesc;
+    for (int k = 0; k < lit->nesc; k++)
+        v->esc[k] = _mm_set1_epi8(lit->esc[k]);
+}
+
+/* One round over p[0..64), which stands for raw[base..base+64); starts at or
+ * past the limits are not candidates. json and high are constants where it
+ * is inlined, so each use gets its own loop. */
+__attribute__((always_inline)) static inline enum found
+round64(const struct sbx_lit *lit, const struct vec_lit *v, const unsigned char *p,
+        const unsigned char *raw, size_t n, size_t base, bool json, bool high, size_t *at)
+{
+    uint64_t lm = 0, em = 0;
+    for (int j = 0; j < BLOCK; j += 16) {
+        lm |= (uint64_t)lit_mask(lit, v, p + j) << j;
+        if (json)
+            em |= (uint64_t)esc_mask(v, p + j, high) << j;
+    }
+    if (!(lm | em))
+        return FOUND_NONE;
+    size_t left = n - base;
+    if (left < BLOCK) { /* a padded copy: only real bytes count */
+        uint64_t real = (UINT64_C(1) << left) - 1;
+        lm &= left >= lit->n ? (UINT64_C(1) << (left - lit->n + 1)) - 1 : 0;
+        em &= real;
+    }
+    for (; lm; lm &= lm - 1) {
+        size_t k = base + (unsigned)__builtin_ctzll(lm);
+        if (k + lit->n <= n && equal_at(lit, raw + k)) {
+            *at = k;
+            return FOUND_LITERAL;
         }
     }
+    for (; em; em &= em - 1)
+        if (escape_hides(lit, raw, n, base + (unsigned)__builtin_ctzll(em)))
+            return FOUND_ESCAPE;
+    return FOUND_NONE;
+}
+
+__attribute__((always_inline)) static inline enum found
+scan_with(const struct sbx_lit *lit, const unsigned char *raw, size_t n, bool json, bool high,
+          size_t *at)
+{
+    struct vec_lit v;
+    vec_init(&v, lit);
+    size_t i = 0;
+    enum found f;
+    for (; n >= BLOCK + PAD && i <= n - BLOCK - PAD; i += BLOCK)
+        if ((f = round64(lit, &v, raw + i, raw, n, i, json, high, at)) != FOUND_NONE)
+            return f;
+    /* the rest, fewer than BLOCK + PAD bytes, from a zero-padded copy */
+    unsigned char tmp[2 * BLOCK + 2 * PAD];
+    size_t left = n - i;
+    memset(tmp + left, 0, sizeof tmp - left);
+    memcpy(tmp, raw + i, left);
+    for (size_t j = 0; j < left; j += BLOCK)
+        if ((f = round64(lit, &v, tmp + j, raw, n, i + j, json, high, at)) != FOUND_NONE)
+            return f;
+    return FOUND_NONE;
+}
+
+static enum found scan(const struct sbx_lit *lit, const unsigned char *raw, size_t n, bool json,
+                       size_t *at)
+{
+    if (!json)
+        return scan_with(lit, raw, n, false, false, at);
+    if (lit->high)
+        return scan_with(lit, raw, n, true, true, at);
+    return scan_with(lit, raw, n, true, false, at);
+}
+#else
+static enum found scan(const struct sbx_lit *lit, const unsigned char *raw, size_t n, bool json,
+                       size_t *at)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (lit->n <= n - i && equal_at(lit, raw + i)) {
+            *at = i;
+            return FOUND_LITERAL;
+        }
+        if (json && raw[i] == '\\' && escape_hides(lit, raw, n, i))
+            return FOUND_ESCAPE;
+    }
+    return FOUND_NONE;
+}
 #endif
-    for (; i < n; i++)
-        if (raw[i] == '\\' && escape_hides(lit, raw, n, i))
-            return true;
-    return false;
+
+const char *sbx_lit_find(const struct sbx_lit *lit, const char *str, size_t n)
+{
+    size_t at;
+    if (scan(lit, (const unsigned char *)str, n, false, &at) == FOUND_LITERAL)
+        return str + at;
+    return NULL;
+}
+
+bool sbx_lit_json_may_have(const struct sbx_lit *lit, const char *str, size_t n)
+{
+    size_t at;
+    return scan(lit, (const unsigned char *)str, n, true, &at) != FOUND_NONE;
 }

@@ -452,14 +452,31 @@ static void literal_reader(void **state)
     const char hay[] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxFlOaT";
     assert_ptr_equal(sbx_lit_find(&lit, hay, sizeof hay - 1), hay + sizeof hay - 6);
     assert_null(sbx_lit_find(&lit, hay, sizeof hay - 2));
-    assert_true(sbx_lit_escape_hides(&lit, "xx\\u0066", 8));
-    assert_true(sbx_lit_escape_hides(&lit, "xx\\u004C", 8)); /* L */
-    assert_false(sbx_lit_escape_hides(&lit, "xxxxxxxxxxxxxxxxxxxxxxxx\\u00e9\\n\\\"\\u0020", 40));
-    assert_false(sbx_lit_escape_hides(&lit, "\\u00", 4));
+    /* in the raw bytes, or made by an escape: at any place of a long body */
+    char body[300];
+    const char *hides[] = {"\\u0066", "\\u004C", "FLOAT", "fl\\u006fat"};
+    const char *clean[] = {"\\u00e9", "\\n", "\\\"", "\\u0020", "\\u00", "flo\\nat", "\\u2192"};
+    for (size_t at = 0; at < 200; at += 7) {
+        for (size_t h = 0; h < sizeof hides / sizeof *hides; h++) {
+            memset(body, 'x', sizeof body);
+            memcpy(body + at, hides[h], strlen(hides[h]));
+            if (!sbx_lit_json_may_have(&lit, body, at + strlen(hides[h]) + at % 5))
+                fail_msg("%s at %zu not seen", hides[h], at);
+        }
+        memset(body, 'x', sizeof body);
+        for (size_t c = 0, p = at; c < sizeof clean / sizeof *clean; p += strlen(clean[c++]))
+            memcpy(body + p, clean[c], strlen(clean[c]));
+        assert_false(sbx_lit_json_may_have(&lit, body, sizeof body));
+    }
     sbx_lit_extract("a\nb", 3, false, &lit);
-    assert_true(sbx_lit_escape_hides(&lit, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\n", 35));
+    assert_true(sbx_lit_json_may_have(&lit, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxa\\nb", 74));
+    assert_false(sbx_lit_json_may_have(&lit, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxa\\tb", 74));
     sbx_lit_extract("caf\xc3\xa9", 5, false, &lit);
-    assert_true(sbx_lit_escape_hides(&lit, "caf\\u00e9", 9));
+    assert_true(sbx_lit_json_may_have(&lit, "caf\\u00e9", 9));
+    assert_true(sbx_lit_json_may_have(&lit, "caf\\u00e8", 9));  /* è shares é's lead byte */
+    assert_false(sbx_lit_json_may_have(&lit, "caf\\u2192", 9)); /* → shares none of its bytes */
+    assert_true(sbx_lit_json_may_have(&lit, "caf\\ud83d", 9));
+
 }
 
 static void subset(void **state)

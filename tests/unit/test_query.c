@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 #include <cmocka.h>
 #include <pcre2.h>
@@ -530,6 +531,69 @@ static void cancellation(void **state)
     unload(tl);
 }
 
+struct bg_run {
+    const struct sbx_query *q;
+    const struct sbx_timeline *tl;
+    struct sbx_query_job *job;
+    size_t result;
+};
+
+static void *bg(void *arg)
+{
+    struct bg_run *b = arg;
+    uint32_t *pos;
+    b->result = sbx_query_run(b->q, b->tl, NULL, 0, &pos, b->job);
+    free(pos);
+    return NULL;
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Esc while a slow search runs: it stops within milliseconds. */
+static void cancel_while_running(void **state)
+{
+    (void)state;
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (int e = 0; e < 300; e++) {
+        sbx_buf_addf(&b, "{\"at\": \"2026-01-01T00:00:%02dZ\", \"kind\": \"command\", \"command\": \"x\", \"stdout\": \"", e % 60);
+        for (int i = 0; i < 20000; i++)
+            sbx_buf_addc(&b, 'a');
+        sbx_buf_adds(&b, "!\"}\n");
+    }
+    struct sbx_timeline *tl = load(b.p);
+    sbx_buf_free(&b);
+    struct sbx_query *q = sbx_query_compile(SBX_QUERY_SEARCH, "(a+)+$", 6, NULL, NULL, 0);
+    struct sbx_query_job job = {.threads = 2};
+    struct bg_run run = {q, tl, &job, 0};
+
+    double t0 = seconds();
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, bg, &run), 0);
+    pthread_join(t, NULL);
+    double full = seconds() - t0;
+    assert_int_equal(run.result, 0);
+    assert_int_equal(job.too_complex, 300);
+
+    t0 = seconds();
+    assert_int_equal(pthread_create(&t, NULL, bg, &run), 0);
+    while (seconds() - t0 < full / 10)
+        ;
+    atomic_store(&job.cancel, true);
+    double asked = seconds();
+    pthread_join(t, NULL);
+    assert_int_equal(run.result, SIZE_MAX);
+    assert_true(atomic_load(&job.done) < atomic_load(&job.total));
+    if (seconds() - asked > full / 2)
+        fail_msg("cancel took %.3f s of a %.3f s run", seconds() - asked, full);
+    sbx_query_free(q);
+    unload(tl);
+}
+
 /* ---- many events: threads agree with one thread and with plain PCRE2 */
 
 static const char *const WORDS[] = {
@@ -733,6 +797,7 @@ int main(void)
         cmocka_unit_test(quoting),        cmocka_unit_test(errors),
         cmocka_unit_test(hostile_patterns), cmocka_unit_test(literal_reader),
         cmocka_unit_test(subset),         cmocka_unit_test(cancellation),
+        cmocka_unit_test(cancel_while_running),
         cmocka_unit_test(threads_agree),  cmocka_unit_test(days),
         cmocka_unit_test(find_ranges),
     };

@@ -1,7 +1,7 @@
 /* Reading a PCRE2 pattern without running it: smart case and the required
- * literal, then finding that literal in raw or decoded text. The walk is
- * one linear pass (no recursion: hostile nesting costs nothing) and errs on
- * the side of "no literal": anything it does not understand ends a run. */
+ * literal (query_scan.c finds it). The walk is one linear pass (no
+ * recursion: hostile nesting costs nothing) and errs on the side of "no
+ * literal": anything it does not understand ends a run. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "model/query_lit.h"
 
@@ -9,10 +9,6 @@
 #include <string.h>
 
 #include "model/buf.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 struct walker {
     const unsigned char *p;
@@ -429,8 +425,6 @@ void sbx_lit_extract(const char *pat, size_t n, bool caseless, struct sbx_lit *l
             lit->in[c & ~0x20u] = 1;
         if (c >= 0x80)
             lit->high = true;
-        if (c && strchr("\"\\/\b\f\n\r\t", c))
-            lit->short_esc = true;
         int r = rarity(c, caseless);
         if (r > r1) {
             r2 = r1;
@@ -442,6 +436,21 @@ void sbx_lit_extract(const char *pat, size_t n, bool caseless, struct sbx_lit *l
             lit->rare2 = k;
         }
     }
+    static const char short_esc[] = "\"\\/bfnrt", short_dec[] = "\"\\/\b\f\n\r\t";
+    for (int k = 0; short_esc[k]; k++)
+        if (lit->in[(unsigned char)short_dec[k]])
+            lit->esc[lit->nesc++] = short_esc[k];
+    lit->nib_lo = '8';
+    lit->nib_hi = '0';
+    for (unsigned c = 0; c < 0x80; c++) {
+        if (!lit->in[c])
+            continue;
+        char nib = (char)('0' + (c >> 4));
+        if (nib < lit->nib_lo)
+            lit->nib_lo = nib;
+        if (nib > lit->nib_hi)
+            lit->nib_hi = nib;
+    }
     if (lit->n == 1)
         lit->rare2 = lit->rare1;
     if (lit->rare1 > lit->rare2) {
@@ -449,110 +458,4 @@ void sbx_lit_extract(const char *pat, size_t n, bool caseless, struct sbx_lit *l
         lit->rare1 = lit->rare2;
         lit->rare2 = t;
     }
-}
-
-static bool equal_at(const struct sbx_lit *lit, const unsigned char *s)
-{
-    if (!lit->caseless)
-        return memcmp(s, lit->s, lit->n) == 0;
-    for (size_t k = 0; k < lit->n; k++)
-        if (lower(s[k]) != lit->s[k])
-            return false;
-    return true;
-}
-
-const char *sbx_lit_find(const struct sbx_lit *lit, const char *str, size_t n)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t k = lit->n;
-    if (k > n)
-        return NULL;
-    if (!lit->caseless && k == 1)
-        return memchr(str, lit->s[0], n);
-    size_t i = 0, last = n - k; /* the last possible start */
-#ifdef __SSE2__
-    unsigned char c1 = lit->s[lit->rare1], c2 = lit->s[lit->rare2];
-    const __m128i v1 = _mm_set1_epi8((char)c1), v2 = _mm_set1_epi8((char)c2);
-    const __m128i f1 = _mm_set1_epi8(lit->caseless && is_letter(c1) ? 0x20 : 0);
-    const __m128i f2 = _mm_set1_epi8(lit->caseless && is_letter(c2) ? 0x20 : 0);
-    for (; i + 15 <= last; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i + lit->rare1));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + lit->rare2));
-        __m128i hit = _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(a, f1), v1),
-                                    _mm_cmpeq_epi8(_mm_or_si128(b, f2), v2));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
-        while (m) {
-            size_t at = i + (unsigned)__builtin_ctz(m);
-            if (equal_at(lit, s + at))
-                return str + at;
-            m &= m - 1;
-        }
-    }
-#endif
-    for (; i <= last; i++)
-        if (equal_at(lit, s + i))
-            return str + i;
-    return NULL;
-}
-
-static int hex_digit(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Does the escape whose backslash is raw[j] decode to a byte of the
- * literal? A backslash that is itself the second half of "\\" is also
- * tried: that can only say yes more often, which is safe. */
-static bool escape_hides(const struct sbx_lit *lit, const unsigned char *raw, size_t n, size_t j)
-{
-    if (j + 1 >= n)
-        return false;
-    unsigned char c = raw[j + 1];
-    if (c == 'u') {
-        if (j + 6 > n)
-            return false;
-        int cp = 0;
-        for (int k = 0; k < 4; k++) {
-            int d = hex_digit(raw[j + 2 + k]);
-            if (d < 0)
-                return false; /* copied through as it stands: plain bytes */
-            cp = cp << 4 | d;
-        }
-        return cp < 0x80 ? lit->in[cp] : lit->high;
-    }
-    static const unsigned char decoded[256] = {
-        ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
-        ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
-    };
-    return decoded[c] && lit->in[decoded[c]];
-}
-
-bool sbx_lit_escape_hides(const struct sbx_lit *lit, const char *str, size_t n)
-{
-    const unsigned char *raw = (const unsigned char *)str;
-    size_t i = 0;
-#ifdef __SSE2__
-    const __m128i bs = _mm_set1_epi8('\\'), u = _mm_set1_epi8('u');
-    for (; i + 17 <= n; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
-        __m128i hit = _mm_cmpeq_epi8(a, bs);
-        if (!lit->short_esc) { /* only \uXXXX can make one of its bytes */
-            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(raw + i + 1));
-            hit = _mm_and_si128(hit, _mm_cmpeq_epi8(b, u));
-        }
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
-        while (m) {
-            if (escape_hides(lit, raw, n, i + (unsigned)__builtin_ctz(m)))
-                return true;
-            m &= m - 1;
-        }
-    }
-#endif
-    for (; i < n; i++)
-        if (raw[i] == '\\' && escape_hides(lit, raw, n, i))
-            return true;
-    return false;
 }

@@ -32,7 +32,11 @@ struct sbx_lit {
     bool caseless;
     bool pure;
     bool high;                    /* has a byte >= 0x80 */
-    bool short_esc;               /* has a byte a two-character escape makes: " \ / \b \f \n \r \t */
+    /* the escapes that can make a byte of it: \X for X in esc[0..nesc), and
+       \u00NX with N from nib_lo to nib_hi (ASCII digits; none if lo > hi) */
+    char esc[8];
+    int nesc;
+    char nib_lo, nib_hi;
     size_t rare1, rare2;          /* two positions to test first (rarest bytes) */
     unsigned char in[256];        /* 1 for each byte that can be part of an occurrence */
 };
@@ -48,8 +52,9 @@ void sbx_lit_extract(const char *pat, size_t n, bool caseless, struct sbx_lit *l
  * literal is), or NULL. lit->n must be > 0. */
 const char *sbx_lit_find(const struct sbx_lit *lit, const char *s, size_t n);
 
-/* True when some escape in the JSON string body raw[0..n) decodes to a byte
- * that can be part of the literal (then only the decoded text can tell). */
-bool sbx_lit_escape_hides(const struct sbx_lit *lit, const char *raw, size_t n);
+/* False when the JSON string body raw[0..n), decoded, cannot hold the
+ * literal: the raw bytes lack it and no escape in them decodes to a byte of
+ * it. True means only the decoded text can tell. */
+bool sbx_lit_json_may_have(const struct sbx_lit *lit, const char *raw, size_t n);
 
 #endif

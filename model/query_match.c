@@ -99,8 +99,7 @@ static bool match_field(const struct sbx_qpattern *p, const struct sbx_timeline 
     const char *raw = sbx_text_raw(tl, ev, t);
     if (!(t->flags & SBX_TEXT_ESCAPED))
         return match_plain(p, raw, t->len, sc);
-    if (p->lit.n && !sc->have[k] && !sbx_lit_find(&p->lit, raw, t->len) &&
-        !sbx_lit_escape_hides(&p->lit, raw, t->len))
+    if (p->lit.n && !sc->have[k] && !sbx_lit_json_may_have(&p->lit, raw, t->len))
         return false;
     size_t n;
     const char *s = decoded(tl, ev, t, k, sc, &n);

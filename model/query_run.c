@@ -31,22 +31,25 @@ static void *worker(void *arg)
 {
     struct run *r = arg;
     struct sbx_query_scratch *sc = sbx_query_scratch_new();
-    for (;;) {
-        if (r->job && atomic_load_explicit(&r->job->cancel, memory_order_relaxed)) {
-            atomic_store(&r->stopped, true);
-            break;
-        }
+    _Atomic bool never = false;
+    _Atomic bool *cancel = r->job ? &r->job->cancel : &never;
+    while (!atomic_load_explicit(&r->stopped, memory_order_relaxed)) {
         size_t from = atomic_fetch_add_explicit(&r->next, CHUNK, memory_order_relaxed);
         if (from >= r->n)
             break;
-        size_t to = from + CHUNK < r->n ? from + CHUNK : r->n;
-        for (size_t i = from; i < to; i++) {
+        size_t to = from + CHUNK < r->n ? from + CHUNK : r->n, i;
+        for (i = from; i < to; i++) {
+            /* every event: one that hits PCRE2's limits takes milliseconds */
+            if (atomic_load_explicit(cancel, memory_order_relaxed)) {
+                atomic_store(&r->stopped, true);
+                break;
+            }
             size_t pos = r->subset ? r->subset[i] : i;
             if (pos < r->tl->n)
                 r->hit[i] = sbx_query_match(r->q, r->tl, r->tl->order[pos], sc);
         }
         if (r->job)
-            atomic_fetch_add_explicit(&r->job->done, to - from, memory_order_relaxed);
+            atomic_fetch_add_explicit(&r->job->done, i - from, memory_order_relaxed);
     }
     if (r->job)
         atomic_fetch_add(&r->job->too_complex, sbx_query_scratch_too_complex(sc));

@@ -32,7 +32,7 @@ enum { NEVENTS = 40, T0 = 10 * 3600 }; /* event i starts at 10:00:00 + 3 i s */
 /* What is special about some events; the rest are "step-NN", exit 0. */
 enum { EV_FLOAT_ERR = 3, EV_REFUSED = 7, EV_FLOAT_CMD = 12, EV_SYSTEM = 15, EV_MAKE = 20,
        EV_SECRET = 25, EV_LONG = 28, EV_TIMEOUT = 30, EV_FLOAT_OUT = 33, EV_S2 = 35,
-       EV_MISMATCH = 37 };
+       EV_MISMATCH = 37, EV_HOSTILE = 38 };
 
 static void add_line(struct sbx_buf *b, int i)
 {
@@ -69,6 +69,11 @@ static void add_line(struct sbx_buf *b, int i)
     case EV_TIMEOUT: snprintf(cmd, sizeof cmd, "sleep 99"); exit = 124; break;
     case EV_FLOAT_OUT: snprintf(out, sizeof out, "a float here\\n"); break;
     case EV_MISMATCH: snprintf(out, sizeof out, "x\\n"); break;
+    case EV_HOSTILE:
+        snprintf(cmd, sizeof cmd, "printf ok # \\u202eevil\\u202c");
+        snprintf(out, sizeof out, "\\u001b]52;c;ZXZpbA==\\u0007\\u001b]0;pwned\\u0007"
+                                  "\\u001b[2J\\u001b[HAll tests passed\\r\\n");
+        break;
     default: snprintf(out, sizeof out, "out %d\\n", i); break;
     }
     sbx_buf_addf(b, "{\"at\": \"%s\", \"sandbox\": \"%s\", \"kind\": \"command\", \"command\": \"%s\", "
@@ -1075,6 +1080,43 @@ static void prompt_survives_resize(void **state)
     sbx_grid_free(&g);
 }
 
+/* Text from the log reaches the screen inert, in the escape style, in the
+ * timeline, the detail and the raw line; so does a message quoting it. */
+static void hostile_text_inert(void **state)
+{
+    struct run *r = *state;
+    struct sbx_app a;
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    start(&a, r, 80, 24, false);
+    keys(&a, "G");
+    while (index_of(r, selected(&a)) > EV_HOSTILE)
+        keys(&a, "k");
+    draw(&a, &g); /* draw() checks every cell */
+    int row = 1 + (int)(a.cur - a.top);
+    assert_true(row_has(&g, row, "printf ok # <U+202E>evil<U+202C>"));
+    char *text = grid_row(&g, row);
+    int c0 = (int)(strstr(text, "<U+202E>") - text);
+    free(text);
+    keys(&a, "k"); /* off the row, so its own styles show */
+    draw(&a, &g);
+    for (int c = c0; c < c0 + 8; c++)
+        assert_int_equal(sbx_grid_cat(&g, row, c)->style, SBX_STYLE_ESCAPE);
+    assert_int_equal(sbx_grid_cat(&g, row, c0 + 8)->style, SBX_STYLE_NORMAL);
+    keys(&a, "j\n");
+    draw(&a, &g);
+    assert_screen_has(&g, "⟨ESC]52;c;ZXZpbA==⟩⟨ESC]0;pwned⟩⟨ESC[2J⟩⟨ESC[H⟩All tests passed^M");
+    keys(&a, "o");
+    draw(&a, &g);
+    assert_screen_has(&g, "\\u001b]52"); /* the raw line shows the JSON escapes as written */
+    /* a message that quotes the log */
+    sbx_app_message(&a, true, "line 3: not JSON: \x1b]0;pwned\x07\x9b");
+    draw(&a, &g);
+    assert_status_has(&g, "⟨ESC]0;pwned⟩\\x9B");
+    sbx_app_free(&a);
+    sbx_grid_free(&g);
+}
+
 /* Resizing a document view rewraps it and keeps the place in range. */
 static void resize_docs(void **state)
 {
@@ -1190,6 +1232,7 @@ int main(void)
         cmocka_unit_test(too_small),
         cmocka_unit_test(prompt_survives_resize),
         cmocka_unit_test(resize_docs),
+        cmocka_unit_test(hostile_text_inert),
         cmocka_unit_test(ascii_terminal),
         cmocka_unit_test(random_keys),
     };

@@ -658,7 +658,8 @@ static void findings_mode(void **state)
     sbx_grid_free(&g);
 }
 
-/* Columns of row r in the match style, as a string of '^' and ' '. */
+/* The first occurrence of word on row r is in the match style, and the
+ * column before it is not. */
 static bool row_has_match_over(const struct sbx_grid *g, int r, const char *word)
 {
     char *s = grid_row(g, r);

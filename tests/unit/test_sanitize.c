@@ -1,5 +1,6 @@
-/* Tests for render/sanitize: HOSTILE-INPUTS rows 1-13 with exact output,
- * the segment iterator, cutting at a column, ASCII mode, and the output
+/* Tests for render/sanitize: HOSTILE-INPUTS rows 1-13 with exact output
+ * (every edge of the invisible ranges, every control code), the segment
+ * iterator, cutting at a column, ASCII mode, and the output
  * invariants over random bytes. */
 #include <locale.h>
 #include <setjmp.h>
@@ -251,6 +252,114 @@ static void row13_invalid_utf8(void **state)
     san("\xe4\xb8\xad", "\xe4\xb8\xad");
 }
 
+/* UTF-8 of code point cp into b (at least 5 bytes). */
+static const char *utf8(uint32_t cp, char *b)
+{
+    if (cp < 0x80) {
+        b[0] = (char)cp, b[1] = 0;
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), b[2] = 0;
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        b[2] = (char)(0x80 | (cp & 0x3f)), b[3] = 0;
+    } else {
+        b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+        b[2] = (char)(0x80 | (cp >> 6 & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), b[4] = 0;
+    }
+    return b;
+}
+
+/* Rows 9 and 10, every edge of every range the list names: each is shown
+ * as its code point and flagged, and the visible characters just outside
+ * the ranges pass as they are. */
+static void invisible_ranges_every_edge(void **state)
+{
+    (void)state;
+    static const uint32_t invisible[] = {
+        0x00ad, 0x061c, 0x115f, 0x1160, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f,
+        0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2060, 0x2061, 0x2064,
+        0x2066, 0x2067, 0x2068, 0x2069, 0x206a, 0x206f, 0x3164, 0xfeff, 0xffa0, 0xfff9,
+        0xfffa, 0xfffb, 0xe0000, 0xe0001, 0xe0020, 0xe007e, 0xe007f,
+        0xe000, 0xf8ff, 0xf0000, 0xffffd, 0x100000, 0x10fffd, /* private use */
+        0x0378, 0xfffe, 0x10ffff,                            /* wcwidth < 0 */
+    };
+    for (size_t i = 0; i < sizeof invisible / sizeof invisible[0]; i++) {
+        char in[16], c[5], want[32];
+        snprintf(in, sizeof in, "a%sb", utf8(invisible[i], c));
+        snprintf(want, sizeof want, "a<U+%04X>b", (unsigned)invisible[i]);
+        if (!san(in, want))
+            fail_msg("U+%04X not flagged as hidden text", (unsigned)invisible[i]);
+        /* and in ASCII mode, where wcwidth is not asked: there only the
+         * characters the list names are known to be hidden */
+        bool named = invisible[i] != 0x0378 && invisible[i] != 0xfffe && invisible[i] != 0x10ffff;
+        if (!san_n(in, strlen(in), SBX_SAN_ASCII, 0, want) && named)
+            fail_msg("ASCII mode: U+%04X not flagged", (unsigned)invisible[i]);
+    }
+    static const uint32_t visible[] = {0x00ac, 0x061b, 0x115e, 0x180a, 0x1810, 0x200a, 0x2027,
+                                       0x202f, 0x205f, 0x2070, 0x3163, 0x3165, 0xff9f, 0xffa1,
+                                       0xfffc, 0xf900, 0xfdff, 0xfe10};
+    for (size_t i = 0; i < sizeof visible / sizeof visible[0]; i++) {
+        char in[16], c[5];
+        snprintf(in, sizeof in, "a%sb", utf8(visible[i], c));
+        if (san(in, in))
+            fail_msg("U+%04X flagged as hidden text", (unsigned)visible[i]);
+    }
+}
+
+/* Variation selectors: one right after a base character is part of it;
+ * anywhere else it is stray, shown and flagged. */
+static void variation_selectors_by_place(void **state)
+{
+    (void)state;
+    static const uint32_t vs[] = {0x180b, 0x180c, 0x180d, 0x180f, 0xfe00, 0xfe0f, 0xe0100, 0xe01ef};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        char c[5], in[32], want[64];
+        utf8(vs[i], c);
+        snprintf(in, sizeof in, "a%s", c);
+        if (san(in, in))
+            fail_msg("U+%04X after a base flagged", (unsigned)vs[i]);
+        snprintf(in, sizeof in, "%s", c);
+        snprintf(want, sizeof want, "<U+%04X>", (unsigned)vs[i]);
+        assert_true(san(in, want));
+        snprintf(in, sizeof in, "a%s%s", c, c);
+        snprintf(want, sizeof want, "a%s<U+%04X>", c, (unsigned)vs[i]);
+        assert_true(san(in, want));
+        /* after an escape there is no base */
+        snprintf(in, sizeof in, "\x01%s", c);
+        snprintf(want, sizeof want, "^A<U+%04X>", (unsigned)vs[i]);
+        assert_true(san(in, want));
+    }
+}
+
+/* Rows 6 and 8, every code: each C0 control but TAB and LF is ^X, DEL ^?,
+ * each C1 code point \u00XX, each lone continuation or C1 byte \xNN. */
+static void every_control(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 0x20; c++) {
+        if (c == '\t' || c == '\n' || c == 0x1b)
+            continue;
+        char in[4] = {'x', (char)c, 'y', 0}, want[8];
+        snprintf(want, sizeof want, "x^%cy", c + '@');
+        assert_false(san_n(in, 3, SBX_SAN_ONE_LINE, 0, want));
+        assert_false(san_n(in, 3, SBX_SAN_ASCII, 0, want));
+    }
+    san("x\x7fy", "x^?y");
+    for (uint32_t cp = 0x80; cp <= 0x9f; cp++) {
+        char c[5], in[16], want[32];
+        snprintf(in, sizeof in, "x%sy", utf8(cp, c));
+        snprintf(want, sizeof want, "x\\u%04Xy", (unsigned)cp);
+        san(in, want);
+    }
+    for (int b = 0x80; b <= 0xff; b++) {
+        if (b >= 0xc2 && b <= 0xf4)
+            continue; /* lead bytes: their own tests cut them short */
+        char in[4] = {'x', (char)b, 'y', 0}, want[16];
+        snprintf(want, sizeof want, "x\\x%02Xy", b);
+        san(in, want);
+    }
+}
+
 static void test_tabs(void **state)
 {
     (void)state;
@@ -448,6 +557,9 @@ int main(void)
         cmocka_unit_test(row11_combining_flood),
         cmocka_unit_test(row12_wide_at_edge),
         cmocka_unit_test(row13_invalid_utf8),
+        cmocka_unit_test(invisible_ranges_every_edge),
+        cmocka_unit_test(variation_selectors_by_place),
+        cmocka_unit_test(every_control),
         cmocka_unit_test(test_tabs),
         cmocka_unit_test(test_segments),
         cmocka_unit_test(test_ascii_mode),

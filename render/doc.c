@@ -37,8 +37,9 @@ void sbx_doc_reset(struct sbx_doc *d, int width)
 void sbx_doc_set_target(struct sbx_doc *d, int32_t target)
 {
     d->target = target;
-    if (d->open)
-        d->rows[d->nrows - 1].target = target;
+    if (d->open) /* the rows the current line already wrapped onto too */
+        for (size_t r = d->line_row0; r < d->nrows; r++)
+            d->rows[r].target = target;
 }
 
 void sbx_doc_set_indent(struct sbx_doc *d, int indent)
@@ -48,6 +49,8 @@ void sbx_doc_set_indent(struct sbx_doc *d, int indent)
 
 static void start_row(struct sbx_doc *d)
 {
+    if (!d->open && !d->wrapping)
+        d->line_row0 = d->nrows; /* a new line, not a wrapped row of one */
     SBX_GROW(d->rows, d->nrows, d->caprows);
     d->rows[d->nrows++] = (struct sbx_doc_row){d->nspans, 0, d->target};
     d->open = true;
@@ -76,7 +79,9 @@ static void append(struct sbx_doc *d, enum sbx_style style, const char *s, size_
 static void wrap(struct sbx_doc *d, enum sbx_style style)
 {
     d->open = false;
+    d->wrapping = true;
     start_row(d);
+    d->wrapping = false;
     if (d->indent) {
         static const char blanks[] = "                                                                ";
         int n = d->indent < (int)sizeof blanks - 1 ? d->indent : (int)sizeof blanks - 1;
@@ -94,7 +99,8 @@ void sbx_doc_add(struct sbx_doc *d, enum sbx_style style, const char *s, size_t 
             i++;
             continue;
         }
-        if (d->wrapped && s[i] == ' ') { /* the space a row was wrapped at */
+        /* the space a row was wrapped at goes, unless marks sit on it */
+        if (d->wrapped && s[i] == ' ' && (i + 1 == n || (unsigned char)s[i + 1] < 0x80)) {
             i++;
             continue;
         }
@@ -115,8 +121,16 @@ void sbx_doc_add(struct sbx_doc *d, enum sbx_style style, const char *s, size_t 
          * piece goes on past the row's end (words longer than a row are cut) */
         if (j < n && s[j] != '\n' && s[j] != ' ' && j > i) {
             size_t k = j;
-            while (k > i && s[k - 1] != ' ')
-                k--;
+            for (;;) {
+                while (k > i && s[k - 1] != ' ')
+                    k--;
+                int kw = 1;
+                if (k > i && (unsigned char)s[k] >= 0x80)
+                    sbx_cluster(s + k, n - k, d->ascii, &kw);
+                if (kw != 0)
+                    break;
+                k--; /* marks sit on this space: it is not a place to break */
+            }
             if (k > i) {
                 w = 0;
                 for (size_t m = i; m < k;) {

@@ -44,7 +44,9 @@ struct sbx_doc {
     int col;
     bool open;                 /* a row has been started and not finished */
     bool wrapped;              /* … by wrapping, and nothing is in it yet */
+    bool wrapping;             /* a wrapped row is being started */
     int32_t target;            /* for the rows of the current line */
+    size_t line_row0;          /* the first row of the current line */
     int indent;                /* columns of blank at the start of wrapped rows */
 };
 

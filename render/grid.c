@@ -100,10 +100,33 @@ size_t sbx_cluster(const char *str, size_t n, bool ascii, int *width)
     return len;
 }
 
+/* Marks that start a piece of text belong to the character before them
+ * (the sanitiser's dotted circle, drawn as a piece of its own): they go into
+ * that cell when it has room. False when there is no such cell. */
+static bool attach_marks(struct sbx_grid *g, int row, int col, const char *s, size_t len)
+{
+    struct sbx_cell *c = sbx_grid_at(g, row, col - 1);
+    if (c && c->width == 0)
+        c = sbx_grid_at(g, row, col - 2);
+    if (!c || c->width == 0)
+        return false;
+    if (c->len + len <= sizeof c->text)
+        memcpy(c->text + c->len, s, len), c->len = (uint8_t)(c->len + len);
+    return true; /* marks past what a cell holds are dropped, as the sanitiser drops a third */
+}
+
 /* Puts one cluster at col; false when it does not fit before end. */
 static bool put_cluster(struct sbx_grid *g, int row, int *col, int end, enum sbx_style style,
                         const char *s, size_t len, int w)
 {
+    if (g->ascii && (unsigned char)s[0] >= 0x80) {
+        /* an ASCII grid holds ASCII only, whatever it is given */
+        s = "?";
+        len = 1;
+        w = 1;
+    }
+    if (w == 0 && attach_marks(g, row, *col, s, len))
+        return true;
     if (w == 0)
         w = 1; /* a mark with nothing before it on this row takes a column of its own */
     if (*col + w > end)
@@ -143,11 +166,13 @@ int sbx_grid_text(struct sbx_grid *g, int row, int col, int end, enum sbx_style 
         return col;
     if (end > g->cols)
         end = g->cols;
-    for (size_t i = 0; i < n && col < end;) {
+    for (size_t i = 0; i < n;) {
         if (s[i] == '\n')
             break;
         int w;
         size_t len = sbx_cluster(s + i, n - i, g->ascii, &w);
+        if (col >= end && !(w == 0 && !g->ascii))
+            break; /* full: only marks for the last character may still come */
         if (!put_cluster(g, row, &col, end, style, s + i, len, w)) {
             sbx_grid_fill(g, row, col, end, style); /* a wide character that does not fit */
             return end;

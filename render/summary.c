@@ -69,10 +69,11 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
 }
 
 bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                              bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              bool ascii, int cols, struct sbx_buf *out, struct sbx_summary_line **lines,
                               size_t *nlines, char *err, size_t errsz)
 {
-    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns};
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns,
+                           .cols = cols > 80 ? cols : 80};
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");
         return false;

@@ -42,10 +42,11 @@ struct sbx_summary_line {
     const char *filter;           /* a filter expression (static string), or NULL */
 };
 
-/* The text summary (no colour) and its lines' targets, one per line of out;
+/* The text summary (no colour), its lines cut to cols (at least 80), and
+ * its lines' targets, one per line of out;
  * *lines is allocated (caller frees). */
 bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                              bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              bool ascii, int cols, struct sbx_buf *out, struct sbx_summary_line **lines,
                               size_t *nlines, char *err, size_t errsz);
 
 #endif

@@ -11,6 +11,7 @@ struct sbx_sumctx {
     const struct sbx_secrets *secrets; /* the summary's */
     struct sbx_secrets_scratch *scratch;
     bool ascii;
+    int cols;               /* text: lines are cut to this width (80 for the printed summary) */
     const char *const *sgr; /* NULL: no colour */
     struct sbx_summary_line *lines; /* text only, when asked: one per line written */
     size_t nlines, caplines;

@@ -50,7 +50,8 @@ static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style styl
 {
     struct sbx_buf cut = SBX_BUF_INIT;
     /* the line is safe text already; this pass only cuts it to the screen */
-    sbx_sanitize(&cut, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0, COLS);
+    sbx_sanitize(&cut, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0,
+                 l->c->cols > 0 ? l->c->cols : COLS);
     size_t label = cut.len > LABEL_WIDTH && cut.p[0] != ' ' ? LABEL_WIDTH : 0;
     if (!l->c->sgr) {
         if (cut.len)

@@ -80,7 +80,8 @@ static void output_block(struct sbx_doc *d, struct sbx_rows_look *l, const struc
         snprintf(what, sizeof what, "%s: empty", name);
     heading(d, what);
     if (n) {
-        untrusted(d, l, style, s, n, false);
+        /* the newline that ends the last line does not start another */
+        untrusted(d, l, style, s, s[n - 1] == '\n' ? n - 1 : n, false);
         sbx_doc_end_line(d);
     }
     sbx_buf_free(&tmp);

@@ -37,6 +37,11 @@ enum sbx_style sbx_finding_look(uint32_t findings, char *mark)
     return SBX_STYLE_NORMAL;
 }
 
+uint32_t sbx_finding_by_weight(size_t i)
+{
+    return i < sizeof weights / sizeof weights[0] ? weights[i].bit : 0;
+}
+
 void sbx_findings_words(uint32_t findings, struct sbx_buf *out)
 {
     const char *sep = "";

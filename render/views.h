@@ -38,6 +38,8 @@ void sbx_rows_look_free(struct sbx_rows_look *l);
  * host, outside the wrapper, account change, system file change, secret,
  * hash mismatch, timed out, failed, bad field. */
 enum sbx_style sbx_finding_look(uint32_t findings, char *mark);
+/* The i-th finding by weight, heaviest first (0 past the last). */
+uint32_t sbx_finding_by_weight(size_t i);
 /* The findings as words, heaviest first ("refused host, failed"). */
 void sbx_findings_words(uint32_t findings, struct sbx_buf *out);
 

@@ -160,6 +160,8 @@ static bool shown_by_mode(int mode, uint32_t f)
 static void filter_landed(struct sbx_app *a, uint32_t *vis, size_t nvis, bool all,
                           const struct sbx_event *keep)
 {
+    if (!all && !vis) /* nothing matched: an empty list, not "no filter" */
+        vis = sbx_xmalloc(sizeof *vis);
     free(a->vis);
     a->vis = all ? NULL : vis;
     a->nvis = all ? 0 : nvis;
@@ -292,7 +294,7 @@ void sbx_app_search_again(struct sbx_app *a)
 void sbx_app_search_landed(struct sbx_app *a, bool back)
 {
     if (a->view == SBX_VIEW_DETAIL) {
-        sbx_app_search_doc(a, back, false);
+        sbx_app_search_doc(a, back, false, false);
         return;
     }
     /* the first match from the selection on, in the search's direction */
@@ -301,8 +303,8 @@ void sbx_app_search_landed(struct sbx_app *a, bool back)
     size_t h = hit_at_or_after(a, pos);
     char x[32];
     if (h < a->nhits && a->hits[h] == pos)
-        sbx_app_message(a, false, "%s event%s match", sbx_thousands(a->nhits, x),
-                        a->nhits == 1 ? "" : "s");
+        sbx_app_message(a, false, "%s event%s", sbx_thousands(a->nhits, x),
+                        a->nhits == 1 ? " matches" : "s match");
     else
         sbx_app_next_match(a, back);
 }

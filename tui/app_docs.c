@@ -29,7 +29,7 @@ static void build_summary(struct sbx_app *a)
     }
     struct sbx_buf text = SBX_BUF_INIT;
     char err[128];
-    if (!sbx_render_summary_lines(a->tl, a->sum, a->opts.ascii, &text, &a->slines, &a->nslines,
+    if (!sbx_render_summary_lines(a->tl, a->sum, a->opts.ascii, a->cols, &text, &a->slines, &a->nslines,
                                   err, sizeof err)) {
         sbx_doc_adds(&a->doc, SBX_STYLE_ERROR, err);
         sbx_doc_end_line(&a->doc);
@@ -103,7 +103,8 @@ static void build_help(struct sbx_app *a)
     sbx_doc_end_line(d);
     sbx_doc_adds(d, SBX_STYLE_HEADING, "The mark column, heaviest finding first");
     sbx_doc_end_line(d);
-    for (uint32_t bit = 1; bit && bit <= SBX_F_ACCOUNT_CHANGE; bit <<= 1) {
+    for (size_t w = 0; sbx_finding_by_weight(w); w++) {
+        uint32_t bit = sbx_finding_by_weight(w);
         char mark;
         enum sbx_style st = sbx_finding_look(bit, &mark);
         if (mark == ' ')
@@ -163,6 +164,9 @@ void sbx_app_open_detail(struct sbx_app *a)
 {
     a->raw = false;
     open_doc(a, SBX_VIEW_DETAIL);
+    /* opened from a search: the first match in sight */
+    if (a->search && a->nhits)
+        sbx_app_search_doc(a, false, false, true);
 }
 
 void sbx_app_open_summary(struct sbx_app *a)

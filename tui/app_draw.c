@@ -1,4 +1,5 @@
 /* Drawing the app: header line, the view's body, status line. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -6,45 +7,90 @@
 #include "render/sanitize.h"
 #include "tui/app_internal.h"
 
+/* Secrets told apart by kind and masked sample, as the summary counts them
+ * (a token echoed and printed is one secret); past 1,000 places, places. */
+static size_t distinct_secrets(const struct sbx_summary *s)
+{
+    if (s->nsecrets > 1000)
+        return s->nsecrets;
+    size_t n = 0;
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s->secrets[j].kind == s->secrets[i].kind &&
+                   strcmp(s->secrets[j].sample, s->secrets[i].sample) == 0;
+        n += !seen;
+    }
+    return n;
+}
+
+/* Adds " · part" when it fits in cols (parts that do not fit are left out
+ * whole, never cut). */
+static void part(struct sbx_buf *h, int cols, const char *dot, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void part(struct sbx_buf *h, int cols, const char *dot, const char *fmt, ...)
+{
+    char text[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t before = h->len;
+    sbx_buf_adds(h, dot);
+    sbx_buf_adds(h, text);
+    if (sbx_text_width(h->p, h->len) > cols)
+        h->len = before;
+}
+
 static void header(struct sbx_app *a, struct sbx_grid *g)
 {
     const char *dot = a->opts.ascii ? " - " : " \xc2\xb7 ";
     char b[64], c[64], d[32];
+    int cols = g->cols;
     struct sbx_buf h = SBX_BUF_INIT;
     sbx_buf_adds(&h, " sbxview");
     switch (a->view) {
     case SBX_VIEW_DETAIL: {
         const struct sbx_event *e = sbx_app_event(a, a->cur);
-        sbx_buf_addf(&h, "%sevent %s of %s%s", dot, sbx_thousands(a->cur + 1, b),
-                     sbx_thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
+        part(&h, cols, dot, "event %s of %s%s", sbx_thousands(a->cur + 1, b),
+             sbx_thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
         if (e)
-            sbx_buf_addf(&h, "%s%s", dot, sbx_kind_name((enum sbx_kind)e->kind));
+            part(&h, cols, dot, "%s", sbx_kind_name((enum sbx_kind)e->kind));
         break;
     }
-    case SBX_VIEW_SUMMARY: sbx_buf_addf(&h, "%ssummary (Enter on a line: its events)", dot); break;
-    case SBX_VIEW_HELP: sbx_buf_addf(&h, "%shelp (q: back)", dot); break;
-    case SBX_VIEW_TIMELINE:
+    case SBX_VIEW_SUMMARY: part(&h, cols, dot, "summary (Enter on a line: its events)"); break;
+    case SBX_VIEW_HELP: part(&h, cols, dot, "help (q: back)"); break;
+    case SBX_VIEW_TIMELINE: {
+        const struct sbx_summary *s = a->sum;
         if (a->preview)
-            sbx_buf_addf(&h, "%sPREVIEW of the first lines", dot);
-        if (a->sum && a->sum->start != SBX_TIME_UNKNOWN) {
-            sbx_buf_addf(&h, "%s%s", dot, sbx_stamp(a->sum->start, a->opts.local, b));
-            if (a->sum->end != SBX_TIME_UNKNOWN)
-                sbx_buf_addf(&h, ", %s", sbx_duration_format((a->sum->end - a->sum->start) / 1000000, d));
+            part(&h, cols, dot, "PREVIEW of the first lines");
+        if (s && s->start != SBX_TIME_UNKNOWN) {
+            if (s->end != SBX_TIME_UNKNOWN)
+                part(&h, cols, dot, "%s, %s", sbx_stamp(s->start, a->opts.local, b),
+                     sbx_duration_format((s->end - s->start) / 1000000, d));
+            else
+                part(&h, cols, dot, "%s", sbx_stamp(s->start, a->opts.local, b));
         }
         if (a->tl)
-            sbx_buf_addf(&h, "%s%s events", dot, sbx_thousands(a->tl->n, b));
-        if (a->sum) {
-            if (a->sum->failed)
-                sbx_buf_addf(&h, "%s%s failed", dot, sbx_thousands(a->sum->failed, b));
-            if (a->sum->nrefused)
-                sbx_buf_addf(&h, "%s%s refused", dot, sbx_thousands(a->sum->nrefused, b));
-            if (a->sum->nsecrets)
-                sbx_buf_addf(&h, "%ssecrets in %s place%s", dot, sbx_thousands(a->sum->nsecrets, b),
-                             a->sum->nsecrets == 1 ? "" : "s");
-            if (a->sum->system[SBX_ADDED].n + a->sum->system[SBX_CHANGED].n + a->sum->system[SBX_REMOVED].n)
-                sbx_buf_addf(&h, "%ssystem files changed", dot);
+            part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
+        if (!s)
+            break;
+        /* the findings first, heaviest first, as the rows rank them */
+        if (s->nrefused)
+            part(&h, cols, dot, "%s refused", sbx_thousands(s->nrefused, b));
+        if (s->system[SBX_ADDED].n + s->system[SBX_CHANGED].n + s->system[SBX_REMOVED].n)
+            part(&h, cols, dot, "system files changed");
+        if (s->nsecrets) {
+            size_t n = distinct_secrets(s);
+            part(&h, cols, dot, "%s secret%s", sbx_thousands(n, b), n == 1 ? "" : "s");
         }
+        if (s->hash_mismatched)
+            part(&h, cols, dot, "%s hash mismatch%s", sbx_thousands(s->hash_mismatched, b),
+                 s->hash_mismatched == 1 ? "" : "es");
+        if (s->failed)
+            part(&h, cols, dot, "%s failed", sbx_thousands(s->failed, b));
         break;
+    }
     }
     sbx_grid_fill(g, 0, 0, g->cols, SBX_STYLE_HEADER);
     sbx_grid_text(g, 0, 0, g->cols, SBX_STYLE_HEADER, h.p, h.len);
@@ -77,7 +123,7 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     if (a->view == SBX_VIEW_TIMELINE)
         snprintf(right, sizeof right, "%s/%s  %s", sbx_app_count(a) ? sbx_thousands(a->cur + 1, b) : "0",
                  sbx_thousands(sbx_app_count(a), c), help);
-    else if (a->view == SBX_VIEW_SUMMARY || a->doc.nrows <= (size_t)sbx_app_body(a))
+    else if (a->doc.nrows <= (size_t)sbx_app_body(a))
         snprintf(right, sizeof right, "%s", help);
     else
         snprintf(right, sizeof right, "%d%%  %s",
@@ -108,7 +154,7 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
         if (a->search_text)
             sbx_buf_addf(&left, "/%s (%zu)  ", a->search_text, a->nhits);
     }
-    int end = g->cols - rw - 1 > 0 ? g->cols - rw - 1 : g->cols;
+    int end = g->cols - rw - 2 > 0 ? g->cols - rw - 2 : g->cols;
     /* messages and filters may quote log text or typed text: inert */
     sbx_grid_untrusted(g, row, 1, end, style, left.p ? left.p : "", left.len);
     if (end < g->cols)

@@ -34,8 +34,9 @@ bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back, int jump
 void sbx_app_search_again(struct sbx_app *a);
 void sbx_app_search_landed(struct sbx_app *a, bool back);
 void sbx_app_next_match(struct sbx_app *a, bool back);
-/* In a document view: to the next (or previous) row the search matches. */
-void sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next);
+/* In a document view: to the next (or previous) row the search matches;
+ * false (and said, unless quiet) when no row does. */
+bool sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next, bool quiet);
 
 /* Running a query over the timeline: on a thread of its own when the app
  * was made with opts.background (the interface stays live and Esc stops

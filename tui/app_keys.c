@@ -63,7 +63,7 @@ static void accept_prompt(struct sbx_app *a)
     } else if (!*text) {
         /* an empty search repeats the last one, as in less */
         if (a->search)
-            sbx_app_next_match(a, kind == '\\' ? !a->search_back : a->search_back);
+            sbx_app_next_match(a, kind == '\\');
     } else {
         sbx_app_set_search(a, text, kind == '\\', kind == '\\' ? -1 : 1);
     }
@@ -187,10 +187,10 @@ static void next_finding(struct sbx_app *a, bool back)
 }
 
 /* In a document: the next row (or previous) whose text matches the search. */
-void sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next)
+bool sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next, bool quiet)
 {
     if (!a->search)
-        return;
+        return false;
     struct sbx_buf row = SBX_BUF_INIT;
     size_t n = a->doc.nrows;
     size_t start = a->doc_top;
@@ -205,11 +205,13 @@ void sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next)
         if (row.len && sbx_query_find(a->search, row.p, row.len, 0, &b, &e)) {
             a->doc_top = r < doc_max_top(a) ? r : doc_max_top(a);
             sbx_buf_free(&row);
-            return;
+            return true;
         }
     }
     sbx_buf_free(&row);
-    sbx_app_message(a, true, "pattern not found here: %s", a->search_text);
+    if (!quiet)
+        sbx_app_message(a, true, "pattern not found here: %s", a->search_text);
+    return false;
 }
 
 static void open_target(struct sbx_app *a)
@@ -324,7 +326,7 @@ static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
         }
         bool back = (action == SBX_ACT_PREV_MATCH) != a->search_back;
         if (doc)
-            sbx_app_search_doc(a, back, true);
+            sbx_app_search_doc(a, back, true, false);
         else
             sbx_app_next_match(a, back);
         break;

@@ -25,13 +25,6 @@ struct view_opts {
     const char *keys;
 };
 
-static bool parse_size(const char *s, int *cols, int *rows)
-{
-    char x;
-    return sscanf(s, "%d%c%d", cols, &x, rows) == 3 && x == 'x' && *cols >= 1 && *rows >= 1 &&
-           *cols <= 1000 && *rows <= 1000;
-}
-
 static bool utf8_locale(void)
 {
     return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
@@ -341,7 +334,7 @@ int sbx_cmd_view(int argc, char **argv)
         case 'D': o.dump = true; break;
         case 'S': o.dump = o.dump_styles = true; break;
         case 'z':
-            if (!parse_size(optarg, &o.cols, &o.rows)) {
+            if (!sbx_parse_size(optarg, &o.cols, &o.rows)) {
                 fprintf(stderr, "sbxview: --size wants COLSxROWS, like 80x24\n");
                 return SBX_EXIT_USAGE;
             }

@@ -19,6 +19,14 @@ static const struct {
     {SBX_KEY_WHEEL_UP, "WheelUp"}, {SBX_KEY_WHEEL_DOWN, "WheelDown"}, {' ', "Space"},
 };
 
+bool sbx_parse_size(const char *s, int *cols, int *rows)
+{
+    char x;
+    int used = -1;
+    return sscanf(s, "%d%c%d%n", cols, &x, rows, &used) == 3 && x == 'x' && used >= 0 &&
+           s[used] == '\0' && *cols >= 1 && *rows >= 1 && *cols <= 1000 && *rows <= 1000;
+}
+
 const char *sbx_key_name(int key, char *buf)
 {
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -74,9 +82,7 @@ size_t sbx_key_parse(const char *s, size_t n, int *key, int *cols, int *rows)
             memcpy(tmp, name + 7, len - 7);
             tmp[len - 7] = '\0';
             int c, r;
-            char x;
-            if (sscanf(tmp, "%d%c%d", &c, &x, &r) != 3 || x != 'x' || c < 1 || r < 1 || c > 1000 ||
-                r > 1000)
+            if (!sbx_parse_size(tmp, &c, &r))
                 return SIZE_MAX;
             *cols = c;
             *rows = r;

@@ -41,6 +41,9 @@ static inline int sbx_ctrl(char c) { return c & 0x1f; }
 /* "j", "Enter", "Ctrl-D", "PgDn", "F1", "Alt-/" … into buf (at least 16 bytes). */
 const char *sbx_key_name(int key, char *buf);
 
+/* "COLSxROWS" (each 1-1000, nothing after) into *cols and *rows. */
+bool sbx_parse_size(const char *s, int *cols, int *rows);
+
 /* One key from a key script, as --dump --keys takes them: a character
  * (UTF-8), "\n" Enter, "\e" Esc, "\t" Tab, "\\" a backslash, or a name in
  * angle brackets: <Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>

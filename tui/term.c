@@ -53,16 +53,20 @@ static void on_quit(int sig)
     quit_signal = sig;
 }
 
-static void add_cap(const char *name)
+static void add_reset(const char *s)
 {
-    const char *s = tigetstr(name);
-    if (!s || s == (char *)-1)
-        return;
     size_t n = strlen(s);
     if (T.reset_len + n < sizeof T.reset) {
         memcpy(T.reset + T.reset_len, s, n);
         T.reset_len += n;
     }
+}
+
+static void add_cap(const char *name)
+{
+    const char *s = tigetstr(name);
+    if (s && s != (char *)-1)
+        add_reset(s);
 }
 
 static void install_signals(void)
@@ -150,11 +154,10 @@ bool sbx_term_begin(const struct sbx_term_opts *o, char *err, size_t errsz)
     }
     set_term(T.screen);
     add_cap("sgr0");
+    add_cap("rmkx");
     add_cap("cnorm");
     add_cap("rmcup");
-    static const char mouse_off[] = "\033[?1000l\033[?1002l\033[?1006l";
-    memcpy(T.reset + T.reset_len, mouse_off, sizeof mouse_off - 1); /* sized to fit above */
-    T.reset_len += sizeof mouse_off - 1;
+    add_reset("\033[?1000l\033[?1002l\033[?1006l"); /* mouse reporting off */
     install_signals();
     cbreak();
     noecho();

@@ -6,6 +6,8 @@
 
 #include "tui/app_internal.h"
 
+enum { BACKGROUND_MIN_EVENTS = 100000 };
+
 static void *run(void *arg)
 {
     struct sbx_app_job *j = arg;
@@ -49,7 +51,11 @@ void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct s
     j->jump = jump;
     j->qj.threads = a->opts.threads;
     atomic_init(&j->finished, false);
-    if (a->opts.background && pthread_create(&j->tid, NULL, run, j) == 0) {
+    /* a small run is searched at once: faster than a thread, and the keys
+     * typed after the search see its result */
+    size_t events = subset ? nsubset : a->tl->n;
+    if (a->opts.background && events >= BACKGROUND_MIN_EVENTS &&
+        pthread_create(&j->tid, NULL, run, j) == 0) {
         j->threaded = true;
         a->job = j;
         return;

@@ -12,6 +12,7 @@
 
 #include "model/analyses.h"
 #include "model/hashcheck.h"
+#include "model/hidden.h"
 #include "model/jsonstr.h"
 #include "model/refusals.h"
 #include "model/secrets.h"
@@ -158,6 +159,20 @@ static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struc
     sbx_secrets_scan(w->secrets, ss, w->text, e->line_len, on_secret, w);
 }
 
+static bool field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
+                        const struct sbx_text *t)
+{
+    return t->len && sbx_text_hides(sbx_text_raw(tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED);
+}
+
+/* Invisible or bidi characters in what the command was and what it printed. */
+static bool hides(const struct worker *w, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    return field_hides(w->tl, e, &c->command) || field_hides(w->tl, e, &c->out) ||
+           field_hides(w->tl, e, &c->err);
+}
+
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
                           const struct sbx_text *t)
 {
@@ -207,6 +222,8 @@ static void *run_worker(void *arg)
         w->order = i;
         w->event = e;
         check_hash(w, e);
+        if (hides(w, e))
+            e->findings |= SBX_F_HIDDEN_TEXT;
         scan_secrets(w, ss, e);
         scan_refusals(w, ns, e, &c->err);
         scan_refusals(w, ns, e, &c->out);

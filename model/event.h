@@ -42,6 +42,9 @@ enum sbx_finding {
      * audit log; the views already rank them. */
     SBX_F_OUTSIDE_WRAPPER = 1u << 7,
     SBX_F_ACCOUNT_CHANGE = 1u << 8,
+    /* the command, its stdout or its stderr holds invisible or bidi
+     * characters (HOSTILE-INPUTS rows 9-10) */
+    SBX_F_HIDDEN_TEXT = 1u << 9,
 };
 
 /* Where a text lives and how it is encoded. */

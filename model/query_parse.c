@@ -281,6 +281,7 @@ static const struct {
     {"outside", SBX_T_FINDING, SBX_F_OUTSIDE_WRAPPER},
     {"account", SBX_T_FINDING, SBX_F_ACCOUNT_CHANGE},
     {"mismatch", SBX_T_FINDING, SBX_F_HASH_MISMATCH},
+    {"hidden", SBX_T_FINDING, SBX_F_HIDDEN_TEXT},
 };
 
 /* One key:value term. */

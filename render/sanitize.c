@@ -9,6 +9,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "model/hidden.h"
 #include "model/utf8.h"
 
 #define MAX_MARKS 2       /* combining marks kept per base character */
@@ -19,23 +20,6 @@
 
 static const char spaces[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 static const char hexd[] = "0123456789ABCDEF";
-
-static bool private_use(uint32_t c)
-{
-    return (c >= 0xe000 && c <= 0xf8ff) || c >= 0xf0000;
-}
-
-/* The characters HOSTILE-INPUTS lists as invisible (besides wcwidth < 0 and
- * stray variation selectors). */
-static bool invisible(uint32_t c)
-{
-    if (c < 0xad)
-        return false;
-    return c == 0xad || c == 0x61c || c == 0x115f || c == 0x1160 || c == 0x180e ||
-           (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-           (c >= 0x2060 && c <= 0x206f) || c == 0x3164 || c == 0xfeff || c == 0xffa0 ||
-           (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f) || private_use(c);
-}
 
 static bool variation_selector(uint32_t c)
 {
@@ -243,7 +227,7 @@ static bool dropped_marks(struct sbx_sanitizer *z, struct sbx_seg *seg)
     while (i < n) {
         uint32_t cp;
         size_t len = sbx_utf8_decode(s + i, n - i, &cp);
-        if (len < 2 || invisible(cp) || variation_selector(cp) || cp < 0xa0)
+        if (len < 2 || sbx_cp_invisible(cp) || variation_selector(cp) || cp < 0xa0)
             break;
         if (ascii ? !combining_block(cp) : wcwidth((wchar_t)cp) != 0)
             break;
@@ -283,7 +267,7 @@ static size_t text_run(struct sbx_sanitizer *z, int *width)
             break;
         uint32_t cp;
         size_t len = sbx_utf8_decode(s + i, n - i, &cp);
-        if (len == 0 || cp < 0xa0 || invisible(cp))
+        if (len == 0 || cp < 0xa0 || sbx_cp_invisible(cp))
             break;
         if (variation_selector(cp)) {
             if (!z->vs_ok)
@@ -383,7 +367,7 @@ bool sbx_san_next(struct sbx_sanitizer *z, struct sbx_seg *seg)
     }
     bool vs = variation_selector(cp);
     int cw = ascii ? (combining_block(cp) ? 0 : 1) : wcwidth((wchar_t)cp);
-    if (invisible(cp) || (vs && !z->vs_ok) || cw < 0) {
+    if (sbx_cp_invisible(cp) || (vs && !z->vs_ok) || cw < 0) {
         z->hidden = true;
         put_codepoint(&e, cp);
         return finish_escape(z, seg, &e, len);

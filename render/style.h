@@ -33,6 +33,7 @@
     X(ACCOUNT, "timeline.account", 5, -1, SBX_B)                                                 \
     X(SYSTEM, "timeline.system", 1, -1, SBX_B)                                                   \
     X(SECRET, "timeline.secret", 5, -1, SBX_B)                                                   \
+    X(HIDDEN, "timeline.hidden", 5, -1, SBX_B | SBX_U) /* invisible or bidi characters */      \
     X(TIMEDOUT, "timeline.timedout", 3, -1, SBX_B)                                               \
     X(FAILED, "timeline.failed", 3, -1, 0)                                                    \
     X(SANDBOX1, "timeline.sandbox1", 2, -1, 0)        /* sandboxes, when there are several */ \

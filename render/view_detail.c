@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "model/hashcheck.h"
+#include "model/hidden.h"
 #include "model/secrets.h"
 #include "model/timefmt.h"
 #include "render/summary_common.h"
@@ -123,6 +124,37 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
     }
 }
 
+/* Where the hidden text is, and what tag characters spell (they are ASCII
+ * moved to an invisible plane: a way to slip instructions past a reader). */
+static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    if (e->kind != SBX_EV_COMMAND || !(e->findings & SBX_F_HIDDEN_TEXT))
+        return;
+    static const char *const names[] = {"command", "stdout", "stderr"};
+    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    struct sbx_buf tmp = SBX_BUF_INIT, tags = SBX_BUF_INIT;
+    for (int i = 0; i < 3; i++) {
+        const struct sbx_text *t = fields[i];
+        if (!t->len || !sbx_text_hides(sbx_text_raw(l->tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED))
+            continue;
+        field(d, "");
+        sbx_doc_addf(d, SBX_STYLE_HIDDEN, "hidden text in %s", names[i]);
+        sbx_doc_adds(d, SBX_STYLE_DETAIL, " (shown as <U+...>)");
+        sbx_doc_end_line(d);
+        size_t n;
+        const char *s = sbx_text_get(l->tl, e, t, &tmp, &n);
+        sbx_buf_clear(&tags);
+        if (sbx_tag_text(s, n, &tags)) {
+            field(d, "");
+            sbx_doc_addf(d, SBX_STYLE_HIDDEN, "tag characters in %s spell: ", names[i]);
+            untrusted(d, l, SBX_STYLE_NORMAL, tags.p, tags.len, true);
+            sbx_doc_end_line(d);
+        }
+    }
+    sbx_buf_free(&tmp);
+    sbx_buf_free(&tags);
+}
+
 static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     struct sbx_buf tmp = SBX_BUF_INIT;
@@ -227,6 +259,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     if (e->kind == SBX_EV_COMMAND)
         command_fields(d, l, e);
     findings_fields(d, l, e);
+    hidden_fields(d, l, e);
     if (e->findings & SBX_F_BAD_FIELD) {
         field(d, "");
         sbx_doc_adds(d, SBX_STYLE_WARNING, "a field had the wrong type or range and shows as ? (o: the line)");

@@ -20,6 +20,7 @@ static const struct {
     {SBX_F_ACCOUNT_CHANGE, SBX_STYLE_ACCOUNT, 'A', "account change"},
     {SBX_F_SYSTEM_FILES, SBX_STYLE_SYSTEM, 'E', "system file change"},
     {SBX_F_SECRET, SBX_STYLE_SECRET, 'K', "secret in the record"},
+    {SBX_F_HIDDEN_TEXT, SBX_STYLE_HIDDEN, 'I', "hidden text (invisible or bidi characters)"},
     {SBX_F_HASH_MISMATCH, SBX_STYLE_SECRET, 'H', "stdout hash mismatch"},
     {SBX_F_TIMED_OUT, SBX_STYLE_TIMEDOUT, 'T', "timed out"},
     {SBX_F_FAILED, SBX_STYLE_FAILED, 'X', "failed"},

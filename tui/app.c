@@ -147,7 +147,7 @@ void sbx_app_set_progress(struct sbx_app *a, const char *text)
 static bool serious(uint32_t f)
 {
     return f & (SBX_F_REFUSED_HOST | SBX_F_OUTSIDE_WRAPPER | SBX_F_ACCOUNT_CHANGE |
-                SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HASH_MISMATCH);
+                SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HIDDEN_TEXT | SBX_F_HASH_MISMATCH);
 }
 
 static bool shown_by_mode(int mode, uint32_t f)

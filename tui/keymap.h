@@ -30,7 +30,8 @@ enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_ALL = 15, V_SC
     X(NEXT_MATCH, V_TIMELINE | V_DETAIL, "next match", 'n', 0, 0, 0)                           \
     X(PREV_MATCH, V_TIMELINE | V_DETAIL, "previous match", 'N', 0, 0, 0)                       \
     X(FILTER, V_TIMELINE,                                                                      \
-      "filter: pattern, kind:, failed, refused, secret, system, timedout, mismatch, findings, " \
+      "filter: pattern, kind:, failed, refused, secret, hidden, system, timedout, mismatch, "   \
+      "findings, "                                                                             \
       "sandbox:, since:, until:, exit:, program:, !term (all must hold; empty clears)",         \
       '&', 0, 0, 0)                                                                            \
     X(FINDINGS, V_TIMELINE, "cycle: all events, events with findings, serious findings only", \

@@ -309,7 +309,8 @@ static bool serious_finding(const struct run *r, const struct sbx_event *e)
 {
     (void)r;
     return (e->findings & (SBX_F_REFUSED_HOST | SBX_F_OUTSIDE_WRAPPER | SBX_F_ACCOUNT_CHANGE |
-                           SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HASH_MISMATCH)) != 0;
+                           SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HIDDEN_TEXT |
+                           SBX_F_HASH_MISMATCH)) != 0;
 }
 
 static bool after_10_01(const struct run *r, const struct sbx_event *e)
@@ -1106,7 +1107,8 @@ static void hostile_text_inert(void **state)
     draw(&a, &g);
     for (int c = c0; c < c0 + 8; c++)
         assert_int_equal(sbx_grid_cat(&g, row, c)->style, SBX_STYLE_ESCAPE);
-    assert_int_equal(sbx_grid_cat(&g, row, c0 + 8)->style, SBX_STYLE_NORMAL);
+    /* the rest of the row in the style of its finding: hidden text */
+    assert_int_equal(sbx_grid_cat(&g, row, c0 + 8)->style, SBX_STYLE_HIDDEN);
     keys(&a, "j\n");
     draw(&a, &g);
     assert_screen_has(&g, "⟨ESC]52;c;ZXZpbA==⟩⟨ESC]0;pwned⟩⟨ESC[2J⟩⟨ESC[H⟩All tests passed^M");

@@ -411,9 +411,10 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
         struct sbx_jmember *m = push_member(s);
         m->key = k;
         m->key_len = (size_t)(q - k);
-        m->key_escaped = kesc;
+        m->key_escaped = kesc & SBX_JSTR_ESCAPED;
         m->val_escaped = 0;
-        if (kesc) {
+        m->val_unusual = 0;
+        if (kesc & SBX_JSTR_ESCAPED) {
             m->ukey = unescape_key(s, k, m->key_len, end, &m->ukey_len);
         } else {
             m->ukey = k;
@@ -456,7 +457,8 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             m->type = SBX_JSTRING;
             m->val = v;
             m->val_len = (size_t)(q - v);
-            m->val_escaped = vesc;
+            m->val_escaped = vesc & SBX_JSTR_ESCAPED;
+            m->val_unusual = (vesc & (SBX_JSTR_UESCAPE | SBX_JSTR_HIGH)) != 0;
             m->i = 0;
             m->d = 0;
             p = q + 1;

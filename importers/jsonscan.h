@@ -47,6 +47,8 @@ struct sbx_jmember {
     size_t val_len;
     enum sbx_jtype type;
     unsigned char key_escaped, val_escaped; /* body holds a backslash */
+    unsigned char val_unusual; /* strings: the body holds a \u escape or a non-ASCII
+                                  byte (so it could hold any character); 0 otherwise */
     int64_t i;        /* SBX_JINT: the value; 0 otherwise */
     double d;         /* SBX_JREAL: the value (locale-independent);
                          SBX_JINT: (double)i; 0 otherwise */
@@ -108,9 +110,17 @@ const struct sbx_jmember *sbx_jscan_get(const struct sbx_jscan *s, const char *k
 const struct sbx_jmember *sbx_jscan_getn(const struct sbx_jscan *s, const char *key,
                                          size_t key_len);
 
+/* What a string body holds, as bits, for sbx_jscan_string's *escaped. */
+enum {
+    SBX_JSTR_ESCAPED = 1, /* an escape */
+    SBX_JSTR_UESCAPE = 2, /* a \u escape */
+    SBX_JSTR_HIGH = 4,    /* a non-ASCII byte */
+};
+
 /* Validates the JSON string body at p (just after its opening quote; line is
  * where offsets count from, end the end of the line). Returns the closing
- * quote and sets *escaped to 1 when the body holds an escape; on failure
+ * quote and sets bits of *escaped (SBX_JSTR_*: whether the body holds an
+ * escape, a \u escape, a non-ASCII byte; seen anyway while validating); on failure
  * returns NULL with s->err, s->err_pos and s->err_code set (and s->n = 0).
  * Used by sbx_jscan_line(); exposed for scanners of other shapes. */
 const char *sbx_jscan_string(struct sbx_jscan *s, const char *line, const char *p,

@@ -213,7 +213,7 @@ static const char *scan_string_ref(struct sbx_jscan *s, const char *line, const 
         if (c == '"')
             return p;
         if (c == '\\') {
-            *esc = 1;
+            *esc |= SBX_JSTR_ESCAPED | (p + 1 < end && p[1] == 'u' ? SBX_JSTR_UESCAPE : 0);
             p = scan_escape(s, line, p, end);
             if (!p)
                 return NULL;
@@ -222,6 +222,7 @@ static const char *scan_string_ref(struct sbx_jscan *s, const char *line, const 
                          c);
         } else {
             /* runs of non-ASCII text (CJK, emoji) stay in this loop */
+            *esc |= SBX_JSTR_HIGH;
             do {
                 size_t n = utf8_seq((const unsigned char *)p, (const unsigned char *)end);
                 if (!n) {
@@ -346,9 +347,11 @@ static const char *scan_string_sse2(struct sbx_jscan *s, const char *line, const
         uint64_t e = escaped & inside;
         if (e) {
             uint64_t u;
-            *esc = 1;
+            *esc |= SBX_JSTR_ESCAPED;
             if (e & ~escape_letters64(src, &u))
                 goto slow;
+            if (u & e)
+                *esc |= SBX_JSTR_UESCAPE;
             for (u &= e; u; u &= u - 1) {
                 const char *q = blk + __builtin_ctzll(u);
                 if (q == u_skip)
@@ -367,6 +370,8 @@ static const char *scan_string_sse2(struct sbx_jscan *s, const char *line, const
             }
         }
         uint64_t h = m.high & inside;
+        if (h)
+            *esc |= SBX_JSTR_HIGH;
         if (h && utf8_done > blk)
             h = utf8_done - blk >= 64 ? 0 : h & (~0ULL << (utf8_done - blk));
         while (h) {
@@ -565,6 +570,8 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
 
         /* UTF-8 through the closing quote, which completes any cut sequence */
         uint64_t upto = endq ? inside << 1 | 1 : valid;
+        if (high & inside)
+            *esc |= SBX_JSTR_HIGH;
         if (high) {
             __m256i e0 = utf8_errors(v0, prev), e1 = utf8_errors(v1, v0);
             uint64_t bad = ~(mask32(_mm256_cmpeq_epi8(e0, _mm256_setzero_si256())) |
@@ -583,11 +590,13 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
         uint64_t e = escaped & inside;
         if (e) {
             uint64_t u0, u1;
-            *esc = 1;
+            *esc |= SBX_JSTR_ESCAPED;
             uint64_t ok = escape_letters32(v0, &u0) | escape_letters32(v1, &u1) << 32;
             if (e & ~ok)
                 break;
             uint64_t u = (u0 | u1 << 32) & e;
+            if (u)
+                *esc |= SBX_JSTR_UESCAPE;
             if (u)
                 u &= ~plain_uescapes(v0, v1, u);
             for (; u; u &= u - 1) {

@@ -102,7 +102,8 @@ static struct sbx_text text_of(const struct recorder_state *st, const struct sbx
     struct sbx_text t;
     t.off = (uint64_t)(m->val - st->base);
     t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
-    t.flags = SBX_TEXT_PRESENT | (m->val_escaped ? SBX_TEXT_ESCAPED : 0);
+    t.flags = SBX_TEXT_PRESENT | (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+              (m->val_unusual ? SBX_TEXT_UNUSUAL : 0);
     return t;
 }
 

@@ -61,11 +61,13 @@ struct worker {
     struct seen_command *seen; /* SEEN_SLOTS */
 };
 
-static void check_hash(struct worker *w, const struct sbx_event *e)
+/* Returns stdout decoded when the check decoded it (see sbx_hash_check). */
+static const char *check_hash(struct worker *w, const struct sbx_event *e, size_t *len)
 {
+    const char *decoded;
     /* one context per thread, reset for each command: EVP_Digest would
        allocate and free one per call, a million times over */
-    switch (sbx_hash_check(w->tl, e, w->md_ctx, w->sha256, &w->scratch)) {
+    switch (sbx_hash_check(w->tl, e, w->md_ctx, w->sha256, &w->scratch, &decoded, len)) {
     case SBX_HASH_VERIFIED:
         w->verified++;
         break;
@@ -79,6 +81,7 @@ static void check_hash(struct worker *w, const struct sbx_event *e)
         w->unverifiable++;
         break;
     }
+    return decoded;
 }
 
 /* Which field of the line a secret lies in: command, stdout, stderr, or
@@ -162,15 +165,19 @@ static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struc
 static bool field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
                         const struct sbx_text *t)
 {
-    return t->len && sbx_text_hides(sbx_text_raw(tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED);
+    return (t->flags & SBX_TEXT_UNUSUAL) &&
+           sbx_text_hides(sbx_text_raw(tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED);
 }
 
-/* Invisible or bidi characters in what the command was and what it printed. */
-static bool hides(const struct worker *w, const struct sbx_event *e)
+/* Invisible or bidi characters in what the command was and what it printed.
+ * stdout is read decoded when the hash check decoded it already: no \u
+ * escapes to weigh then. */
+static bool hides(const struct worker *w, const struct sbx_event *e, const char *out, size_t out_len)
 {
     const struct sbx_command *c = &e->u.cmd;
-    return field_hides(w->tl, e, &c->command) || field_hides(w->tl, e, &c->out) ||
-           field_hides(w->tl, e, &c->err);
+    bool out_hides = out ? (c->out.flags & SBX_TEXT_UNUSUAL) && sbx_text_hides(out, out_len, false)
+                         : field_hides(w->tl, e, &c->out);
+    return out_hides || field_hides(w->tl, e, &c->command) || field_hides(w->tl, e, &c->err);
 }
 
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
@@ -221,8 +228,9 @@ static void *run_worker(void *arg)
         struct sbx_command *c = &e->u.cmd;
         w->order = i;
         w->event = e;
-        check_hash(w, e);
-        if (hides(w, e))
+        size_t out_len = 0;
+        const char *out = check_hash(w, e, &out_len);
+        if (hides(w, e, out, out_len))
             e->findings |= SBX_F_HIDDEN_TEXT;
         scan_secrets(w, ss, e);
         scan_refusals(w, ns, e, &c->err);

@@ -51,6 +51,9 @@ enum sbx_finding {
 enum sbx_text_flags {
     SBX_TEXT_ESCAPED = 1u << 0, /* a JSON string body: decode with sbx_jstr_decode (sbx_text_get does) */
     SBX_TEXT_PRESENT = 1u << 1, /* the field was in the record (possibly empty) */
+    /* a \u escape or a non-ASCII byte is in it (the JSON scanner saw it while
+     * validating): without one, the text is printable ASCII and cannot hide */
+    SBX_TEXT_UNUSUAL = 1u << 2,
 };
 
 struct sbx_text {

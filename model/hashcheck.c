@@ -29,9 +29,12 @@ static bool has_clip_mark(const char *s, size_t n, bool escaped)
 }
 
 enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct sbx_event *e,
-                                   EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch)
+                                   EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch,
+                                   const char **decoded, size_t *decoded_len)
 {
     const struct sbx_command *c = &e->u.cmd;
+    if (decoded)
+        *decoded = NULL;
     if (e->kind != SBX_EV_COMMAND || !(c->flags & SBX_CMD_HASH_PRESENT))
         return SBX_HASH_NONE;
     const char *raw = sbx_text_raw(tl, e, &c->out);
@@ -39,6 +42,10 @@ enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct s
         return SBX_HASH_CLIPPED;
     size_t len;
     const char *out = sbx_text_get(tl, e, &c->out, scratch, &len);
+    if (decoded) {
+        *decoded = out;
+        *decoded_len = len;
+    }
     EVP_MD_CTX *own = ctx ? NULL : EVP_MD_CTX_new();
     const EVP_MD *md_type = sha256 ? sha256 : EVP_sha256();
     if (!ctx)

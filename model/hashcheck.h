@@ -19,8 +19,11 @@ enum sbx_hash_state {
 };
 
 /* ctx and sha256 may be NULL (made and freed inside: slower); scratch holds
- * decoded stdout between calls. */
+ * decoded stdout between calls. When stdout was decoded to be hashed and out
+ * is not NULL, *out and *out_len get it (valid until scratch changes), so a
+ * caller that reads it too need not decode it again; else *out is NULL. */
 enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct sbx_event *e,
-                                   EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch);
+                                   EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch,
+                                   const char **out, size_t *out_len);
 
 #endif

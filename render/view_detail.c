@@ -158,7 +158,7 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
 static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     struct sbx_buf tmp = SBX_BUF_INIT;
-    enum sbx_hash_state h = sbx_hash_check(l->tl, e, NULL, NULL, &tmp);
+    enum sbx_hash_state h = sbx_hash_check(l->tl, e, NULL, NULL, &tmp, NULL, NULL);
     sbx_buf_free(&tmp);
     field(d, "Stdout hash");
     switch (h) {

@@ -65,6 +65,13 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
     case SBX_JSTRING: {
         CHECK(json_is_string(v), "string type");
         CHECK(m->val_escaped == (memchr(m->val, '\\', m->val_len) != NULL), "val_escaped flag");
+        bool unusual = false; /* a non-ASCII byte, or a \u escape */
+        for (size_t k = 0; k < m->val_len && !unusual; k++) {
+            unusual = (unsigned char)m->val[k] >= 0x80 ||
+                      (m->val[k] == '\\' && k + 1 < m->val_len && m->val[k + 1] == 'u');
+            k += m->val[k] == '\\'; /* the escaped byte is not a backslash of its own */
+        }
+        CHECK(m->val_unusual == unusual, "val_unusual flag");
         char *u = malloc(m->val_len + 1);
         size_t ulen = sbx_jstr_decode(m->val, m->val_len, u);
         CHECK(ulen == json_string_length(v), "string length");

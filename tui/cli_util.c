@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "render/sanitize.h"
 
@@ -18,10 +19,28 @@ void sbx_warn(const char *msg)
     sbx_buf_free(&b);
 }
 
+/* themes/ beside the running binary: a build that is not installed (the
+ * binary at the top of a clone) finds the project's own themes. */
+static bool beside_binary(char *dir, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", dir, n - 8);
+    if (len <= 0)
+        return false;
+    dir[len] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return false;
+    strcpy(slash, "/themes");
+    return true;
+}
+
 bool sbx_pick_theme(const char *name, struct sbx_theme *t)
 {
-    char err[256];
+    char err[256], here[4096];
     if (sbx_theme_load(t, name, SBX_THEMEDIR, err, sizeof err))
+        return true;
+    if (strstr(err, "no theme") && beside_binary(here, sizeof here) &&
+        sbx_theme_load(t, name, here, err, sizeof err))
         return true;
     bool is_default = strcmp(name, "default") == 0;
     if (!is_default || !strstr(err, "no theme"))

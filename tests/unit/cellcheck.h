@@ -152,4 +152,22 @@ static inline const char *cc_grid(const struct sbx_grid *g, int *row, int *col)
     return NULL;
 }
 
+/* Random hostile text for the random tests: up to maxparts - 1 pieces of
+ * the alphabet (in must hold maxparts times the longest piece), chosen by
+ * the xorshift state *x, which moves on. Returns the length. */
+static inline size_t cc_random_text(uint64_t *x, const char *const *alphabet, size_t nalpha,
+                                    int maxparts, char *in)
+{
+    size_t n = 0;
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    int parts = (int)(*x % (uint64_t)maxparts);
+    for (int p = 0; p < parts; p++) {
+        *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+        const char *a = alphabet[*x % nalpha];
+        memcpy(in + n, a, strlen(a));
+        n += strlen(a);
+    }
+    return n;
+}
+
 #endif

@@ -342,15 +342,7 @@ static void random_untrusted(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     for (int iter = 0; iter < 20000; iter++) {
-        size_t n = 0;
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        int parts = (int)(x % 30);
-        for (int p = 0; p < parts; p++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            const char *a = alphabet[x % (sizeof alphabet / sizeof *alphabet)];
-            memcpy(in + n, a, strlen(a));
-            n += strlen(a);
-        }
+        size_t n = cc_random_text(&x, alphabet, sizeof alphabet / sizeof *alphabet, 30, in);
         int width = 2 + (int)((x >> 32) % 20);
         bool ascii = (x >> 50) & 1;
         struct sbx_doc d;

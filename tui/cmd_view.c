@@ -38,12 +38,13 @@ static bool has_preview_source(const struct sbx_timeline *tl)
     return false;
 }
 
-/* Runs a key script against the app, as --dump does. */
-static int dump(struct view_opts *o, struct sbx_loader *l)
+/* Runs a key script against the app over tl and sum (may be NULL), as
+ * --dump does, and prints the screen. */
+static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary *sum)
 {
     struct sbx_app app;
     sbx_app_init(&app, &o->app, o->cols, o->rows);
-    sbx_app_set_data(&app, &l->tl, l->summarized ? &l->sum : NULL, has_preview_source(&l->tl));
+    sbx_app_set_data(&app, tl, sum, has_preview_source(tl));
     const char *k = o->keys ? o->keys : "";
     size_t n = strlen(k);
     int status = SBX_EXIT_OK;
@@ -292,12 +293,7 @@ static int dump_first_screen(struct view_opts *o, const char *const *paths, size
         fprintf(stderr, "sbxview: nothing could be previewed (see sbxview --dump without --first-screen)\n");
         return SBX_EXIT_USAGE;
     }
-    struct sbx_loader l;
-    memset(&l, 0, sizeof l);
-    l.tl = tl;
-    l.sum = sum;
-    l.summarized = true;
-    int status = dump(o, &l);
+    int status = dump(o, &tl, &sum);
     sbx_summary_free(&sum);
     sbx_timeline_free(&tl);
     return status;
@@ -360,7 +356,7 @@ int sbx_cmd_view(int argc, char **argv)
     int status;
     if (o.dump) {
         sbx_warn_load_report(&l->report);
-        status = l->loaded ? dump(&o, l) : SBX_EXIT_USAGE;
+        status = l->loaded ? dump(&o, &l->tl, l->summarized ? &l->sum : NULL) : SBX_EXIT_USAGE;
     } else {
         status = interactive(&o, l, paths, npaths);
         sbx_loader_stop(l); /* quit during a load: it stops within a few MiB */

@@ -13,7 +13,7 @@ DATADIR ?= $(PREFIX)/share/sbxview
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-LIB_PKGS := jansson libpcre2-8 libcrypto
+LIB_PKGS := jansson libpcre2-8 libcrypto libcurl
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= $(OPT)

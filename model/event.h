@@ -45,6 +45,10 @@ enum sbx_finding {
     /* the command, its stdout or its stderr holds invisible or bidi
      * characters (HOSTILE-INPUTS rows 9-10) */
     SBX_F_HIDDEN_TEXT = 1u << 9,
+    /* the cross-check with the provider's command record (model/crosscheck.h) */
+    SBX_F_MISSING_FROM_RECORD = 1u << 10, /* a wrapper command the record lacks */
+    SBX_F_EXIT_MISMATCH = 1u << 11,       /* the record saw another exit code */
+    SBX_F_BAD_SIGNATURE = 1u << 12,       /* a webhook delivery whose signature failed */
 };
 
 /* Where a text lives and how it is encoded. */
@@ -68,6 +72,11 @@ enum sbx_command_flags {
     SBX_CMD_MS_KNOWN = 1u << 2,
     SBX_CMD_HASH_PRESENT = 1u << 3,
     SBX_CMD_TIMEOUT_KNOWN = 1u << 4,
+    /* from the provider's command record, not the wrapper: only program,
+     * exit, ms and the start are known; label is the actor's name */
+    SBX_CMD_RECORD = 1u << 5,
+    SBX_CMD_RUNNING = 1u << 6, /* the record says: still running */
+    SBX_CMD_UNREAD = 1u << 7,  /* the record says: started, exit never read */
 };
 
 struct sbx_command {
@@ -78,6 +87,28 @@ struct sbx_command {
     uint32_t flags;                    /* enum sbx_command_flags */
     uint64_t stdout_hash;              /* first 16 hex digits, as a number */
     int64_t ms;                        /* wrapper-measured duration */
+};
+
+/* An account audit log entry (kind audit; label is the action, e.g.
+ * "network.rules_changed"). Strings are strtab ids, 0 when absent. */
+struct sbx_audit {
+    uint32_t actor;      /* the actor's name */
+    uint32_t actor_kind; /* person, agent, app, group, runtime */
+    uint32_t target;     /* "type:id", e.g. "sandbox:7f3a2c10" */
+    uint32_t via;        /* web, api, mcp, runtime */
+    uint32_t inside;     /* the sandbox the call came from (the entry's "sandbox") */
+};
+
+/* A lifecycle event (kind lifecycle; label is the type, e.g.
+ * "sandbox.stopped"). Strings are strtab ids, 0 when absent. */
+struct sbx_lifecycle {
+    uint32_t state, previous, reason; /* reason: stopReason */
+};
+
+/* One metrics reading (kind metric; start is its time). */
+struct sbx_metric {
+    double cpu_percent, cpu_peak_percent;  /* negative when absent */
+    int64_t memory_bytes, memory_peak_bytes; /* negative when absent */
 };
 
 /* Paths of a files event: three lists, in timeline storage. */
@@ -92,6 +123,11 @@ struct sbx_files {
 enum sbx_time_flags {
     SBX_EVT_NO_ZONE = 1u << 0,    /* the time had no zone: read as UTC */
     SBX_EVT_LEAP_SECOND = 1u << 1,
+    /* a webhook delivery (saved with its headers) and its signature check:
+     * neither OK nor BAD means no secret was given to check it with */
+    SBX_EVT_WEBHOOK = 1u << 2,
+    SBX_EVT_SIG_OK = 1u << 3,
+    SBX_EVT_SIG_BAD = 1u << 4,
 };
 
 struct sbx_event {
@@ -108,6 +144,9 @@ struct sbx_event {
     union {
         struct sbx_command cmd;
         struct sbx_files *files;
+        struct sbx_audit audit;
+        struct sbx_lifecycle life;
+        struct sbx_metric metric;
     } u;
 };
 

@@ -31,6 +31,9 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
 
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
+        /* the audit log keeps 400 days of the account: not the run's span */
+        if (e->kind == SBX_EV_AUDIT)
+            continue;
         if (e->start != SBX_TIME_UNKNOWN && (sum->start == SBX_TIME_UNKNOWN || e->start < sum->start))
             sum->start = e->start;
         if (e->end != SBX_TIME_UNKNOWN && (sum->end == SBX_TIME_UNKNOWN || e->end > sum->end))
@@ -40,7 +43,8 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
             sum->sandboxes = sbx_xrealloc(sum->sandboxes, (sum->nsandboxes + 1) * sizeof *sum->sandboxes);
             sum->sandboxes[sum->nsandboxes++] = e->sandbox;
         }
-        if (e->kind != SBX_EV_COMMAND)
+        /* the provider's records are cross-checked, not counted again */
+        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
         const struct sbx_command *c = &e->u.cmd;
         sum->commands++;

@@ -223,7 +223,7 @@ static void *run_worker(void *arg)
     }
     for (size_t i = w->from; i < w->to; i++) {
         struct sbx_event *e = w->tl->order[i];
-        if (e->kind != SBX_EV_COMMAND)
+        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
         struct sbx_command *c = &e->u.cmd;
         w->order = i;

@@ -10,6 +10,10 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum);
 void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* Output and command text: stdout hashes, secrets, refused hosts, hosts named
  * in commands. The heavy one: runs on `threads` threads. */
+/* The provider's records: the cross-check, the audit log's account
+ * changes, lifecycle events, webhook signatures, metrics peaks. After
+ * sbx_analyze_commands (it uses the run's span and sandboxes). */
+void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
                          size_t errsz);
 

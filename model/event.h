@@ -49,6 +49,9 @@ enum sbx_finding {
     SBX_F_MISSING_FROM_RECORD = 1u << 10, /* a wrapper command the record lacks */
     SBX_F_EXIT_MISMATCH = 1u << 11,       /* the record saw another exit code */
     SBX_F_BAD_SIGNATURE = 1u << 12,       /* a webhook delivery whose signature failed */
+    /* an account change made from inside a sandbox (the audit entry names
+     * it): the heaviest finding of a run; set with SBX_F_ACCOUNT_CHANGE */
+    SBX_F_ACCOUNT_INSIDE = 1u << 13,
 };
 
 /* Where a text lives and how it is encoded. */

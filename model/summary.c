@@ -64,6 +64,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
 {
     memset(sum, 0, sizeof *sum);
     sbx_analyze_commands(tl, sum);
+    sbx_analyze_records(tl, sum);
     sbx_analyze_files(tl, sum);
     if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, err, errsz))
         return false;
@@ -88,5 +89,8 @@ void sbx_summary_free(struct sbx_summary *sum)
     free(sum->refused);
     free(sum->secrets);
     sbx_secrets_free(sum->patterns);
+    sbx_crosscheck_free(&sum->cross);
+    free(sum->account);
+    sbx_strlist_free(&sum->stop_reasons);
     memset(sum, 0, sizeof *sum);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/crosscheck.h"
 #include "model/timeline.h"
 
 struct sbx_program_count {
@@ -68,6 +69,24 @@ struct sbx_summary {
 
     struct sbx_secret_found *secrets; /* in timeline order */
     size_t nsecrets;
+
+    struct sbx_crosscheck cross;      /* the wrapper's log against the command record */
+
+    /* the account audit log: entries about the run (in its window, or naming
+     * one of its sandboxes), and of those the account changes (keys, network
+     * rules, secrets, previews), from inside a sandbox first, then by time */
+    size_t audit_entries, audit_about_run;
+    const struct sbx_event **account;
+    size_t naccount, account_inside;
+
+    /* lifecycle events and webhook deliveries */
+    size_t lifecycle, pauses, wakes, stops, failed_starts;
+    struct sbx_strlist stop_reasons;
+    size_t webhooks, signatures_verified, signatures_failed;
+
+    /* metrics readings: the peaks, and where */
+    size_t metrics;
+    const struct sbx_event *cpu_peak, *memory_peak; /* NULL when none */
     struct sbx_secrets *patterns;     /* the secret patterns found them with, for
                                          redacting what a summary quotes; owned */
 };

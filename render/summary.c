@@ -40,6 +40,80 @@ const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, siz
     return sbx_sum_redact(c, s, n, len);
 }
 
+void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
+{
+    const struct sbx_crosscheck *x = &s->cross;
+    if (!x->records) {
+        sbx_buf_adds(out, "not checked (no command record loaded)");
+        return;
+    }
+    sbx_buf_addf(out, "%zu of %zu commands matched", x->npairs, x->checked_commands);
+    if (x->noutside)
+        sbx_buf_addf(out, "; %zu ran OUTSIDE the wrapper", x->noutside);
+    if (x->nmissing)
+        sbx_buf_addf(out, "; %zu missing from the record", x->nmissing);
+    if (x->nexit_mismatch)
+        sbx_buf_addf(out, "; %zu exit code%s differ", x->nexit_mismatch, x->nexit_mismatch == 1 ? "" : "s");
+    if (x->older_than_record)
+        sbx_buf_addf(out, "; %zu older than the record", x->older_than_record);
+    if (x->running + x->unread)
+        sbx_buf_addf(out, "; %zu running, %zu unread", x->running, x->unread);
+    if (x->skew_known)
+        sbx_buf_addf(out, "; clock skew %+lld ms", (long long)(x->skew_ns / 1000000));
+}
+
+void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
+                           struct sbx_buf *out)
+{
+    (void)tl;
+    if (!s->audit_entries) {
+        sbx_buf_adds(out, "no changes seen (no audit log loaded)");
+        return;
+    }
+    if (!s->naccount) {
+        sbx_buf_addf(out, "no changes (%zu audit entr%s about the run)", s->audit_about_run,
+                     s->audit_about_run == 1 ? "y" : "ies");
+        return;
+    }
+    sbx_buf_addf(out, "%zu change%s", s->naccount, s->naccount == 1 ? "" : "s");
+    if (s->account_inside)
+        sbx_buf_addf(out, ", %zu made FROM INSIDE a sandbox", s->account_inside);
+}
+
+bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out)
+{
+    if (!s->lifecycle && !s->metrics && !s->webhooks)
+        return false;
+    const char *sep = "";
+    if (s->lifecycle) {
+        sbx_buf_addf(out, "%zu event%s", s->lifecycle, s->lifecycle == 1 ? "" : "s");
+        if (s->pauses)
+            sbx_buf_addf(out, ", %zu paused", s->pauses);
+        if (s->wakes)
+            sbx_buf_addf(out, ", %zu woken", s->wakes);
+        if (s->stops)
+            sbx_buf_addf(out, ", %zu stopped", s->stops);
+        if (s->failed_starts)
+            sbx_buf_addf(out, ", %zu failed to start", s->failed_starts);
+        sep = "; ";
+    }
+    if (s->cpu_peak) {
+        const struct sbx_metric *m = &s->cpu_peak->u.metric;
+        sbx_buf_addf(out, "%sCPU peak %.0f%%", sep, m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent);
+        sep = ", ";
+    }
+    if (s->memory_peak) {
+        const struct sbx_metric *m = &s->memory_peak->u.metric;
+        int64_t b = m->memory_peak_bytes >= 0 ? m->memory_peak_bytes : m->memory_bytes;
+        sbx_buf_addf(out, "%smemory peak %lld MiB", sep, (long long)(b >> 20));
+        sep = "; ";
+    }
+    if (s->webhooks)
+        sbx_buf_addf(out, "%s%zu webhook%s: %zu signed right, %zu FAILED", *sep ? "; " : "", s->webhooks,
+                     s->webhooks == 1 ? "" : "s", s->signatures_verified, s->signatures_failed);
+    return true;
+}
+
 size_t sbx_change_count(const struct sbx_strlist *lists)
 {
     return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;

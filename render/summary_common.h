@@ -28,6 +28,14 @@ const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t
 /* How many paths the three change lists (added, changed, removed) hold. */
 size_t sbx_change_count(const struct sbx_strlist *lists);
 
+/* The cross-check, the account changes and the sandbox's life in words
+ * (numbers and fixed words only: safe as they are), appended to out. */
+void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out);
+void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
+                           struct sbx_buf *out);
+/* false when there is nothing to say (no lifecycle event, no metrics) */
+bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
+
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out);

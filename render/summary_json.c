@@ -143,21 +143,91 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* A command as the cross-check reports it: sandbox, program, start, exit
+ * (null unless known), and for a wrapper command its command line. */
+static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    const struct sbx_command *cmd = &e->u.cmd;
+    sbx_jw_object(w);
+    sbx_jw_key(w, "sandbox");
+    sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+    sbx_jw_key(w, "program");
+    sbx_jw_cstr(w, sbx_str(c->tl, cmd->program));
+    sbx_jw_key(w, "start");
+    time_value(w, e->start);
+    sbx_jw_key(w, "exit");
+    if (cmd->flags & SBX_CMD_EXIT_KNOWN)
+        sbx_jw_int(w, cmd->exit);
+    else
+        sbx_jw_null(w);
+    if (cmd->flags & SBX_CMD_RECORD) {
+        sbx_jw_key(w, "state");
+        sbx_jw_cstr(w, cmd->flags & SBX_CMD_RUNNING ? "running"
+                       : cmd->flags & SBX_CMD_UNREAD ? "unread" : "exited");
+    } else {
+        size_t n;
+        const char *line = sbx_sum_command(c, e, &n);
+        sbx_jw_key(w, "command");
+        sbx_jw_string(w, line, n);
+    }
+    sbx_jw_end_object(w);
+}
+
 static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_summary *s = c->sum;
+    const struct sbx_crosscheck *x = &s->cross;
     sbx_jw_key(w, "integrity");
     sbx_jw_object(w);
-    /* the cross-check needs a provider's command record; none is read yet,
-       so nothing can be outside the wrapper and the skew is not measured */
     sbx_jw_key(w, "outside_wrapper");
     sbx_jw_array(w);
+    for (size_t i = 0; i < x->noutside; i++)
+        command_entry(c, w, x->outside[i]);
     sbx_jw_end_array(w);
     sbx_jw_key(w, "missing_from_record");
     sbx_jw_array(w);
+    for (size_t i = 0; i < x->nmissing; i++)
+        command_entry(c, w, x->missing[i]);
     sbx_jw_end_array(w);
     sbx_jw_key(w, "clock_skew_ms");
-    sbx_jw_null(w);
+    if (x->skew_known)
+        sbx_jw_int(w, x->skew_ns / 1000000);
+    else
+        sbx_jw_null(w);
+    /* added to schema 1: the rest of the cross-check */
+    sbx_jw_key(w, "command_record");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "records");
+    sbx_jw_int(w, (int64_t)x->records);
+    sbx_jw_key(w, "matched");
+    sbx_jw_int(w, (int64_t)x->npairs);
+    sbx_jw_key(w, "older_than_record");
+    sbx_jw_int(w, (int64_t)x->older_than_record);
+    sbx_jw_key(w, "running");
+    sbx_jw_int(w, (int64_t)x->running);
+    sbx_jw_key(w, "unread");
+    sbx_jw_int(w, (int64_t)x->unread);
+    sbx_jw_key(w, "exit_mismatch");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nexit_mismatch; i++) {
+        sbx_jw_object(w);
+        sbx_jw_key(w, "wrapper");
+        command_entry(c, w, x->exit_mismatch[i].wrapper);
+        sbx_jw_key(w, "record");
+        command_entry(c, w, x->exit_mismatch[i].record);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "webhook_signatures");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "deliveries");
+    sbx_jw_int(w, (int64_t)s->webhooks);
+    sbx_jw_key(w, "verified");
+    sbx_jw_int(w, (int64_t)s->signatures_verified);
+    sbx_jw_key(w, "failed");
+    sbx_jw_int(w, (int64_t)s->signatures_failed);
+    sbx_jw_end_object(w);
     sbx_jw_key(w, "stdout_hash");
     sbx_jw_object(w);
     sbx_jw_key(w, "verified");
@@ -209,6 +279,76 @@ static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_array(w);
 }
 
+static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "account");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "changes");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->naccount; i++) {
+        const struct sbx_event *e = s->account[i];
+        const char *inside = sbx_str(c->tl, e->u.audit.inside);
+        sbx_jw_object(w);
+        sbx_jw_key(w, "at");
+        time_value(w, e->start);
+        sbx_jw_key(w, "action");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        sbx_jw_key(w, "actor");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->u.audit.actor));
+        sbx_jw_key(w, "sandbox");
+        sbx_jw_cstr(w, inside[0] ? inside : NULL);
+        sbx_jw_key(w, "target"); /* added to schema 1 */
+        sbx_jw_cstr(w, sbx_str(c->tl, e->u.audit.target));
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "audit_entries"); /* added to schema 1: loaded, and about the run */
+    sbx_jw_int(w, (int64_t)s->audit_entries);
+    sbx_jw_key(w, "audit_entries_about_run");
+    sbx_jw_int(w, (int64_t)s->audit_about_run);
+    sbx_jw_end_object(w);
+}
+
+/* Added to schema 1: lifecycle events and metrics peaks. */
+static void sandbox_life(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "lifecycle");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "events");
+    sbx_jw_int(w, (int64_t)s->lifecycle);
+    sbx_jw_key(w, "pauses");
+    sbx_jw_int(w, (int64_t)s->pauses);
+    sbx_jw_key(w, "wakes");
+    sbx_jw_int(w, (int64_t)s->wakes);
+    sbx_jw_key(w, "stops");
+    sbx_jw_int(w, (int64_t)s->stops);
+    sbx_jw_key(w, "failed_starts");
+    sbx_jw_int(w, (int64_t)s->failed_starts);
+    string_list(w, "stop_reasons", &s->stop_reasons);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "metrics");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "readings");
+    sbx_jw_int(w, (int64_t)s->metrics);
+    sbx_jw_key(w, "cpu_peak_percent");
+    if (s->cpu_peak) {
+        const struct sbx_metric *m = &s->cpu_peak->u.metric;
+        sbx_jw_int(w, (int64_t)(m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent));
+    } else {
+        sbx_jw_null(w);
+    }
+    sbx_jw_key(w, "memory_peak_bytes");
+    if (s->memory_peak) {
+        const struct sbx_metric *m = &s->memory_peak->u.metric;
+        sbx_jw_int(w, m->memory_peak_bytes >= 0 ? m->memory_peak_bytes : m->memory_bytes);
+    } else {
+        sbx_jw_null(w);
+    }
+    sbx_jw_end_object(w);
+}
+
 void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct sbx_jsonw w;
@@ -220,13 +360,9 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     commands(c, &w);
     files(c, &w);
     network(c, &w);
-    sbx_jw_key(&w, "account");
-    sbx_jw_object(&w);
-    sbx_jw_key(&w, "changes");
-    sbx_jw_array(&w); /* audit entries come from the provider's audit log, not read by this build */
-    sbx_jw_end_array(&w);
-    sbx_jw_end_object(&w);
+    account(c, &w);
     integrity(c, &w);
+    sandbox_life(c, &w);
     secrets(c, &w);
     skipped(c, &w);
     sbx_jw_end_object(&w);

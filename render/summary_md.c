@@ -161,7 +161,40 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     sbx_buf_addc(out, '\n');
 
-    sbx_buf_adds(out, "**Account:** no changes seen (no audit log loaded)\n\n");
+    struct sbx_buf words = SBX_BUF_INIT;
+    sbx_sum_account_words(c->tl, s, &words);
+    sbx_buf_addf(out, "**Account:** %s\n\n", words.p);
+    for (size_t i = 0; i < s->naccount && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->account[i];
+        sbx_buf_addf(out, "- %s: ", sbx_time_format(e->start, a));
+        code_cstr(c, out, sbx_str(c->tl, e->label));
+        sbx_buf_adds(out, " by ");
+        code_cstr(c, out, sbx_str(c->tl, e->u.audit.actor));
+        if (e->u.audit.inside) {
+            sbx_buf_adds(out, " from inside sandbox ");
+            code_cstr(c, out, sbx_str(c->tl, e->u.audit.inside));
+        }
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->naccount)
+        sbx_buf_addc(out, '\n');
+    sbx_buf_clear(&words);
+    sbx_sum_record_words(s, &words);
+    sbx_buf_addf(out, "**Record:** %s\n\n", words.p);
+    for (size_t i = 0; i < s->cross.noutside && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->cross.outside[i];
+        sbx_buf_addf(out, "- outside the wrapper at %s: ", sbx_time_format(e->start, a));
+        code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
+        sbx_buf_adds(out, " in ");
+        code_cstr(c, out, sbx_str(c->tl, e->sandbox));
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->cross.noutside)
+        sbx_buf_addc(out, '\n');
+    sbx_buf_clear(&words);
+    if (sbx_sum_sandbox_words(s, &words))
+        sbx_buf_addf(out, "**Sandbox:** %s\n\n", words.p);
+    sbx_buf_free(&words);
     sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
 

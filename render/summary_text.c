@@ -241,6 +241,71 @@ static void network_lines(struct line *l, struct sbx_buf *out)
     }
 }
 
+static void account_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Account:   ");
+    sbx_sum_account_words(l->c->tl, s, &l->b);
+    if (s->naccount == 1)
+        l->event = s->account[0];
+    else if (s->naccount)
+        l->filter = "account";
+    emit_styled(l, out, s->naccount ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < s->naccount && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->account[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->label));
+        sbx_buf_adds(&l->b, " by ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.audit.actor));
+        const char *target = sbx_str(l->c->tl, e->u.audit.target);
+        if (target[0]) {
+            sbx_buf_adds(&l->b, " on ");
+            add_untrusted_cstr(l, target);
+        }
+        if (e->u.audit.inside) {
+            sbx_buf_adds(&l->b, " FROM INSIDE ");
+            add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.audit.inside));
+        }
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+static void record_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_crosscheck *x = &l->c->sum->cross;
+    sbx_buf_adds(&l->b, "Record:    ");
+    sbx_sum_record_words(l->c->sum, &l->b);
+    bool bad = x->noutside || x->nmissing || x->nexit_mismatch;
+    if (x->noutside)
+        l->filter = "outside";
+    emit_styled(l, out, bad ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < x->noutside && i < LIST_MAX; i++) {
+        const struct sbx_event *e = x->outside[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s outside the wrapper: ", sbx_time_format(e->start, t) + 11);
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+        sbx_buf_adds(&l->b, " in ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+static void sandbox_line(struct line *l, struct sbx_buf *out)
+{
+    sbx_buf_adds(&l->b, "Sandbox:   ");
+    if (!sbx_sum_sandbox_words(l->c->sum, &l->b)) {
+        sbx_buf_clear(&l->b); /* nothing loaded about it: no line */
+        return;
+    }
+    l->filter = "kind:lifecycle";
+    emit_styled(l, out, l->c->sum->signatures_failed ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+}
+
 static void integrity_line(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
@@ -364,8 +429,9 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     commands_line(&l, out);
     files_line(&l, out);
     network_lines(&l, out);
-    sbx_buf_adds(&l.b, "Account:   no changes seen (no audit log loaded)");
-    emit(&l, out);
+    account_lines(&l, out);
+    record_lines(&l, out);
+    sandbox_line(&l, out);
     integrity_line(&l, out);
     secrets_line(&l, out);
     skipped_line(&l, out);

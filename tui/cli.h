@@ -8,6 +8,9 @@ enum { SBX_EXIT_OK = 0, SBX_EXIT_FINDINGS = 1, SBX_EXIT_USAGE = 2 };
 
 int sbx_cmd_summary(int argc, char **argv);
 int sbx_cmd_view(int argc, char **argv);
+int sbx_cmd_check(int argc, char **argv);
+/* The finding kinds of sbxview check, a line each, for --help. */
+void sbx_check_kinds(FILE *to);
 void sbx_usage(FILE *to);
 
 #endif

@@ -16,6 +16,8 @@ void sbx_usage(FILE *to)
           "  sbxview [OPTIONS] FILE|FOLDER|- ...      review a run in the terminal\n"
           "  sbxview summary [OPTIONS] FILE|FOLDER|- ...\n"
           "                                           the one-screen summary of a run\n"
+          "  sbxview check [--format text|json] [--allow KIND,...] FILE|FOLDER ...\n"
+          "                                           every finding, a line each (for CI)\n"
           "\n"
           "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
           "file in it whose content sbxview recognises), or - for standard input.\n"
@@ -47,6 +49,12 @@ void sbx_usage(FILE *to)
           "      --theme NAME      colours from NAME.theme in $XDG_CONFIG_HOME/sbxview/themes\n"
           "                        or the installed themes (default: default)\n"
           "\n"
+          "Check: exit 0 no finding, 1 findings, 2 could not check (it needs the\n"
+          "wrapper's log and Runtime's command record, and says which is missing).\n"
+          "Finding kinds, heaviest first (--allow accepts them):\n",
+          to);
+    sbx_check_kinds(to);
+    fputs("\n"
           "Other options:\n"
           "  -h, --help            this help\n"
           "  -V, --version         the version\n"
@@ -76,5 +84,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "summary") == 0)
         return sbx_cmd_summary(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0)
+        return sbx_cmd_check(argc - 1, argv + 1);
     return sbx_cmd_view(argc, argv);
 }

@@ -205,6 +205,88 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     untrusted(d, l, SBX_STYLE_NORMAL, prog[0] ? prog : "?", prog[0] ? strlen(prog) : 1, true);
     sbx_doc_end_line(d);
     hash_field(d, l, e);
+    if (l->sum && l->sum->cross.records) {
+        const struct sbx_event *r = sbx_crosscheck_record_of(&l->sum->cross, e);
+        field(d, "Record");
+        if (r) {
+            sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
+            if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+                sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %lld ms, started %+lld ms from the wrapper's start",
+                         (long long)r->u.cmd.ms, (long long)((r->start - e->start) / 1000000));
+            if (r->label) {
+                sbx_doc_adds(d, SBX_STYLE_NORMAL, ", by ");
+                untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, r->label), strlen(sbx_str(l->tl, r->label)), true);
+            }
+            sbx_doc_addf(d, SBX_STYLE_NOTE, " (%s:%u)", sbx_display_path(l->tl->sources[r->source].path),
+                         r->line_no);
+        } else if (e->findings & SBX_F_EXIT_MISMATCH) {
+            sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "Runtime's record saw another exit code");
+        } else if (e->findings & SBX_F_MISSING_FROM_RECORD) {
+            sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "MISSING: no record of it, within the record's span");
+        } else {
+            sbx_doc_adds(d, SBX_STYLE_NOTE, "not checked (before the record's span, or no record for this sandbox)");
+        }
+        sbx_doc_end_line(d);
+    }
+}
+
+static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    field(d, "Program");
+    untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, c->program), strlen(sbx_str(l->tl, c->program)), true);
+    sbx_doc_end_line(d);
+    field(d, "State");
+    if (c->flags & SBX_CMD_RUNNING)
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "running");
+    else if (c->flags & SBX_CMD_UNREAD)
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "unread (started in the background, exit never read)");
+    else if (c->flags & SBX_CMD_EXIT_KNOWN)
+        sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "exited %d after %lld ms",
+                     (int)c->exit, (long long)c->ms);
+    sbx_doc_end_line(d);
+    if (e->label) {
+        field(d, "Actor");
+        untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, e->label), strlen(sbx_str(l->tl, e->label)), true);
+        sbx_doc_end_line(d);
+    }
+    field(d, "Wrapper");
+    if (e->findings & SBX_F_OUTSIDE_WRAPPER) {
+        sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "RAN OUTSIDE THE WRAPPER: no command in the wrapper's log is this one");
+    } else {
+        const struct sbx_event *w = NULL;
+        for (size_t i = 0; l->sum && i < l->sum->cross.npairs && !w; i++)
+            if (l->sum->cross.pairs[i].record == e)
+                w = l->sum->cross.pairs[i].wrapper;
+        if (w)
+            sbx_doc_addf(d, SBX_STYLE_GOOD, "matched (%s:%u)", sbx_display_path(l->tl->sources[w->source].path), w->line_no);
+        else
+            sbx_doc_adds(d, SBX_STYLE_NOTE, "not cross-checked");
+    }
+    sbx_doc_end_line(d);
+}
+
+static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_audit *a = &e->u.audit;
+    static const char *const names[] = {"Actor", "Actor kind", "Target", "Via"};
+    const uint32_t ids[] = {a->actor, a->actor_kind, a->target, a->via};
+    for (int i = 0; i < 4; i++) {
+        if (!ids[i])
+            continue;
+        field(d, names[i]);
+        untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, ids[i]), strlen(sbx_str(l->tl, ids[i])), true);
+        sbx_doc_end_line(d);
+    }
+    field(d, "From");
+    if (a->inside) {
+        sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "INSIDE sandbox ");
+        untrusted(d, l, SBX_STYLE_OUTSIDE, sbx_str(l->tl, a->inside), strlen(sbx_str(l->tl, a->inside)), true);
+    } else {
+        sbx_doc_adds(d, SBX_STYLE_NORMAL, "outside any sandbox");
+    }
+    sbx_doc_end_line(d);
 }
 
 static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
@@ -256,8 +338,22 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     field(d, "Sandbox");
     untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
     sbx_doc_end_line(d);
-    if (e->kind == SBX_EV_COMMAND)
+    if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_RECORD))
+        record_fields(d, l, e);
+    else if (e->kind == SBX_EV_COMMAND)
         command_fields(d, l, e);
+    else if (e->kind == SBX_EV_AUDIT)
+        audit_fields(d, l, e);
+    if (e->tflags & SBX_EVT_WEBHOOK) {
+        field(d, "Webhook");
+        if (e->tflags & SBX_EVT_SIG_OK)
+            sbx_doc_adds(d, SBX_STYLE_GOOD, "signature verified");
+        else if (e->tflags & SBX_EVT_SIG_BAD)
+            sbx_doc_adds(d, SBX_STYLE_SECRET, "SIGNATURE FAILED");
+        else
+            sbx_doc_adds(d, SBX_STYLE_NOTE, "unchecked (no RUNTIME_WEBHOOK_SECRET given)");
+        sbx_doc_end_line(d);
+    }
     findings_fields(d, l, e);
     hidden_fields(d, l, e);
     if (e->findings & SBX_F_BAD_FIELD) {
@@ -265,7 +361,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_adds(d, SBX_STYLE_WARNING, "a field had the wrong type or range and shows as ? (o: the line)");
         sbx_doc_end_line(d);
     }
-    if (e->kind == SBX_EV_COMMAND) {
+    if (e->kind == SBX_EV_COMMAND && !(e->u.cmd.flags & SBX_CMD_RECORD)) {
         const struct sbx_command *c = &e->u.cmd;
         heading(d, "Command, as written");
         size_t n;

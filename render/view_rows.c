@@ -15,9 +15,13 @@ static const struct {
     char mark;
     const char *words;
 } weights[] = {
+    {SBX_F_ACCOUNT_INSIDE, SBX_STYLE_OUTSIDE, '!', "account change made from inside a sandbox"},
     {SBX_F_REFUSED_HOST, SBX_STYLE_REFUSED, 'R', "refused host"},
     {SBX_F_OUTSIDE_WRAPPER, SBX_STYLE_OUTSIDE, 'O', "ran outside the wrapper"},
+    {SBX_F_MISSING_FROM_RECORD, SBX_STYLE_OUTSIDE, 'M', "missing from Runtime's record"},
+    {SBX_F_EXIT_MISMATCH, SBX_STYLE_OUTSIDE, 'D', "Runtime's record saw another exit code"},
     {SBX_F_ACCOUNT_CHANGE, SBX_STYLE_ACCOUNT, 'A', "account change"},
+    {SBX_F_BAD_SIGNATURE, SBX_STYLE_SECRET, 'G', "webhook signature failed"},
     {SBX_F_SYSTEM_FILES, SBX_STYLE_SYSTEM, 'E', "system file change"},
     {SBX_F_SECRET, SBX_STYLE_SECRET, 'K', "secret in the record"},
     {SBX_F_HIDDEN_TEXT, SBX_STYLE_HIDDEN, 'I', "hidden text (invisible or bidi characters)"},
@@ -269,11 +273,55 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
     size_t n;
     const char *s;
     sbx_buf_clear(&l->text);
+    struct sbx_buf t = SBX_BUF_INIT;
     switch (e->kind) {
-    case SBX_EV_COMMAND: {
+    case SBX_EV_COMMAND:
+        if (e->u.cmd.flags & SBX_CMD_RECORD) { /* Runtime keeps the program only */
+            sbx_buf_addf(&t, "[record] %s", sbx_str(l->tl, e->u.cmd.program));
+            if (e->u.cmd.flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))
+                sbx_buf_adds(&t, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running)" : " (unread)");
+            if (e->label)
+                sbx_buf_addf(&t, " by %s", sbx_str(l->tl, e->label));
+            sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+            break;
+        } else {
         s = sbx_text_get(l->tl, e, &e->u.cmd.command, &l->text, &n);
         const char *r = redacted(l, s, n, &n);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        break;
+        }
+    case SBX_EV_AUDIT: {
+        const struct sbx_audit *a = &e->u.audit;
+        sbx_buf_addf(&t, "%s by %s", sbx_str(l->tl, e->label), sbx_str(l->tl, a->actor));
+        if (a->target)
+            sbx_buf_addf(&t, " on %s", sbx_str(l->tl, a->target));
+        if (a->inside)
+            sbx_buf_addf(&t, ", FROM INSIDE sandbox %s", sbx_str(l->tl, a->inside));
+        if (a->via)
+            sbx_buf_addf(&t, " (via %s)", sbx_str(l->tl, a->via));
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
+    case SBX_EV_LIFECYCLE: {
+        const struct sbx_lifecycle *lc = &e->u.life;
+        sbx_buf_adds(&t, sbx_str(l->tl, e->label));
+        if (lc->reason)
+            sbx_buf_addf(&t, " (%s)", sbx_str(l->tl, lc->reason));
+        if (e->tflags & SBX_EVT_WEBHOOK)
+            sbx_buf_adds(&t, e->tflags & SBX_EVT_SIG_OK ? " [webhook, signed]"
+                             : e->tflags & SBX_EVT_SIG_BAD ? " [webhook, SIGNATURE FAILED]"
+                                                           : " [webhook, unchecked]");
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
+    case SBX_EV_METRIC: {
+        const struct sbx_metric *m = &e->u.metric;
+        sbx_buf_adds(&t, "metrics:");
+        if (m->cpu_percent >= 0)
+            sbx_buf_addf(&t, " CPU %.0f%%", m->cpu_percent);
+        if (m->memory_bytes >= 0)
+            sbx_buf_addf(&t, " memory %lld MiB", (long long)(m->memory_bytes >> 20));
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
         break;
     }
     case SBX_EV_FILES: {
@@ -296,6 +344,7 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
         break;
     }
     }
+    sbx_buf_free(&t);
     if (l->find)
         sbx_grid_highlight(g, row, text_col, g->cols, l->find, l->find_ctx, SBX_STYLE_MATCH);
 }

@@ -147,7 +147,9 @@ void sbx_app_set_progress(struct sbx_app *a, const char *text)
 static bool serious(uint32_t f)
 {
     return f & (SBX_F_REFUSED_HOST | SBX_F_OUTSIDE_WRAPPER | SBX_F_ACCOUNT_CHANGE |
-                SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HIDDEN_TEXT | SBX_F_HASH_MISMATCH);
+                SBX_F_ACCOUNT_INSIDE | SBX_F_MISSING_FROM_RECORD | SBX_F_EXIT_MISMATCH |
+                SBX_F_BAD_SIGNATURE | SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HIDDEN_TEXT |
+                SBX_F_HASH_MISMATCH);
 }
 
 static bool shown_by_mode(int mode, uint32_t f)
@@ -200,14 +202,20 @@ void sbx_app_apply_filter(struct sbx_app *a)
         return;
     uint32_t *subset = NULL;
     size_t nsubset = 0;
-    if (a->findings_mode) {
+    /* records matched to a wrapper command are folded into it (its detail
+     * shows them): only what the wrapper never ran stands on its own */
+    bool fold = a->sum && a->sum->cross.records;
+    if (a->findings_mode || fold) {
         subset = sbx_xmalloc((a->tl->n ? a->tl->n : 1) * sizeof *subset);
-        for (size_t i = 0; i < a->tl->n; i++)
-            if (shown_by_mode(a->findings_mode, a->tl->order[i]->findings))
+        for (size_t i = 0; i < a->tl->n; i++) {
+            const struct sbx_event *e = a->tl->order[i];
+            if (shown_by_mode(a->findings_mode, e->findings) &&
+                !(fold && sbx_crosscheck_is_matched_record(&a->sum->cross, e)))
                 subset[nsubset++] = (uint32_t)i;
+        }
     }
     if (!a->filter) {
-        filter_landed(a, subset, nsubset, !a->findings_mode, keep);
+        filter_landed(a, subset, nsubset, !(a->findings_mode || fold), keep);
         return;
     }
     sbx_app_start_job(a, SBX_JOB_FILTER, a->filter, subset, subset, nsubset, 0);
@@ -424,7 +432,7 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
         if (!sbx_app_set_filter(a, text))
             sbx_app_set_filter(a, NULL);
         free(text);
-    } else if (a->findings_mode) {
+    } else if (a->findings_mode || (sum && sum->cross.records)) {
         sbx_app_apply_filter(a);
     } else if (a->search) {
         sbx_app_search_again(a);

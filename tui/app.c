@@ -392,9 +392,34 @@ static const struct sbx_event *same_record(const struct sbx_timeline *old_tl,
     return NULL;
 }
 
+/* What matters first: a run opens on its heaviest finding (the earliest
+ * event that has it), and says so. */
+static void open_on_heaviest(struct sbx_app *a)
+{
+    size_t n = sbx_app_count(a);
+    for (size_t w = 0; sbx_finding_by_weight(w); w++) {
+        uint32_t bit = sbx_finding_by_weight(w);
+        if (bit == SBX_F_BAD_FIELD)
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            if (!(sbx_app_event(a, i)->findings & bit))
+                continue;
+            struct sbx_buf words = SBX_BUF_INIT;
+            sbx_findings_words(bit, &words);
+            a->top = i > 2 ? i - 2 : 0; /* a little of what came before, in sight */
+            sbx_app_select(a, i);
+            sbx_app_message(a, false, "the heaviest finding: %s (] [ next and previous, s summary)",
+                            words.p);
+            sbx_buf_free(&words);
+            return;
+        }
+    }
+}
+
 void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_summary *sum,
                       bool preview)
 {
+    bool first = !a->tl;
     const struct sbx_event *keep = sbx_app_event(a, a->cur);
     bool at_end = a->tl && sbx_app_at_end(a) && a->cur > 0;
     const struct sbx_event *detail = a->view == SBX_VIEW_DETAIL ? keep : NULL;
@@ -439,6 +464,8 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     }
     if (a->view == SBX_VIEW_DETAIL && detail && sbx_app_event(a, a->cur) != mapped)
         a->view = SBX_VIEW_TIMELINE;
+    if (first && a->opts.open_on_finding && !a->following)
+        open_on_heaviest(a);
     if (a->view != SBX_VIEW_TIMELINE)
         sbx_app_rebuild_doc(a);
 }

@@ -35,6 +35,8 @@ struct sbx_app_opts {
     int threads;  /* for search and filter; 0: one per CPU */
     bool background; /* long searches and filters on a thread (the terminal);
                         off, every key is finished before it returns (--dump, tests) */
+    bool open_on_finding; /* the first data opens on the heaviest finding (the
+                             program does; tests that count rows from the top do not) */
 };
 
 struct sbx_app_job;

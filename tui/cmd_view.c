@@ -314,7 +314,8 @@ int sbx_cmd_view(int argc, char **argv)
         {"follow", no_argument, NULL, 'F'},     {"first-screen", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
     };
-    struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24};
+    struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24,
+                          .app.open_on_finding = true};
     o.app.ascii = !utf8_locale();
     int c;
     optind = 1;

@@ -337,7 +337,7 @@ int sbx_cmd_check(int argc, char **argv)
     else
         print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
     for (size_t i = 0; i < nmissing; i++)
-        fprintf(stderr, "sbxview: could not check: no %s among the inputs\n", missing[i]);
+        fprintf(stderr, "sbxview: could not check: %s is not among the inputs\n", missing[i]);
     status = nmissing ? SBX_EXIT_USAGE : r.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
     for (size_t i = 0; i < r.n; i++)
         free(r.f[i].evidence);

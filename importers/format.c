@@ -1,7 +1,12 @@
 #include "importers/format.h"
 
 const struct sbx_format *const sbx_formats[] = {
-    &sbx_format_recorder,
+    &sbx_format_recorder, /* first: a recorder log is the common case and its lines say so at once */
+    &sbx_format_runtime_commands,
+    &sbx_format_runtime_events,
+    &sbx_format_runtime_audit,
+    &sbx_format_runtime_metrics,
+    &sbx_format_runtime_webhooks,
     NULL,
 };
 

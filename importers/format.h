@@ -1,7 +1,11 @@
 /* The contract between the loader and one format's importer.
  *
  * The loader finds lines and hands them over; the importer turns one line
- * into at most one event (pushed to out) or says why it cannot. An importer
+ * into events (pushed to out: usually one, several for a line that holds a
+ * list, none for one it cannot read) or says why it cannot. A format whose
+ * items may span lines (a JSON array or page printed over many lines) also
+ * has spans_lines and file: when spans_lines says so, the loader hands the
+ * whole file to file() on one thread instead of running its line loop. An importer
  * keeps per-thread state (made by state_new) so that two threads can import
  * halves of one file at once; it never touches the timeline except to intern
  * strings (thread-safe) and to read its source's bytes.
@@ -35,9 +39,21 @@ struct sbx_format {
     enum sbx_line_status (*scan)(void *state, struct sbx_evbuf *out, const char *p,
                                  const char *limit, size_t *len, uint64_t off, uint32_t line_no,
                                  char *reason, size_t reasonsz);
+    /* Optional (both or neither): whether data[0..size) (what an import
+     * starts with, past any BOM) must be read whole because its first item
+     * does not end on its first line. */
+    bool (*spans_lines)(const char *data, size_t size);
+    /* Then reads all of data[0..size) (at offset off in the source): events
+     * to out, each with the line where its item starts (counted from 1 at
+     * data: the loader renumbers), and what cannot be read as skips
+     * (sbx_evbuf_skip, same numbering) with a reason; the rest loads. */
+    void (*file)(void *state, struct sbx_evbuf *out, const char *data, size_t size, uint64_t off);
 };
 
 extern const struct sbx_format sbx_format_recorder;
+/* Runtime's own records (importers/runtime.h): each kind in every saved shape. */
+extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_events,
+    sbx_format_runtime_audit, sbx_format_runtime_metrics, sbx_format_runtime_webhooks;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

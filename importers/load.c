@@ -118,6 +118,37 @@ static void renumber(struct sbx_evbuf *out, uint32_t first_line)
         out->skips[i].line += first_line;
 }
 
+/* The lines of data[0..size): its newlines, and one more for a last line without one. */
+static uint32_t count_lines(const char *data, size_t size)
+{
+    uint32_t n = 0;
+    for (const char *p = data, *end = data + size; p < end; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return n;
+}
+
+/* A format's whole-file import (items that span lines), on this thread. */
+static void import_whole(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
+                         const char *data, size_t size, uint32_t first_line,
+                         struct sbx_load_progress *shared, struct sbx_imported *out)
+{
+    struct sbx_evbuf buf = {0};
+    void *state = fmt->state_new(tl, source);
+    fmt->file(state, &buf, data, size, (uint64_t)(data - tl->sources[source].data));
+    fmt->state_free(state);
+    renumber(&buf, first_line);
+    if (shared) {
+        atomic_fetch_add_explicit(&shared->bytes_done, size, memory_order_relaxed);
+        atomic_fetch_add_explicit(&shared->events, buf.n, memory_order_relaxed);
+    }
+    out->bufs = sbx_xcalloc(1, sizeof *out->bufs);
+    out->bufs[0] = buf;
+    out->nbufs = 1;
+    out->lines = count_lines(data, size);
+}
+
 void sbx_import_range(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
                       size_t from, uint32_t first_line, const struct sbx_load_opts *opts,
                       struct sbx_imported *out)
@@ -135,6 +166,10 @@ void sbx_import_range(struct sbx_timeline *tl, uint32_t source, const struct sbx
     const char *data = src->data + from, *end = src->data + src->size;
     int nthreads = thread_count(opts);
     size_t total = (size_t)(end - data);
+    if (fmt->file && fmt->spans_lines(data, total)) {
+        import_whole(tl, source, fmt, data, total, first_line, shared, out);
+        return;
+    }
     if (total < (opts && opts->split_min ? opts->split_min : SPLIT_MIN_BYTES))
         nthreads = 1;
     struct chunk chunks[MAX_THREADS];

@@ -47,19 +47,21 @@ void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
         sbx_buf_adds(out, "not checked (no command record loaded)");
         return;
     }
-    sbx_buf_addf(out, "%zu of %zu commands matched", x->npairs, x->checked_commands);
+    sbx_buf_addf(out, "%zu of %zu matched", x->npairs, x->checked_commands);
     if (x->noutside)
-        sbx_buf_addf(out, "; %zu ran OUTSIDE the wrapper", x->noutside);
+        sbx_buf_addf(out, "; %zu OUTSIDE the wrapper", x->noutside);
     if (x->nmissing)
         sbx_buf_addf(out, "; %zu missing from the record", x->nmissing);
     if (x->nexit_mismatch)
         sbx_buf_addf(out, "; %zu exit code%s differ", x->nexit_mismatch, x->nexit_mismatch == 1 ? "" : "s");
+    if (x->skew_known)
+        sbx_buf_addf(out, "; skew %+lld ms", (long long)(x->skew_ns / 1000000));
     if (x->older_than_record)
         sbx_buf_addf(out, "; %zu older than the record", x->older_than_record);
-    if (x->running + x->unread)
-        sbx_buf_addf(out, "; %zu running, %zu unread", x->running, x->unread);
-    if (x->skew_known)
-        sbx_buf_addf(out, "; clock skew %+lld ms", (long long)(x->skew_ns / 1000000));
+    if (x->running)
+        sbx_buf_addf(out, "; %zu running", x->running);
+    if (x->unread)
+        sbx_buf_addf(out, "; %zu unread", x->unread);
 }
 
 void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,

@@ -259,13 +259,16 @@ static void account_lines(struct line *l, struct sbx_buf *out)
         sbx_buf_adds(&l->b, " by ");
         add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.audit.actor));
         const char *target = sbx_str(l->c->tl, e->u.audit.target);
-        if (target[0]) {
+        const char *inside = sbx_str(l->c->tl, e->u.audit.inside);
+        /* the sandbox it acted on is often the one it acted from: say it once */
+        bool same = inside[0] && strncmp(target, "sandbox:", 8) == 0 && strcmp(target + 8, inside) == 0;
+        if (target[0] && !same) {
             sbx_buf_adds(&l->b, " on ");
             add_untrusted_cstr(l, target);
         }
-        if (e->u.audit.inside) {
-            sbx_buf_adds(&l->b, " FROM INSIDE ");
-            add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.audit.inside));
+        if (inside[0]) {
+            sbx_buf_adds(&l->b, same ? " on and FROM INSIDE " : " FROM INSIDE ");
+            add_untrusted_cstr(l, inside);
         }
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);

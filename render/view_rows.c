@@ -226,8 +226,22 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
     int col = 0;
     col = sbx_grid_textf(g, row, col, g->cols, selected ? base : fstyle, "%c", mark) + 1;
     char buf[32];
+    /* an event on another day than the run's start shows its date instead of
+     * its seconds (audit entries reach back 400 days) */
+    if (l->sum && l->sum->start != SBX_TIME_UNKNOWN && e->start != SBX_TIME_UNKNOWN) {
+        char a[40], b[40];
+        sbx_stamp(e->start, l->local, a);
+        sbx_stamp(l->sum->start, l->local, b);
+        if (strncmp(a, b, 10) != 0) {
+            snprintf(buf, sizeof buf, "%.5s %.5s", a + 5, a + 11); /* "11-26 08:38" */
+            col = sbx_grid_text(g, row, col, g->cols, selected ? base : SBX_STYLE_WARNING, buf,
+                                strlen(buf)) + 2;
+            goto after_time;
+        }
+    }
     col = sbx_grid_text(g, row, col, g->cols, selected ? base : SBX_STYLE_TIME,
                         sbx_clock(e->start, l->local, buf), 12) + 1;
+after_time:
     if (show_duration(g->cols)) {
         buf[0] = '\0';
         if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end > e->start)

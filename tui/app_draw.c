@@ -76,6 +76,13 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
         if (!s)
             break;
         /* the findings first, heaviest first, as the rows rank them */
+        if (s->account_inside)
+            part(&h, cols, dot, "%s account change%s FROM INSIDE", sbx_thousands(s->account_inside, b),
+                 s->account_inside == 1 ? "" : "s");
+        if (s->cross.noutside)
+            part(&h, cols, dot, "%s outside the wrapper", sbx_thousands(s->cross.noutside, b));
+        if (s->cross.nmissing)
+            part(&h, cols, dot, "%s missing from the record", sbx_thousands(s->cross.nmissing, b));
         if (s->nrefused)
             part(&h, cols, dot, "%s refused", sbx_thousands(s->nrefused, b));
         if (s->system[SBX_ADDED].n + s->system[SBX_CHANGED].n + s->system[SBX_REMOVED].n)

@@ -103,11 +103,18 @@ static void collect(struct report *r)
     }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];
-        char exit[32] = "exit unknown";
-        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            snprintf(exit, sizeof exit, "exit %d", (int)e->u.cmd.exit);
-        add(r, K_OUTSIDE, e, "%s (%s, %lld ms) is in Runtime's record but not in the wrapper's log",
-            str(r, e->u.cmd.program), exit, (long long)e->u.cmd.ms);
+        char how[64] = "exit unknown";
+        const struct sbx_command *c = &e->u.cmd;
+        if (c->flags & SBX_CMD_RUNNING)
+            snprintf(how, sizeof how, "running");
+        else if (c->flags & SBX_CMD_UNREAD)
+            snprintf(how, sizeof how, "unread: started in the background");
+        else if (c->flags & SBX_CMD_EXIT_KNOWN)
+            snprintf(how, sizeof how, "exit %d", (int)c->exit);
+        if (c->flags & SBX_CMD_MS_KNOWN)
+            snprintf(how + strlen(how), sizeof how - strlen(how), ", %lld ms", (long long)c->ms);
+        add(r, K_OUTSIDE, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
+            str(r, c->program), how);
     }
     for (size_t i = 0; i < x->nmissing; i++) {
         command_line(r, x->missing[i], cmd, sizeof cmd);

@@ -180,6 +180,72 @@ static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     sbx_doc_end_line(d);
 }
 
+/* The metrics reading nearest the event in its sandbox (within a minute),
+ * or NULL: what the sandbox was doing while the command ran. */
+static const struct sbx_event *nearest_metric(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    static const int64_t MINUTE = 60LL * 1000000000LL;
+    if (e->start == SBX_TIME_UNKNOWN)
+        return NULL;
+    size_t lo = 0, hi = tl->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sbx_event_cmp(tl->order[mid], e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct sbx_event *best = NULL;
+    int64_t best_d = MINUTE + 1;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        for (size_t k = 0; k < 4096; k++) {
+            size_t i = dir < 0 ? lo - 1 - k : lo + k;
+            if ((dir < 0 && k >= lo) || (dir > 0 && i >= tl->n))
+                break;
+            const struct sbx_event *m = tl->order[i];
+            if (m->start == SBX_TIME_UNKNOWN)
+                continue;
+            int64_t d = m->start > e->start ? m->start - e->start : e->start - m->start;
+            if (d > MINUTE)
+                break;
+            if (m->kind == SBX_EV_METRIC && m->sandbox == e->sandbox && d < best_d) {
+                best = m;
+                best_d = d;
+            }
+        }
+    }
+    return best;
+}
+
+static void load_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_event *m = nearest_metric(l->tl, e);
+    if (!m)
+        return;
+    const struct sbx_metric *v = &m->u.metric;
+    char clock[16];
+    field(d, "Load");
+    if (v->cpu_percent >= 0)
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, "CPU %.0f%%", v->cpu_percent);
+    if (v->memory_bytes >= 0)
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, "%smemory %lld MiB", v->cpu_percent >= 0 ? ", " : "",
+                     (long long)(v->memory_bytes >> 20));
+    sbx_doc_addf(d, SBX_STYLE_NOTE, " (the reading at %s)", sbx_clock(m->start, l->local, clock));
+    if (l->sum && (l->sum->cpu_peak || l->sum->memory_peak)) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, "; the run's peak: ");
+        if (l->sum->cpu_peak) {
+            const struct sbx_metric *p = &l->sum->cpu_peak->u.metric;
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "CPU %.0f%%", p->cpu_peak_percent >= 0 ? p->cpu_peak_percent : p->cpu_percent);
+        }
+        if (l->sum->memory_peak) {
+            const struct sbx_metric *p = &l->sum->memory_peak->u.metric;
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "%smemory %lld MiB", l->sum->cpu_peak ? ", " : "",
+                         (long long)((p->memory_peak_bytes >= 0 ? p->memory_peak_bytes : p->memory_bytes) >> 20));
+        }
+    }
+    sbx_doc_end_line(d);
+}
+
 static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     const struct sbx_command *c = &e->u.cmd;
@@ -205,6 +271,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     untrusted(d, l, SBX_STYLE_NORMAL, prog[0] ? prog : "?", prog[0] ? strlen(prog) : 1, true);
     sbx_doc_end_line(d);
     hash_field(d, l, e);
+    load_field(d, l, e);
     if (l->sum && l->sum->cross.records) {
         const struct sbx_event *r = sbx_crosscheck_record_of(&l->sum->cross, e);
         field(d, "Record");

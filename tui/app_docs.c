@@ -164,9 +164,11 @@ void sbx_app_open_detail(struct sbx_app *a)
 {
     a->raw = false;
     open_doc(a, SBX_VIEW_DETAIL);
-    /* opened from a search: the first match in sight */
-    if (a->search && a->nhits)
-        sbx_app_search_doc(a, false, false, true);
+    /* opened from a search: the first match in sight (and the top kept
+     * when the match is on the first screen anyway) */
+    if (a->search && a->nhits && sbx_app_search_doc(a, false, false, true) &&
+        a->doc_top < (size_t)sbx_app_body(a))
+        a->doc_top = 0;
 }
 
 void sbx_app_open_summary(struct sbx_app *a)

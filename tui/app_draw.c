@@ -71,10 +71,11 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
             else
                 part(&h, cols, dot, "%s", sbx_stamp(s->start, a->opts.local, b));
         }
-        if (a->tl)
-            part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
-        if (!s)
+        if (!s) {
+            if (a->tl)
+                part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
             break;
+        }
         /* the findings first, heaviest first, as the rows rank them */
         if (s->account_inside)
             part(&h, cols, dot, "%s account change%s FROM INSIDE", sbx_thousands(s->account_inside, b),
@@ -96,6 +97,9 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
                  s->hash_mismatched == 1 ? "" : "es");
         if (s->failed)
             part(&h, cols, dot, "%s failed", sbx_thousands(s->failed, b));
+        /* last: the status line counts the rows too */
+        if (a->tl)
+            part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
         break;
     }
     }

@@ -383,9 +383,19 @@ static void first_screen(void **state)
     assert_selected(&a, r, 0);
     draw(&a, &g);
     assert_true(row_has(&g, 0, " sbxview"));
+    /* the findings come first in the header; the count of rows is on the
+     * status line, and in the header too when there is room */
     char n[32];
+    snprintf(n, sizeof n, "1/%d", NEVENTS);
+    assert_true(row_has(&g, 23, n));
+    struct sbx_grid wide;
+    sbx_grid_init(&wide, false);
+    sbx_app_resize(&a, 200, 24);
+    draw(&a, &wide);
     snprintf(n, sizeof n, "%d events", NEVENTS);
-    assert_true(row_has(&g, 0, n));
+    assert_true(row_has(&wide, 0, n));
+    sbx_grid_free(&wide);
+    sbx_app_resize(&a, 80, 24);
     assert_true(row_has(&g, 1, "step-00"));
     /* one row per event until the status line */
     for (int i = 0; i < body(&a); i++) {

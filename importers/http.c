@@ -151,27 +151,29 @@ static const char *find_ci(const char *s, size_t n, const char *word)
     return NULL;
 }
 
-/* One trace line with credentials taken out: everything after the word
- * "authorization" (a header, or libcurl's HTTP/2 "[authorization: …]" note)
- * and every occurrence of the token. */
+void sbx_http_redact(struct sbx_buf *out, const char *s, size_t n, const char *token)
+{
+    const char *auth = find_ci(s, n, "authorization");
+    size_t keep = auth ? (size_t)(auth - s) + strlen("authorization") : n;
+    size_t tl = token ? strlen(token) : 0;
+    for (size_t i = 0; i < keep;) {
+        if (tl && i + tl <= n && memcmp(s + i, token, tl) == 0) {
+            sbx_buf_adds(out, REDACTED);
+            i += tl;
+        } else {
+            sbx_buf_addc(out, s[i++]);
+        }
+    }
+    if (auth)
+        sbx_buf_adds(out, ": " REDACTED);
+}
+
 static void trace_line(struct sbx_http *h, char prefix, const char *s, size_t n)
 {
     struct sbx_buf b = SBX_BUF_INIT;
     sbx_buf_addc(&b, prefix);
     sbx_buf_addc(&b, ' ');
-    const char *auth = find_ci(s, n, "authorization");
-    size_t keep = auth ? (size_t)(auth - s) + strlen("authorization") : n;
-    size_t tl = h->token ? strlen(h->token) : 0;
-    for (size_t i = 0; i < keep;) {
-        if (tl && i + tl <= n && memcmp(s + i, h->token, tl) == 0) {
-            sbx_buf_adds(&b, REDACTED);
-            i += tl;
-        } else {
-            sbx_buf_addc(&b, s[i++]);
-        }
-    }
-    if (auth)
-        sbx_buf_adds(&b, ": " REDACTED);
+    sbx_http_redact(&b, s, n, h->token);
     h->trace(h->trace_ctx, b.p, b.len);
     explicit_bzero(b.p, b.cap);
     sbx_buf_free(&b);
@@ -261,7 +263,8 @@ static bool set_options(struct sbx_http *h, const struct sbx_http_request *req,
               curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L) == CURLE_OK &&
-              (!h->ca_file || curl_easy_setopt(c, CURLOPT_CAINFO, h->ca_file) == CURLE_OK) &&
+              (!h->ca_file || (curl_easy_setopt(c, CURLOPT_CAINFO, h->ca_file) == CURLE_OK &&
+                               curl_easy_setopt(c, CURLOPT_CAPATH, NULL) == CURLE_OK)) &&
               curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, h->connect_timeout_ms) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, h->timeout_ms) == CURLE_OK &&

@@ -92,6 +92,12 @@ void sbx_http_response_free(struct sbx_http_response *resp);
  * -1 when value is NULL or neither form; at most a day. */
 int64_t sbx_http_retry_after_ms(const char *value, int64_t now_s);
 
+/* The trace's redaction of one line, appended to out: everything after the
+ * word "authorization" (any case: a header, or libcurl's HTTP/2 note
+ * "[authorization: Bearer …]") becomes ": [redacted]", and so does every
+ * occurrence of token (if not NULL) before it. */
+void sbx_http_redact(struct sbx_buf *out, const char *s, size_t n, const char *token);
+
 /* Appends s[0..n) to out percent-encoded: every byte but A-Z a-z 0-9 - . _ ~
  * becomes %XX, so the result is safe in a query value or a path segment. */
 void sbx_http_escape(struct sbx_buf *out, const char *s, size_t n);

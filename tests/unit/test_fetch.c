@@ -1054,6 +1054,27 @@ static void escaping_and_json_text(void **state)
     assert_memory_equal(text, "\"v\"", 3);
 }
 
+static void redaction(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"Authorization: Bearer " KEY, "Authorization: [redacted]"},
+        {"authorization:Bearer " KEY, "authorization: [redacted]"},
+        {"[HTTP/2] [1] [authorization: Bearer " KEY "]", "[HTTP/2] [1] [authorization: [redacted]"},
+        {"Proxy-Authorization: Basic dXNlcjpwdw==", "Proxy-Authorization: [redacted]"},
+        {"GET /x?" KEY "&" KEY " HTTP/1.1", "GET /x?[redacted]&[redacted] HTTP/1.1"},
+        {"x-request-id: req_1", "x-request-id: req_1"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_add(&b, "", 0);
+        sbx_http_redact(&b, cases[i][0], strlen(cases[i][0]), KEY);
+        assert_string_equal(b.p, cases[i][1]);
+        sbx_buf_free(&b);
+    }
+}
+
 static bool join_el(void *ctx, size_t i, const char *el, size_t len)
 {
     struct sbx_buf *b = ctx;
@@ -1092,6 +1113,7 @@ int main(void)
         cmocka_unit_test(retry_after_values),
         cmocka_unit_test(escaping_and_json_text),
         cmocka_unit_test(array_elements_split),
+        cmocka_unit_test(redaction),
 #define CASE(f) cmocka_unit_test_setup_teardown(f, case_setup, case_teardown)
         CASE(every_page_saved),
         CASE(several_sandboxes_share_one_audit_walk),

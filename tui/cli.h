@@ -8,6 +8,7 @@ enum { SBX_EXIT_OK = 0, SBX_EXIT_FINDINGS = 1, SBX_EXIT_USAGE = 2 };
 
 int sbx_cmd_summary(int argc, char **argv);
 int sbx_cmd_view(int argc, char **argv);
+int sbx_cmd_fetch(int argc, char **argv);
 void sbx_usage(FILE *to);
 
 #endif

@@ -64,7 +64,8 @@ void sbx_fetch_out_abort(struct sbx_fetch_out *o);
 void sbx_json_compact(struct sbx_buf *out, const char *p, size_t n);
 
 /* The raw text of the top-level member `key` of the valid JSON object
- * text[0..n) (keys compared unescaped): true with *val and *len. */
+ * text[0..n) (keys compared unescaped; a string with its quotes): true with
+ * *val and *len. The first such member when keys repeat. */
 bool sbx_json_member_text(const char *text, size_t n, const char *key, const char **val,
                           size_t *len);
 

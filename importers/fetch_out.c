@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "importers/fetch_internal.h"
-#include "importers/jsonscan.h"
+#include "model/jsonstr.h"
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -256,26 +256,6 @@ void sbx_json_compact(struct sbx_buf *out, const char *p, size_t n)
     sbx_buf_add(out, p + run, n - run);
 }
 
-bool sbx_json_member_text(const char *text, size_t n, const char *key, const char **val,
-                          size_t *len)
-{
-    struct sbx_jscan s;
-    sbx_jscan_init(&s);
-    bool found = false;
-    if (sbx_jscan_line(&s, text, n)) {
-        const struct sbx_jmember *m = sbx_jscan_get(&s, key);
-        if (m) {
-            /* a string's span is its body: take the quotes too */
-            bool str = m->type == SBX_JSTRING;
-            *val = m->val - str;
-            *len = m->val_len + 2 * str;
-            found = true;
-        }
-    }
-    sbx_jscan_free(&s);
-    return found;
-}
-
 /* The end of the value starting at p[i] (valid JSON, no leading space). */
 static size_t value_end(const char *p, size_t n, size_t i)
 {
@@ -323,6 +303,44 @@ static size_t skip_ws(const char *p, size_t n, size_t i)
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
         i++;
     return i;
+}
+
+bool sbx_json_member_text(const char *text, size_t n, const char *key, const char **val,
+                          size_t *len)
+{
+    size_t kl = strlen(key), i = skip_ws(text, n, 0);
+    if (i >= n || text[i] != '{')
+        return false;
+    i = skip_ws(text, n, i + 1);
+    while (i < n && text[i] == '"') {
+        size_t kend = value_end(text, n, i); /* just past the closing quote */
+        if (kend < i + 2)
+            return false;
+        const char *body = text + i + 1;
+        size_t blen = kend - i - 2;
+        bool match;
+        if (memchr(body, '\\', blen)) {
+            char *dec = sbx_xmalloc(blen + 1);
+            match = sbx_jstr_decode(body, blen, dec) == kl && memcmp(dec, key, kl) == 0;
+            free(dec);
+        } else {
+            match = blen == kl && memcmp(body, key, kl) == 0;
+        }
+        i = skip_ws(text, n, kend);
+        if (i >= n || text[i] != ':')
+            return false;
+        i = skip_ws(text, n, i + 1);
+        size_t vend = value_end(text, n, i);
+        if (match) {
+            *val = text + i;
+            *len = vend - i;
+            return true;
+        }
+        i = skip_ws(text, n, vend);
+        if (i < n && text[i] == ',')
+            i = skip_ws(text, n, i + 1);
+    }
+    return false;
 }
 
 size_t sbx_json_array_each(const char *p, size_t n,

@@ -16,11 +16,20 @@ static int64_t mono_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void sleep_ms(int64_t ms)
+/* Sleeps ms in slices, so that a cancel is seen within 100 ms; false when
+ * cancelled. */
+static bool sleep_ms(int64_t ms, const _Atomic bool *cancel)
 {
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    while (ms > 0) {
+        if (cancel && atomic_load(cancel))
+            return false;
+        int64_t slice = ms < 100 ? ms : 100;
+        struct timespec ts = {0, (long)slice * 1000000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+        ms -= slice;
     }
+    return !(cancel && atomic_load(cancel));
 }
 
 /* Copies b into err, cutting out every occurrence of key. */
@@ -197,7 +206,10 @@ bool sbx_fetch_get(struct sbx_fetch_call *c, const char *url, const char *where,
             p.status = r == SBX_HTTP_DONE ? resp->status : 0;
             o->progress(o->progress_ctx, &p);
         }
-        sleep_ms(wait);
+        if (!sleep_ms(wait, o->cancel)) {
+            sbx_fetch_fail(c, where, "cancelled");
+            return false;
+        }
         delay = delay > o->deadline_ms / 2 ? o->deadline_ms : delay * 2;
     }
 }

@@ -548,6 +548,7 @@ bool sbx_fetch_runtime(const char *const *ids, size_t nids, const char *dir,
         .user_agent = "sbxview/" SBX_VERSION,
         .trace = r.opts.trace,
         .trace_ctx = r.opts.trace_ctx,
+        .cancel = r.opts.cancel,
     };
     r.call.http = sbx_http_new(&hc, err, errsz);
     r.windows = sbx_xcalloc(nu, sizeof *r.windows);

@@ -50,6 +50,7 @@
 #ifndef SBX_FETCH_RUNTIME_H
 #define SBX_FETCH_RUNTIME_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +87,10 @@ struct sbx_fetch_opts {
     /* Optional: libcurl's redacted trace (struct sbx_http_config.trace). */
     void (*trace)(void *ctx, const char *line, size_t len);
     void *trace_ctx;
+    /* Optional: set from another thread or a signal handler to stop the
+     * fetch within about a second, as a failure ("cancelled") that leaves
+     * nothing behind. */
+    const _Atomic bool *cancel;
 };
 
 struct sbx_fetch_saved {

@@ -18,6 +18,7 @@ struct sbx_http {
     size_t max_body;
     void (*trace)(void *ctx, const char *line, size_t len);
     void *trace_ctx;
+    const _Atomic bool *cancel;
     char errbuf[CURL_ERROR_SIZE];
     /* during sbx_http_do only */
     const char *token;
@@ -56,6 +57,7 @@ struct sbx_http *sbx_http_new(const struct sbx_http_config *cfg, char *err, size
     h->max_body = cfg->max_body ? cfg->max_body : SBX_HTTP_MAX_BODY_DEFAULT;
     h->trace = cfg->trace;
     h->trace_ctx = cfg->trace_ctx;
+    h->cancel = cfg->cancel;
     return h;
 }
 
@@ -179,6 +181,18 @@ static void trace_line(struct sbx_http *h, char prefix, const char *s, size_t n)
     sbx_buf_free(&b);
 }
 
+static bool cancelled(const struct sbx_http *h)
+{
+    return h->cancel && atomic_load(h->cancel);
+}
+
+static int on_xfer(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                   curl_off_t ulnow)
+{
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    return cancelled(ctx); /* non-zero aborts the transfer */
+}
+
 static int on_debug(CURL *curl, curl_infotype type, char *data, size_t size, void *ctx)
 {
     (void)curl;
@@ -240,6 +254,7 @@ static enum sbx_http_result classify(CURLcode rc)
     case CURLE_COULDNT_CONNECT: return SBX_HTTP_CONNECT;
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_URL_MALFORMAT: return SBX_HTTP_REFUSED;
+    case CURLE_ABORTED_BY_CALLBACK: return SBX_HTTP_CANCELLED;
     default: return SBX_HTTP_ERROR;
     }
 }
@@ -276,6 +291,9 @@ static bool set_options(struct sbx_http *h, const struct sbx_http_request *req,
               curl_easy_setopt(c, CURLOPT_HEADERDATA, h) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_ERRORBUFFER, h->errbuf) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_USERAGENT, h->user_agent) == CURLE_OK &&
+              (!h->cancel || (curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_xfer) == CURLE_OK &&
+                              curl_easy_setopt(c, CURLOPT_XFERINFODATA, h) == CURLE_OK &&
+                              curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L) == CURLE_OK)) &&
               curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers) == CURLE_OK;
     if (!ok)
         return false;
@@ -341,6 +359,11 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
         set_err(h, err, errsz, "refused: a control character in the URL or the token", NULL);
         goto out;
     }
+    if (cancelled(h)) {
+        set_err(h, err, errsz, "cancelled", NULL);
+        result = SBX_HTTP_CANCELLED;
+        goto out;
+    }
     struct curl_slist *headers = NULL;
     bool ok = true;
     if (req->bearer) {
@@ -399,6 +422,8 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
             char what[96];
             snprintf(what, sizeof what, "the response is over %zu bytes", h->max_body);
             set_err(h, err, errsz, what, NULL);
+        } else if (result == SBX_HTTP_CANCELLED) {
+            set_err(h, err, errsz, "cancelled", NULL);
         } else {
             set_err(h, err, errsz, curl_easy_strerror(rc), h->errbuf);
         }

@@ -25,6 +25,7 @@
 #ifndef SBX_HTTP_H
 #define SBX_HTTP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +46,9 @@ struct sbx_http_config {
      * libcurl's: sanitise it before display. */
     void (*trace)(void *ctx, const char *line, size_t len);
     void *trace_ctx;
+    /* Optional: set (from any thread or a signal handler) to stop a request
+     * within about a second. */
+    const _Atomic bool *cancel;
 };
 
 struct sbx_http;
@@ -70,6 +74,7 @@ enum sbx_http_result {
     SBX_HTTP_TLS,       /* TLS failed: certificate, host name, handshake */
     SBX_HTTP_CONNECT,   /* the host could not be resolved or connected to */
     SBX_HTTP_REFUSED,   /* the URL is not https:// or is malformed: nothing was sent */
+    SBX_HTTP_CANCELLED, /* *cfg.cancel was set */
     SBX_HTTP_ERROR,     /* anything else */
 };
 

@@ -2,6 +2,8 @@
  * progress and the list of saved files out. */
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,27 @@
 #include "render/sanitize.h"
 #include "tui/cli.h"
 #include "tui/cli_util.h"
+
+/* Set by SIGINT, SIGTERM or SIGHUP: the fetch stops and removes what it wrote.
+ * A signal handler can reach nothing else. */
+static _Atomic bool interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupted, true);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
 
 struct shown {
     bool line; /* a progress line is on the terminal */
@@ -167,6 +190,8 @@ int sbx_cmd_fetch(int argc, char **argv)
         o.progress_ctx = &shown;
     }
 
+    o.cancel = &interrupted;
+    catch_signals();
     struct sbx_fetch_report rep;
     char err[2048];
     bool ok = sbx_fetch_runtime((const char *const *)argv + optind, (size_t)(argc - optind), dir,

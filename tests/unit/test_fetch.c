@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -977,6 +978,48 @@ static void existing_files_need_force(void **state)
     assert_clean_run(t);
 }
 
+struct canceller {
+    _Atomic bool flag;
+    int after_ms;
+};
+
+static void *cancel_later(void *arg)
+{
+    struct canceller *c = arg;
+    usleep((useconds_t)c->after_ms * 1000);
+    atomic_store(&c->flag, true);
+    return NULL;
+}
+
+/* A cancel stops a request that hangs and a Retry-After wait alike. */
+static void cancel_leaves_nothing(void **state)
+{
+    struct t *t = *state;
+    NEED_SERVER(t);
+    json_t *sc = scenario(t);
+    add_fault(sc, "{\"route\": \"commands\", \"page\": 2, \"action\": \"hang\"}");
+    add_fault(sc, "{\"route\": \"commands\", \"page\": 2, \"action\": \"status\", "
+                  "\"status\": 429, \"retry_after\": \"8\"}");
+    start_server(t, sc);
+    t->opts.timeout_ms = 8000;
+    for (int round = 0; round < 2; round++) {
+        struct canceller c = {false, 300};
+        t->opts.cancel = &c.flag;
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, cancel_later, &c), 0);
+        int64_t t0 = now_ns();
+        assert_false(fetch1(t));
+        int64_t took = now_ns() - t0;
+        pthread_join(th, NULL);
+        assert_true(took < 3000 * INT64_C(1000000));
+        assert_string_equal(t->err, "sandbox " SB ", commands, page 2: cancelled");
+        assert_nothing_written(t);
+    }
+    struct reqs r = requests(t);
+    assert_int_equal(count_requests(&r, "/v1/sandboxes/" SB "/commands", "cursor="), 2);
+    json_decref(r.all);
+}
+
 struct trace {
     struct sbx_buf all;
 };
@@ -1135,6 +1178,7 @@ int main(void)
         CASE(unknown_sandbox_is_an_error),
         CASE(existing_files_need_force),
         CASE(trace_redacts_authorization),
+        CASE(cancel_leaves_nothing),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -86,6 +86,15 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Times come from the server and may be anywhere in int64's range. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 static int64_t time_member(json_t *o, const char *camel, const char *snake)
 {
     json_t *v = json_object_get(o, camel);
@@ -123,7 +132,7 @@ static void widen_by_command(struct run *r, struct window *w, json_t *cmd)
     } else if (json_is_number(d)) {
         double ms = json_number_value(d);
         if (ms > 0 && ms < 1e12)
-            widen(w, start + (int64_t)(ms * 1e6));
+            widen(w, sat_add(start, (int64_t)(ms * 1e6)));
     }
 }
 
@@ -147,7 +156,8 @@ static bool keep_audit(struct run *r, json_t *entry, bool *older)
         *older = true;
     for (size_t i = 0; i < r->nids; i++) {
         const struct window *w = &r->windows[i];
-        if (at >= w->start - SBX_FETCH_MARGIN_NS && at <= w->end + SBX_FETCH_MARGIN_NS)
+        if (at >= sat_add(w->start, -SBX_FETCH_MARGIN_NS) &&
+            at <= sat_add(w->end, SBX_FETCH_MARGIN_NS))
             return true;
     }
     return names_sandbox(r, entry);
@@ -278,6 +288,8 @@ static bool fetch_list(struct run *r, const struct list_spec *ls, FILE *f, struc
             sbx_fetch_fail(&r->call, where.p, "the response has no \"%s\" list", ls->items);
         else if (next && !json_is_null(next) && !json_is_string(next))
             sbx_fetch_fail(&r->call, where.p, "\"%s\" is neither a string nor null", ls->next);
+        else if (json_is_string(next) && json_string_length(next) == 0)
+            sbx_fetch_fail(&r->call, where.p, "\"%s\" is an empty string", ls->next);
         else if (json_is_string(next) && json_string_length(next) > CURSOR_MAX)
             sbx_fetch_fail(&r->call, where.p, "\"%s\" is over %d bytes", ls->next, CURSOR_MAX);
         else if (json_is_string(next) &&
@@ -312,9 +324,9 @@ static const char *pick_range(struct run *r, const struct window *w)
 {
     if (r->opts.metrics_range)
         return r->opts.metrics_range;
-    int64_t need = r->now_ns - (w->start - SBX_FETCH_MARGIN_NS);
+    int64_t from = sat_add(w->start, -SBX_FETCH_MARGIN_NS);
     for (size_t i = 0; i < NRANGES; i++)
-        if (need <= metric_ranges[i].secs * INT64_C(1000000000))
+        if (from >= r->now_ns - metric_ranges[i].secs * INT64_C(1000000000))
             return metric_ranges[i].name;
     return metric_ranges[NRANGES - 1].name;
 }
@@ -425,8 +437,8 @@ static bool fetch_audit(struct run *r)
 {
     r->audit_from = INT64_MAX;
     for (size_t i = 0; i < r->nids; i++)
-        if (r->windows[i].start - SBX_FETCH_MARGIN_NS < r->audit_from)
-            r->audit_from = r->windows[i].start - SBX_FETCH_MARGIN_NS;
+        if (sat_add(r->windows[i].start, -SBX_FETCH_MARGIN_NS) < r->audit_from)
+            r->audit_from = sat_add(r->windows[i].start, -SBX_FETCH_MARGIN_NS);
     struct list_spec ls = {LIST_AUDIT, NULL, "audit", "/v1/audit?limit=200", "events", "next",
                            "before"};
     struct window unused = {INT64_MAX, INT64_MIN};

@@ -978,6 +978,40 @@ static void existing_files_need_force(void **state)
     assert_clean_run(t);
 }
 
+/* Times at the ends of int64 nanoseconds widen the window without
+ * overflowing (UBSan would stop the test): it then covers every audit
+ * entry, and the metrics range is the widest. */
+static void extreme_times_saturate(void **state)
+{
+    struct t *t = *state;
+    NEED_SERVER(t);
+    json_t *sc = scenario(t);
+    json_t *cmds = json_object_get(json_object_get(sc, "commands"), SB);
+    json_t *c = json_array_get(cmds, 6);
+    json_object_set_new(c, "startedAt", json_string("1677-09-21T00:12:44Z"));
+    json_object_set_new(c, "durationMs", json_real(9.9e11));
+    json_object_set_new(json_array_get(cmds, 0), "startedAt",
+                        json_string("2262-04-11T23:47:16Z"));
+    json_object_set_new(json_array_get(cmds, 0), "durationMs", json_real(9.9e11));
+    start_server(t, sc);
+    assert_true(fetch1(t));
+    assert_ids(t, "runtime-audit.jsonl", "au-1 au-2 au-3 au-4 au-5 au-6 au-7 au-8");
+    assert_string_equal(t->rep.saved[2].range, "30d");
+}
+
+static void empty_cursor_refused(void **state)
+{
+    struct t *t = *state;
+    NEED_SERVER(t);
+    json_t *sc = scenario(t);
+    add_fault(sc, "{\"route\": \"events\", \"action\": \"raw\", \"status\": 200, "
+                  "\"body\": \"{\\\"data\\\": [], \\\"nextCursor\\\": \\\"\\\"}\"}");
+    start_server(t, sc);
+    assert_false(fetch1(t));
+    assert_string_equal(t->err, "sandbox " SB ", events, page 1: \"nextCursor\" is an empty string");
+    assert_nothing_written(t);
+}
+
 struct canceller {
     _Atomic bool flag;
     int after_ms;
@@ -1179,6 +1213,8 @@ int main(void)
         CASE(existing_files_need_force),
         CASE(trace_redacts_authorization),
         CASE(cancel_leaves_nothing),
+        CASE(extreme_times_saturate),
+        CASE(empty_cursor_refused),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

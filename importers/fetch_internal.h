@@ -1,6 +1,6 @@
 /* The parts of sbx_fetch_runtime (importers/fetch_runtime.h), internal to
  * importers/: one API call with its retries (fetch_call.c), the temporary
- * folder and the JSON text of items (fetch_out.c).
+ * folder (fetch_out.c) and the JSON text of items (fetch_json.c).
  *
  * Ownership: as each function says; err is the caller's buffer. */
 #ifndef SBX_FETCH_INTERNAL_H

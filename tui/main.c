@@ -18,6 +18,8 @@ void sbx_usage(FILE *to)
           "                                           the one-screen summary of a run\n"
           "  sbxview check [--format text|json] [--allow KIND,...] FILE|FOLDER ...\n"
           "                                           every finding, a line each (for CI)\n"
+          "  sbxview fetch runtime [OPTIONS] SANDBOX_ID... -o DIR\n"
+          "                                           save Runtime's records of sandboxes\n"
           "\n"
           "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
           "file in it whose content sbxview recognises), or - for standard input.\n"
@@ -55,12 +57,24 @@ void sbx_usage(FILE *to)
           to);
     sbx_check_kinds(to);
     fputs("\n"
+          "Fetch options (RUNTIME_API_KEY is needed; RUNTIME_API_URL, SBXVIEW_CA_FILE):\n"
+          "  -o, --output DIR      the run folder to save into (made if missing)\n"
+          "      --force           replace runtime-* files of the same names in DIR\n"
+          "      --deadline S      how long one request may keep retrying (default 60)\n"
+          "      --timeout S       one request's time limit (default 60)\n"
+          "      --connect-timeout S  (default 10)\n"
+          "      --metrics-range R 15m, 1h, 6h, 24h, 7d or 30d (default: the finest that\n"
+          "                        reaches back to the sandbox's start)\n"
+          "  -v, --verbose         libcurl's trace on stderr, the key redacted\n"
+          "  -q, --quiet           no progress line and no list of saved files\n"
+          "\n"
           "Other options:\n"
           "  -h, --help            this help\n"
           "  -V, --version         the version\n"
           "\n"
-          "Exit status: 0 done; 2 a usage error, no terminal for the review, or nothing\n"
-          "could be loaded; 128+N the review was ended by signal N. Lines that cannot\n"
+          "Exit status: 0 done; 2 a usage error, no terminal for the review, nothing\n"
+          "could be loaded, or a fetch that saved nothing (it names the sandbox, record\n"
+          "and page, and why); 128+N the review was ended by signal N. Lines that cannot\n"
           "be read are reported with file, line and reason, and the rest loads.\n"
           "See sbxview(1).\n",
           to);
@@ -86,5 +100,7 @@ int main(int argc, char **argv)
         return sbx_cmd_summary(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return sbx_cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "fetch") == 0)
+        return sbx_cmd_fetch(argc - 1, argv + 1);
     return sbx_cmd_view(argc, argv);
 }

@@ -334,8 +334,7 @@ static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
     case SBX_ACT_FILTER: start_prompt(a, '&'); break;
     case SBX_ACT_FINDINGS: {
         static const char *const modes[] = {"all events", "events with findings",
-                                            "serious findings only (refused, outside, account, "
-                                            "system, secret, hash)"};
+                                            "serious findings only"};
         a->findings_mode = (a->findings_mode + 1) % 3;
         sbx_app_apply_filter(a);
         sbx_app_message(a, false, "showing %s", modes[a->findings_mode]);

@@ -114,6 +114,26 @@ struct sbx_metric {
     int64_t memory_bytes, memory_peak_bytes; /* negative when absent */
 };
 
+/* One request through the egress proxy (kind network; start is when it
+ * began: Squid logs when a request finished). Strings are strtab ids. */
+enum sbx_network_flags {
+    SBX_NET_DENIED = 1u << 0,    /* refused by the proxy's rules (TCP_DENIED) */
+    SBX_NET_UNREACHED = 1u << 1, /* the proxy could not reach the host (NONE_NONE/000, HIER_NONE 503) */
+    SBX_NET_CONNECT = 1u << 2,   /* a CONNECT tunnel (HTTPS): host and port only */
+};
+
+struct sbx_network {
+    uint32_t host;        /* lower case, without the port */
+    uint32_t method;      /* GET, CONNECT, … */
+    uint32_t result;      /* Squid's result code, e.g. TCP_MISS; 0 for Apache lines */
+    uint32_t client;      /* the client's address */
+    int32_t status;       /* HTTP status; -1 when unknown */
+    uint32_t flags;       /* enum sbx_network_flags */
+    int64_t bytes_in;     /* bytes sent to the client; -1 when unknown */
+    int64_t bytes_out;    /* bytes the client sent; -1 when the log does not say */
+    struct sbx_text url;  /* the URL (CONNECT: host:port), in the source */
+};
+
 /* Paths of a files event: three lists, in timeline storage. */
 enum sbx_change { SBX_ADDED, SBX_CHANGED, SBX_REMOVED, SBX_CHANGE_COUNT };
 
@@ -150,6 +170,7 @@ struct sbx_event {
         struct sbx_audit audit;
         struct sbx_lifecycle life;
         struct sbx_metric metric;
+        struct sbx_network net;
     } u;
 };
 

@@ -15,6 +15,7 @@
 /* Detection reads at most this much of a file, and looks at this many items. */
 enum { DETECT_BYTES = 64 << 20, DETECT_TRIES = 50, DETECT_ITEMS = 8 };
 
+
 void *sbx_rt_state_new(struct sbx_timeline *tl, uint32_t source, const struct sbx_rt_kind *kind)
 {
     struct sbx_rt_state *st = sbx_xcalloc(1, sizeof *st);
@@ -282,6 +283,11 @@ struct whole {
  * reported at its first line; true when reading may go on. */
 static bool broken(struct whole *w, const char *p, enum sbx_rt_span s, const char *at)
 {
+    /* the end of the file is on its last line, not on one after its last newline */
+    if (p == w->end)
+        p--;
+    if (at == w->end)
+        at--;
     uint32_t first = sbx_rt_line_of(w->st, p);
     size_t cost = (size_t)(at - p);
     if (s == SBX_RT_SPAN_SHORT)
@@ -299,14 +305,17 @@ static bool broken(struct whole *w, const char *p, enum sbx_rt_span s, const cha
     return true;
 }
 
-/* A top-level array at p: its elements one by one, so that a long array
- * read whole never holds more than one element's tree and a broken element
- * leaves the ones before it loaded. Returns where reading goes on. */
-static const char *whole_array(struct whole *w, const char *p, bool *failed)
+/* The elements of the array at open (within limit) one by one, so that a
+ * long list read whole never holds more than one element's tree and a
+ * broken element leaves the ones before it loaded. True when the array is
+ * well formed, with *resume just past it; false after a broken element
+ * (reported), with *resume where reading may go on, or NULL to stop. */
+static bool elements(struct whole *w, const char *open, const char *limit, int depth,
+                     const char **resume)
 {
     struct sbx_rt_state *st = w->st;
     struct sbx_rt_iter it;
-    sbx_rt_iter_begin(&it, p, w->end);
+    sbx_rt_iter_begin(&it, open, limit);
     const char *e, *eend;
     char reason[200];
     while (sbx_rt_iter_next(&it, NULL, NULL, &e, &eend)) {
@@ -317,23 +326,59 @@ static const char *whole_array(struct whole *w, const char *p, bool *failed)
             snprintf(reason, sizeof reason, "not a %s: not a JSON object", st->kind->name);
         else
             x = parse(st, NULL, e, (size_t)(eend - e), reason, sizeof reason);
-        if (!x || !import_value(st, w->out, x, e, (size_t)(eend - e), IN_ARRAY, reason,
-                                sizeof reason))
+        if (!x || !import_value(st, w->out, x, e, (size_t)(eend - e), depth, reason, sizeof reason))
             skip_at(st, w->out, line, "%s", reason);
         json_decref(x);
     }
-    *failed = it.status != SBX_RT_SPAN_OK;
-    if (!*failed)
-        return it.p;
+    if (it.status == SBX_RT_SPAN_OK) {
+        *resume = it.p;
+        return true;
+    }
     /* the element that failed starts after the last good one and its comma */
-    const char *q = sbx_rt_skip_ws(it.p, w->end);
-    if (q < w->end && *q == ',')
-        q = sbx_rt_skip_ws(q + 1, w->end);
+    const char *q = sbx_rt_skip_ws(it.p, limit);
+    if (q < limit && *q == ',')
+        q = sbx_rt_skip_ws(q + 1, limit);
     if (q > it.err_at)
         q = it.err_at;
-    if (!broken(w, q, it.status, it.err_at))
-        return w->end;
-    return next_value_line(q, w->end);
+    *resume = broken(w, q, it.status, it.err_at) ? next_value_line(q, w->end) : NULL;
+    return false;
+}
+
+/* A page ([p, vend), its structure scanned) read an item at a time: its
+ * envelope (the page with its list emptied) is validated on its own, then
+ * each item, so that a long page never becomes one tree and a broken item
+ * costs only itself. False, having read nothing, when it is no page (or its
+ * envelope is not valid: then the page is read whole, and fails whole). */
+static bool page_by_items(struct whole *w, const char *p, const char *vend, const char **resume)
+{
+    struct sbx_rt_iter it;
+    sbx_rt_iter_begin(&it, p, vend);
+    const char *key, *v, *ve, *list = NULL, *list_end = NULL, *list_key = NULL;
+    size_t klen;
+    while (sbx_rt_iter_next(&it, &key, &klen, &v, &ve)) {
+        bool events = sbx_rt_key_is(key, klen, "events");
+        if (*v == '[' && (events || sbx_rt_key_is(key, klen, "data"))) {
+            list = v;
+            list_end = ve;
+            list_key = events ? "events" : "data";
+        }
+    }
+    if (it.status != SBX_RT_SPAN_OK || !list)
+        return false;
+    struct sbx_buf env = SBX_BUF_INIT;
+    sbx_buf_add(&env, p, (size_t)(list - p));
+    sbx_buf_adds(&env, "[]");
+    sbx_buf_add(&env, list_end, (size_t)(vend - list_end));
+    json_t *o = json_loadb(env.p, env.len, JSON_REJECT_DUPLICATES, NULL);
+    sbx_buf_free(&env);
+    const char *k = NULL;
+    bool page = json_is_object(o) && page_items(w->st->kind, o, &k) && strcmp(k, list_key) == 0;
+    json_decref(o);
+    if (!page)
+        return false;
+    const char *r;
+    *resume = elements(w, list, list_end, IN_PAGE, &r) || r ? vend : NULL;
+    return true;
 }
 
 void sbx_rt_file(void *state, struct sbx_evbuf *out, const char *data, size_t size, uint64_t off)
@@ -346,12 +391,12 @@ void sbx_rt_file(void *state, struct sbx_evbuf *out, const char *data, size_t si
     const char *p = data;
     bool recovering = false; /* after a broken value, its stray ',' ']' '}' are no news */
     char reason[200];
-    for (;;) {
+    while (p) {
         p = sbx_rt_skip_ws(p, w.end);
         if (p == w.end)
             break;
         if (*p == '[') {
-            p = whole_array(&w, p, &recovering);
+            recovering = !elements(&w, p, w.end, IN_ARRAY, &p);
             continue;
         }
         if (*p != '{') {
@@ -367,14 +412,14 @@ void sbx_rt_file(void *state, struct sbx_evbuf *out, const char *data, size_t si
         const char *vend;
         enum sbx_rt_span s = sbx_rt_value_end(p, w.end, &vend);
         if (s != SBX_RT_SPAN_OK) {
-            if (!broken(&w, p, s, vend))
-                break;
             /* from the next line: the items of a broken page still load */
             recovering = true;
-            p = next_value_line(p, w.end);
+            p = broken(&w, p, s, vend) ? next_value_line(p, w.end) : NULL;
             continue;
         }
         recovering = false;
+        if (page_by_items(&w, p, vend, &p))
+            continue;
         uint32_t line = sbx_rt_line_of(st, p);
         json_t *v = parse(st, NULL, p, (size_t)(vend - p), reason, sizeof reason);
         if (!v || !import_value(st, out, v, p, (size_t)(vend - p), TOP, reason, sizeof reason))

@@ -38,6 +38,9 @@ static void check_ranges(const struct sbx_timeline *tl)
         assert_int_equal(src->data[e->line_off], '{');
         assert_int_equal(src->data[e->line_off + e->line_len - 1], '}');
     }
+    for (size_t i = 0; i < tl->nskips; i++)
+        assert_true(tl->skips[i].line >= 1 &&
+                    tl->skips[i].line <= tl->sources[tl->skips[i].source].lines);
 }
 
 /* Loads bytes with fmt (NULL: the format detection picks, and must pick one). */
@@ -499,6 +502,14 @@ static void bad_items_pretty(void **state)
     assert_int_equal(tl->nskips, 4);
     drop(tl);
 
+    /* cut after an item and its comma: the cut is on the last line there is */
+    const char *cut = "[\n  " CMD_A ",\n";
+    tl = LOAD(cut, NULL);
+    assert_int_equal(tl->n, 1);
+    assert_int_equal(tl->nskips, 1);
+    assert_non_null(strstr(reason_at(tl, 2), "never ends"));
+    drop(tl);
+
     /* a broken page: its later items still load, read on their own */
     const char *page = "{\n  \"data\": [\n    " CMD_A ",\n    {\"x\": [}\n,\n    " CMD_C
                        "\n  ],\n  \"nextCursor\": null\n}\n" CMD_B "\n";
@@ -517,6 +528,42 @@ static void bad_items_pretty(void **state)
     assert_true(tl->sources[0].skipped > 0);
     drop(tl);
     sbx_buf_free(&big);
+}
+
+/* A page printed over lines is read an item at a time (a long one never
+ * becomes one tree): a broken item costs only itself. */
+static void big_page(void **state)
+{
+    (void)state;
+    struct sbx_buf in = SBX_BUF_INIT;
+    sbx_buf_adds(&in, "{\n  \"nextCursor\": null,\n  \"data\": [\n");
+    int n = 12000;
+    for (int i = 0; i < n; i++)
+        sbx_buf_addf(&in,
+                     "    {\n      \"sandboxId\": \"s\",\n      \"program\": \"p%d\",\n"
+                     "      \"startedAt\": \"2026-10-08T%02d:%02d:%02dZ\"%s\n    }%s\n",
+                     i, i / 3600, i / 60 % 60, i % 60, i == 77 ? ", \"x\": tru" : "",
+                     i + 1 < n ? "," : "");
+    sbx_buf_adds(&in, "  ]\n}\n");
+    assert_true(in.len > (1u << 20));
+    struct sbx_timeline *tl = load_as(in.p, in.len, NULL, 1);
+    assert_int_equal(tl->n, (size_t)n - 1);
+    assert_int_equal(tl->nskips, 1);
+    assert_int_equal(tl->skips[0].line, 4 + 77 * 5);
+    assert_non_null(strstr(tl->skips[0].reason, "not JSON: invalid syntax (line"));
+    assert_int_equal(tl->order[0]->line_no, 4);
+    assert_int_equal(tl->order[n - 2]->line_no, 4 + (uint32_t)(n - 1) * 5);
+    assert_string_equal(str(tl, tl->order[n - 2]->u.cmd.program), "p11999");
+    drop(tl);
+
+    /* its envelope is checked too: a duplicate key makes the whole page bad */
+    memcpy(strstr(in.p, "\"nextCursor\""), "\"data\"      ", 12);
+    tl = load_as(in.p, in.len, &sbx_format_runtime_commands, 1);
+    assert_int_equal(tl->n, 0);
+    assert_int_equal(tl->nskips, 1);
+    assert_non_null(strstr(reason_at(tl, 1), "duplicate key"));
+    drop(tl);
+    sbx_buf_free(&in);
 }
 
 static void bom_crlf_blank(void **state)
@@ -706,7 +753,8 @@ int main(void)
         cmocka_unit_test(pretty_items_lines), cmocka_unit_test(audit_fields_and_shapes),
         cmocka_unit_test(lifecycle_events),   cmocka_unit_test(metrics_points),
         cmocka_unit_test(bad_items_jsonl),    cmocka_unit_test(bad_items_pretty),
-        cmocka_unit_test(bom_crlf_blank),     cmocka_unit_test(detection),
+        cmocka_unit_test(big_page),           cmocka_unit_test(bom_crlf_blank),
+        cmocka_unit_test(detection),
         cmocka_unit_test(example_is_recorder), cmocka_unit_test(folder_by_content),
         cmocka_unit_test(threads_agree),
     };

@@ -322,3 +322,16 @@ const char *sbx_str(const struct sbx_timeline *tl, uint32_t id)
 {
     return sbx_strtab_get(&tl->strings, id);
 }
+
+size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    size_t lo = 0, hi = tl->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sbx_event_cmp(tl->order[mid], e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}

@@ -130,6 +130,9 @@ void sbx_timeline_set_data(struct sbx_timeline *tl, uint32_t source, const char 
 
 /* The timeline's order: by start (unknown first), then source, then line. */
 int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);
+/* The first position in tl->order not before e (tl->n when all are): e's
+ * own position when e is in the timeline. */
+size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_event *e);
 
 /* Text access: the bytes of a text field, decoded into scratch when the field
  * is escaped (then the result points into scratch). *len gets the length. */

@@ -187,14 +187,7 @@ static const struct sbx_event *nearest_metric(const struct sbx_timeline *tl, con
     static const int64_t MINUTE = 60LL * 1000000000LL;
     if (e->start == SBX_TIME_UNKNOWN)
         return NULL;
-    size_t lo = 0, hi = tl->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sbx_event_cmp(tl->order[mid], e) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sbx_timeline_position(tl, e);
     const struct sbx_event *best = NULL;
     int64_t best_d = MINUTE + 1;
     for (int dir = -1; dir <= 1; dir += 2) {

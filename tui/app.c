@@ -77,25 +77,12 @@ const struct sbx_event *sbx_app_event(const struct sbx_app *a, size_t i)
     return a->tl->order[sbx_app_pos(a, i)];
 }
 
-/* The position of e in tl->order (the first not before it). */
-static size_t order_pos(const struct sbx_timeline *tl, const struct sbx_event *e)
-{
-    size_t lo = 0, hi = tl->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sbx_event_cmp(tl->order[mid], e) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 size_t sbx_app_row_of(const struct sbx_app *a, const struct sbx_event *e, bool exact)
 {
     if (!a->tl || !e)
         return SIZE_MAX;
-    size_t pos = order_pos(a->tl, e);
+    size_t pos = sbx_timeline_position(a->tl, e);
     size_t row = a->vis ? first_at_or_after(a->vis, a->nvis, pos) : pos;
     size_t n = sbx_app_count(a);
     if (row >= n)
@@ -384,7 +371,7 @@ static const struct sbx_event *same_record(const struct sbx_timeline *old_tl,
             continue;
         struct sbx_event key = *old;
         key.source = (uint16_t)s;
-        size_t pos = order_pos(tl, &key);
+        size_t pos = sbx_timeline_position(tl, &key);
         if (pos < tl->n && tl->order[pos]->source == s && tl->order[pos]->line_no == old->line_no)
             return tl->order[pos];
         return pos < tl->n ? tl->order[pos] : tl->n ? tl->order[tl->n - 1] : NULL;

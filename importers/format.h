@@ -54,6 +54,10 @@ extern const struct sbx_format sbx_format_recorder;
 /* Runtime's own records (importers/runtime.h): each kind in every saved shape. */
 extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_events,
     sbx_format_runtime_audit, sbx_format_runtime_metrics, sbx_format_runtime_webhooks;
+/* Squid's access.log (importers/squid.c), native and Apache combined: one
+ * network event per request. Hosts are lower case, without port, user info or
+ * an IPv6 address's brackets. */
+extern const struct sbx_format sbx_format_squid;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

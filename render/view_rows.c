@@ -328,6 +328,25 @@ after_time:
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
         break;
     }
+    case SBX_EV_NETWORK: {
+        const struct sbx_network *nw = &e->u.net;
+        if (nw->flags & SBX_NET_DENIED)
+            sbx_buf_adds(&t, "DENIED ");
+        else if (nw->flags & SBX_NET_UNREACHED)
+            sbx_buf_adds(&t, "unreached ");
+        sbx_buf_addf(&t, "%s ", sbx_str(l->tl, nw->method));
+        size_t n;
+        struct sbx_buf url = SBX_BUF_INIT;
+        const char *u = sbx_text_get(l->tl, e, &nw->url, &url, &n);
+        sbx_buf_add(&t, u, n);
+        sbx_buf_free(&url);
+        if (nw->status >= 0)
+            sbx_buf_addf(&t, " -> %d", (int)nw->status);
+        if (nw->bytes_in >= 0)
+            sbx_buf_addf(&t, ", %lld bytes", (long long)nw->bytes_in);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
     case SBX_EV_METRIC: {
         const struct sbx_metric *m = &e->u.metric;
         sbx_buf_adds(&t, "metrics:");

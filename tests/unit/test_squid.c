@@ -11,35 +11,25 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/loadtest.h"
+
 #include "importers/format.h"
 #include "importers/load.h"
 
 static struct sbx_timeline *load_bytes(const char *bytes, size_t n, int threads)
 {
-    struct sbx_timeline *tl = malloc(sizeof *tl);
-    sbx_timeline_init(tl);
-    char *copy = malloc(n + 1);
-    memcpy(copy, bytes, n);
-    uint32_t src = sbx_timeline_add_source(tl, "access.log", copy, n, SBX_DATA_HEAP);
-    struct sbx_load_opts opts = {.threads = threads, .split_min = 1};
-    sbx_load_source(tl, src, &sbx_format_squid, &opts);
-    sbx_timeline_finish(tl);
-    return tl;
+    return loadtest_bytes(&sbx_format_squid, "access.log", bytes, n, threads, 1);
 }
 #define LOAD(s) load_bytes((s), sizeof(s) - 1, 1)
 
 static void drop(struct sbx_timeline *tl)
 {
-    sbx_timeline_free(tl);
-    free(tl);
+    loadtest_drop(tl);
 }
 
 static const char *skip_reason(const struct sbx_timeline *tl, uint32_t line)
 {
-    for (size_t i = 0; i < tl->nskips; i++)
-        if (tl->skips[i].line == line)
-            return tl->skips[i].reason;
-    return NULL;
+    return loadtest_skip_reason(tl, line);
 }
 
 /* The event of a line (events are in time order; tests look them up by line). */

@@ -14,6 +14,10 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum);
  * changes, lifecycle events, webhook signatures, metrics peaks. After
  * sbx_analyze_commands (it uses the run's span and sandboxes). */
 void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* The egress proxy's requests: per-host counts and bytes, hosts reached,
+ * and the proxy's denials as refused hosts (merged with those output
+ * showed). After sbx_analyze_content. */
+void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum);
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
                          size_t errsz);
 

@@ -68,6 +68,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     sbx_analyze_files(tl, sum);
     if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, err, errsz))
         return false;
+    sbx_analyze_network(tl, sum);
     drop_refused_hosts(sum);
     return true;
 }
@@ -91,6 +92,7 @@ void sbx_summary_free(struct sbx_summary *sum)
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);
     free(sum->account);
+    free(sum->proxy_hosts);
     sbx_strlist_free(&sum->stop_reasons);
     memset(sum, 0, sizeof *sum);
 }

@@ -34,6 +34,13 @@ struct sbx_refusal {
     const char *pattern;            /* which client's message matched: "curl", "pip", … */
 };
 
+/* What the egress proxy saw of one host. */
+struct sbx_host_stat {
+    uint32_t host;        /* strtab id */
+    size_t requests, denied, unreached;
+    int64_t bytes_in;     /* bytes the proxy sent back, summed */
+};
+
 struct sbx_secret_found {
     unsigned kind;                  /* model/secrets.h kind */
     const struct sbx_event *event;
@@ -62,6 +69,8 @@ struct sbx_summary {
     size_t workspace_manifests;                  /* files events without a root */
 
     struct sbx_strlist hosts;       /* reached or named, not refused */
+    struct sbx_host_stat *proxy_hosts; /* from the proxy's log: most requests first */
+    size_t nproxy_hosts;
     struct sbx_refusal *refused;    /* by first time */
     size_t nrefused;
 

@@ -140,6 +140,25 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
+    /* added to schema 1: what the egress proxy saw, per host */
+    sbx_jw_key(w, "proxy_hosts");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nproxy_hosts; i++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "host");
+        sbx_jw_cstr(w, sbx_str(c->tl, h->host));
+        sbx_jw_key(w, "requests");
+        sbx_jw_int(w, (int64_t)h->requests);
+        sbx_jw_key(w, "denied");
+        sbx_jw_int(w, (int64_t)h->denied);
+        sbx_jw_key(w, "unreached");
+        sbx_jw_int(w, (int64_t)h->unreached);
+        sbx_jw_key(w, "bytes_in");
+        sbx_jw_int(w, h->bytes_in);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
     sbx_jw_end_object(w);
 }
 

@@ -149,9 +149,11 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
                      sbx_time_format(r->first, a));
         const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
         code(c, out, ev, n);
-        sbx_buf_adds(out, " from ");
-        const char *cmd = sbx_sum_command(c, r->event, &n);
-        code(c, out, cmd, n);
+        if (r->event->kind == SBX_EV_COMMAND) { /* a proxy's denial has no command */
+            sbx_buf_adds(out, " from ");
+            const char *cmd = sbx_sum_command(c, r->event, &n);
+            code(c, out, cmd, n);
+        }
         sbx_buf_addc(out, '\n');
     }
     if (s->hosts.n) {

@@ -155,8 +155,8 @@ static void commands_line(struct line *l, struct sbx_buf *out)
         l->event = s->longest;
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);
         add_untrusted(l, cmd, n);
+        emit(l, out);
     }
-    emit(l, out);
 }
 
 static void changes(struct line *l, const struct sbx_strlist *lists)
@@ -233,6 +233,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         add_untrusted(l, ev, n);
         l->event = r->event;
         emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (r->event->kind != SBX_EV_COMMAND)
+            continue; /* the proxy's denial: its evidence is the request itself */
         const char *cmd = sbx_sum_command(l->c, r->event, &n);
         l->event = r->event;
         sbx_buf_adds(&l->b, "    $ ");

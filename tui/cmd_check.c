@@ -128,6 +128,11 @@ static void collect(struct report *r)
     }
     for (size_t i = 0; i < s->nrefused; i++) {
         const struct sbx_refusal *f = &s->refused[i];
+        if (f->event->kind != SBX_EV_COMMAND) { /* the proxy's denial: the request is the evidence */
+            add(r, K_REFUSED, f->event, "%s (%zu time%s): %s", f->host, f->count,
+                f->count == 1 ? "" : "s", f->evidence);
+            continue;
+        }
         command_line(r, f->event, cmd, sizeof cmd);
         add(r, K_REFUSED, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
             f->count == 1 ? "" : "s", f->evidence, cmd);

@@ -53,7 +53,7 @@ static struct sbx_event *by_line(struct sbx_timeline *tl, uint32_t line)
 /* The fixture: one event per line, in time order (so position i is line
  * i + 1). In C, \\u0066 is the six bytes \u0066 in the file. */
 static const char *const LOG =
-    /* 1 */ "{\"at\": \"2026-01-01T00:00:01Z\", \"sandbox\": \"s1a\", \"kind\": \"command\", \"command\": \"pytest -q\", \"cwd\": \"/work/float\", \"exit\": 1, \"timed_out\": false, \"ms\": 10, \"stdout\": \"FAILED test_x\\nFLOAT mismatch\", \"stderr\": \"\"}\n"
+    /* 1 */ "{\"at\": \"2026-01-01T00:00:01Z\", \"sandbox\": \"s1a\", \"kind\": \"command\", \"command\": \"pytest -q\", \"cwd\": \"/srv/float\", \"exit\": 1, \"timed_out\": false, \"ms\": 10, \"stdout\": \"FAILED test_x\\nFLOAT mismatch\", \"stderr\": \"\"}\n"
     /* 2 */ "{\"at\": \"2026-01-01T00:00:02Z\", \"sandbox\": \"s1b\", \"kind\": \"command\", \"command\": \"pip install requests\", \"exit\": 0, \"timed_out\": false, \"ms\": 10, \"stdout\": \"Successfully installed\", \"stderr\": \"\"}\n"
     /* 3 */ "{\"at\": \"2026-01-01T00:00:03Z\", \"sandbox\": \"s2\", \"kind\": \"command\", \"command\": \"curl https://paste.example.com\", \"exit\": 7, \"timed_out\": false, \"ms\": 10, \"stdout\": \"\", \"stderr\": \"curl: (7) Failed to connect: Connection refused\"}\n"
     /* 4 */ "{\"at\": \"2026-01-01T00:00:04Z\", \"sandbox\": \"s2\", \"kind\": \"command\", \"command\": \"sleep 99\", \"exit\": 124, \"timed_out\": true, \"ms\": 10, \"stdout\": \"\", \"stderr\": \"\"}\n"

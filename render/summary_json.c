@@ -6,6 +6,13 @@
 #include "render/jsonw.h"
 #include "render/summary_common.h"
 
+/* "key": integer, the pair this contract writes most. */
+static void int_field(struct sbx_jsonw *w, const char *key, int64_t v)
+{
+    sbx_jw_key(w, key);
+    sbx_jw_int(w, v);
+}
+
 static void time_value(struct sbx_jsonw *w, int64_t ns)
 {
     char buf[SBX_TIME_BUFSZ];
@@ -54,10 +61,8 @@ static void run(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_cstr(w, sbx_display_path(src->path));
         sbx_jw_key(w, "format");
         sbx_jw_cstr(w, src->format);
-        sbx_jw_key(w, "events");
-        sbx_jw_int(w, (int64_t)src->events);
-        sbx_jw_key(w, "skipped");
-        sbx_jw_int(w, (int64_t)src->skipped);
+        int_field(w, "events", (int64_t)src->events);
+        int_field(w, "skipped", (int64_t)src->skipped);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -69,12 +74,9 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
     const struct sbx_summary *s = c->sum;
     sbx_jw_key(w, "commands");
     sbx_jw_object(w);
-    sbx_jw_key(w, "total");
-    sbx_jw_int(w, (int64_t)s->commands);
-    sbx_jw_key(w, "failed");
-    sbx_jw_int(w, (int64_t)s->failed);
-    sbx_jw_key(w, "timed_out");
-    sbx_jw_int(w, (int64_t)s->timed_out);
+    int_field(w, "total", (int64_t)s->commands);
+    int_field(w, "failed", (int64_t)s->failed);
+    int_field(w, "timed_out", (int64_t)s->timed_out);
     sbx_jw_key(w, "failed_by_program");
     sbx_jw_object(w);
     for (size_t i = 0; i < s->nfailed_by; i++) {
@@ -95,8 +97,7 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
         size_t n;
         const char *cmd = sbx_sum_command(c, e, &n);
         sbx_jw_string(w, cmd, n);
-        sbx_jw_key(w, "ms");
-        sbx_jw_int(w, e->u.cmd.ms);
+        int_field(w, "ms", e->u.cmd.ms);
         sbx_jw_key(w, "start");
         time_value(w, e->start);
         sbx_jw_end_object(w);
@@ -129,8 +130,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_object(w);
         sbx_jw_key(w, "host");
         sbx_jw_cstr(w, r->host);
-        sbx_jw_key(w, "count");
-        sbx_jw_int(w, (int64_t)r->count);
+        int_field(w, "count", (int64_t)r->count);
         sbx_jw_key(w, "first");
         time_value(w, r->first);
         sbx_jw_key(w, "evidence");
@@ -148,14 +148,10 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_object(w);
         sbx_jw_key(w, "host");
         sbx_jw_cstr(w, sbx_str(c->tl, h->host));
-        sbx_jw_key(w, "requests");
-        sbx_jw_int(w, (int64_t)h->requests);
-        sbx_jw_key(w, "denied");
-        sbx_jw_int(w, (int64_t)h->denied);
-        sbx_jw_key(w, "unreached");
-        sbx_jw_int(w, (int64_t)h->unreached);
-        sbx_jw_key(w, "bytes_in");
-        sbx_jw_int(w, h->bytes_in);
+        int_field(w, "requests", (int64_t)h->requests);
+        int_field(w, "denied", (int64_t)h->denied);
+        int_field(w, "unreached", (int64_t)h->unreached);
+        int_field(w, "bytes_in", h->bytes_in);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -216,16 +212,11 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     /* added to schema 1: the rest of the cross-check */
     sbx_jw_key(w, "command_record");
     sbx_jw_object(w);
-    sbx_jw_key(w, "records");
-    sbx_jw_int(w, (int64_t)x->records);
-    sbx_jw_key(w, "matched");
-    sbx_jw_int(w, (int64_t)x->npairs);
-    sbx_jw_key(w, "older_than_record");
-    sbx_jw_int(w, (int64_t)x->older_than_record);
-    sbx_jw_key(w, "running");
-    sbx_jw_int(w, (int64_t)x->running);
-    sbx_jw_key(w, "unread");
-    sbx_jw_int(w, (int64_t)x->unread);
+    int_field(w, "records", (int64_t)x->records);
+    int_field(w, "matched", (int64_t)x->npairs);
+    int_field(w, "older_than_record", (int64_t)x->older_than_record);
+    int_field(w, "running", (int64_t)x->running);
+    int_field(w, "unread", (int64_t)x->unread);
     sbx_jw_key(w, "exit_mismatch");
     sbx_jw_array(w);
     for (size_t i = 0; i < x->nexit_mismatch; i++) {
@@ -240,21 +231,15 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
     sbx_jw_key(w, "webhook_signatures");
     sbx_jw_object(w);
-    sbx_jw_key(w, "deliveries");
-    sbx_jw_int(w, (int64_t)s->webhooks);
-    sbx_jw_key(w, "verified");
-    sbx_jw_int(w, (int64_t)s->signatures_verified);
-    sbx_jw_key(w, "failed");
-    sbx_jw_int(w, (int64_t)s->signatures_failed);
+    int_field(w, "deliveries", (int64_t)s->webhooks);
+    int_field(w, "verified", (int64_t)s->signatures_verified);
+    int_field(w, "failed", (int64_t)s->signatures_failed);
     sbx_jw_end_object(w);
     sbx_jw_key(w, "stdout_hash");
     sbx_jw_object(w);
-    sbx_jw_key(w, "verified");
-    sbx_jw_int(w, (int64_t)s->hash_verified);
-    sbx_jw_key(w, "mismatched");
-    sbx_jw_int(w, (int64_t)s->hash_mismatched);
-    sbx_jw_key(w, "unverifiable");
-    sbx_jw_int(w, (int64_t)s->hash_unverifiable);
+    int_field(w, "verified", (int64_t)s->hash_verified);
+    int_field(w, "mismatched", (int64_t)s->hash_mismatched);
+    int_field(w, "unverifiable", (int64_t)s->hash_unverifiable);
     sbx_jw_end_object(w);
     sbx_jw_end_object(w);
 }
@@ -289,8 +274,7 @@ static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_object(w);
         sbx_jw_key(w, "source");
         sbx_jw_cstr(w, sbx_display_path(c->tl->sources[k->source].path));
-        sbx_jw_key(w, "line");
-        sbx_jw_int(w, k->line);
+        int_field(w, "line", k->line);
         sbx_jw_key(w, "reason");
         sbx_jw_cstr(w, k->reason);
         sbx_jw_end_object(w);
@@ -322,10 +306,8 @@ static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
-    sbx_jw_key(w, "audit_entries"); /* added to schema 1: loaded, and about the run */
-    sbx_jw_int(w, (int64_t)s->audit_entries);
-    sbx_jw_key(w, "audit_entries_about_run");
-    sbx_jw_int(w, (int64_t)s->audit_about_run);
+    int_field(w, "audit_entries", (int64_t)s->audit_entries); /* added to schema 1: loaded, and about the run */
+    int_field(w, "audit_entries_about_run", (int64_t)s->audit_about_run);
     sbx_jw_end_object(w);
 }
 
@@ -335,22 +317,16 @@ static void sandbox_life(struct sbx_sumctx *c, struct sbx_jsonw *w)
     const struct sbx_summary *s = c->sum;
     sbx_jw_key(w, "lifecycle");
     sbx_jw_object(w);
-    sbx_jw_key(w, "events");
-    sbx_jw_int(w, (int64_t)s->lifecycle);
-    sbx_jw_key(w, "pauses");
-    sbx_jw_int(w, (int64_t)s->pauses);
-    sbx_jw_key(w, "wakes");
-    sbx_jw_int(w, (int64_t)s->wakes);
-    sbx_jw_key(w, "stops");
-    sbx_jw_int(w, (int64_t)s->stops);
-    sbx_jw_key(w, "failed_starts");
-    sbx_jw_int(w, (int64_t)s->failed_starts);
+    int_field(w, "events", (int64_t)s->lifecycle);
+    int_field(w, "pauses", (int64_t)s->pauses);
+    int_field(w, "wakes", (int64_t)s->wakes);
+    int_field(w, "stops", (int64_t)s->stops);
+    int_field(w, "failed_starts", (int64_t)s->failed_starts);
     string_list(w, "stop_reasons", &s->stop_reasons);
     sbx_jw_end_object(w);
     sbx_jw_key(w, "metrics");
     sbx_jw_object(w);
-    sbx_jw_key(w, "readings");
-    sbx_jw_int(w, (int64_t)s->metrics);
+    int_field(w, "readings", (int64_t)s->metrics);
     sbx_jw_key(w, "cpu_peak_percent");
     if (s->cpu_peak) {
         const struct sbx_metric *m = &s->cpu_peak->u.metric;

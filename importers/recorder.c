@@ -253,11 +253,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     }
 
     const struct sbx_jmember *kind = by[F_KIND];
-    struct sbx_event *e = sbx_evbuf_push(out);
-    e->source = (uint16_t)st->source;
-    e->line_off = off;
-    e->line_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-    e->line_no = line_no;
+    struct sbx_event *e = sbx_evbuf_push_from(out, st->source, off, len, line_no);
     e->kind = SBX_EV_NOTE;
     if (kind && kind->type == SBX_JSTRING) {
         size_t n;

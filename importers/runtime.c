@@ -76,12 +76,8 @@ void sbx_rt_skip(struct sbx_rt_state *st, struct sbx_evbuf *out, const char *p, 
 struct sbx_event *sbx_rt_push(struct sbx_rt_state *st, struct sbx_evbuf *out, const char *text,
                               size_t len)
 {
-    struct sbx_event *e = sbx_evbuf_push(out);
-    e->source = (uint16_t)st->source;
-    e->line_off = (uint64_t)(text - st->base);
-    e->line_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-    e->line_no = sbx_rt_line_of(st, text);
-    return e;
+    return sbx_evbuf_push_from(out, st->source, (uint64_t)(text - st->base), len,
+                               sbx_rt_line_of(st, text));
 }
 
 bool sbx_rt_member(const char *text, size_t len, const char *key, const char **v, const char **vend)

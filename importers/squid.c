@@ -414,11 +414,7 @@ static bool unusual(struct span s)
 static void make_event(struct squid_state *st, struct sbx_evbuf *out, const struct request *rq,
                        const char *line, size_t len, uint64_t off, uint32_t line_no)
 {
-    struct sbx_event *e = sbx_evbuf_push(out);
-    e->source = (uint16_t)st->source;
-    e->line_off = off;
-    e->line_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-    e->line_no = line_no;
+    struct sbx_event *e = sbx_evbuf_push_from(out, st->source, off, len, line_no);
     e->kind = SBX_EV_NETWORK;
     e->end = rq->end_ns;
     e->start = rq->elapsed_ms > 0 ? rq->end_ns - rq->elapsed_ms * 1000000 : rq->end_ns;

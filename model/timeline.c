@@ -391,3 +391,14 @@ size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_eve
     }
     return lo;
 }
+
+struct sbx_event *sbx_evbuf_push_from(struct sbx_evbuf *buf, uint32_t source, uint64_t off,
+                                      size_t len, uint32_t line_no)
+{
+    struct sbx_event *e = sbx_evbuf_push(buf);
+    e->source = (uint16_t)source;
+    e->line_off = off;
+    e->line_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+    e->line_no = line_no;
+    return e;
+}

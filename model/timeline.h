@@ -92,6 +92,10 @@ uint32_t sbx_timeline_add_source(struct sbx_timeline *tl, const char *path, cons
 
 /* A new event in buf, zeroed but for unknown times; it does not move. */
 struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf);
+/* sbx_evbuf_push for an importer: the new event says where it came from
+ * (its source, and the line's offset, length and number). */
+struct sbx_event *sbx_evbuf_push_from(struct sbx_evbuf *buf, uint32_t source, uint64_t off,
+                                      size_t len, uint32_t line_no);
 /* The i-th event pushed to buf. */
 struct sbx_event *sbx_evbuf_at(const struct sbx_evbuf *buf, size_t i);
 void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t source,

@@ -58,6 +58,9 @@ extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_e
  * network event per request. Hosts are lower case, without port, user info or
  * an IPv6 address's brackets. */
 extern const struct sbx_format sbx_format_squid;
+/* sandboxio's audit lines (importers/sandboxio.c): exec, run_code, stream
+ * as commands, file_* as files events naming no path, others as notes. */
+extern const struct sbx_format sbx_format_sandboxio;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

@@ -8,7 +8,9 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
 {
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
-        if (e->kind != SBX_EV_FILES || !e->u.files)
+        /* an operation that names no path (sandboxio's file_read) says
+           nothing of what changed */
+        if (e->kind != SBX_EV_FILES || !e->u.files || (e->u.files->flags & SBX_FILES_OPERATION))
             continue;
         const struct sbx_files *f = e->u.files;
         struct sbx_strlist *lists = f->root ? sum->system : sum->files;

@@ -18,6 +18,9 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
  * and the proxy's denials as refused hosts (merged with those output
  * showed). After sbx_analyze_content. */
 void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* Connections the sandbox's network policy refused (no host named): a
+ * refused-host finding on each such operation, and their list and count. */
+void sbx_analyze_denials(struct sbx_timeline *tl, struct sbx_summary *sum);
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
                          size_t errsz);
 

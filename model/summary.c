@@ -69,6 +69,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, err, errsz))
         return false;
     sbx_analyze_network(tl, sum);
+    sbx_analyze_denials(tl, sum);
     drop_refused_hosts(sum);
     return true;
 }
@@ -88,6 +89,7 @@ void sbx_summary_free(struct sbx_summary *sum)
         free(sum->refused[i].evidence);
     }
     free(sum->refused);
+    free(sum->denials);
     free(sum->secrets);
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);

@@ -73,6 +73,12 @@ struct sbx_summary {
     size_t nproxy_hosts;
     struct sbx_refusal *refused;    /* by first time */
     size_t nrefused;
+    /* operations during which the sandbox's own network policy refused
+     * connections (sandboxio's network_denials): no host is known, the
+     * operations are the evidence; in timeline order */
+    const struct sbx_event **denials;
+    size_t ndenials;
+    uint64_t denied_connections;    /* their denials, summed */
 
     size_t hash_verified, hash_mismatched, hash_unverifiable;
 
@@ -103,6 +109,11 @@ struct sbx_summary {
 struct sbx_summary_opts {
     int threads; /* 0: one per online CPU, at most 8 */
 };
+
+/* How many connections the sandbox's network policy refused during the
+ * event's operation (SBX_CMD_DENIALS, a files operation's denials); 0 when
+ * none or not known. */
+uint64_t sbx_event_denials(const struct sbx_event *e);
 
 /* Returns false with a message in err when the analyses cannot run (their
  * patterns failed to compile: a build problem, not an input problem). */

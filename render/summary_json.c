@@ -155,6 +155,39 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
+    /* added to schema 1: connections the sandbox's own network policy
+     * refused (no host named), and the first operation they happened in */
+    sbx_jw_key(w, "sandbox_denials");
+    sbx_jw_object(w);
+    int_field(w, "operations", (int64_t)s->ndenials);
+    int_field(w, "connections", (int64_t)s->denied_connections);
+    sbx_jw_key(w, "first");
+    if (!s->ndenials) {
+        sbx_jw_null(w);
+    } else {
+        const struct sbx_event *e = s->denials[0];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "start");
+        time_value(w, e->start);
+        sbx_jw_key(w, "operation");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        int_field(w, "connections", (int64_t)sbx_event_denials(e));
+        sbx_jw_key(w, "sandbox");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+        sbx_jw_key(w, "command");
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            size_t n;
+            const char *cmd = sbx_sum_command(c, e, &n);
+            sbx_jw_string(w, cmd, n);
+        } else {
+            sbx_jw_null(w);
+        }
+        sbx_jw_key(w, "source");
+        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+        int_field(w, "line", e->line_no);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_object(w);
     sbx_jw_end_object(w);
 }
 

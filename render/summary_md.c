@@ -138,8 +138,28 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     sbx_buf_addc(out, '\n');
 
-    sbx_buf_addf(out, "**Network:** %zu refused, %zu other host%s named\n\n", s->nrefused, s->hosts.n,
-                 s->hosts.n == 1 ? "" : "s");
+    sbx_buf_addf(out, "**Network:** %zu refused, ", s->nrefused);
+    if (s->ndenials)
+        sbx_buf_addf(out, "%llu connection%s refused by the sandbox, ",
+                     (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
+    sbx_buf_addf(out, "%zu other host%s named\n\n", s->hosts.n, s->hosts.n == 1 ? "" : "s");
+    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->denials[i];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        sbx_buf_addf(out, "- %llu connection%s refused by the sandbox's network policy (no host named), at %s in ",
+                     n, n == 1 ? "" : "s", sbx_time_format(e->start, a));
+        const char *op = sbx_str(c->tl, e->label);
+        code_cstr(c, out, op[0] ? op : "?");
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            size_t len;
+            const char *cmd = sbx_sum_command(c, e, &len);
+            sbx_buf_adds(out, ": ");
+            code(c, out, cmd, len);
+        }
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->ndenials > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more operations with refused connections\n", s->ndenials - LIST_MAX);
     for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
         const struct sbx_refusal *r = &s->refused[i];
         size_t n;

@@ -197,6 +197,37 @@ static void files_line(struct line *l, struct sbx_buf *out)
     emit_styled(l, out, sbx_change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
 }
 
+/* The operations during which the sandbox's network policy refused
+ * connections: no host is known, the operation is the evidence. */
+static void denial_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->denials[i];
+        char t[SBX_TIME_BUFSZ];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        sbx_buf_addf(&l->b, "  %s %s %llu connection%s refused by the sandbox's network policy, in ",
+                     sbx_time_format(e->start, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90", n,
+                     n == 1 ? "" : "s");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->label)[0] ? sbx_str(l->c->tl, e->label) : "?");
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (e->kind != SBX_EV_COMMAND || !(e->u.cmd.command.flags & SBX_TEXT_PRESENT))
+            continue;
+        size_t len;
+        const char *cmd = sbx_sum_command(l->c, e, &len);
+        l->event = e;
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, len);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->ndenials > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more operations with refused connections", s->ndenials - LIST_MAX);
+        l->filter = "refused";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
 static void network_lines(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
@@ -216,6 +247,14 @@ static void network_lines(struct line *l, struct sbx_buf *out)
             sbx_buf_addf(&l->b, ", +%zu more", s->nrefused - LIST_MAX);
         sbx_buf_adds(&l->b, "); ");
     }
+    if (s->ndenials) {
+        sbx_buf_addf(&l->b, "%llu connection%s refused by the sandbox (no host named); ",
+                     (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
+        if (s->nrefused + s->ndenials == 1)
+            l->event = s->denials[0];
+        else
+            l->filter = "refused";
+    }
     if (s->hosts.n) {
         sbx_buf_addf(&l->b, "%zu host%s named (", s->hosts.n, s->hosts.n == 1 ? "" : "s");
         list_items(l, &s->hosts);
@@ -223,7 +262,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
     } else {
         sbx_buf_adds(&l->b, "no other hosts named");
     }
-    emit_styled(l, out, s->nrefused ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    emit_styled(l, out, s->nrefused || s->ndenials ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    denial_lines(l, out);
     for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
         const struct sbx_refusal *r = &s->refused[i];
         char t[SBX_TIME_BUFSZ];

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "importers/sandboxio.h"
 #include "model/hashcheck.h"
 #include "model/hidden.h"
 #include "model/secrets.h"
@@ -88,6 +89,130 @@ static void output_block(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     sbx_buf_free(&tmp);
 }
 
+/* Untrusted text in which sandboxio's redaction mark, *** (exactly three),
+ * is drawn in the escape style: a value removed, not text. */
+static void untrusted_marked(struct sbx_doc *d, struct sbx_rows_look *l, enum sbx_style style,
+                             const char *s, size_t n, bool one_line)
+{
+    const char *p = s, *end = s + n, *from = s;
+    while (end - p >= 3 && (p = memmem(p, (size_t)(end - p), "***", 3))) {
+        size_t run = 3;
+        while (p + run < end && p[run] == '*')
+            run++;
+        if (run == 3 && (p == s || p[-1] != '*')) {
+            if (p > from)
+                untrusted(d, l, style, from, (size_t)(p - from), one_line);
+            sbx_doc_add(d, SBX_STYLE_ESCAPE, "***", 3);
+            from = p + 3;
+        }
+        p += run;
+    }
+    if (from < end)
+        untrusted(d, l, style, from, (size_t)(end - from), one_line);
+}
+
+static bool from_sandboxio(const struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    return strcmp(l->tl->sources[e->source].format, "sandboxio") == 0;
+}
+
+struct extras {
+    struct sbx_doc *d;
+    struct sbx_rows_look *l;
+};
+
+/* One field of a sandboxio line the event does not keep. */
+static void extra_field(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
+                        bool string)
+{
+    struct extras *x = ctx;
+    static const char *const names[][2] = {
+        {"backend", "Backend"},     {"isolation", "Isolation"}, {"tenant_id", "Tenant"},
+        {"session_id", "Session"},  {"bytes_in", "Bytes in"},   {"bytes_out", "Bytes out"},
+        {"code_sha256", "Code sha256"},
+    };
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !name; i++)
+        if (strlen(names[i][0]) == klen && memcmp(names[i][0], key, klen) == 0)
+            name = names[i][1];
+    if (name) {
+        field(x->d, name);
+    } else { /* a field sandboxio's format does not name: as it is */
+        field(x->d, "");
+        untrusted(x->d, x->l, SBX_STYLE_FIELD, key, klen, true);
+        sbx_doc_adds(x->d, SBX_STYLE_FIELD, ": ");
+    }
+    if (string && klen == 11 && memcmp(key, "code_sha256", 11) == 0 &&
+        vlen == sizeof SBX_SANDBOXIO_EMPTY_SHA256 - 1 && memcmp(val, SBX_SANDBOXIO_EMPTY_SHA256, vlen) == 0)
+        sbx_doc_adds(x->d, SBX_STYLE_NOTE, "no code sent (the empty string's)");
+    else if (string && !vlen)
+        sbx_doc_adds(x->d, SBX_STYLE_NOTE, "(empty)");
+    else
+        untrusted_marked(x->d, x->l, SBX_STYLE_NORMAL, val, vlen, true);
+    sbx_doc_end_line(x->d);
+}
+
+/* What else a sandboxio line says (backend, isolation, tenant, session,
+ * bytes, the code's hash, unknown fields), and what *** means. */
+static void sandboxio_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const char *line = sbx_event_line(l->tl, e);
+    struct extras x = {d, l};
+    sbx_sandboxio_extras(line, e->line_len, extra_field, &x);
+    if (memmem(line, e->line_len, "***", 3)) {
+        field(d, "Redacted");
+        sbx_doc_add(d, SBX_STYLE_ESCAPE, "***", 3);
+        sbx_doc_adds(d, SBX_STYLE_NOTE, " is a value sandboxio removed before it wrote the line");
+        sbx_doc_end_line(d);
+    }
+}
+
+static void code_block(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
+                       bool string)
+{
+    struct extras *x = ctx;
+    (void)key;
+    (void)klen;
+    (void)string;
+    heading(x->d, "Code, as sandboxio captured it");
+    untrusted_marked(x->d, x->l, SBX_STYLE_NORMAL, val, vlen && val[vlen - 1] == '\n' ? vlen - 1 : vlen,
+                     false);
+    sbx_doc_end_line(x->d);
+}
+
+/* The command of a sandboxio operation: its argv as a command line, or
+ * run_code's code when captured, or what is known instead. */
+static void sandboxio_command(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    const char *line = sbx_event_line(l->tl, e);
+    struct extras x = {d, l};
+    if (!(c->command.flags & SBX_TEXT_PRESENT)) {
+        heading(d, "Command");
+        sbx_doc_adds(d, SBX_STYLE_NOTE, strcmp(sbx_str(l->tl, e->label), "run_code") == 0
+                                            ? "none: run_code sends code, which sandboxio did not capture"
+                                            : "none in the log");
+        sbx_doc_end_line(d);
+        return;
+    }
+    size_t n;
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    const char *s = sbx_text_get(l->tl, e, &c->command, &tmp, &n);
+    if (c->command.flags & SBX_TEXT_ARGV) {
+        heading(d, "Command, from its argv");
+        sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
+        sbx_doc_set_indent(d, 2);
+        untrusted_marked(d, l, SBX_STYLE_NORMAL, s, n, false);
+        sbx_doc_set_indent(d, 0);
+        sbx_doc_end_line(d);
+        sbx_sandboxio_code(line, e->line_len, code_block, &x);
+    } else {
+        x.l = l;
+        code_block(&x, "code", 4, s, n, true);
+    }
+    sbx_buf_free(&tmp);
+}
+
 static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     if (!e->findings)
@@ -110,6 +235,14 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         untrusted(d, l, SBX_STYLE_REFUSED, r->host, strlen(r->host), true);
         sbx_doc_addf(d, SBX_STYLE_DETAIL, " (%s): ", r->pattern ? r->pattern : "");
         untrusted(d, l, SBX_STYLE_DETAIL, r->evidence, strlen(r->evidence), true);
+        sbx_doc_end_line(d);
+    }
+    unsigned long long denied = (unsigned long long)sbx_event_denials(e);
+    if (denied) {
+        field(d, "");
+        sbx_doc_addf(d, SBX_STYLE_REFUSED, "%llu connection%s refused by the sandbox's network policy",
+                     denied, denied == 1 ? "" : "s");
+        sbx_doc_adds(d, SBX_STYLE_DETAIL, " (no host named: the log counts them only)");
         sbx_doc_end_line(d);
     }
     for (size_t i = 0; sum && i < sum->nsecrets; i++) {
@@ -263,7 +396,8 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     field(d, "Program");
     untrusted(d, l, SBX_STYLE_NORMAL, prog[0] ? prog : "?", prog[0] ? strlen(prog) : 1, true);
     sbx_doc_end_line(d);
-    hash_field(d, l, e);
+    if (!from_sandboxio(l, e)) /* sandboxio keeps no output to hash */
+        hash_field(d, l, e);
     load_field(d, l, e);
     if (l->sum && l->sum->cross.records) {
         const struct sbx_event *r = sbx_crosscheck_record_of(&l->sum->cross, e);
@@ -353,6 +487,12 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
 {
     static const char *const verbs[SBX_CHANGE_COUNT] = {"Added", "Changed", "Removed"};
     const struct sbx_files *f = e->u.files;
+    if (f && (f->flags & SBX_FILES_OPERATION)) {
+        field(d, "Paths");
+        sbx_doc_adds(d, SBX_STYLE_NOTE, "none named (the log says which operation, not on which file)");
+        sbx_doc_end_line(d);
+        return;
+    }
     const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
     field(d, "Root");
     untrusted(d, l, SBX_STYLE_NORMAL, root[0] ? root : "the workspace", root[0] ? strlen(root) : 13, true);
@@ -387,7 +527,8 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     field(d, "Kind");
     sbx_doc_adds(d, SBX_STYLE_KIND, sbx_kind_name((enum sbx_kind)e->kind));
     const char *label = sbx_str(l->tl, e->label);
-    if (label[0] && e->kind != SBX_EV_FILES) {
+    bool operation = e->kind == SBX_EV_FILES && e->u.files && (e->u.files->flags & SBX_FILES_OPERATION);
+    if (label[0] && (e->kind != SBX_EV_FILES || operation)) {
         sbx_doc_adds(d, SBX_STYLE_NORMAL, " ");
         untrusted(d, l, SBX_STYLE_NORMAL, label, strlen(label), true);
     }
@@ -398,6 +539,8 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     field(d, "Sandbox");
     untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
     sbx_doc_end_line(d);
+    if (from_sandboxio(l, e))
+        sandboxio_fields(d, l, e);
     if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_RECORD))
         record_fields(d, l, e);
     else if (e->kind == SBX_EV_COMMAND)
@@ -423,6 +566,10 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     }
     if (e->kind == SBX_EV_COMMAND && !(e->u.cmd.flags & SBX_CMD_RECORD)) {
         const struct sbx_command *c = &e->u.cmd;
+        if (from_sandboxio(l, e)) {
+            sandboxio_command(d, l, e);
+            return; /* sandboxio keeps no output */
+        }
         heading(d, "Command, as written");
         size_t n;
         struct sbx_buf tmp = SBX_BUF_INIT;

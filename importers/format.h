@@ -58,6 +58,8 @@ extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_e
  * network event per request. Hosts are lower case, without port, user info or
  * an IPv6 address's brackets. */
 extern const struct sbx_format sbx_format_squid;
+/* OpenTelemetry traces as OTLP/JSON (importers/otlp.c): one event per span. */
+extern const struct sbx_format sbx_format_otlp;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

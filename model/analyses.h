@@ -18,6 +18,9 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
  * and the proxy's denials as refused hosts (merged with those output
  * showed). After sbx_analyze_content. */
 void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* OpenTelemetry spans: their trees and counts. After sbx_analyze_commands
+ * (a tool call's failure is its finding). */
+void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
                          size_t errsz);
 

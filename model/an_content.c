@@ -162,22 +162,21 @@ static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struc
     sbx_secrets_scan(w->secrets, ss, w->text, e->line_len, on_secret, w);
 }
 
-static bool field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
-                        const struct sbx_text *t)
+static bool field_hides(struct worker *w, const struct sbx_event *e, const struct sbx_text *t)
 {
-    return (t->flags & SBX_TEXT_UNUSUAL) &&
-           sbx_text_hides(sbx_text_raw(tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED);
+    return (t->flags & SBX_TEXT_UNUSUAL) && sbx_field_hides(w->tl, e, t, &w->scratch);
 }
 
 /* Invisible or bidi characters in what the command was and what it printed.
- * stdout is read decoded when the hash check decoded it already: no \u
+ * stdout is read decoded when the hash check decoded it already (into
+ * w->scratch: it is looked at before field_hides reuses that): no \u
  * escapes to weigh then. */
-static bool hides(const struct worker *w, const struct sbx_event *e, const char *out, size_t out_len)
+static bool hides(struct worker *w, const struct sbx_event *e, const char *out, size_t out_len)
 {
     const struct sbx_command *c = &e->u.cmd;
     bool out_hides = out ? (c->out.flags & SBX_TEXT_UNUSUAL) && sbx_text_hides(out, out_len, false)
-                         : field_hides(w->tl, e, &c->out);
-    return out_hides || field_hides(w->tl, e, &c->command) || field_hides(w->tl, e, &c->err);
+                         : field_hides(w, e, &c->out);
+    return out_hides || field_hides(w, e, &c->command) || field_hides(w, e, &c->err);
 }
 
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,

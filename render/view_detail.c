@@ -135,7 +135,7 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     struct sbx_buf tmp = SBX_BUF_INIT, tags = SBX_BUF_INIT;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
-        if (!t->len || !sbx_text_hides(sbx_text_raw(l->tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED))
+        if (!t->len || !sbx_field_hides(l->tl, e, t, &tmp))
             continue;
         field(d, "");
         sbx_doc_addf(d, SBX_STYLE_HIDDEN, "hidden text in %s", names[i]);

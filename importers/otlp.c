@@ -242,6 +242,7 @@ static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct 
         e->label = intern(st, tool, strlen(tool));
     const char *argv = attr_str(a, A_ARGV);
     if (argv && attr_text(s, send, a->idx[A_ARGV], line_off, line, &c->command)) {
+        c->command.flags |= SBX_TEXT_ARGV; /* a JSON string holding the array */
         c->program = argv_program(st, argv);
     } else if (a->v[A_TOOL] && attr_text(s, send, a->idx[A_TOOL], line_off, line, &c->command)) {
         c->program = e->label;
@@ -277,8 +278,11 @@ static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct 
         c->flags |= SBX_CMD_MS_KNOWN;
     }
     r = attr_int(a, A_DENIALS, &v);
-    if (r == 1 && v > 0)
+    if (r == 1 && v > 0) {
         e->findings |= SBX_F_REFUSED_HOST;
+        c->flags |= SBX_CMD_DENIALS;
+        c->denials = (uint64_t)v;
+    }
     else if (r < 0 || (r == 1 && v < 0))
         e->findings |= SBX_F_BAD_FIELD;
 }

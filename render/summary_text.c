@@ -324,14 +324,18 @@ static void traces_line(struct line *l, struct sbx_buf *out)
                  t->tool_calls == 1 ? "" : "s", t->failed);
     if (t->refused)
         sbx_buf_addf(&l->b, ", %zu refused network", t->refused);
-    if (t->orphans)
-        sbx_buf_addf(&l->b, ", %zu orphan%s", t->orphans, t->orphans == 1 ? "" : "s");
     l->filter = "kind:span";
     emit_styled(l, out, t->refused ? SBX_STYLE_FINDING : t->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
-    if (!t->agents.n)
+    if (!t->agents.n && !t->orphans)
         return;
-    sbx_buf_adds(&l->b, t->agents.n == 1 ? "           agent " : "           agents ");
-    list_items(l, &t->agents);
+    sbx_buf_adds(&l->b, "           ");
+    if (t->agents.n) {
+        sbx_buf_adds(&l->b, t->agents.n == 1 ? "agent " : "agents ");
+        list_items(l, &t->agents);
+    }
+    if (t->orphans)
+        sbx_buf_addf(&l->b, "%s%zu orphan span%s (parent not loaded)", t->agents.n ? "; " : "",
+                     t->orphans, t->orphans == 1 ? "" : "s");
     for (size_t i = 0; i < s->spans.n && !l->event; i++)
         if (s->spans.nodes[i].event->kind == SBX_EV_SPAN)
             l->event = s->spans.nodes[i].event;

@@ -209,27 +209,40 @@ static void status_field(struct sbx_doc *d, struct sbx_rows_look *l, const char 
     sbx_buf_free(&msg);
 }
 
+/* "Trace" with the span's own id after it. */
 static void id_fields(struct sbx_doc *d, struct sbx_rows_look *l, const char *json, size_t len)
 {
-    static const char *const keys[][2] = {{"traceId", "Trace"}, {"spanId", "Span id"}};
+    struct sbx_buf v = SBX_BUF_INIT;
+    if (member_text(json, json + len, "traceId", &v)) {
+        field(d, "Trace");
+        untrusted(d, l, SBX_STYLE_NORMAL, v.p ? v.p : "", v.len);
+        if (member_text(json, json + len, "spanId", &v)) {
+            sbx_doc_adds(d, SBX_STYLE_NOTE, ", span ");
+            untrusted(d, l, SBX_STYLE_NORMAL, v.p ? v.p : "", v.len);
+        }
+        sbx_doc_end_line(d);
+    }
+    sbx_buf_free(&v);
+}
+
+/* The span's name and its kind (internal, server, client ...). */
+static void name_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *json, size_t len)
+{
     static const char *const kinds[] = {"unspecified", "internal", "server", "client", "producer", "consumer"};
     struct sbx_buf v = SBX_BUF_INIT;
-    for (int i = 0; i < 2; i++) {
-        if (!member_text(json, json + len, keys[i][0], &v))
-            continue;
-        field(d, keys[i][1]);
-        untrusted(d, l, SBX_STYLE_NORMAL, v.p, v.len);
-        sbx_doc_end_line(d);
-    }
+    field(d, "Span");
+    if (member_text(json, json + len, "name", &v))
+        untrusted(d, l, SBX_STYLE_NORMAL, v.p ? v.p : "", v.len);
     if (member_text(json, json + len, "kind", &v)) {
-        field(d, "Span kind");
         int k = v.len == 1 && v.p[0] >= '0' && v.p[0] <= '5' ? v.p[0] - '0' : -1;
+        sbx_doc_adds(d, SBX_STYLE_NOTE, " (");
         if (k >= 0)
-            sbx_doc_adds(d, SBX_STYLE_NORMAL, kinds[k]);
+            sbx_doc_adds(d, SBX_STYLE_NOTE, kinds[k]);
         else
-            untrusted(d, l, SBX_STYLE_NORMAL, v.p, v.len);
-        sbx_doc_end_line(d);
+            untrusted(d, l, SBX_STYLE_NOTE, v.p ? v.p : "", v.len);
+        sbx_doc_adds(d, SBX_STYLE_NOTE, ")");
     }
+    sbx_doc_end_line(d);
     sbx_buf_free(&v);
 }
 
@@ -340,13 +353,7 @@ void sbx_span_detail(struct sbx_doc *d, struct sbx_rows_look *l, const struct sb
         return;
     const char *json = sbx_event_line(l->tl, e);
     size_t len = e->line_len;
-    struct sbx_buf name = SBX_BUF_INIT;
-    if (member_text(json, json + len, "name", &name)) {
-        field(d, "Span");
-        untrusted(d, l, SBX_STYLE_NORMAL, name.p ? name.p : "", name.len);
-        sbx_doc_end_line(d);
-    }
-    sbx_buf_free(&name);
+    name_field(d, l, json, len);
     status_field(d, l, json, len);
     if (e->findings & (SBX_F_FAILED | SBX_F_REFUSED_HOST)) {
         struct sbx_buf ev = SBX_BUF_INIT;
@@ -367,7 +374,8 @@ void sbx_span_detail(struct sbx_doc *d, struct sbx_rows_look *l, const struct sb
     uint32_t node = sp ? sbx_spans_find(sp, e) : SBX_SPAN_NONE;
     if (node != SBX_SPAN_NONE)
         parent_fields(d, l, sp, node, json, len);
-    attributes(d, l, json, len);
+    /* the tree first: for an agent it is what the reader came for */
     if (node != SBX_SPAN_NONE)
         tree(d, l, sp, node);
+    attributes(d, l, json, len);
 }

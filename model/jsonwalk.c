@@ -11,13 +11,21 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* Past the closing quote of the string whose body starts at p, or NULL. */
+/* Past the closing quote of the string whose body starts at p, or NULL: the
+ * next quote not escaped (an even run of backslashes before it). memchr
+ * does the long stretches: most of a span's bytes are in strings. */
 static const char *string_end(const char *p, const char *end)
 {
     while (p < end) {
-        if (*p == '"')
-            return p + 1;
-        p += *p == '\\' ? 2 : 1;
+        const char *q = memchr(p, '"', (size_t)(end - p));
+        if (!q)
+            return NULL;
+        const char *b = q;
+        while (b > p && b[-1] == '\\')
+            b--;
+        if ((q - b) % 2 == 0)
+            return q + 1;
+        p = q + 1;
     }
     return NULL;
 }

@@ -170,7 +170,7 @@ static void tree(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_sp
             sbx_doc_end_line(d);
             break;
         }
-        tree_line(d, l, &sp->nodes[c].event[0], sp->nodes[c].depth - t->depth - 1);
+        tree_line(d, l, sp->nodes[c].event, sp->nodes[c].depth - t->depth - 1);
     }
 }
 

@@ -8,6 +8,7 @@ const struct sbx_format *const sbx_formats[] = {
     &sbx_format_runtime_metrics,
     &sbx_format_runtime_webhooks,
     &sbx_format_sandboxio,
+    &sbx_format_otlp,
     &sbx_format_squid, /* after the JSON formats: plain text lines */
     NULL,
 };

@@ -61,6 +61,8 @@ extern const struct sbx_format sbx_format_squid;
 /* sandboxio's audit lines (importers/sandboxio.c): exec, run_code, stream
  * as commands, file_* as files events naming no path, others as notes. */
 extern const struct sbx_format sbx_format_sandboxio;
+/* OpenTelemetry traces as OTLP/JSON (importers/otlp.c): one event per span. */
+extern const struct sbx_format sbx_format_otlp;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

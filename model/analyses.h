@@ -21,6 +21,9 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* Connections the sandbox's network policy refused (no host named): a
  * refused-host finding on each such operation, and their list and count. */
 void sbx_analyze_denials(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* OpenTelemetry spans: their trees and counts. After sbx_analyze_commands
+ * (a tool call's failure is its finding). */
+void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
                          size_t errsz);
 

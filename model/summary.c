@@ -65,6 +65,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     memset(sum, 0, sizeof *sum);
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);
+    sbx_analyze_spans(tl, sum);
     sbx_analyze_files(tl, sum);
     if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, err, errsz))
         return false;
@@ -96,5 +97,7 @@ void sbx_summary_free(struct sbx_summary *sum)
     free(sum->account);
     free(sum->proxy_hosts);
     sbx_strlist_free(&sum->stop_reasons);
+    sbx_spans_free(&sum->spans);
+    sbx_strlist_free(&sum->traces.agents);
     memset(sum, 0, sizeof *sum);
 }

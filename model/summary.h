@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model/crosscheck.h"
+#include "model/spans.h"
 #include "model/timeline.h"
 
 struct sbx_program_count {
@@ -51,6 +52,15 @@ struct sbx_secret_found {
 struct sbx_skip_count {
     const struct sbx_source *source;
     size_t events, skipped;
+};
+
+/* What the OpenTelemetry spans say (model/spans.h has the trees). */
+struct sbx_trace_stats {
+    size_t spans, traces, orphans;
+    size_t tool_calls;              /* execute_tool spans (command events) */
+    size_t failed;                  /* of those, failed or timed out */
+    size_t refused;                 /* of those, with connections refused */
+    struct sbx_strlist agents;      /* the invoke_agent spans' agent names */
 };
 
 struct sbx_summary {
@@ -104,6 +114,10 @@ struct sbx_summary {
     const struct sbx_event *cpu_peak, *memory_peak; /* NULL when none */
     struct sbx_secrets *patterns;     /* the secret patterns found them with, for
                                          redacting what a summary quotes; owned */
+
+    /* OpenTelemetry spans: their trees (for the views) and counts */
+    struct sbx_spans spans;
+    struct sbx_trace_stats traces;
 };
 
 struct sbx_summary_opts {

@@ -377,6 +377,24 @@ static void sandbox_life(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* Added to schema 1: the OpenTelemetry spans, when some were loaded. */
+static void traces(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_trace_stats *t = &c->sum->traces;
+    if (!t->spans)
+        return;
+    sbx_jw_key(w, "traces");
+    sbx_jw_object(w);
+    int_field(w, "spans", (int64_t)t->spans);
+    int_field(w, "traces", (int64_t)t->traces);
+    int_field(w, "orphans", (int64_t)t->orphans);
+    string_list(w, "agents", &t->agents);
+    int_field(w, "tool_calls", (int64_t)t->tool_calls);
+    int_field(w, "failed", (int64_t)t->failed);
+    int_field(w, "refused", (int64_t)t->refused);
+    sbx_jw_end_object(w);
+}
+
 void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct sbx_jsonw w;
@@ -391,6 +409,7 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     account(c, &w);
     integrity(c, &w);
     sandbox_life(c, &w);
+    traces(c, &w);
     secrets(c, &w);
     skipped(c, &w);
     sbx_jw_end_object(&w);

@@ -217,6 +217,23 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     if (sbx_sum_sandbox_words(s, &words))
         sbx_buf_addf(out, "**Sandbox:** %s\n\n", words.p);
     sbx_buf_free(&words);
+    const struct sbx_trace_stats *t = &s->traces;
+    if (t->spans) {
+        sbx_buf_addf(out, "**Traces:** %zu span%s in %zu trace%s", t->spans, t->spans == 1 ? "" : "s",
+                     t->traces, t->traces == 1 ? "" : "s");
+        if (t->agents.n) {
+            sbx_buf_adds(out, t->agents.n == 1 ? ", agent" : ", agents");
+            list(c, out, &t->agents);
+        }
+        sbx_buf_addf(out, "; %zu tool call%s, %zu failed", t->tool_calls,
+                     t->tool_calls == 1 ? "" : "s", t->failed);
+        if (t->refused)
+            sbx_buf_addf(out, ", %zu with connections refused", t->refused);
+        if (t->orphans)
+            sbx_buf_addf(out, ", %zu orphan%s (parent not loaded)", t->orphans,
+                         t->orphans == 1 ? "" : "s");
+        sbx_buf_adds(out, "\n\n");
+    }
     sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
 

@@ -351,6 +351,37 @@ static void sandbox_line(struct line *l, struct sbx_buf *out)
     emit_styled(l, out, l->c->sum->signatures_failed ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
 }
 
+/* The OpenTelemetry spans, only when some were loaded; then the agents
+ * (Enter on that line: the first agent's span and its tree). */
+static void traces_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    const struct sbx_trace_stats *t = &s->traces;
+    if (!t->spans)
+        return;
+    sbx_buf_addf(&l->b, "Traces:    %zu span%s, %zu trace%s: %zu tool call%s, %zu failed", t->spans,
+                 t->spans == 1 ? "" : "s", t->traces, t->traces == 1 ? "" : "s", t->tool_calls,
+                 t->tool_calls == 1 ? "" : "s", t->failed);
+    if (t->refused)
+        sbx_buf_addf(&l->b, ", %zu refused network", t->refused);
+    l->filter = "kind:span";
+    emit_styled(l, out, t->refused ? SBX_STYLE_FINDING : t->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
+    if (!t->agents.n && !t->orphans)
+        return;
+    sbx_buf_adds(&l->b, "           ");
+    if (t->agents.n) {
+        sbx_buf_adds(&l->b, t->agents.n == 1 ? "agent " : "agents ");
+        list_items(l, &t->agents);
+    }
+    if (t->orphans)
+        sbx_buf_addf(&l->b, "%s%zu orphan span%s (parent not loaded)", t->agents.n ? "; " : "",
+                     t->orphans, t->orphans == 1 ? "" : "s");
+    for (size_t i = 0; i < s->spans.n && !l->event; i++)
+        if (s->spans.nodes[i].event->kind == SBX_EV_SPAN)
+            l->event = s->spans.nodes[i].event;
+    emit_styled(l, out, SBX_STYLE_DETAIL);
+}
+
 static void integrity_line(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
@@ -477,6 +508,7 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     account_lines(&l, out);
     record_lines(&l, out);
     sandbox_line(&l, out);
+    traces_line(&l, out);
     integrity_line(&l, out);
     secrets_line(&l, out);
     skipped_line(&l, out);

@@ -30,7 +30,7 @@ static bool read_hash(const char *s, size_t n, unsigned char hash[32])
     for (int i = 0; i < 32; i++) {
         int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
         bad |= hi | lo;
-        hash[i] = (unsigned char)(hi << 4 | lo);
+        hash[i] = (unsigned char)((unsigned)(hi & 15) << 4 | (unsigned)(lo & 15));
     }
     return bad >= 0 && (n == 64 || hex_digit(s[64]) < 0);
 }

@@ -10,6 +10,8 @@ const struct sbx_format *const sbx_formats[] = {
     &sbx_format_sandboxio,
     &sbx_format_otlp,
     &sbx_format_squid, /* after the JSON formats: plain text lines */
+    &sbx_format_manifest,
+    &sbx_format_diff,
     NULL,
 };
 

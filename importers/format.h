@@ -63,6 +63,9 @@ extern const struct sbx_format sbx_format_squid;
 extern const struct sbx_format sbx_format_sandboxio;
 /* OpenTelemetry traces as OTLP/JSON (importers/otlp.c): one event per span. */
 extern const struct sbx_format sbx_format_otlp;
+/* sha256sum manifests and unified diffs (importers/mdiff.h): no events of their own. */
+extern const struct sbx_format sbx_format_manifest;
+extern const struct sbx_format sbx_format_diff;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

@@ -119,15 +119,21 @@ static void take_loaded(struct sbx_app *app, struct live *v)
     sbx_app_set_data(app, &l->tl, l->summarized ? &l->sum : NULL, false);
     drop_preview(v); /* the app no longer points into it */
     v->taken = true;
-    if (l->report.nerrors)
+    if (l->report.nerrors) {
         sbx_app_message(app, true, "%s%s", l->report.errors[0],
                         l->report.nerrors > 1 ? " (and more: listed when you quit)" : "");
-    else if (l->report.nunread) /* files in a folder: the summary lists them all */
+    } else if (l->report.nunread && app->msg[0]) { /* the heaviest finding's hint: keep it, after this */
+        char hint[sizeof app->msg];
+        snprintf(hint, sizeof hint, "%s", app->msg);
+        sbx_app_message(app, app->msg_error, "%zu file%s not read; %s", l->report.nunread,
+                        l->report.nunread == 1 ? "" : "s", hint);
+    } else if (l->report.nunread) { /* files in a folder: the summary lists them all */
         sbx_app_message(app, true, "%s: not read: %s%s", l->report.unread[0].path,
                         l->report.unread[0].reason,
                         l->report.nunread > 1 ? " (and more: see the summary)" : "");
-    else if (l->err[0])
+    } else if (l->err[0]) {
         sbx_app_message(app, true, "%s", l->err);
+    }
 }
 
 static void follow_toggle(struct sbx_app *app, struct live *v)

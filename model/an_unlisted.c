@@ -11,7 +11,7 @@ void sbx_unlisted_hit_add(struct sbx_unlisted_hits *hits, const char *host, size
                           size_t order, struct sbx_event *e)
 {
     SBX_GROW(hits->h, hits->n, hits->cap);
-    hits->h[hits->n++] = (struct sbx_unlisted_hit){sbx_xstrndup(host, len), order, e};
+    hits->h[hits->n++] = (struct sbx_unlisted_hit){sbx_xstrndup(host, len), order, e, 1};
     e->findings |= SBX_F_UNLISTED_HOST;
 }
 
@@ -31,25 +31,50 @@ static int by_first(const void *a, const void *b)
     return c ? c : strcmp(x->host, y->host);
 }
 
-/* The proxy's requests: each host checked once (by its string id). */
+/* The proxy's requests: each host checked once (by its string id), and
+ * one hit per host that stands for all its requests. */
+struct host_seen {
+    unsigned char verdict; /* 0 not yet, 1 allowed, 2 not */
+    size_t first, events;  /* position of its first request, how many */
+};
+
 static void check_network(struct sbx_timeline *tl, const struct sbx_allowlist *allow,
                           struct sbx_unlisted_hits *hits)
 {
-    unsigned char *verdict = NULL; /* per string id: 0 not yet, 1 allowed, 2 not */
+    struct host_seen *seen = NULL;
+    uint32_t *unlisted = NULL; /* host ids, in order of their first request */
+    size_t nunlisted = 0, cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
             continue;
-        if (!verdict)
-            verdict = sbx_xcalloc(tl->strings.n ? tl->strings.n : 1, 1);
+        if (!seen)
+            seen = sbx_xcalloc(tl->strings.n ? tl->strings.n : 1, sizeof *seen);
         uint32_t id = e->u.net.host;
-        const char *host = sbx_str(tl, id);
-        if (!verdict[id])
-            verdict[id] = sbx_allowlist_allows(allow, host, strlen(host)) ? 1 : 2;
-        if (verdict[id] == 2)
-            sbx_unlisted_hit_add(hits, host, strlen(host), i, e);
+        struct host_seen *h = &seen[id];
+        if (!h->verdict) {
+            const char *host = sbx_str(tl, id);
+            h->verdict = sbx_allowlist_allows(allow, host, strlen(host)) ? 1 : 2;
+            h->first = i;
+            if (h->verdict == 2) {
+                SBX_GROW(unlisted, nunlisted, cap);
+                unlisted[nunlisted++] = id;
+            }
+        }
+        if (h->verdict == 2) {
+            h->events++;
+            e->findings |= SBX_F_UNLISTED_HOST;
+        }
     }
-    free(verdict);
+    for (size_t k = 0; k < nunlisted; k++) {
+        const struct host_seen *h = &seen[unlisted[k]];
+        const char *host = sbx_str(tl, unlisted[k]);
+        SBX_GROW(hits->h, hits->n, hits->cap);
+        hits->h[hits->n++] = (struct sbx_unlisted_hit){sbx_xstrndup(host, strlen(host)), h->first,
+                                                       tl->order[h->first], h->events};
+    }
+    free(unlisted);
+    free(seen);
 }
 
 void sbx_analyze_unlisted(struct sbx_timeline *tl, struct sbx_summary *sum,
@@ -65,12 +90,12 @@ void sbx_analyze_unlisted(struct sbx_timeline *tl, struct sbx_summary *sum,
         if (last && strcmp(last->host, h->host) == 0) {
             /* one event may show a host twice (a refusal and a URL): count it once */
             if (h->order != hits->h[i - 1].order)
-                last->events++;
+                last->events += h->events;
             free(h->host);
             continue;
         }
         SBX_GROW(sum->unlisted, sum->nunlisted, cap);
-        sum->unlisted[sum->nunlisted++] = (struct sbx_unlisted){h->host, 1, h->event};
+        sum->unlisted[sum->nunlisted++] = (struct sbx_unlisted){h->host, h->events, h->event};
     }
     if (sum->nunlisted)
         qsort(sum->unlisted, sum->nunlisted, sizeof *sum->unlisted, by_first);

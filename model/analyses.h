@@ -25,6 +25,7 @@ struct sbx_unlisted_hit {
     char *host; /* owned */
     size_t order;
     const struct sbx_event *event;
+    size_t events; /* the events it stands for: 1, or a host's requests from order on */
 };
 struct sbx_unlisted_hits {
     struct sbx_unlisted_hit *h;

@@ -68,8 +68,10 @@ void sbx_warn_load_report(const struct sbx_load_report *rep)
 bool sbx_inputs_as(struct sbx_inputs *in, const char *name)
 {
     char err[512];
-    if (sbx_format_arg(name, &in->as, err, sizeof err))
+    if (sbx_format_arg(name, &in->as, err, sizeof err)) {
+        in->last_as = name;
         return true;
+    }
     fprintf(stderr, "sbxview: --as: %s\n", err);
     return false;
 }
@@ -91,6 +93,17 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
     }
     in->paths[in->n] = path;
     in->formats[in->n++] = named ? fmt : in->as;
+    in->last_as = NULL;
+    return true;
+}
+
+bool sbx_inputs_done(const struct sbx_inputs *in)
+{
+    if (in->last_as) { /* names a known format: safe to print */
+        fprintf(stderr, "sbxview: --as %s is for the inputs after it, and none follows\n",
+                in->last_as);
+        return false;
+    }
     return true;
 }
 

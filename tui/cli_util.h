@@ -27,11 +27,15 @@ struct sbx_inputs {
     const struct sbx_format **formats;
     size_t n, cap;
     const struct sbx_format *as;
+    const char *last_as; /* the last --as value, until an input follows it */
 };
 /* --as's value; false with a message on stderr (the known names). */
 bool sbx_inputs_as(struct sbx_inputs *in, const char *name);
 /* One input argument; false with a message on stderr. */
 bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
+/* After the last argument: false with a message on stderr when an --as
+ * has no input after it (it would apply to nothing). */
+bool sbx_inputs_done(const struct sbx_inputs *in);
 void sbx_inputs_free(struct sbx_inputs *in);
 
 /* --allow-list FILE: the list, replacing *list (freed); false with the

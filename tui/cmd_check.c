@@ -351,6 +351,8 @@ static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_al
         fprintf(stderr, "sbxview: check: no input given (a run folder, or the logs of a run)\n");
         return SBX_EXIT_USAGE;
     }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};

@@ -140,6 +140,8 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
         sbx_usage(stderr);
         return SBX_EXIT_USAGE;
     }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
 
     struct progress prog = {false};
     struct sbx_load_opts lopts = {.threads = threads, .formats = in->formats};

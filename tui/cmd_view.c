@@ -388,6 +388,8 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
         usage_view(stderr);
         return SBX_EXIT_USAGE;
     }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = *allow};
     if (o.first_screen)

@@ -262,7 +262,7 @@ enum item_kind { IT_FILE, IT_STREAM, IT_FOLDER_FAILED, IT_FOLDER_END };
 struct item {
     char *path;
     enum item_kind kind;
-    bool in_folder;   /* an unrecognised file is ignored, not an error */
+    bool in_folder;   /* an unrecognised file is listed as not read, not an error */
     uint64_t planned; /* bytes expected */
     const struct sbx_format *fmt; /* given on the command line, or NULL: detect */
 };
@@ -406,15 +406,18 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
         body += 3;
         body_size -= 3;
     }
-    const struct sbx_format *fmt = why ? NULL : it->fmt ? it->fmt : sbx_detect_format(body, body_size);
+    const struct sbx_format *fmt =
+        why ? NULL : it->fmt ? it->fmt : sbx_detect_format(body, body_size);
     if (!fmt && size == 0 && !it->in_folder && !cut)
         fmt = &sbx_format_recorder; /* an empty log is a log with nothing in it yet */
     if (!fmt) {
-        char reason[SBX_DESCRIBE_BUFSZ];
-        sbx_describe_unread(data, size, reason, sizeof reason);
+        bool deferred = cut && !why; /* perhaps the lines that show the format come later */
+        char reason[SBX_DESCRIBE_BUFSZ] = "";
+        if (!deferred)
+            sbx_describe_unread(data, size, reason, sizeof reason);
         sbx_release_input(data, size, how);
         enum outcome o = NOT_LOADED;
-        if (cut && !why) { /* perhaps the lines that show the format come later */
+        if (deferred) {
             add_message(&rep->deferred, &rep->ndeferred, it->path, NULL);
             o = DEFERRED;
         } else {

@@ -15,6 +15,9 @@
 #include "model/crosscheck.h"
 #include "model/spans.h"
 #include "model/timeline.h"
+#include "model/unread.h"
+
+struct sbx_allowlist;
 
 struct sbx_program_count {
     uint32_t program; /* strtab id */
@@ -40,6 +43,13 @@ struct sbx_host_stat {
     uint32_t host;        /* strtab id */
     size_t requests, denied, unreached;
     int64_t bytes_in;     /* bytes the proxy sent back, summed */
+};
+
+/* A host the run reached or tried that the allow list lacks. */
+struct sbx_unlisted {
+    char *host;                    /* owned; lower case */
+    size_t events;                 /* events that show it */
+    const struct sbx_event *first; /* the earliest of them */
 };
 
 struct sbx_secret_found {
@@ -91,6 +101,11 @@ struct sbx_summary {
     const struct sbx_event **denials;
     size_t ndenials;
     uint64_t denied_connections;    /* their denials, summed */
+    /* With an allow list (allow_list true): the hosts it lacks, by first
+     * time; their events carry SBX_F_UNLISTED_HOST. */
+    bool allow_list;
+    struct sbx_unlisted *unlisted;
+    size_t nunlisted;
 
     size_t hash_verified, hash_mismatched, hash_unverifiable;
 
@@ -120,10 +135,20 @@ struct sbx_summary {
     /* OpenTelemetry spans: their trees (for the views) and counts */
     struct sbx_spans spans;
     struct sbx_trace_stats traces;
+    /* the input files that were not read, and why (copied from the options) */
+    struct sbx_unread *unread;
+    size_t nunread;
 };
 
 struct sbx_summary_opts {
     int threads; /* 0: one per online CPU, at most 8 */
+    /* Optional: the hosts the run may reach; every other host it reached or
+     * tried becomes a finding. Only read during the call. */
+    const struct sbx_allowlist *allow;
+    /* Optional: the files the load did not read (the loader's report), for
+     * the summary to list; copied. */
+    const struct sbx_unread *unread;
+    size_t nunread;
 };
 
 /* How many connections the sandbox's network policy refused during the

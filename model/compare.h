@@ -24,7 +24,7 @@
  *   a word of 5+ digits, with a decimal fraction if any (a PID, an epoch
  *     time)                              -> <n>
  * "Words" end at anything but a letter, digit or _ (a replaced part is never
- * inside a longer identifier: abc123456 stays). Two commands match when their
+ * inside a longer identifier: x123456 stays). Two commands match when their
  * keys are equal byte for byte.
  *
  * Alignment: a minimal edit script over the keys (the longest common

@@ -8,6 +8,8 @@ const struct sbx_format *const sbx_formats[] = {
     &sbx_format_runtime_metrics,
     &sbx_format_runtime_webhooks,
     &sbx_format_squid, /* after the JSON formats: plain text lines */
+    &sbx_format_manifest,
+    &sbx_format_diff,
     NULL,
 };
 

@@ -58,6 +58,9 @@ extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_e
  * network event per request. Hosts are lower case, without port, user info or
  * an IPv6 address's brackets. */
 extern const struct sbx_format sbx_format_squid;
+/* sha256sum manifests and unified diffs (importers/mdiff.h): no events of their own. */
+extern const struct sbx_format sbx_format_manifest;
+extern const struct sbx_format sbx_format_diff;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "importers/format.h"
+#include "importers/mdiff.h"
 #include "importers/readfile.h"
 
 /* Below this a file is imported by one thread: starting threads costs more. */
@@ -477,6 +478,7 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
     for (size_t i = 0; i < pl.n; i++)
         free(pl.items[i].path);
     free(pl.items);
+    sbx_mdiff_link(tl); /* manifests paired, diffs' files: needs every source read */
     sbx_timeline_finish(tl);
     return loaded;
 }

@@ -137,10 +137,18 @@ struct sbx_network {
 /* Paths of a files event: three lists, in timeline storage. */
 enum sbx_change { SBX_ADDED, SBX_CHANGED, SBX_REMOVED, SBX_CHANGE_COUNT };
 
+/* Where a files event's lists came from, when not from one record. */
+enum sbx_files_flags {
+    SBX_FILES_MANIFESTS = 1u << 0, /* two manifests compared: before and after name them */
+    SBX_FILES_DIFF = 1u << 1,      /* a diff's files: after names it (before is unused) */
+};
+
 struct sbx_files {
     const char **paths[SBX_CHANGE_COUNT]; /* display paths, already under root */
     uint32_t n[SBX_CHANGE_COUNT];
-    uint32_t root; /* strtab id: 0 = the workspace */
+    uint32_t root;   /* strtab id: 0 = the workspace */
+    uint32_t flags;  /* enum sbx_files_flags; 0 for a recorder's files line */
+    uint32_t before, after; /* sources (indexes into the timeline's), with flags */
 };
 
 enum sbx_time_flags {
@@ -151,6 +159,9 @@ enum sbx_time_flags {
     SBX_EVT_WEBHOOK = 1u << 2,
     SBX_EVT_SIG_OK = 1u << 3,
     SBX_EVT_SIG_BAD = 1u << 4,
+    /* the source carries no time (manifests, diffs): the time is a guess,
+     * placed just after the run's last known event */
+    SBX_EVT_TIME_INFERRED = 1u << 5,
 };
 
 struct sbx_event {

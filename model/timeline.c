@@ -47,6 +47,7 @@ void sbx_timeline_free(struct sbx_timeline *tl)
     free(tl->owned);
     free(tl->order);
     free(tl->skips);
+    free(tl->diffs);
     sbx_strtab_free(&tl->strings);
     memset(tl, 0, sizeof *tl);
 }

@@ -14,6 +14,7 @@ struct rec {
     size_t order;         /* the event's timeline position */
     const struct sbx_event *event;
     uint8_t change;
+    bool none;            /* a files event that changed nothing: its root shows */
 };
 
 /* The order of a tree in pre-order: '/' before every other byte. */
@@ -183,6 +184,11 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
             SBX_GROW(roots, nroots, rcap);
             roots[nroots++] = f->root;
         }
+        if (!f->n[SBX_ADDED] && !f->n[SBX_CHANGED] && !f->n[SBX_REMOVED]) {
+            SBX_GROW(recs, nrecs, cap);
+            recs[nrecs++] = (struct rec){.root = f->root, .rel = add_rel(&b.names, "", NULL),
+                                         .path = "", .order = i, .event = e, .none = true};
+        }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t k = 0; k < f->n[c]; k++) {
                 SBX_GROW(recs, nrecs, cap);
@@ -212,16 +218,25 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
         while (j < nrecs && recs[j].rank == recs[i].rank &&
                strcmp(b.names.p + recs[j].rel, b.names.p + recs[i].rel) == 0)
             j++;
-        uint32_t node = path_node(&b, &recs[i]);
+        /* the records that changed nothing only made the root show */
+        size_t from = i;
+        while (from < j && recs[from].none)
+            from++;
+        if (from == j) {
+            i = j;
+            continue;
+        }
+        uint32_t node = path_node(&b, &recs[from]);
         struct sbx_ftnode *nd = &t->nodes[node];
         nd->changed = true;
         b.path_off[node] = SIZE_MAX; /* a changed path shows as the event gave it */
-        nd->path = recs[i].path;
+        nd->path = recs[from].path;
         nd->change0 = (uint32_t)t->nchanges;
-        for (size_t k = i; k < j; k++)
-            t->changes[t->nchanges++] = (struct sbx_ftchange){recs[k].event, recs[k].change};
-        nd->nchanges = (uint32_t)(j - i);
-        nd->state = recs[j - 1].change;
+        for (size_t k = from; k < j; k++)
+            if (!recs[k].none)
+                t->changes[t->nchanges++] = (struct sbx_ftchange){recs[k].event, recs[k].change};
+        nd->nchanges = (uint32_t)(t->nchanges - nd->change0);
+        nd->state = t->changes[t->nchanges - 1].change;
         t->paths++;
         t->system_paths += nd->system;
         /* every open node above it (and it, when it is a root) counts it */

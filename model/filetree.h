@@ -4,7 +4,8 @@
  *
  * The top level holds one node per root: the system roots (/etc,
  * /usr/local …: a files event with a root, as model/an_files.c counts them)
- * first, by name, then the workspace. Beneath each, the changed paths split
+ * first, by name, then the workspace; a root whose files events changed
+ * nothing shows too, alone (it was checked). Beneath each, the changed paths split
  * at '/' (empty and "." parts dropped, ".." kept as a name: nothing is
  * resolved), siblings in byte order. A node can be both a changed path and
  * a directory of others. Nodes are in pre-order: a node's subtree is

@@ -230,8 +230,10 @@ void sbx_netview_build(struct sbx_netview *nv, const struct sbx_timeline *tl,
         nh->unreached += !(n->flags & SBX_NET_DENIED) && (n->flags & SBX_NET_UNREACHED);
         if (n->bytes_in >= 0)
             nh->bytes_in = (nh->bytes_in < 0 ? 0 : nh->bytes_in) + n->bytes_in;
-        if (n->bytes_out >= 0)
+        if (n->bytes_out >= 0) {
             nh->bytes_out = (nh->bytes_out < 0 ? 0 : nh->bytes_out) + n->bytes_out;
+            nv->bytes_out_known = true;
+        }
         seen_at(nh, e->start, e->end);
     }
     for (size_t i = 0; sum && i < sum->nrefused; i++) {

@@ -41,6 +41,7 @@ struct sbx_netview {
     struct sbx_nethost *hosts;
     size_t n;
     size_t requests, refused;         /* in all */
+    bool bytes_out_known;             /* some request said how many bytes it sent */
 };
 
 /* sum is the timeline's summary (its refused hosts and named hosts). */

@@ -105,7 +105,9 @@ static void root_itself_and_one_event_twice(void **state)
     (void)state;
     static const char log[] =
         "{\"at\": \"2026-01-01T10:00:01Z\", \"kind\": \"files\", \"root\": \"/etc\", "
-        "\"added\": [\".\"], \"removed\": [\"./x\"], \"changed\": [\"./x\"]}\n";
+        "\"added\": [\".\"], \"removed\": [\"./x\"], \"changed\": [\"./x\"]}\n"
+        "{\"at\": \"2026-01-01T10:00:02Z\", \"kind\": \"files\", \"root\": \"/etc\", "
+        "\"added\": [], \"removed\": [], \"changed\": []}\n";
     struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", log, sizeof log - 1, 1, 1);
     struct sbx_filetree t;
     sbx_filetree_build(&t, tl);
@@ -129,8 +131,20 @@ static void nothing_changed(void **state)
     struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", log, sizeof log - 1, 1, 1);
     struct sbx_filetree t;
     sbx_filetree_build(&t, tl);
-    assert_int_equal(t.n, 0);
+    /* /etc was checked and nothing changed: it shows, alone */
+    assert_int_equal(t.n, 1);
+    assert_string_equal(t.nodes[0].name, "/etc");
+    assert_true(t.nodes[0].system);
+    assert_false(t.nodes[0].changed);
+    assert_int_equal(t.nodes[0].end, 1);
     assert_int_equal(t.paths, 0);
+    sbx_filetree_free(&t);
+    loadtest_drop(tl);
+    /* no files event at all: no tree */
+    tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", strchr(log, '\n') + 1,
+                        strlen(strchr(log, '\n') + 1), 1, 1);
+    sbx_filetree_build(&t, tl);
+    assert_int_equal(t.n, 0);
     sbx_filetree_free(&t);
     loadtest_drop(tl);
 }

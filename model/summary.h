@@ -67,6 +67,8 @@ struct sbx_summary {
     struct sbx_strlist system[SBX_CHANGE_COUNT]; /* under a system root (/etc, /usr/local …) */
     struct sbx_strlist system_roots;             /* the system roots a manifest covered */
     size_t workspace_manifests;                  /* files events without a root */
+    bool files_from_manifests;                   /* a manifest pair gave workspace lists */
+    size_t diff_files, diff_added_lines, diff_removed_lines; /* the loaded diffs (model/diffs.h) */
 
     struct sbx_strlist hosts;       /* reached or named, not refused */
     struct sbx_host_stat *proxy_hosts; /* from the proxy's log: most requests first */

@@ -110,6 +110,18 @@ static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_key(w, "files");
     sbx_jw_object(w);
     change_lists(w, c->sum->files);
+    sbx_jw_key(w, "from_manifests");
+    sbx_jw_bool(w, c->sum->files_from_manifests);
+    sbx_jw_key(w, "diff");
+    if (c->tl->ndiffs || c->sum->diff_files) {
+        sbx_jw_object(w);
+        int_field(w, "files", (int64_t)c->sum->diff_files);
+        int_field(w, "added_lines", (int64_t)c->sum->diff_added_lines);
+        int_field(w, "removed_lines", (int64_t)c->sum->diff_removed_lines);
+        sbx_jw_end_object(w);
+    } else {
+        sbx_jw_null(w);
+    }
     sbx_jw_key(w, "system");
     sbx_jw_object(w);
     change_lists(w, c->sum->system);

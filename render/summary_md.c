@@ -120,6 +120,12 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         changes(c, out, s->files, "workspace");
     else
         sbx_buf_adds(out, "- workspace: not checked (no manifest of it)\n");
+    if (s->files_from_manifests)
+        sbx_buf_adds(out, "- workspace compared by its manifests, before and after\n");
+    if (s->diff_files)
+        sbx_buf_addf(out, "- diff: %zu file%s, %zu line%s added, %zu removed\n", s->diff_files,
+                     s->diff_files == 1 ? "" : "s", s->diff_added_lines,
+                     s->diff_added_lines == 1 ? "" : "s", s->diff_removed_lines);
     if (s->system_roots.n) {
         struct sbx_buf where = SBX_BUF_INIT;
         for (size_t i = 0; i < s->system_roots.n; i++) {

@@ -195,6 +195,17 @@ static void files_line(struct line *l, struct sbx_buf *out)
         changes(l, s->system);
     }
     emit_styled(l, out, sbx_change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    if (s->files_from_manifests || s->diff_files) {
+        sbx_buf_adds(&l->b, "           ");
+        if (s->files_from_manifests)
+            sbx_buf_adds(&l->b, "workspace from the manifests");
+        if (s->diff_files)
+            sbx_buf_addf(&l->b, "%sdiff: %zu file%s, +%zu -%zu lines",
+                         s->files_from_manifests ? "; " : "", s->diff_files,
+                         s->diff_files == 1 ? "" : "s", s->diff_added_lines, s->diff_removed_lines);
+        l->filter = "kind:files";
+        emit(l, out);
+    }
 }
 
 static void network_lines(struct line *l, struct sbx_buf *out)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "model/cmdlink.h"
+#include "model/diffs.h"
 #include "model/hashcheck.h"
 #include "model/hidden.h"
 #include "model/secrets.h"
@@ -46,6 +47,10 @@ static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *n
             sbx_doc_adds(d, SBX_STYLE_WARNING, " (the record gave no zone: read as UTC)");
         if (e->tflags & SBX_EVT_LEAP_SECOND)
             sbx_doc_adds(d, SBX_STYLE_WARNING, " (a leap second)");
+        if ((e->tflags & SBX_EVT_TIME_INFERRED) && strcmp(name, "Started") == 0)
+            sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred: the source has no times; placed after the run's last event");
+        else if (e->tflags & SBX_EVT_TIME_INFERRED)
+            sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred");
     }
     sbx_doc_end_line(d);
 }
@@ -426,6 +431,76 @@ static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     sbx_doc_end_line(d);
 }
 
+static void source_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *name, uint32_t source)
+{
+    if (source >= l->tl->nsources)
+        return;
+    const char *p = sbx_display_path(l->tl->sources[source].path);
+    field(d, name);
+    untrusted(d, l, SBX_STYLE_NORMAL, p, strlen(p), true);
+    sbx_doc_end_line(d);
+}
+
+enum { DIFF_LINES_PER_FILE = 400, DIFF_LINES_MAX = 4000 };
+
+/* A file's hunks from the loaded diff, added and removed lines coloured.
+ * Returns the lines shown. */
+static size_t diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_diff_file *f,
+                         size_t budget)
+{
+    const char *src = sbx_display_path(l->tl->sources[f->source].path);
+    struct sbx_buf what = SBX_BUF_INIT;
+    sbx_buf_adds(&what, "Diff of ");
+    sbx_buf_adds(&what, f->path);
+    if (f->binary)
+        sbx_buf_adds(&what, " (binary)");
+    else
+        sbx_buf_addf(&what, " (+%u -%u)", f->added_lines, f->removed_lines);
+    sbx_doc_set_indent(d, 0);
+    sbx_doc_end_line(d);
+    untrusted(d, l, SBX_STYLE_HEADING, what.p, what.len, true);
+    sbx_doc_adds(d, SBX_STYLE_NOTE, " from ");
+    untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u", f->line_no);
+    sbx_doc_end_line(d);
+    sbx_buf_free(&what);
+    if (f->renamed || f->old_path) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, f->renamed ? "renamed from " : "copied from ");
+        untrusted(d, l, SBX_STYLE_NOTE, f->old_path, strlen(f->old_path), true);
+        sbx_doc_end_line(d);
+    }
+    struct sbx_diff_iter it;
+    struct sbx_diff_line dl;
+    size_t shown = 0, more = 0;
+    sbx_diff_iter_init(&it, l->tl, f);
+    while (sbx_diff_next(&it, &dl)) {
+        enum sbx_style st;
+        switch (dl.kind) {
+        case SBX_DIFF_HEADER: continue; /* the heading names the file */
+        case SBX_DIFF_HUNK: st = SBX_STYLE_DIFF_HUNK; break;
+        case SBX_DIFF_ADD: st = SBX_STYLE_DIFF_ADD; break;
+        case SBX_DIFF_DEL: st = SBX_STYLE_DIFF_DEL; break;
+        case SBX_DIFF_CONTEXT: st = SBX_STYLE_NORMAL; break;
+        case SBX_DIFF_OTHER: st = SBX_STYLE_WARNING; break;
+        default: st = SBX_STYLE_NOTE; break;
+        }
+        if (shown >= budget || shown >= DIFF_LINES_PER_FILE) {
+            more++;
+            continue;
+        }
+        untrusted(d, l, st, dl.text, dl.len, true);
+        sbx_doc_end_line(d);
+        shown++;
+    }
+    if (more) {
+        sbx_doc_addf(d, SBX_STYLE_NOTE, "... %zu more lines (", more);
+        untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+        sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", f->line_no);
+        sbx_doc_end_line(d);
+    }
+    return shown;
+}
+
 static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     static const char *const verbs[SBX_CHANGE_COUNT] = {"Added", "Changed", "Removed"};
@@ -434,6 +509,12 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     field(d, "Root");
     untrusted(d, l, SBX_STYLE_NORMAL, root[0] ? root : "the workspace", root[0] ? strlen(root) : 13, true);
     sbx_doc_end_line(d);
+    if (f && (f->flags & SBX_FILES_MANIFESTS)) {
+        source_field(d, l, "Before", f->before);
+        source_field(d, l, "After", f->after);
+    } else if (f && (f->flags & SBX_FILES_DIFF)) {
+        source_field(d, l, "From diff", f->after);
+    }
     for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
         char what[64];
         snprintf(what, sizeof what, "%s: %u", verbs[c], f->n[c]);
@@ -444,6 +525,13 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
             sbx_doc_end_line(d);
         }
     }
+    size_t shown = 0;
+    for (int c = 0; f && l->tl->ndiffs && c < SBX_CHANGE_COUNT; c++)
+        for (uint32_t i = 0; i < f->n[c]; i++) {
+            const struct sbx_diff_file *df = sbx_diff_find(l->tl, f->paths[c][i]);
+            if (df)
+                shown += diff_block(d, l, df, shown < DIFF_LINES_MAX ? DIFF_LINES_MAX - shown : 0);
+        }
 }
 
 void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,

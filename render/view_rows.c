@@ -224,6 +224,8 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
     sbx_grid_fill(g, row, 0, g->cols, base);
     int col = 0;
     col = sbx_grid_textf(g, row, col, g->cols, selected ? base : fstyle, "%c", mark) + 1;
+    if ((e->tflags & SBX_EVT_TIME_INFERRED) && e->start != SBX_TIME_UNKNOWN)
+        sbx_grid_text(g, row, col - 1, col, selected ? base : SBX_STYLE_TIME, "~", 1); /* a guessed time */
     char buf[32];
     /* an event on another day than the run's start shows its date instead of
      * its seconds (audit entries reach back 400 days) */

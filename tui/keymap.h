@@ -27,18 +27,16 @@ enum {
     X(TOP, V_SCROLL, "to the first line", 'g', SBX_KEY_HOME, '<', 0)                           \
     X(BOTTOM, V_SCROLL, "to the last line", 'G', SBX_KEY_END, '>', 0)                          \
     X(OPEN, V_TIMELINE | V_SUMMARY | V_FILES | V_NETWORK,                                    \
-      "open: the event's detail; on a summary line, its events; on a file, its changes and "  \
-      "diff (on a folder: fold or unfold); on a host, its events in the timeline",            \
+      "open: an event's detail, a summary line's events, a file's changes and diff (a "       \
+      "folder: fold or unfold), a host's events",                                              \
       SBX_KEY_ENTER, 0, 0, 0)                                                                  \
     X(FOLD, V_FILES, "fold the folder (on a file: go to its folder)", SBX_KEY_LEFT, 'h', 0, 0) \
     X(UNFOLD, V_FILES, "unfold the folder", SBX_KEY_RIGHT, 'l', 0, 0)                          \
     X(RAW, V_DETAIL, "the raw line as recorded, or back to the fields", 'o', 0, 0, 0)          \
-    X(SUMMARY, V_TIMELINE | V_DETAIL | V_HELP | V_FILES | V_NETWORK | V_FILE, "the run's summary", \
-      's', 0, 0, 0)                                                                            \
+    X(SUMMARY, V_ALL, "the run's summary", 's', 0, 0, 0)                                      \
     X(FILES, V_ALL, "the files view: the run's file changes as a tree", SBX_KEY_F2, 0, 0, 0)   \
     X(NETWORK, V_ALL, "the network view: every host, refused first", SBX_KEY_F3, 0, 0, 0)      \
-    X(NEXT_VIEW, V_ALL, "the next view: timeline, files, network, and round", SBX_KEY_TAB, 0, \
-      0, 0)                                                                                    \
+    X(NEXT_VIEW, V_ALL, "the next view: timeline, files, network", SBX_KEY_TAB, 0, 0, 0)       \
     X(HELP, V_ALL, "this help", '?', SBX_KEY_F1, 0, 0)                                         \
     X(SEARCH, V_TIMELINE | V_DETAIL, "search forward (PCRE2; lower case ignores case)", '/',  \
       0, 0, 0)                                                                                 \

@@ -180,6 +180,11 @@ static void diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     snprintf(what, sizeof what, "Diff: %u hunk%s, +%u -%u%s", f->hunks, f->hunks == 1 ? "" : "s",
              f->added_lines, f->removed_lines, f->binary ? " (binary: no lines to show)" : "");
     heading(d, what);
+    const char *src = sbx_display_path(l->tl->sources[f->source].path);
+    sbx_doc_adds(d, SBX_STYLE_NOTE, "from ");
+    sbx_doc_untrusted(d, SBX_STYLE_NOTE, src, strlen(src), true);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u", f->line_no);
+    sbx_doc_end_line(d);
     if (f->old_path) {
         sbx_doc_adds(d, SBX_STYLE_NOTE, f->renamed ? "renamed from " : "copied from ");
         sbx_doc_untrusted(d, SBX_STYLE_NOTE, f->old_path, strlen(f->old_path), true);
@@ -191,6 +196,8 @@ static void diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     size_t shown = 0, more = 0;
     sbx_doc_set_indent(d, 1);
     while (sbx_diff_next(&it, &line)) {
+        if (line.kind == SBX_DIFF_HEADER)
+            continue; /* the heading names the file */
         if (shown >= DIFF_LINES_MAX) {
             more++;
             continue;
@@ -202,9 +209,8 @@ static void diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
         shown++;
     }
     if (more) {
-        const char *path = sbx_display_path(l->tl->sources[f->source].path);
         sbx_doc_addf(d, SBX_STYLE_WARNING, "... %zu more lines (the whole diff: ", more);
-        sbx_doc_untrusted(d, SBX_STYLE_WARNING, path, strlen(path), true);
+        sbx_doc_untrusted(d, SBX_STYLE_WARNING, src, strlen(src), true);
         sbx_doc_adds(d, SBX_STYLE_WARNING, ")");
         sbx_doc_end_line(d);
     }
@@ -241,12 +247,10 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
     field(d, "State");
     sbx_doc_adds(d, change_style(n->state), change_word[n->state]);
     if (n->nchanges > 1)
-        sbx_doc_addf(d, SBX_STYLE_WARNING, " (%u records name it; the latest says this)", n->nchanges);
+        sbx_doc_addf(d, SBX_STYLE_WARNING, " (named by %u records: this is the latest)", n->nchanges);
     sbx_doc_end_line(d);
 
-    heading(d, n->nchanges > 1 ? "Its records, in time order" : "Its record");
-    for (uint32_t i = 0; i < n->nchanges; i++)
-        change_line(d, l, &t->changes[n->change0 + i]);
+    diff_block(d, l, n);
 
     const struct sbx_event *latest = t->changes[n->change0 + n->nchanges - 1].event;
     const struct sbx_event *before[BEFORE_MAX];
@@ -265,5 +269,8 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
         sbx_doc_adds(d, SBX_STYLE_NOTE, "(the change's time is a guess: any command before it may have made it)");
         sbx_doc_end_line(d);
     }
-    diff_block(d, l, n);
+
+    heading(d, n->nchanges > 1 ? "The records that name it, in time order" : "The record that names it");
+    for (uint32_t i = 0; i < n->nchanges; i++)
+        change_line(d, l, &t->changes[n->change0 + i]);
 }

@@ -79,9 +79,9 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
  * it changed; under a system root, in the system style. */
 void sbx_draw_file_row(struct sbx_grid *g, int row, const struct sbx_filetree *t, size_t node,
                        bool folded, bool selected);
-/* One changed path: where it is, its state, every change with its event,
- * the commands that ran just before the latest change (same sandbox), and
- * its diff when one was loaded (added and removed lines in their styles). */
+/* One changed path: where it is, its state, its diff when one was loaded
+ * (added and removed lines in their styles), the commands that ran just
+ * before the latest change (same sandbox), and every record naming it. */
 void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_filetree *t,
                   size_t node);
 

@@ -8,7 +8,9 @@
  * and the commands that touched it: (a) the command running in the
  * request's sandbox when a proxy request was made (model/cmdlink.h), and
  * (b) the commands whose command line, stdout or stderr names the host (as
- * a whole host name: "pypi.org" is not named by "notpypi.org").
+ * a whole host name: "pypi.org" is not named by "notpypi.org"; without
+ * case, but a host with no dot, such as localhost, only in lower or upper
+ * case; a name right after a terminal colour escape counts).
  *
  * Hosts are ordered refused first, then by requests, most first, then by
  * name.

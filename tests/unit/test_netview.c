@@ -214,6 +214,55 @@ static void no_network(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* Names in output as the recorder keeps it (JSON-escaped): after a \n or a
+ * colour escape, a \u escape spelling part of the name (decoded), a host
+ * with no dot; and what is not a name. */
+static void names_through_escapes(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "{\"at\": \"2026-11-29T10:00:01Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": "
+        "\"curl http://localhost:8000/ https://pypi.org/ https://api.github.com/ http://mirror.example.org/\", "
+        "\"exit\": 0}\n"
+        "{\"at\": \"2026-11-29T10:00:02Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"a\", "
+        "\"exit\": 0, \"stdout\": \"see\\npypi.org\\n\\u001b[32mapi.github.com\\u001b[0m\\nlocalhost\\n\"}\n"
+        "{\"at\": \"2026-11-29T10:00:03Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"b\", "
+        "\"exit\": 0, \"stdout\": \"www.pypi.org notlocalhost localhost.example api.github.community\"}\n"
+        "{\"at\": \"2026-11-29T10:00:04Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"c\", "
+        "\"exit\": 0, \"stderr\": \"MIRROR.EXAMPLE.ORG and \\u006dirror.example.org and LOCALHOST\"}\n"
+        "{\"at\": \"2026-11-29T10:00:05Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"d\", "
+        "\"exit\": 0, \"stdout\": \"a\\\\npypi.org is a literal backslash-n before it\"}\n";
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    load(&tl, &sbx_format_recorder, "a.jsonl", log, sizeof log - 1);
+    sbx_timeline_finish(&tl);
+    assert_int_equal(tl.nskips, 0);
+    struct sbx_summary sum;
+    char err[256];
+    struct sbx_summary_opts so = {.threads = 1};
+    assert_true(sbx_summarize(&tl, &so, &sum, err, sizeof err));
+    struct sbx_netview nv;
+    sbx_netview_build(&nv, &tl, &sum);
+    /* the curl names all four; a names three of them; c names the mirror twice */
+    const struct sbx_nethost *h = sbx_netview_find(&nv, "pypi.org");
+    assert_non_null(h);
+    assert_int_equal(h->named, 2); /* the curl and a; not b (www.), not d (\\n is text) */
+    h = sbx_netview_find(&nv, "api.github.com");
+    assert_non_null(h);
+    assert_int_equal(h->named, 2);
+    h = sbx_netview_find(&nv, "localhost");
+    assert_non_null(h);
+    assert_int_equal(h->named, 3); /* the curl, a, and c's upper case */
+    h = sbx_netview_find(&nv, "mirror.example.org");
+    assert_non_null(h);
+    assert_int_equal(h->named, 2); /* the curl, and c (in capitals, and through \u006d) */
+    assert_int_equal(h->first, 1795946401LL * 1000000000LL);
+    assert_int_equal(h->last, 1795946404LL * 1000000000LL);
+    sbx_netview_free(&nv);
+    sbx_summary_free(&sum);
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     setlocale(LC_CTYPE, "C.UTF-8");
@@ -223,6 +272,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(commands_that_touched, setup, teardown),
         cmocka_unit_test(whole_host_names),
         cmocka_unit_test(no_network),
+        cmocka_unit_test(names_through_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,6 +52,9 @@ enum sbx_finding {
     /* an account change made from inside a sandbox (the audit entry names
      * it): the heaviest finding of a run; set with SBX_F_ACCOUNT_CHANGE */
     SBX_F_ACCOUNT_INSIDE = 1u << 13,
+    /* a host the event shows (a request, a refusal, a URL in a command)
+     * that the allow list (--allow-list, model/allowlist.h) lacks */
+    SBX_F_UNLISTED_HOST = 1u << 14,
 };
 
 /* Where a text lives and how it is encoded. */

@@ -276,6 +276,7 @@ static const struct {
     {"timedout", SBX_T_TIMEDOUT, 0},
     {"findings", SBX_T_FINDINGS, 0},
     {"refused", SBX_T_FINDING, SBX_F_REFUSED_HOST},
+    {"unlisted", SBX_T_FINDING, SBX_F_UNLISTED_HOST},
     {"secret", SBX_T_FINDING, SBX_F_SECRET},
     {"system", SBX_T_FINDING, SBX_F_SYSTEM_FILES},
     {"outside", SBX_T_FINDING, SBX_F_OUTSIDE_WRAPPER},

@@ -14,6 +14,9 @@
 
 #include "model/crosscheck.h"
 #include "model/timeline.h"
+#include "model/unread.h"
+
+struct sbx_allowlist;
 
 struct sbx_program_count {
     uint32_t program; /* strtab id */
@@ -39,6 +42,13 @@ struct sbx_host_stat {
     uint32_t host;        /* strtab id */
     size_t requests, denied, unreached;
     int64_t bytes_in;     /* bytes the proxy sent back, summed */
+};
+
+/* A host the run reached or tried that the allow list lacks. */
+struct sbx_unlisted {
+    char *host;                    /* owned; lower case */
+    size_t events;                 /* events that show it */
+    const struct sbx_event *first; /* the earliest of them */
 };
 
 struct sbx_secret_found {
@@ -75,6 +85,11 @@ struct sbx_summary {
     size_t nproxy_hosts;
     struct sbx_refusal *refused;    /* by first time */
     size_t nrefused;
+    /* With an allow list (allow_list true): the hosts it lacks, by first
+     * time; their events carry SBX_F_UNLISTED_HOST. */
+    bool allow_list;
+    struct sbx_unlisted *unlisted;
+    size_t nunlisted;
 
     size_t hash_verified, hash_mismatched, hash_unverifiable;
 
@@ -100,10 +115,20 @@ struct sbx_summary {
     const struct sbx_event *cpu_peak, *memory_peak; /* NULL when none */
     struct sbx_secrets *patterns;     /* the secret patterns found them with, for
                                          redacting what a summary quotes; owned */
+    /* the input files that were not read, and why (copied from the options) */
+    struct sbx_unread *unread;
+    size_t nunread;
 };
 
 struct sbx_summary_opts {
     int threads; /* 0: one per online CPU, at most 8 */
+    /* Optional: the hosts the run may reach; every other host it reached or
+     * tried becomes a finding. Only read during the call. */
+    const struct sbx_allowlist *allow;
+    /* Optional: the files the load did not read (the loader's report), for
+     * the summary to list; copied. */
+    const struct sbx_unread *unread;
+    size_t nunread;
 };
 
 /* Returns false with a message in err when the analyses cannot run (their

@@ -167,6 +167,24 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
+    /* added to schema 1: null without --allow-list, else the hosts it lacks */
+    sbx_jw_key(w, "unlisted");
+    if (!s->allow_list) {
+        sbx_jw_null(w);
+    } else {
+        sbx_jw_array(w);
+        for (size_t i = 0; i < s->nunlisted; i++) {
+            const struct sbx_unlisted *u = &s->unlisted[i];
+            sbx_jw_object(w);
+            sbx_jw_key(w, "host");
+            sbx_jw_cstr(w, u->host);
+            int_field(w, "events", (int64_t)u->events);
+            sbx_jw_key(w, "first");
+            time_value(w, u->first->start);
+            sbx_jw_end_object(w);
+        }
+        sbx_jw_end_array(w);
+    }
     sbx_jw_end_object(w);
 }
 
@@ -294,6 +312,22 @@ static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_array(w);
 }
 
+/* Added to schema 1: the input files that were not read, and why. */
+static void unread_files(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "unread_files");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->sum->nunread; i++) {
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_jw_cstr(w, sbx_display_path(c->sum->unread[i].path));
+        sbx_jw_key(w, "reason");
+        sbx_jw_cstr(w, c->sum->unread[i].reason);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
 static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_summary *s = c->sum;
@@ -372,6 +406,7 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     sandbox_life(c, &w);
     secrets(c, &w);
     skipped(c, &w);
+    unread_files(c, &w);
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

@@ -208,6 +208,66 @@ static void files_line(struct line *l, struct sbx_buf *out)
     }
 }
 
+/* What the proxy saw per host: refused first, then the busiest. */
+static void proxy_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    size_t *order = sbx_sum_proxy_order(l->c->tl, s);
+    for (size_t k = 0; k < s->nproxy_hosts && k < LIST_MAX; k++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
+        char bytes[24];
+        sbx_buf_adds(&l->b, "  proxy ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, h->host));
+        sbx_buf_addf(&l->b, ": %zu request%s", h->requests, h->requests == 1 ? "" : "s");
+        if (h->denied)
+            sbx_buf_addf(&l->b, ", %zu DENIED", h->denied);
+        if (h->unreached)
+            sbx_buf_addf(&l->b, ", %zu unreached", h->unreached);
+        if (h->bytes_in > 0)
+            sbx_buf_addf(&l->b, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+        l->filter = h->denied ? "refused" : "kind:network";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->nproxy_hosts > LIST_MAX) {
+        size_t rest = 0;
+        for (size_t k = LIST_MAX; k < s->nproxy_hosts; k++)
+            rest += s->proxy_hosts[order[k]].requests;
+        sbx_buf_addf(&l->b, "  proxy: +%zu more host%s (%zu request%s)", s->nproxy_hosts - LIST_MAX,
+                     s->nproxy_hosts - LIST_MAX == 1 ? "" : "s",
+                     rest, rest == 1 ? "" : "s");
+        l->filter = "kind:network";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    free(order);
+}
+
+/* With an allow list: the hosts it lacks. */
+static void unlisted_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    if (!s->allow_list)
+        return;
+    sbx_buf_adds(&l->b, "Unlisted:  ");
+    if (!s->nunlisted) {
+        sbx_buf_adds(&l->b, "none: every host seen is on the allow list");
+        emit(l, out);
+        return;
+    }
+    sbx_buf_addf(&l->b, "%zu not on the allow list: ", s->nunlisted);
+    for (size_t i = 0; i < s->nunlisted && i < LIST_MAX; i++) {
+        if (i)
+            sbx_buf_adds(&l->b, ", ");
+        add_untrusted_cstr(l, s->unlisted[i].host);
+    }
+    if (s->nunlisted > LIST_MAX)
+        sbx_buf_addf(&l->b, ", +%zu more", s->nunlisted - LIST_MAX);
+    if (s->nunlisted == 1 && s->unlisted[0].events == 1)
+        l->event = s->unlisted[0].first;
+    else
+        l->filter = "unlisted";
+    emit_styled(l, out, SBX_STYLE_FINDING);
+}
+
 static void network_lines(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
@@ -252,6 +312,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         add_untrusted(l, cmd, n);
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
+    proxy_lines(l, out);
+    unlisted_line(l, out);
 }
 
 static void account_lines(struct line *l, struct sbx_buf *out)
@@ -421,14 +483,31 @@ static void skipped_line(struct line *l, struct sbx_buf *out)
     size_t total = 0;
     for (size_t i = 0; i < tl->nsources; i++)
         total += tl->sources[i].skipped;
+    const struct sbx_summary *s = l->c->sum;
     sbx_buf_adds(&l->b, "Skipped:   ");
-    if (!total) {
+    if (!total && !s->nunread) {
         sbx_buf_adds(&l->b, "no lines");
         emit(l, out);
         return;
     }
-    sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
+    if (total)
+        sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
+    else
+        sbx_buf_adds(&l->b, "no lines");
+    if (s->nunread)
+        sbx_buf_addf(&l->b, "; %zu file%s not read", s->nunread, s->nunread == 1 ? "" : "s");
     emit_styled(l, out, SBX_STYLE_WARNING);
+    for (size_t i = 0; i < s->nunread && i < LIST_MAX; i++) {
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, sbx_display_path(s->unread[i].path));
+        sbx_buf_adds(&l->b, ": ");
+        add_untrusted_cstr(l, s->unread[i].reason);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->nunread > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more files not read", s->nunread - LIST_MAX);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
     for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
         const struct sbx_skip *k = &tl->skips[i];
         sbx_buf_adds(&l->b, "  ");

@@ -17,6 +17,7 @@ static const struct {
 } weights[] = {
     {SBX_F_ACCOUNT_INSIDE, SBX_STYLE_OUTSIDE, '!', "account change made from inside a sandbox"},
     {SBX_F_REFUSED_HOST, SBX_STYLE_REFUSED, 'R', "refused host"},
+    {SBX_F_UNLISTED_HOST, SBX_STYLE_REFUSED, 'U', "host not on the allow list"},
     {SBX_F_OUTSIDE_WRAPPER, SBX_STYLE_OUTSIDE, 'O', "ran outside the wrapper"},
     {SBX_F_MISSING_FROM_RECORD, SBX_STYLE_OUTSIDE, 'M', "missing from Runtime's record"},
     {SBX_F_EXIT_MISMATCH, SBX_STYLE_OUTSIDE, 'D', "Runtime's record saw another exit code"},

@@ -393,6 +393,8 @@ static int host_order(const void *x, const void *y)
     const struct sbx_nethost *a = x, *b = y;
     if (a->refused != b->refused)
         return a->refused ? -1 : 1;
+    if (a->unlisted != b->unlisted)
+        return a->unlisted ? -1 : 1;
     if (a->requests != b->requests)
         return a->requests > b->requests ? -1 : 1;
     return strcmp(a->host, b->host);
@@ -438,6 +440,11 @@ void sbx_netview_build(struct sbx_netview *nv, const struct sbx_timeline *tl,
     }
     for (size_t i = 0; sum && i < sum->hosts.n; i++)
         add_host(&hs, sum->hosts.s[i], strlen(sum->hosts.s[i]));
+    for (size_t i = 0; sum && i < sum->nunlisted; i++) {
+        size_t h = add_host(&hs, sum->unlisted[i].host, strlen(sum->unlisted[i].host));
+        if (h != SIZE_MAX)
+            hs.hosts[h].unlisted = true;
+    }
 
     /* (a) the command running when each proxy request was made */
     if (nreq) {
@@ -527,6 +534,7 @@ void sbx_netview_build(struct sbx_netview *nv, const struct sbx_timeline *tl,
     for (size_t h = 0; h < hs.n; h++) {
         hs.hosts[h].refused |= hs.hosts[h].denied > 0;
         nv->refused += hs.hosts[h].refused;
+        nv->unlisted += hs.hosts[h].unlisted;
     }
     if (hs.n)
         qsort(hs.hosts, hs.n, sizeof *hs.hosts, host_order);

@@ -12,8 +12,9 @@
  * case, but a host with no dot, such as localhost, only in lower or upper
  * case; a name right after a terminal colour escape counts).
  *
- * Hosts are ordered refused first, then by requests, most first, then by
- * name.
+ * Hosts are ordered refused first, then those the allow list lacks (when
+ * one was given: model/summary.h's unlisted), then by requests, most
+ * first, then by name.
  *
  * Ownership: the view owns its arrays and host names (sbx_netview_free);
  * events belong to the timeline, which must outlive the view. */
@@ -32,6 +33,7 @@ struct sbx_nethost {
     int64_t bytes_in, bytes_out;      /* -1 when no request said */
     int64_t first, last;              /* SBX_TIME_UNKNOWN when nothing with a time showed it */
     bool refused;
+    bool unlisted;                    /* an allow list was given and lacks it */
     size_t refusals;                  /* commands whose output showed it refused */
     const struct sbx_event **commands; /* timeline order, each once */
     size_t ncommands;
@@ -42,7 +44,7 @@ struct sbx_nethost {
 struct sbx_netview {
     struct sbx_nethost *hosts;
     size_t n;
-    size_t requests, refused;         /* in all */
+    size_t requests, refused, unlisted; /* in all */
     bool bytes_out_known;             /* some request said how many bytes it sent */
 };
 

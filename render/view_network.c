@@ -93,6 +93,10 @@ static const char *state_word(const struct sbx_nethost *h, enum sbx_style *st)
         *st = SBX_STYLE_REFUSED;
         return "refused";
     }
+    if (h->unlisted) {
+        *st = SBX_STYLE_REFUSED;
+        return "unlisted";
+    }
     if (h->requests && h->unreached == h->requests) {
         *st = SBX_STYLE_WARNING;
         return "failed";

@@ -86,10 +86,11 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
                   size_t node);
 
 /* The network view (render/view_network.c): the column titles, and one
- * host as one row (state, host, requests, bytes in and out, first and
- * last time, the commands that touched it: how many, and the first);
- * columns drop on narrow screens, times first; the bytes out only when
- * some request said them (out_known; Squid's native log does not). */
+ * host as one row (state: refused, unlisted, failed, allowed or named;
+ * host, requests, bytes in and out, first and last time, the commands that
+ * touched it: how many, and the first); columns drop on narrow screens,
+ * times first; the bytes out only when some request said them (out_known;
+ * Squid's native log does not). */
 void sbx_draw_host_titles(struct sbx_grid *g, int row, bool out_known);
 void sbx_draw_host_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
                        const struct sbx_nethost *h, bool out_known, bool selected);

@@ -75,6 +75,8 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
         part(&h, cols, dot, "%s host%s", sbx_thousands(a->net.n, b), a->net.n == 1 ? "" : "s");
         if (a->net.refused)
             part(&h, cols, dot, "%s refused", sbx_thousands(a->net.refused, b));
+        if (a->net.unlisted)
+            part(&h, cols, dot, "%s not on the allow list", sbx_thousands(a->net.unlisted, b));
         if (a->net.requests)
             part(&h, cols, dot, "%s proxy request%s", sbx_thousands(a->net.requests, b),
                  a->net.requests == 1 ? "" : "s");

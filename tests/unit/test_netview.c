@@ -17,6 +17,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
+#include "model/allowlist.h"
 #include "model/netview.h"
 
 /* 2026-11-29T10:00:00Z */
@@ -263,6 +264,42 @@ static void names_through_escapes(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* With an allow list: the hosts it lacks come after the refused ones. */
+static void allow_list(void **state)
+{
+    (void)state;
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    load(&tl, &sbx_format_recorder, "agent-run.jsonl", WRAPPER, sizeof WRAPPER - 1);
+    load(&tl, &sbx_format_squid, "access.log", PROXY, sizeof PROXY - 1);
+    sbx_timeline_finish(&tl);
+    char err[256];
+    static const char allow[] = "pypi.org\n*.pythonhosted.org\n";
+    struct sbx_allowlist *al = sbx_allowlist_parse(allow, sizeof allow - 1, "allow.txt", err, sizeof err);
+    assert_non_null(al);
+    struct sbx_summary sum;
+    struct sbx_summary_opts so = {.threads = 1, .allow = al};
+    assert_true(sbx_summarize(&tl, &so, &sum, err, sizeof err));
+    struct sbx_netview nv;
+    sbx_netview_build(&nv, &tl, &sum);
+    assert_true(nv.unlisted > 0);
+    size_t i = 0;
+    while (i < nv.n && nv.hosts[i].refused)
+        i++;
+    assert_true(nv.hosts[i].unlisted);
+    assert_false(sbx_netview_find(&nv, "pypi.org")->unlisted);
+    assert_false(sbx_netview_find(&nv, "files.pythonhosted.org")->unlisted);
+    assert_true(sbx_netview_find(&nv, "169.254.169.254")->unlisted);
+    for (size_t k = 1; k < nv.n; k++) /* refused, then unlisted, then the rest */
+        assert_true(nv.hosts[k - 1].refused >= nv.hosts[k].refused &&
+                    (nv.hosts[k - 1].refused != nv.hosts[k].refused ||
+                     nv.hosts[k - 1].unlisted >= nv.hosts[k].unlisted));
+    sbx_netview_free(&nv);
+    sbx_summary_free(&sum);
+    sbx_allowlist_free(al);
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     setlocale(LC_CTYPE, "C.UTF-8");
@@ -273,6 +310,7 @@ int main(void)
         cmocka_unit_test(whole_host_names),
         cmocka_unit_test(no_network),
         cmocka_unit_test(names_through_escapes),
+        cmocka_unit_test(allow_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

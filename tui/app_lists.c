@@ -38,20 +38,34 @@ static void ensure_net(struct sbx_app *a)
     a->have_net = true;
 }
 
-/* The node's path (a changed path, or a folder's parts) and depth: what
- * finds it again in a tree made from new data. */
-static char *node_key(const struct sbx_app *a, size_t node, uint32_t *root)
+/* The name of the root node i is under ("" for the workspace). */
+static const char *root_of(const struct sbx_filetree *t, size_t i)
 {
-    const struct sbx_ftnode *n = &a->tree.nodes[node];
-    *root = n->root;
-    return sbx_xstrndup(n->path, strlen(n->path));
+    while (i > 0 && t->nodes[i].depth > 0)
+        i--;
+    return t->nodes[i].name;
 }
 
-static size_t find_node(const struct sbx_app *a, const char *path, uint32_t root)
+/* What finds node i again in a tree made from new data (whose string ids
+ * may differ): its root's name, a newline, its path. */
+static char *node_key(const struct sbx_app *a, size_t i)
 {
-    for (size_t i = 0; i < a->tree.n; i++)
-        if (a->tree.nodes[i].root == root && strcmp(a->tree.nodes[i].path, path) == 0)
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_buf_adds(&b, root_of(&a->tree, i));
+    sbx_buf_addc(&b, '\n');
+    sbx_buf_adds(&b, a->tree.nodes[i].path);
+    return b.p;
+}
+
+static size_t find_node(const struct sbx_app *a, const char *key)
+{
+    for (size_t i = 0; i < a->tree.n; i++) {
+        char *k = node_key(a, i);
+        bool same = strcmp(k, key) == 0;
+        free(k);
+        if (same)
             return i;
+    }
     return SIZE_MAX;
 }
 
@@ -71,25 +85,23 @@ void sbx_app_lists_drop(struct sbx_app *a)
 
 void sbx_app_lists_reload(struct sbx_app *a)
 {
-    char *path = NULL, *host = NULL;
-    uint32_t root = 0, file_root = 0;
-    char *file = NULL;
+    char *path = NULL, *host = NULL, *file = NULL;
     if (a->have_tree && a->fcur < a->nfrows)
-        path = node_key(a, a->frows[a->fcur], &root);
+        path = node_key(a, a->frows[a->fcur]);
     if (a->have_tree && a->view == SBX_VIEW_FILE && a->fnode < a->tree.n)
-        file = node_key(a, a->fnode, &file_root);
+        file = node_key(a, a->fnode);
     if (a->have_net && a->ncur < a->net.n)
         host = sbx_xstrndup(a->net.hosts[a->ncur].host, strlen(a->net.hosts[a->ncur].host));
     bool tree = a->have_tree, net = a->have_net;
     sbx_app_lists_drop(a);
     if (tree && a->tl) {
         ensure_tree(a);
-        size_t at = path ? find_node(a, path, root) : SIZE_MAX;
+        size_t at = path ? find_node(a, path) : SIZE_MAX;
         a->fcur = 0;
         for (size_t r = 0; at != SIZE_MAX && r < a->nfrows; r++)
             if (a->frows[r] == at)
                 a->fcur = r;
-        size_t f = file ? find_node(a, file, file_root) : SIZE_MAX;
+        size_t f = file ? find_node(a, file) : SIZE_MAX;
         if (a->view == SBX_VIEW_FILE) {
             if (f == SIZE_MAX)
                 a->view = SBX_VIEW_FILES;

@@ -9,24 +9,30 @@
 #include "importers/format.h"
 #include "importers/mdiff.h"
 
+/* Hex digit values, -1 for any other byte: a manifest of a big tree holds
+ * millions of hashes, read twice (here and when paired). */
+static const signed char hex_value[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_digit(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return hex_value[(unsigned char)c] - 1; /* stored plus one: 0 is "not a digit" */
 }
 
 static bool read_hash(const char *s, size_t n, unsigned char hash[32])
 {
     if (n < 64)
         return false;
+    int bad = 0;
     for (int i = 0; i < 32; i++) {
         int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return false;
-        hash[i] = (unsigned char)(hi << 4 | lo);
+        bad |= hi | lo;
+        hash[i] = (unsigned char)((unsigned)(hi & 15) << 4 | (unsigned)(lo & 15));
     }
-    return n == 64 || hex_digit(s[64]) < 0;
+    return bad >= 0 && (n == 64 || hex_digit(s[64]) < 0);
 }
 
 /* The name as written, decoded when the line was escaped. */

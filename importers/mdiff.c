@@ -16,7 +16,8 @@ struct entry {
 
 struct manifest {
     uint32_t source;
-    struct entry *e; /* sorted by path */
+    struct entry *all; /* in the file's order */
+    struct entry **e;  /* the same, sorted by path */
     size_t n, cap;
     int side;        /* -1 before, 1 after, 0 the name does not say */
     char *stem;      /* the name without its before/after word */
@@ -25,7 +26,7 @@ struct manifest {
 
 static int entry_cmp(const void *a, const void *b)
 {
-    return strcmp(((const struct entry *)a)->path, ((const struct entry *)b)->path);
+    return strcmp((*(struct entry *const *)a)->path, (*(struct entry *const *)b)->path);
 }
 
 static const char *base_name(const char *path)
@@ -90,20 +91,28 @@ static void read_manifest(const struct sbx_source *src, uint32_t index, struct m
         struct entry e;
         if (sbx_manifest_line(p, len, e.hash, &path, &why)) {
             e.path = sbx_xstrndup(path.p, path.len);
-            SBX_GROW(m->e, m->n, m->cap);
-            m->e[m->n++] = e;
+            SBX_GROW(m->all, m->n, m->cap);
+            m->all[m->n++] = e;
         }
         p += len + 1;
     }
     sbx_buf_free(&path);
-    if (m->n)
+    /* pointers sorted, not the entries: a tree's manifest holds millions */
+    m->e = sbx_xmalloc((m->n ? m->n : 1) * sizeof *m->e);
+    bool sorted = true;
+    for (size_t i = 0; i < m->n; i++) {
+        m->e[i] = &m->all[i];
+        sorted = sorted && (i == 0 || strcmp(m->all[i - 1].path, m->all[i].path) < 0);
+    }
+    if (!sorted)
         qsort(m->e, m->n, sizeof *m->e, entry_cmp);
 }
 
 static void free_manifest(struct manifest *m)
 {
     for (size_t i = 0; i < m->n; i++)
-        free(m->e[i].path);
+        free(m->all[i].path);
+    free(m->all);
     free(m->e);
     free(m->stem);
 }
@@ -220,7 +229,10 @@ static void files_event(struct sbx_timeline *tl, uint32_t source, int64_t when, 
     f->after = source;
     for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
         f->paths[c] = sbx_evbuf_alloc(&buf, (l->n[c] ? l->n[c] : 1) * sizeof *f->paths[c]);
-        if (l->n[c])
+        bool sorted = true; /* a manifest pair's lists come sorted */
+        for (uint32_t i = 1; i < l->n[c] && sorted; i++)
+            sorted = strcmp(l->p[c][i - 1], l->p[c][i]) <= 0;
+        if (!sorted)
             qsort(l->p[c], l->n[c], sizeof *l->p[c], str_cmp);
         for (uint32_t i = 0; i < l->n[c]; i++)
             if (!i || strcmp(l->p[c][i], l->p[c][i - 1]) != 0)
@@ -237,14 +249,14 @@ static void compare(struct sbx_timeline *tl, const struct manifest *b, const str
     struct lists l = {0};
     size_t i = 0, j = 0;
     while (i < b->n || j < a->n) {
-        int c = i == b->n ? 1 : j == a->n ? -1 : strcmp(b->e[i].path, a->e[j].path);
+        int c = i == b->n ? 1 : j == a->n ? -1 : strcmp(b->e[i]->path, a->e[j]->path);
         if (c < 0) {
-            list_add(&l, SBX_REMOVED, b->e[i++].path);
+            list_add(&l, SBX_REMOVED, b->e[i++]->path);
         } else if (c > 0) {
-            list_add(&l, SBX_ADDED, a->e[j++].path);
+            list_add(&l, SBX_ADDED, a->e[j++]->path);
         } else {
-            if (memcmp(b->e[i].hash, a->e[j].hash, 32) != 0)
-                list_add(&l, SBX_CHANGED, a->e[j].path);
+            if (memcmp(b->e[i]->hash, a->e[j]->hash, 32) != 0)
+                list_add(&l, SBX_CHANGED, a->e[j]->path);
             i++;
             j++;
         }
@@ -296,9 +308,19 @@ static size_t pair_up(struct manifest *m, size_t n, size_t (*pairs)[2])
     return np;
 }
 
-static bool in_pairs(char *const *paths, size_t n, const char *p)
+static bool in_manifest(const struct manifest *m, const char *p)
 {
-    return n && bsearch(&p, paths, n, sizeof *paths, str_cmp) != NULL;
+    struct entry key = {.path = (char *)p}, *k = &key;
+    return m->n && bsearch(&k, m->e, m->n, sizeof *m->e, entry_cmp) != NULL;
+}
+
+/* Whether some pair's manifests name p. */
+static bool in_pairs(const struct manifest *m, size_t (*pairs)[2], size_t np, const char *p)
+{
+    for (size_t k = 0; k < np; k++)
+        if (in_manifest(&m[pairs[k][0]], p) || in_manifest(&m[pairs[k][1]], p))
+            return true;
+    return false;
 }
 
 void sbx_mdiff_link(struct sbx_timeline *tl)
@@ -325,19 +347,8 @@ void sbx_mdiff_link(struct sbx_timeline *tl)
 
     size_t (*pairs)[2] = sbx_xcalloc(nm ? nm : 1, sizeof *pairs);
     size_t np = pair_up(m, nm, pairs);
-    char **covered = NULL; /* every path a pair names, sorted */
-    size_t ncovered = 0;
-    for (size_t k = 0; k < np; k++) {
-        const struct manifest *b = &m[pairs[k][0]], *a = &m[pairs[k][1]];
-        compare(tl, b, a, when);
-        covered = sbx_xrealloc(covered, (ncovered + b->n + a->n + 1) * sizeof *covered);
-        for (size_t i = 0; i < b->n; i++)
-            covered[ncovered++] = b->e[i].path;
-        for (size_t i = 0; i < a->n; i++)
-            covered[ncovered++] = a->e[i].path;
-    }
-    if (ncovered)
-        qsort(covered, ncovered, sizeof *covered, str_cmp);
+    for (size_t k = 0; k < np; k++)
+        compare(tl, &m[pairs[k][0]], &m[pairs[k][1]], when);
     for (size_t i = 0; i < nm; i++)
         if (!m[i].paired)
             lone_manifest(tl, &m[i], when);
@@ -351,8 +362,8 @@ void sbx_mdiff_link(struct sbx_timeline *tl)
         bool all_covered = np > 0;
         for (size_t i = 0; i < parsed.nfiles && all_covered; i++) {
             const struct sbx_diff_file *f = &parsed.files[i];
-            all_covered = in_pairs(covered, ncovered, f->path) &&
-                          (!f->renamed || in_pairs(covered, ncovered, f->old_path));
+            all_covered = in_pairs(m, pairs, np, f->path) &&
+                          (!f->renamed || in_pairs(m, pairs, np, f->old_path));
         }
         if (!all_covered && parsed.nfiles) {
             struct lists l = {0};
@@ -367,7 +378,6 @@ void sbx_mdiff_link(struct sbx_timeline *tl)
         sbx_diff_add(tl, diffs[k], from, &parsed);
         sbx_diff_parsed_free(&parsed);
     }
-    free(covered);
     free(pairs);
     for (size_t i = 0; i < nm; i++)
         free_manifest(&m[i]);

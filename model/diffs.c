@@ -200,6 +200,7 @@ static char *unquote(const char *s, size_t n, size_t *used)
         return NULL;
     struct sbx_buf b = SBX_BUF_INIT;
     sbx_buf_reserve(&b, n);
+    b.p[0] = '\0'; /* "" is a name too (an empty one) */
     for (size_t i = 1; i < n; i++) {
         char c = s[i];
         if (c == '"') {
@@ -277,7 +278,8 @@ static bool epoch_date(const char *s, size_t n)
     buf[k] = '\0';
     if (sscanf(buf, "%4d-%2d-%2d %2d:%2d:%2d", &y, &mo, &d, &h, &mi, &se) != 6)
         return false;
-    if (sscanf(buf + (zone - s) + 1, "%c%2d%2d", &sign, &zh, &zm) != 3 || (sign != '+' && sign != '-'))
+    size_t zoff = (size_t)(zone - s) + 1;
+    if (zoff >= k || sscanf(buf + zoff, "%c%2d%2d", &sign, &zh, &zm) != 3 || (sign != '+' && sign != '-'))
         return false;
     if (mo < 1 || mo > 12 || d < 1 || d > 31)
         return false;
@@ -352,9 +354,31 @@ static void git_names(const char *s, size_t n, char **a, char **b)
     *b = sbx_xstrndup(split + 1, (size_t)(s + n - split - 1));
 }
 
-/* "Binary files A and B differ" (s is "A and B"). */
+/* "Binary files A and B differ" (s is "A and B"); git quotes odd names. */
 static void binary_names(const char *s, size_t n, char **a, char **b)
 {
+    size_t used;
+    char *qa = unquote(s, n, &used);
+    if (qa && n - used >= 5 && memcmp(s + used, " and ", 5) == 0) {
+        const char *r = s + used + 5;
+        size_t rn = n - used - 5, used2;
+        *a = qa;
+        *b = unquote(r, rn, &used2);
+        if (!*b || used2 != rn) {
+            free(*b);
+            *b = sbx_xstrndup(r, rn);
+        }
+        return;
+    }
+    free(qa);
+    const char *q = n > 6 ? memmem(s, n, " and \"", 6) : NULL;
+    if (q && s[n - 1] == '"') {
+        *b = unquote(q + 5, (size_t)(s + n - q - 5), &used);
+        if (*b) {
+            *a = sbx_xstrndup(s, (size_t)(q - s));
+            return;
+        }
+    }
     const char *first = NULL;
     for (const char *p = s; p + 5 <= s + n && (p = memmem(p, (size_t)(s + n - p), " and ", 5)); p++) {
         if (!first)

@@ -55,7 +55,7 @@ void sbx_app_free(struct sbx_app *a)
     sbx_doc_free(&a->doc);
     sbx_buf_free(&a->input);
     sbx_rows_look_free(&a->look);
-    sbx_app_lists_drop(a);
+    sbx_app_lists_free(a);
     memset(a, 0, sizeof *a);
 }
 

@@ -99,6 +99,8 @@ struct sbx_app {
     uint32_t fnode;                /* the node SBX_VIEW_FILE shows */
     struct sbx_netview net;
     size_t ncur, ntop;
+    char *keep_path, *keep_host;   /* the selections to find again when the lists are
+                                      next made from new data */
 
     char msg[256];
     bool msg_error;

@@ -71,10 +71,13 @@ void sbx_app_rebuild_doc(struct sbx_app *a);
 /* The files and network views (tui/app_lists.c). */
 void sbx_app_open_files(struct sbx_app *a);
 void sbx_app_open_network(struct sbx_app *a);
-/* Frees the tree and the hosts. */
+/* Frees the tree and the hosts; _free also what was kept to find the
+ * selections again. */
 void sbx_app_lists_drop(struct sbx_app *a);
-/* After new data is in place (the old timeline still alive): the lists made
- * again when they had been, the selection kept on the same path or host. */
+void sbx_app_lists_free(struct sbx_app *a);
+/* After new data is in place (the old timeline still alive): the lists are
+ * dropped, and made again at once for the view in sight, later for the
+ * other; either way the selection goes back to the same path or host. */
 void sbx_app_lists_reload(struct sbx_app *a);
 /* Rows in the list of the view (0 outside the files and network views). */
 size_t sbx_app_list_count(const struct sbx_app *a);

@@ -20,23 +20,6 @@ static void tree_rows(struct sbx_app *a)
     }
 }
 
-static void ensure_tree(struct sbx_app *a)
-{
-    if (a->have_tree || !a->tl)
-        return;
-    sbx_filetree_build(&a->tree, a->tl);
-    a->folded = sbx_xcalloc(a->tree.n ? a->tree.n : 1, sizeof *a->folded);
-    a->have_tree = true;
-    tree_rows(a);
-}
-
-static void ensure_net(struct sbx_app *a)
-{
-    if (a->have_net || !a->tl)
-        return;
-    sbx_netview_build(&a->net, a->tl, a->sum);
-    a->have_net = true;
-}
 
 /* The name of the root node i is under ("" for the workspace). */
 static const char *root_of(const struct sbx_filetree *t, size_t i)
@@ -69,6 +52,43 @@ static size_t find_node(const struct sbx_app *a, const char *key)
     return SIZE_MAX;
 }
 
+/* The tree, made when first needed; the selection back on the path it
+ * was on in the tree made from the data before, when that is still there. */
+static void ensure_tree(struct sbx_app *a)
+{
+    if (a->have_tree || !a->tl)
+        return;
+    sbx_filetree_build(&a->tree, a->tl);
+    a->folded = sbx_xcalloc(a->tree.n ? a->tree.n : 1, sizeof *a->folded);
+    a->have_tree = true;
+    tree_rows(a);
+    if (a->keep_path) {
+        size_t at = find_node(a, a->keep_path);
+        a->fcur = 0;
+        for (size_t r = 0; at != SIZE_MAX && r < a->nfrows; r++)
+            if (a->frows[r] == at)
+                a->fcur = r;
+        free(a->keep_path);
+        a->keep_path = NULL;
+    }
+}
+
+static void ensure_net(struct sbx_app *a)
+{
+    if (a->have_net || !a->tl)
+        return;
+    sbx_netview_build(&a->net, a->tl, a->sum);
+    a->have_net = true;
+    if (a->keep_host) {
+        a->ncur = 0;
+        for (size_t i = 0; i < a->net.n; i++)
+            if (strcmp(a->net.hosts[i].host, a->keep_host) == 0)
+                a->ncur = i;
+        free(a->keep_host);
+        a->keep_host = NULL;
+    }
+}
+
 void sbx_app_lists_drop(struct sbx_app *a)
 {
     if (a->have_tree)
@@ -83,24 +103,32 @@ void sbx_app_lists_drop(struct sbx_app *a)
     a->have_tree = a->have_net = false;
 }
 
+void sbx_app_lists_free(struct sbx_app *a)
+{
+    sbx_app_lists_drop(a);
+    free(a->keep_path);
+    free(a->keep_host);
+    a->keep_path = a->keep_host = NULL;
+}
+
 void sbx_app_lists_reload(struct sbx_app *a)
 {
-    char *path = NULL, *host = NULL, *file = NULL;
-    if (a->have_tree && a->fcur < a->nfrows)
-        path = node_key(a, a->frows[a->fcur]);
-    if (a->have_tree && a->view == SBX_VIEW_FILE && a->fnode < a->tree.n)
-        file = node_key(a, a->fnode);
-    if (a->have_net && a->ncur < a->net.n)
-        host = sbx_xstrndup(a->net.hosts[a->ncur].host, strlen(a->net.hosts[a->ncur].host));
-    bool tree = a->have_tree, net = a->have_net;
+    if (a->have_tree && a->fcur < a->nfrows) {
+        free(a->keep_path);
+        a->keep_path = node_key(a, a->frows[a->fcur]);
+    }
+    char *file = a->have_tree && a->view == SBX_VIEW_FILE && a->fnode < a->tree.n
+                     ? node_key(a, a->fnode)
+                     : NULL;
+    if (a->have_net && a->ncur < a->net.n) {
+        free(a->keep_host);
+        a->keep_host = sbx_xstrndup(a->net.hosts[a->ncur].host, strlen(a->net.hosts[a->ncur].host));
+    }
     sbx_app_lists_drop(a);
-    if (tree && a->tl) {
+    /* made again now only for the view in sight (a followed log brings new
+       data often); the others when they are next shown */
+    if ((a->view == SBX_VIEW_FILES || a->view == SBX_VIEW_FILE) && a->tl) {
         ensure_tree(a);
-        size_t at = path ? find_node(a, path) : SIZE_MAX;
-        a->fcur = 0;
-        for (size_t r = 0; at != SIZE_MAX && r < a->nfrows; r++)
-            if (a->frows[r] == at)
-                a->fcur = r;
         size_t f = file ? find_node(a, file) : SIZE_MAX;
         if (a->view == SBX_VIEW_FILE) {
             if (f == SIZE_MAX)
@@ -109,16 +137,9 @@ void sbx_app_lists_reload(struct sbx_app *a)
                 a->fnode = (uint32_t)f;
         }
     }
-    if (net && a->tl) {
+    if (a->view == SBX_VIEW_NETWORK && a->tl)
         ensure_net(a);
-        a->ncur = 0;
-        for (size_t i = 0; host && i < a->net.n; i++)
-            if (strcmp(a->net.hosts[i].host, host) == 0)
-                a->ncur = i;
-    }
-    free(path);
     free(file);
-    free(host);
 }
 
 static size_t count_in(const struct sbx_app *a, enum sbx_view v)

@@ -20,12 +20,11 @@ struct rec {
 /* The order of a tree in pre-order: '/' before every other byte. */
 static int path_cmp(const char *a, const char *b)
 {
-    for (;; a++, b++) {
-        int x = *a == '/' ? 1 : *a ? (unsigned char)*a + 2 : 0;
-        int y = *b == '/' ? 1 : *b ? (unsigned char)*b + 2 : 0;
-        if (x != y || !x)
-            return x - y;
-    }
+    while (*a == *b && *a) /* equal bytes order alike: only the first difference is mapped */
+        a++, b++;
+    int x = *a == '/' ? 1 : *a ? (unsigned char)*a + 2 : 0;
+    int y = *b == '/' ? 1 : *b ? (unsigned char)*b + 2 : 0;
+    return x - y;
 }
 
 struct sort_ctx {

@@ -41,7 +41,7 @@ struct sbx_ftnode {
     bool system;                  /* under a system root */
     bool changed;                 /* a path some event changed */
     uint8_t state;                /* changed: enum sbx_change, the latest */
-    uint32_t nchanges;            /* changed: events that changed it */
+    uint32_t nchanges;            /* changed: the records (events) that name it */
     uint32_t change0;             /* changed: its changes are changes[change0 ..], time order */
     uint32_t below[SBX_CHANGE_COUNT]; /* changed paths beneath it, by latest state */
 };

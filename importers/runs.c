@@ -180,10 +180,13 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
     if (rep.cancelled) {
         /* stopped: the row stays PENDING */
     } else if (!loaded) {
-        sbx_run_row_fail(f->r, i,
-                         rep.nerrors ? rep.errors[0]
-                         : rep.nunread ? rep.unread[0].reason
-                                       : "no file in it is a log sbxview reads");
+        const char *why = rep.nerrors ? rep.errors[0]
+                          : rep.nunread ? rep.unread[0].reason
+                                        : "no file in it is a log sbxview reads";
+        size_t plen = strlen(row->path); /* the row names the run: "path: " is said already */
+        if (strncmp(why, row->path, plen) == 0 && strncmp(why + plen, ": ", 2) == 0)
+            why += plen + 2;
+        sbx_run_row_fail(f->r, i, why);
     } else {
         struct sbx_summary sum;
         char err[256];

@@ -200,7 +200,7 @@ static void toggle_mark(struct sbx_runs_app *a)
         if (a->marks[1] >= 0) /* a third mark: the oldest goes */
             a->marks[0] = a->marks[1];
         a->marks[1] = i;
-        message(a, false, "marked %s as B: c or Enter compares %s with it", name,
+        message(a, false, "marked %s as B: c compares %s with it", name,
                 a->runs->rows[a->marks[0]].name);
     }
     if (a->cur + 1 < a->norder) /* as in a file manager: on to the next */
@@ -285,7 +285,9 @@ static unsigned list_act(struct sbx_runs_app *a, enum sbx_runs_action act, int k
     case SBX_RACT_TOP: move(a, -1, true); break;
     case SBX_RACT_BOTTOM: move(a, 1, true); break;
     case SBX_RACT_OPEN:
-        if (a->marks[0] >= 0 && a->marks[1] >= 0)
+        /* on one of two marked runs: compare them; elsewhere, open the run */
+        if (a->marks[0] >= 0 && a->marks[1] >= 0 && a->cur < a->norder &&
+            (a->order[a->cur] == (uint32_t)a->marks[0] || a->order[a->cur] == (uint32_t)a->marks[1]))
             open_compare(a);
         else
             open_run(a);

@@ -3,7 +3,8 @@
  * (model/runs.h), filled in as the pool reads them; sorted by a column
  * (< and > pick it, r reverses), filtered (&); Enter opens the run's
  * timeline (an sbx_app; q comes back to the list), m marks runs and two
- * marked runs open the compare view (tui/app_cmp.h).
+ * marked runs open the compare view (tui/app_cmp.h): c, or Enter on one
+ * of them.
  *
  * Memory: a run opened from the list is loaded again each time it is
  * opened and freed when the list is back; the list keeps only the rows'

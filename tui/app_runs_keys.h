@@ -22,7 +22,7 @@ enum { R_LIST = 1, R_CMP = 2, R_DIFF = 4, R_HELP = 8, R_ALL = 15 };
     X(TOP, R_ALL, "to the first line", 'g', SBX_KEY_HOME, 0, 0)                                  \
     X(BOTTOM, R_ALL, "to the last line", 'G', SBX_KEY_END, 0, 0)                                 \
     X(OPEN, R_LIST | R_CMP,                                                                      \
-      "runs: open the run's timeline (q comes back), or compare the two marked; "               \
+      "runs: open the run's timeline (q comes back); on one of two marked runs, compare them; "               \
       "compare: the two outputs of the pair as a diff",                                          \
       SBX_KEY_ENTER, 0, 0, 0)                                                                    \
     X(MARK, R_LIST, "mark the run, or unmark it (the first marked is A, the second B)", 'm', 0, \

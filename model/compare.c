@@ -13,6 +13,16 @@ const char *sbx_cmp_kind_name(enum sbx_cmp_kind k)
     return (unsigned)k < SBX_CMP_KIND_COUNT ? names[k] : "unknown";
 }
 
+const char *sbx_cmp_finding_name(unsigned bit)
+{
+    static const char *const names[] = {
+        "refused-host",  "system-file-change", "secret",      "timed-out",
+        "failed",        "hash-mismatch",      "bad-field",   "outside-wrapper",
+        "account-change", "hidden-text",       "missing-from-record", "exit-mismatch",
+        "bad-signature", "account-inside",     "unlisted-host"};
+    return bit < sizeof names / sizeof names[0] ? names[bit] : "unknown";
+}
+
 /* Interns keys: equal keys get one id. */
 struct keymap {
     uint32_t *slot; /* id + 1; 0 empty */
@@ -84,20 +94,31 @@ static void collect(const struct sbx_timeline *tl, struct sbx_cmp_cmd **out, siz
     *n = k;
 }
 
+/* Equal texts, or equal once normalised (s: four scratch buffers). */
 static bool same_text(const struct sbx_timeline *tla, const struct sbx_event *a,
                       const struct sbx_text *ta, const struct sbx_timeline *tlb,
-                      const struct sbx_event *b, const struct sbx_text *tb, struct sbx_buf *s1,
-                      struct sbx_buf *s2)
+                      const struct sbx_event *b, const struct sbx_text *tb, struct sbx_buf s[4])
 {
+    /* the stored bytes alike (both escaped or both not): equal without decoding */
+    unsigned how = SBX_TEXT_ESCAPED | SBX_TEXT_ARGV;
+    if (ta->len == tb->len && (ta->flags & how) == (tb->flags & how) &&
+        (ta->len == 0 || memcmp(sbx_text_raw(tla, a, ta), sbx_text_raw(tlb, b, tb), ta->len) == 0))
+        return true;
     size_t na, nb;
-    const char *pa = sbx_text_get(tla, a, ta, s1, &na);
-    const char *pb = sbx_text_get(tlb, b, tb, s2, &nb);
-    return na == nb && (na == 0 || memcmp(pa, pb, na) == 0);
+    const char *pa = sbx_text_get(tla, a, ta, &s[0], &na);
+    const char *pb = sbx_text_get(tlb, b, tb, &s[1], &nb);
+    if (na == nb && (na == 0 || memcmp(pa, pb, na) == 0))
+        return true;
+    sbx_buf_clear(&s[2]);
+    sbx_buf_clear(&s[3]);
+    sbx_cmp_normalize_text(pa, na, &s[2]);
+    sbx_cmp_normalize_text(pb, nb, &s[3]);
+    return s[2].len == s[3].len && (s[2].len == 0 || memcmp(s[2].p, s[3].p, s[2].len) == 0);
 }
 
 static unsigned pair_diff(const struct sbx_timeline *tla, const struct sbx_event *a,
                           const struct sbx_timeline *tlb, const struct sbx_event *b, double *ratio,
-                          struct sbx_buf *s1, struct sbx_buf *s2)
+                          struct sbx_buf s[4])
 {
     const struct sbx_command *x = &a->u.cmd, *y = &b->u.cmd;
     unsigned d = 0;
@@ -116,8 +137,8 @@ static unsigned pair_diff(const struct sbx_timeline *tla, const struct sbx_event
     /* the stdout hash shares its storage with the denials: only with the flag */
     if ((x->flags & y->flags & SBX_CMD_HASH_PRESENT) && x->stdout_hash != y->stdout_hash)
         d |= SBX_CMP_D_STDOUT_HASH;
-    if (!same_text(tla, a, &x->out, tlb, b, &y->out, s1, s2) ||
-        !same_text(tla, a, &x->err, tlb, b, &y->err, s1, s2))
+    if (!same_text(tla, a, &x->out, tlb, b, &y->out, s) ||
+        !same_text(tla, a, &x->err, tlb, b, &y->err, s))
         d |= SBX_CMP_D_OUTPUT;
     return d;
 }
@@ -127,7 +148,7 @@ struct builder {
     const struct sbx_timeline *tla, *tlb;
     size_t cap;
     size_t *row_a, *row_b; /* the row of each moved command */
-    struct sbx_buf s1, s2;
+    struct sbx_buf s[4];
 };
 
 static size_t add_row(struct builder *B, size_t a, size_t b, enum sbx_cmp_kind kind)
@@ -137,8 +158,7 @@ static size_t add_row(struct builder *B, size_t a, size_t b, enum sbx_cmp_kind k
     struct sbx_cmp_row *r = &c->rows[c->nrows];
     *r = (struct sbx_cmp_row){a, b, kind, 0, 0, SBX_CMP_NONE};
     if (a != SBX_CMP_NONE && b != SBX_CMP_NONE) {
-        r->diff = pair_diff(B->tla, c->cmd_a[a].ev, B->tlb, c->cmd_b[b].ev, &r->ratio, &B->s1,
-                            &B->s2);
+        r->diff = pair_diff(B->tla, c->cmd_a[a].ev, B->tlb, c->cmd_b[b].ev, &r->ratio, B->s);
         if (kind == SBX_CMP_SAME && r->diff)
             r->kind = SBX_CMP_CHANGED;
     }
@@ -242,8 +262,7 @@ static void build_rows(struct builder *B, const size_t *match_a)
         size_t pa = row->a != SBX_CMP_NONE ? row->a : moved_b[row->b];
         size_t pb = row->b != SBX_CMP_NONE ? row->b : moved_a[row->a];
         row->partner = row->a != SBX_CMP_NONE ? B->row_b[pb] : B->row_a[pa];
-        row->diff = pair_diff(B->tla, c->cmd_a[pa].ev, B->tlb, c->cmd_b[pb].ev, &row->ratio, &B->s1,
-                              &B->s2);
+        row->diff = pair_diff(B->tla, c->cmd_a[pa].ev, B->tlb, c->cmd_b[pb].ev, &row->ratio, B->s);
         if (row->a != SBX_CMP_NONE)
             c->count[SBX_CMP_MOVED]++;
     }
@@ -448,10 +467,10 @@ void sbx_compare(const struct sbx_timeline *tla, const struct sbx_summary *suma,
                  struct sbx_compare *out)
 {
     memset(out, 0, sizeof *out);
-    struct builder B = {.c = out, .tla = tla, .tlb = tlb, .s1 = SBX_BUF_INIT, .s2 = SBX_BUF_INIT};
+    struct builder B = {.c = out, .tla = tla, .tlb = tlb};
     struct keymap keys = {0};
-    collect(tla, &out->cmd_a, &out->na, &B.s1);
-    collect(tlb, &out->cmd_b, &out->nb, &B.s1);
+    collect(tla, &out->cmd_a, &out->na, &B.s[0]);
+    collect(tlb, &out->cmd_b, &out->nb, &B.s[0]);
     size_t cap = 16;
     while (cap < 2 * (out->na + out->nb))
         cap *= 2;
@@ -472,8 +491,8 @@ void sbx_compare(const struct sbx_timeline *tla, const struct sbx_summary *suma,
     free(idb);
     free(keys.slot);
     free(keys.first);
-    sbx_buf_free(&B.s1);
-    sbx_buf_free(&B.s2);
+    for (int i = 0; i < 4; i++)
+        sbx_buf_free(&B.s[i]);
 
     file_lists(out, suma, sumb);
     host_list(out, suma, sumb);

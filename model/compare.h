@@ -24,7 +24,7 @@
  *   a word of 5+ digits, with a decimal fraction if any (a PID, an epoch
  *     time)                              -> <n>
  * "Words" end at anything but a letter, digit or _ (a replaced part is never
- * inside a longer identifier: abc123456 stays). Two commands match when their
+ * inside a longer identifier: x123456 stays). Two commands match when their
  * keys are equal byte for byte.
  *
  * Alignment: a minimal edit script over the keys (the longest common
@@ -45,8 +45,9 @@
  * exit code (one known and not the other, or both known and different; a
  * timeout counts as an exit), duration (both known, one at least twice the
  * other and at least 1 s apart), stdout hash (both present and different),
- * output (the decoded stdout or stderr differ byte for byte). A kept pair with
- * none of these is "same", with any "changed".
+ * output (the decoded stdout or stderr differ once both are normalised like
+ * a command line: a temp name or a PID in the output is no difference). A
+ * kept pair with none of these is "same", with any "changed".
  *
  * Run-level differences: commands only in A / only in B (keys the other run
  * lacks: the first command of each); failures that appeared (keys that failed
@@ -174,6 +175,9 @@ bool sbx_compare_same(const struct sbx_compare *c);
 /* The key of a command line: label, TAB, normalised line (the rules above),
  * appended to out. */
 void sbx_cmp_normalize(const char *cmd, size_t n, struct sbx_buf *out);
+/* The same rules without the label (blanks collapsed, volatile parts
+ * replaced), for any text: outputs are compared this way. */
+void sbx_cmp_normalize_text(const char *text, size_t n, struct sbx_buf *out);
 
 /* The longest common subsequence of a[0..na) and b[0..nb): match_a[i] is the
  * index in b matched to a[i], or SBX_CMP_NONE (match_a is the caller's, na
@@ -184,5 +188,9 @@ size_t sbx_cmp_lcs(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, s
                    size_t *work_bytes);
 
 const char *sbx_cmp_kind_name(enum sbx_cmp_kind k); /* "same", "changed", … ; static */
+/* A finding bit's name by its position in enum sbx_finding ("refused-host",
+ * "failed", …; the names sbxview check uses where it has them); static,
+ * "unknown" past the last. */
+const char *sbx_cmp_finding_name(unsigned bit);
 
 #endif

@@ -161,7 +161,12 @@ void sbx_cmp_normalize(const char *cmd, size_t n, struct sbx_buf *out)
     size_t llen = sbx_program_label(cmd, n, label, sizeof label);
     sbx_buf_add(out, label, llen);
     sbx_buf_addc(out, '\t');
-    const unsigned char *s = (const unsigned char *)cmd;
+    sbx_cmp_normalize_text(cmd, n, out);
+}
+
+void sbx_cmp_normalize_text(const char *text, size_t n, struct sbx_buf *out)
+{
+    const unsigned char *s = (const unsigned char *)text;
     size_t start = out->len;
     bool blank = false;
     size_t i = 0;

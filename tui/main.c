@@ -38,6 +38,8 @@ void sbx_usage(FILE *to)
           "  sbxview check [--format text|json] [--allow KIND,...] [--allow-list FILE]\n"
           "                [--as FORMAT] FILE|FOLDER ...\n"
           "                                           every finding, a line each (for CI)\n"
+          "  sbxview compare [OPTIONS] RUN_A RUN_B    what the agent did differently in\n"
+          "                                           two runs (files or run folders)\n"
           "  sbxview fetch runtime [OPTIONS] SANDBOX_ID... -o DIR\n"
           "                                           save Runtime's records of sandboxes\n"
           "\n"
@@ -46,7 +48,7 @@ void sbx_usage(FILE *to)
           "file's format is detected from its content; a file in a folder that no format\n"
           "reads is listed as not read, with the reason, in the summary and on stderr.\n"
           "\n"
-          "Input options (review, summary and check):\n"
+          "Input options (review, summary, check and compare):\n"
           "      --as FORMAT       read the inputs after it as FORMAT, without detection\n"
           "                        (every file of a folder); --as auto detects again\n"
           "  FORMAT:PATH           read this one input as FORMAT (squid:proxy.log,\n"
@@ -88,6 +90,13 @@ void sbx_usage(FILE *to)
           "                        always, or never; text format only\n"
           "      --theme NAME      colours from NAME.theme in $XDG_CONFIG_HOME/sbxview/themes\n"
           "                        or the installed themes (default: default)\n"
+          "\n"
+          "Compare options (and -o, -j, -q as for summary; --as, FORMAT:PATH, --allow-list):\n"
+          "  -f, --format FORMAT   text (default: the differences, then the commands aligned\n"
+          "                        side by side), markdown, or json (schema 1)\n"
+          "  Commands are matched by program and arguments, with temp paths, ports, hashes,\n"
+          "  UUIDs, dates and long numbers set aside. Exit 0 the same, 1 different, 2 could\n"
+          "  not compare.\n"
           "\n"
           "Check: exit 0 no finding, 1 findings, 2 could not check (it needs the\n"
           "wrapper's log and Runtime's command record, and says which is missing).\n"
@@ -138,6 +147,8 @@ int main(int argc, char **argv)
         return sbx_cmd_summary(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return sbx_cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compare") == 0)
+        return sbx_cmd_compare(argc - 1, argv + 1);
     if (strcmp(argv[1], "fetch") == 0)
         return sbx_cmd_fetch(argc - 1, argv + 1);
     return sbx_cmd_view(argc, argv);

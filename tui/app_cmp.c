@@ -12,13 +12,15 @@
 #include "tui/app_runs_keys.h"
 
 static bool load_run(struct sbx_cmp_side *s, const char *path, const char *name,
-                     const struct sbx_allowlist *allow, int threads, char *err, size_t errsz)
+                     const struct sbx_format *fmt, const struct sbx_allowlist *allow, int threads,
+                     char *err, size_t errsz)
 {
     s->name = sbx_xstrndup(name, strlen(name));
     sbx_timeline_init(&s->tl);
     const char *paths[1] = {path};
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts lo = {.threads = threads};
+    const struct sbx_format *fmts[1] = {fmt};
+    struct sbx_load_opts lo = {.threads = threads, .formats = fmts};
     size_t loaded = sbx_load_paths(&s->tl, paths, 1, &lo, &rep);
     bool ok = loaded > 0;
     if (!ok) {
@@ -45,8 +47,10 @@ static void side_free(struct sbx_cmp_side *s)
     free(s->name);
 }
 
-struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a, const char *path_b,
-                                     const char *name_b, const struct sbx_allowlist *allow,
+struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
+                                     const struct sbx_format *fmt_a, const char *path_b,
+                                     const char *name_b, const struct sbx_format *fmt_b,
+                                     const struct sbx_allowlist *allow,
                                      const struct sbx_app_opts *opts, int cols, int rows,
                                      char *err, size_t errsz)
 {
@@ -55,13 +59,13 @@ struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a, con
     v->cols = cols;
     v->rows = rows;
     char why[256];
-    if (!load_run(&v->side[0], path_a, name_a, allow, opts->threads, why, sizeof why)) {
+    if (!load_run(&v->side[0], path_a, name_a, fmt_a, allow, opts->threads, why, sizeof why)) {
         snprintf(err, errsz, "A (%s): %s", name_a, why);
         side_free(&v->side[0]);
         free(v);
         return NULL;
     }
-    if (!load_run(&v->side[1], path_b, name_b, allow, opts->threads, why, sizeof why)) {
+    if (!load_run(&v->side[1], path_b, name_b, fmt_b, allow, opts->threads, why, sizeof why)) {
         snprintf(err, errsz, "B (%s): %s", name_b, why);
         side_free(&v->side[0]);
         side_free(&v->side[1]);

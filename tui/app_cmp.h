@@ -24,12 +24,16 @@
 
 struct sbx_allowlist;
 struct sbx_cmpview;
+struct sbx_format;
 
 /* Loads run A and run B (a file or a run folder each, named name_a and
- * name_b in the header), summarises and compares them. NULL with a reason
- * in err when either cannot be read. */
-struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a, const char *path_b,
-                                     const char *name_b, const struct sbx_allowlist *allow,
+ * name_b in the header; each read as fmt_a or fmt_b, NULL: detected),
+ * summarises and compares them. NULL with a reason in err when either
+ * cannot be read. */
+struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
+                                     const struct sbx_format *fmt_a, const char *path_b,
+                                     const char *name_b, const struct sbx_format *fmt_b,
+                                     const struct sbx_allowlist *allow,
                                      const struct sbx_app_opts *opts, int cols, int rows,
                                      char *err, size_t errsz);
 /* NULL is fine. */

@@ -162,8 +162,8 @@ static void open_compare(struct sbx_runs_app *a)
     const struct sbx_run_row *ra = &a->runs->rows[a->marks[0]], *rb = &a->runs->rows[a->marks[1]];
     char err[256];
     close_compare(a);
-    a->cmp = sbx_cmpview_open(ra->path, ra->name, rb->path, rb->name, a->allow, &a->opts, a->cols,
-                              a->rows, err, sizeof err);
+    a->cmp = sbx_cmpview_open(ra->path, ra->name, NULL, rb->path, rb->name, NULL, a->allow,
+                              &a->opts, a->cols, a->rows, err, sizeof err);
     if (!a->cmp) {
         message(a, true, "compare: %s", err);
         return;
@@ -172,11 +172,12 @@ static void open_compare(struct sbx_runs_app *a)
 }
 
 bool sbx_runs_app_compare(struct sbx_runs_app *a, const char *path_a, const char *name_a,
-                          const char *path_b, const char *name_b, char *err, size_t errsz)
+                          const struct sbx_format *fmt_a, const char *path_b, const char *name_b,
+                          const struct sbx_format *fmt_b, char *err, size_t errsz)
 {
     close_compare(a);
-    a->cmp = sbx_cmpview_open(path_a, name_a, path_b, name_b, a->allow, &a->opts, a->cols, a->rows,
-                              err, errsz);
+    a->cmp = sbx_cmpview_open(path_a, name_a, fmt_a, path_b, name_b, fmt_b, a->allow, &a->opts,
+                              a->cols, a->rows, err, errsz);
     if (a->cmp)
         a->screen = SBX_RUNS_COMPARE;
     return a->cmp != NULL;

@@ -30,6 +30,7 @@
 
 struct sbx_allowlist;
 struct sbx_cmpview;
+struct sbx_format;
 
 enum sbx_runs_screen { SBX_RUNS_LIST, SBX_RUNS_RUN, SBX_RUNS_COMPARE, SBX_RUNS_HELP };
 
@@ -70,12 +71,13 @@ void sbx_runs_app_init(struct sbx_runs_app *a, const struct sbx_app_opts *opts,
                        int rows);
 void sbx_runs_app_free(struct sbx_runs_app *a);
 void sbx_runs_app_resize(struct sbx_runs_app *a, int cols, int rows);
-/* Opens the compare view of two runs (a file or a run folder each) at
- * once, as sbxview compare A B does in a terminal: with an empty list (no
- * runs), q in the compare view quits. False with a reason in err when
- * either run cannot be read. */
+/* Opens the compare view of two runs (a file or a run folder each, read
+ * as fmt_a and fmt_b, NULL: detected) at once, as sbxview compare A B does
+ * in a terminal: with an empty list (no runs), q in the compare view quits.
+ * False with a reason in err when either run cannot be read. */
 bool sbx_runs_app_compare(struct sbx_runs_app *a, const char *path_a, const char *name_a,
-                          const char *path_b, const char *name_b, char *err, size_t errsz);
+                          const struct sbx_format *fmt_a, const char *path_b, const char *name_b,
+                          const struct sbx_format *fmt_b, char *err, size_t errsz);
 /* One key; returns SBX_APP_QUIT (tui/app.h) when the program should end. */
 unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol);
 /* Takes in rows filled since the last call, a run that finished loading,

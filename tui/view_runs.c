@@ -137,8 +137,9 @@ static const char *base_name(const char *path, char *b, size_t n)
     return b;
 }
 
-int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a, const char *path_b,
-                     const struct sbx_allowlist *allow)
+int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a,
+                     const struct sbx_format *fmt_a, const char *path_b,
+                     const struct sbx_format *fmt_b, const struct sbx_allowlist *allow)
 {
     struct sbx_runs none;
     sbx_runs_init(&none, "");
@@ -149,7 +150,7 @@ int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a, const 
     base_name(path_a, na, sizeof na);
     base_name(path_b, nb, sizeof nb);
     /* both runs are read before the terminal is taken: an error reads as one */
-    bool ok = sbx_runs_app_compare(&a, path_a, na, path_b, nb, err, sizeof err);
+    bool ok = sbx_runs_app_compare(&a, path_a, na, fmt_a, path_b, nb, fmt_b, err, sizeof err);
     int status = SBX_EXIT_USAGE;
     if (!ok) {
         sbx_warn(err);

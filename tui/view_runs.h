@@ -12,6 +12,7 @@
 #include "tui/app.h"
 
 struct sbx_allowlist;
+struct sbx_format;
 
 struct sbx_screen_opts {
     struct sbx_app_opts app;
@@ -25,9 +26,11 @@ struct sbx_screen_opts {
  * are read on a pool of threads as the list shows. Returns the exit status. */
 int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
                   const struct sbx_allowlist *allow);
-/* The compare view of run A and run B (a file or a run folder each).
- * Returns the exit status (2 when either cannot be read). */
-int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a, const char *path_b,
-                     const struct sbx_allowlist *allow);
+/* The compare view of run A and run B (a file or a run folder each, read
+ * as fmt_a and fmt_b, NULL: detected). Returns the exit status: 0 when
+ * closed, 2 when either run cannot be read or there is no terminal. */
+int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a,
+                     const struct sbx_format *fmt_a, const char *path_b,
+                     const struct sbx_format *fmt_b, const struct sbx_allowlist *allow);
 
 #endif

@@ -223,8 +223,8 @@ static void compare_moves_by_differences(void **state)
     char a[160], b[160];
     snprintf(a, sizeof a, "%s/gamma", f->root);
     snprintf(b, sizeof b, "%s/beta", f->root);
-    struct sbx_cmpview *v = sbx_cmpview_open(a, "gamma", b, "beta", NULL, &opts, 80, 24, err,
-                                             sizeof err);
+    struct sbx_cmpview *v = sbx_cmpview_open(a, "gamma", NULL, b, "beta", NULL, NULL, &opts, 80, 24,
+                                             err, sizeof err);
     assert_non_null(v);
     /* gamma's steps 0-4 failed and printed other output: changed pairs;
      * beta's make test only in B. The view opens on the first difference,
@@ -269,7 +269,8 @@ static void compare_moves_by_differences(void **state)
     sbx_cmpview_free(v);
     /* a run that cannot be read says so */
     snprintf(a, sizeof a, "%s/missing", f->root);
-    assert_null(sbx_cmpview_open(a, "missing", b, "beta", NULL, &opts, 80, 24, err, sizeof err));
+    assert_null(sbx_cmpview_open(a, "missing", NULL, b, "beta", NULL, NULL, &opts, 80, 24, err,
+                                 sizeof err));
     assert_non_null(strstr(err, "A (missing)"));
 }
 

@@ -205,7 +205,7 @@ static void run_level(struct sbx_cmpview *v, struct sbx_grid *g)
     bool any = c->nonly_a || c->nonly_b || c->nfail_new || c->nfail_gone || c->nhosts ||
                one_run_files(c) || differing(c->account, c->naccount) ||
                differing(c->secrets, c->nsecrets) || c->findings_new || c->findings_gone;
-    sbx_buf_adds(&h, any ? " runs differ:" : " the runs do the same");
+    sbx_buf_adds(&h, any ? " runs differ:" : " no difference between the runs as a whole");
     if (any) {
         part(&h, g->cols, " ", "failures %zu new, %zu gone", c->nfail_new, c->nfail_gone);
         part(&h, g->cols, dot, "commands %zu only in A, %zu only in B", c->nonly_a, c->nonly_b);

@@ -42,11 +42,11 @@ static void select_row(struct sbx_runs_app *a, size_t i)
         a->top = n > h ? n - h : 0;
 }
 
-/* The order made again (new rows, another sort or filter), the selection
- * kept on the run it was on. */
-static void reorder(struct sbx_runs_app *a)
+/* The order made again (new rows, another sort or filter): the selection
+ * kept on the run it was on, or (to_top) on the first row. */
+static void reorder(struct sbx_runs_app *a, bool to_top)
 {
-    long keep = a->cur < a->norder ? (long)a->order[a->cur] : -1;
+    long keep = !to_top && a->cur < a->norder ? (long)a->order[a->cur] : -1;
     a->seen_done = atomic_load(&a->runs->done);
     struct sbx_runs_query q = {a->sort, a->reverse, a->filter};
     a->norder = sbx_runs_view(a->runs, &q, a->order);
@@ -71,7 +71,7 @@ void sbx_runs_app_init(struct sbx_runs_app *a, const struct sbx_app_opts *opts,
     a->marks[0] = a->marks[1] = -1;
     a->order = sbx_xmalloc((runs->n ? runs->n : 1) * sizeof *a->order);
     sbx_doc_init(&a->help, cols, opts->ascii);
-    reorder(a);
+    reorder(a, true);
 }
 
 static void close_run(struct sbx_runs_app *a)
@@ -231,7 +231,7 @@ static void accept_filter(struct sbx_runs_app *a)
     a->prompt = 0;
     free(a->filter);
     a->filter = a->input.len ? sbx_xstrndup(a->input.p, a->input.len) : NULL;
-    reorder(a);
+    reorder(a, true);
     if (a->filter && !a->norder)
         message(a, false, "no run matches the filter (& then Enter clears it)");
 }
@@ -272,7 +272,7 @@ static void sort_by(struct sbx_runs_app *a, int col)
 {
     a->sort = (enum sbx_run_col)((col + SBX_RUN_NCOLS) % SBX_RUN_NCOLS);
     a->reverse = false;
-    reorder(a);
+    reorder(a, true); /* a new order is read from its top */
 }
 
 static unsigned list_act(struct sbx_runs_app *a, enum sbx_runs_action act, int key)
@@ -299,7 +299,7 @@ static unsigned list_act(struct sbx_runs_app *a, enum sbx_runs_action act, int k
     case SBX_RACT_SORT_RIGHT: sort_by(a, (int)a->sort + 1); break;
     case SBX_RACT_REVERSE:
         a->reverse = !a->reverse;
-        reorder(a);
+        reorder(a, true);
         break;
     case SBX_RACT_FILTER:
         a->prompt = '&';
@@ -393,7 +393,7 @@ bool sbx_runs_app_poll(struct sbx_runs_app *a)
             changed |= sbx_app_poll(&a->app);
     }
     if (atomic_load(&a->runs->done) != a->seen_done) {
-        reorder(a);
+        reorder(a, false);
         changed = true;
     }
     return changed;

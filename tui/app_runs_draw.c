@@ -33,7 +33,7 @@ static void lay_out(int cols, struct layout *L)
         if (c == SBX_RUN_START)
             L->width[c] = L->long_start ? 19 : 11;
         else if (c == SBX_RUN_DURATION)
-            L->width[c] = 8;
+            L->width[c] = 10; /* "1 min 49 s" */
         else if (c != SBX_RUN_NAME)
             L->width[c] = L->full ? (int)strlen(sbx_run_col_name((enum sbx_run_col)c)) + 1 : 5;
     }

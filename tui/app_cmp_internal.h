@@ -1,4 +1,6 @@
-/* Shared by the compare view's files (internal to tui/). */
+/* Shared by the compare view's files (internal to tui/). The view owns
+ * everything in it (tui/app_cmp.h); the text these helpers return points
+ * into a side's buffers, valid until the next call for that side. */
 #ifndef SBX_APP_CMP_INTERNAL_H
 #define SBX_APP_CMP_INTERNAL_H
 

@@ -1,6 +1,8 @@
 /* The keys of the runs list and of the compare view, as tui/keymap.h is for
  * one run's views: every action, the screens it works in, what it does, its
- * keys. Their help screen is made from this table. Internal to tui/. */
+ * keys. Their help screen is made from this table. Internal to tui/.
+ * Ownership: nothing returned needs freeing; the help is written into the
+ * caller's doc. */
 #ifndef SBX_APP_RUNS_KEYS_H
 #define SBX_APP_RUNS_KEYS_H
 

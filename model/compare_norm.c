@@ -180,7 +180,9 @@ void sbx_cmp_normalize_text(const char *text, size_t n, struct sbx_buf *out)
         if (blank && out->len > start)
             sbx_buf_addc(out, ' ');
         blank = false;
-        unsigned char prev = i ? s[i - 1] : ' ';
+        /* what precedes in the key, not in the input: so that a key
+         * normalised again stays the same ("<port>/tmp/x" after "42:38/tmp/x") */
+        unsigned char prev = out->len > start ? (unsigned char)out->p[out->len - 1] : ' ';
         size_t len;
         if (c == '/' && !is_word(prev) && !strchr("./-", prev) && (len = temp_prefix(s, i, n))) {
             sbx_buf_add(out, s + i, len);

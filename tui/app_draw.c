@@ -110,6 +110,11 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
             part(&h, cols, dot, "%s missing from the record", sbx_thousands(s->cross.nmissing, b));
         if (s->nrefused)
             part(&h, cols, dot, "%s refused", sbx_thousands(s->nrefused, b));
+        if (s->denied_connections)
+            part(&h, cols, dot, "%s connection%s denied", sbx_thousands(s->denied_connections, b),
+                 s->denied_connections == 1 ? "" : "s");
+        if (s->nunlisted)
+            part(&h, cols, dot, "%s unlisted", sbx_thousands(s->nunlisted, b));
         if (s->system[SBX_ADDED].n + s->system[SBX_CHANGED].n + s->system[SBX_REMOVED].n)
             part(&h, cols, dot, "system files changed");
         if (s->nsecrets) {

@@ -44,9 +44,8 @@ enum {
     X(NEXT_MATCH, V_TIMELINE | V_DETAIL, "next match", 'n', 0, 0, 0)                           \
     X(PREV_MATCH, V_TIMELINE | V_DETAIL, "previous match", 'N', 0, 0, 0)                       \
     X(FILTER, V_TIMELINE,                                                                      \
-      "filter: pattern, kind:, failed, refused, secret, hidden, system, timedout, mismatch, "   \
-      "findings, "                                                                             \
-      "sandbox:, since:, until:, exit:, program:, host:, !term (all hold; empty clears)",   \
+      "filter: pattern, finding word (failed, refused, unlisted, secret, system, ...), "       \
+      "kind:, host:, sandbox:, program:, exit:, since:, until:, !term; empty clears",          \
       '&', 0, 0, 0)                                                                            \
     X(FINDINGS, V_TIMELINE, "cycle: all events, events with findings, serious findings only", \
       'f', 0, 0, 0)                                                                            \

@@ -13,6 +13,8 @@
 #include "importers/format.h"
 #include "loadtest.h"
 #include "model/compare.h"
+#include "render/compare.h"
+#include "render/sanitize.h"
 
 struct run {
     struct sbx_timeline *tl;
@@ -428,6 +430,49 @@ static void compare_big(void **state)
     free(b);
 }
 
+/* Every format of a comparison of hostile runs: no escape byte reaches the
+ * output, no secret either, and text lines fit 80 columns. */
+static void render_is_safe(void **state)
+{
+    (void)state;
+    static const char *const a[] = {
+        "echo ghp_1234567890abcdefghijklmnopqrstuvwxyzAB|0|ghp_1234567890abcdefghijklmnopqrstuvwxyzAB|",
+        "printf \\u001b]52;c;SGVsbG8=\\u0007 \\u202e gnp.exe|0|\\u001b[2J|",
+        "ls"};
+    static const char *const b[] = {"ls", "cat \\u001b[31mred \\u009b2J x|3||\\u001b]0;title\\u0007"};
+    struct run *ra, *rb;
+    struct sbx_compare *c = compare(a, N(a), b, N(b), &ra, &rb);
+    struct sbx_buf raw = SBX_BUF_INIT;
+    size_t n;
+    const struct sbx_event *e = c->cmd_a[1].ev;
+    const char *p = sbx_text_get(ra->tl, e, &e->u.cmd.command, &raw, &n);
+    assert_non_null(memchr(p, 0x1b, n)); /* the escape is in the run */
+    sbx_buf_free(&raw);
+    struct sbx_cmp_run x = {ra->tl, &ra->sum, "run\x1b[2Ja"}, y = {rb->tl, &rb->sum, "run-b"};
+    for (int f = SBX_SUMMARY_TEXT; f <= SBX_SUMMARY_JSON; f++) {
+        struct sbx_buf out = SBX_BUF_INIT;
+        char err[128];
+        assert_true(sbx_render_compare(&x, &y, c, (enum sbx_summary_format)f, false, &out, err, sizeof err));
+        assert_non_null(out.p);
+        assert_int_equal(strlen(out.p), out.len);
+        assert_null(strchr(out.p, '\x1b'));
+        assert_null(strstr(out.p, "\xc2\x9b"));
+        assert_null(strstr(out.p, "\xe2\x80\xae")); /* U+202E itself */
+        assert_null(strstr(out.p, "1234567890abcdefghijklmnopqrstuvwxyz"));
+        assert_null(strchr(out.p, '\a'));
+        assert_non_null(strstr(out.p, "ghp_")); /* masked, not dropped */
+        if (f == SBX_SUMMARY_TEXT)
+            for (const char *line = out.p; *line;) {
+                const char *nl = strchr(line, '\n');
+                assert_non_null(nl);
+                assert_true(sbx_text_width(line, (size_t)(nl - line)) <= 80);
+                line = nl + 1;
+            }
+        sbx_buf_free(&out);
+    }
+    done(c, ra, rb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +488,7 @@ int main(void)
         cmocka_unit_test(lcs_random),
         cmocka_unit_test(lcs_big),
         cmocka_unit_test(compare_big),
+        cmocka_unit_test(render_is_safe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

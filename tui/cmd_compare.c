@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export/output.h"
 #include "importers/load.h"
@@ -13,6 +14,7 @@
 #include "render/compare.h"
 #include "tui/cli.h"
 #include "tui/cli_util.h"
+#include "tui/view_runs.h"
 
 struct side {
     struct sbx_timeline tl;
@@ -54,6 +56,7 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
         {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
+    bool fmt_given = false;
     const char *output = NULL;
     int threads = 0;
     bool quiet = false;
@@ -78,6 +81,7 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
                 fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
                 return SBX_EXIT_USAGE;
             }
+            fmt_given = true;
             break;
         case 'o': output = optarg; break;
         case 'j':
@@ -99,6 +103,14 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
     }
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
+    /* on a terminal, without a format or a file to write: the compare view */
+    if (!fmt_given && !output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+        struct sbx_screen_opts so = {.app = {.threads = threads,
+                                             .ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0},
+                                     .theme = "default", .mouse = true, .cols = 80, .rows = 24};
+        return sbx_view_compare(&so, in->paths[0], in->formats[0], in->paths[1], in->formats[1],
+                                *allow);
+    }
 
     struct side side[2];
     for (int i = 0; i < 2; i++) {

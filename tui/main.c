@@ -40,6 +40,9 @@ void sbx_usage(FILE *to)
           "                                           every finding, a line each (for CI)\n"
           "  sbxview fetch runtime [OPTIONS] SANDBOX_ID... -o DIR\n"
           "                                           save Runtime's records of sandboxes\n"
+          "  sbxview export --to TARGET [OPTIONS] FILE|FOLDER ...\n"
+          "                                           the summary, findings and digests as\n"
+          "                                           a markdown file or a ticket comment\n"
           "\n"
           "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
           "file in it whose content sbxview recognises), or - for standard input. Each\n"
@@ -106,6 +109,17 @@ void sbx_usage(FILE *to)
           "  -v, --verbose         libcurl's trace on stderr, the key redacted\n"
           "  -q, --quiet           no progress line and no list of saved files\n"
           "\n"
+          "Export options (and the input options above):\n"
+          "      --to TARGET       file:PATH.md or a bare PATH (written whole or not at all;\n"
+          "                        file:- for standard output)\n"
+          "      --include-output  add the last 20 lines of each failed command's output\n"
+          "      --dry-run         print the body instead of writing it\n"
+          "  -j, --threads N       threads for loading and analysis\n"
+          "  -q, --quiet           no warnings or notes on standard error\n"
+          "  Log text is quoted in code spans and fences, secrets are redacted, and the\n"
+          "  body ends with the marker <!-- sbxview:DIGEST --> (DIGEST: of the sources'\n"
+          "  SHA-256 digests); lists are shortened to fit a service's limit.\n"
+          "\n"
           "Other options:\n"
           "  -h, --help            this help\n"
           "  -V, --version         the version\n"
@@ -140,5 +154,7 @@ int main(int argc, char **argv)
         return sbx_cmd_check(argc - 1, argv + 1);
     if (strcmp(argv[1], "fetch") == 0)
         return sbx_cmd_fetch(argc - 1, argv + 1);
+    if (strcmp(argv[1], "export") == 0)
+        return sbx_cmd_export(argc - 1, argv + 1);
     return sbx_cmd_view(argc, argv);
 }

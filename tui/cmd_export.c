@@ -7,6 +7,7 @@
 
 #include "export/body.h"
 #include "export/output.h"
+#include "export/send.h"
 #include "export/target.h"
 #include "importers/load.h"
 #include "model/summary.h"
@@ -98,8 +99,8 @@ static int parse(int argc, char **argv, struct export_args *a)
     return -1;
 }
 
-/* The body where it goes: a file, or standard output for --dry-run. */
-static int deliver(const struct export_args *a, const struct sbx_target *t, const struct sbx_buf *body)
+/* A file: written, or printed for --dry-run. */
+static int write_file(const struct export_args *a, const struct sbx_target *t, const struct sbx_buf *body)
 {
     char err[512];
     if (a->dry_run) {
@@ -117,6 +118,44 @@ static int deliver(const struct export_args *a, const struct sbx_target *t, cons
         sbx_buf_free(&name);
     }
     return SBX_EXIT_OK;
+}
+
+static void say_progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "sbxview: %s\n", line);
+}
+
+/* A ticket: the request printed for --dry-run, else sent (export/send.h). */
+static int send_ticket(const struct export_args *a, const struct sbx_target *t,
+                       const struct sbx_buf *body, const char *digest)
+{
+    struct sbx_send_env env;
+    sbx_send_env_load(&env);
+    env.jira_api = a->jira_api;
+    char err[512];
+    if (a->dry_run) {
+        struct sbx_send_request req;
+        if (!sbx_send_build(t, &env, body->p, body->len, digest, &req, err, sizeof err)) {
+            sbx_warn(err);
+            return SBX_EXIT_USAGE;
+        }
+        sbx_send_print(stdout, &req);
+        sbx_send_request_free(&req);
+        return SBX_EXIT_OK;
+    }
+    struct sbx_send_opts so = {.progress = a->quiet ? NULL : say_progress};
+    struct sbx_send_result res;
+    bool ok = sbx_send_post(t, &env, body->p, body->len, digest, &so, &res);
+    /* the result's words are printable already; the URL is the comment's */
+    if (res.status == SBX_SEND_POSTED)
+        printf("posted %s\n", res.url ? res.url : "(the service names no URL)");
+    else if (res.status == SBX_SEND_EXISTED)
+        printf("already there: %s\n", res.url ? res.url : "(the service names no URL)");
+    else
+        fprintf(stderr, "sbxview: %s\n", res.message);
+    sbx_send_result_free(&res);
+    return ok ? SBX_EXIT_OK : SBX_EXIT_USAGE;
 }
 
 static int run(struct export_args *a, const struct sbx_target *t)
@@ -155,7 +194,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = deliver(a, t, &body);
+        status = t->kind == SBX_TARGET_FILE ? write_file(a, t, &body) : send_ticket(a, t, &body, d.run);
     }
     sbx_buf_free(&body);
     sbx_export_digests_free(&d);
@@ -175,10 +214,6 @@ int sbx_cmd_export(int argc, char **argv)
         char err[512];
         if (!sbx_target_parse(a.to, &t, err, sizeof err)) {
             fprintf(stderr, "sbxview: --to: %s\n", err);
-            status = SBX_EXIT_USAGE;
-        } else if (t.kind != SBX_TARGET_FILE) {
-            fprintf(stderr, "sbxview: export to %s: this build posts to no ticket system; "
-                            "use file:PATH.md\n", sbx_target_kind_name(t.kind));
             status = SBX_EXIT_USAGE;
         } else {
             status = run(&a, &t);

@@ -18,9 +18,10 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/utf8.h"
+#include "model/secrets.h"
 #include "render/md.h"
 
-#define GHP "ghp_Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3AB"
+#define GHP "ghp_Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3kAB"
 #define JWT "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCIsImlhdCI6MTcwMDAwMDAwMH0.Zk3Jd9sQw2Lr8Xv5Tn1Yb6Hc4Pg7Mf0Ae2Ku9Wi3Ro"
 #define PEM "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvredZiKRkgwlL9xNAwxXFg0x/XFw005UWVRIkdgcKWTjpBP2dPwVZ4WWC+9aGVd+Gyn1o0CLelf4rEjGoXbAAEgAqeGUxrcIlbjXfbcmw\n"
 #define CUT "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
@@ -106,7 +107,11 @@ static struct run *hostile_run(void)
     struct sbx_buf b = SBX_BUF_INIT;
     const size_t nh = sizeof hostile / sizeof hostile[0];
     int sec = 0;
-    /* all of them in one failed command's output, first */
+    /* row 31: secrets in commands and output, one cut by the clip */
+    add_line(&b, sec++, "git clone https://x:" GHP "@github.com/a/b", 1, "token " GHP "\n" JWT "\n",
+             PEM, "s1");
+    add_line(&b, sec++, "export GITHUB_TOKEN=" GHP, 1, "\n[...]\n", "tail " CUT, "s1");
+    /* all of them in one failed command's output */
     struct sbx_buf all = SBX_BUF_INIT;
     for (size_t i = 0; i < nh; i++)
         sbx_buf_addf(&all, "%s\n", hostile[i]);
@@ -130,10 +135,6 @@ static struct run *hostile_run(void)
         sbx_buf_adds(&marks, "\xcc\x81");
     add_line(&b, sec++, "printf marks", 1, marks.p, "", "s1");
     sbx_buf_free(&marks);
-    /* row 31: secrets in commands and output, one cut by the clip */
-    add_line(&b, sec++, "git clone https://x:" GHP "@github.com/a/b", 1, "token " GHP "\n" JWT "\n",
-             PEM, "s1");
-    add_line(&b, sec++, "export GITHUB_TOKEN=" GHP, 1, "\n[...]\n", "tail " CUT, "s1");
     /* row 13: invalid UTF-8 cannot be in a JSON string: the line is skipped */
     sbx_buf_adds(&b, "{\"at\":\"2026-01-01T00:10:00.000Z\",\"kind\":\"command\",\"command\":\"\xff\xc0\xaf\xed\xa0\x80\",\"exit\":1}\n");
     struct run *r = load(b.p, b.len);
@@ -168,7 +169,7 @@ static void assert_inert(const char *s, size_t n)
         i += k;
     }
     assert_null(memmem(s, n, GHP, strlen(GHP)));
-    assert_null(memmem(s, n, "Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3", 34));
+    assert_null(memmem(s, n, "Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3k", 35));
     assert_null(memmem(s, n, JWT, strlen(JWT)));
     assert_null(memmem(s, n, "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7", 69));
     assert_null(memmem(s, n, "11ABCDEFG0123456789_abcdefghijklmnop", 36));
@@ -516,6 +517,27 @@ static void fences(void **state)
     sbx_buf_free(&b);
 }
 
+/* An escape can eat a token's first bytes ("ESC SP g" is one sequence), so
+ * the sanitised text shows "hp_…": the raw text is redacted too. */
+static void escape_before_a_token(void **state)
+{
+    (void)state;
+    char err[256];
+    struct sbx_secrets *sec = sbx_secrets_new(err, sizeof err);
+    assert_non_null(sec);
+    struct sbx_secrets_scratch *sc = sbx_secrets_scratch_new(sec);
+    const char *text = "e/x.png\x1b " GHP " \n";
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_md_block(&b, text, strlen(text), sec, sc);
+    assert_null(strstr(b.p, "Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3k"));
+    sbx_buf_clear(&b);
+    sbx_md_code(&b, text, strlen(text), false, sec, sc);
+    assert_null(strstr(b.p, "Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3k"));
+    sbx_buf_free(&b);
+    sbx_secrets_scratch_free(sc);
+    sbx_secrets_free(sec);
+}
+
 static void sha256_hex(const char *s, size_t n, char out[65])
 {
     unsigned char md[EVP_MAX_MD_SIZE];
@@ -583,7 +605,7 @@ int main(void)
         cmocka_unit_test(hostile_jira_text),  cmocka_unit_test(hostile_slack),
         cmocka_unit_test(limits_at_the_edge), cmocka_unit_test(github_limit_is_met),
         cmocka_unit_test(chars_are_utf16_units), cmocka_unit_test(fences),
-        cmocka_unit_test(digests_and_marker),
+        cmocka_unit_test(digests_and_marker), cmocka_unit_test(escape_before_a_token),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

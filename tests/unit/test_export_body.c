@@ -34,7 +34,7 @@ static const char *const hostile[] = {
     "\x1b]50;?\x07\x1bP$qm\x1b\\",                             /* 3 */
     "\x1b]8;;https://evil.example/x\x1b\\click me\x1b]8;;\x1b\\", /* 4 */
     "\x1b[2J\x1b[HAll tests passed",                           /* 5 */
-    "\xc2\x9b" "31m C1 CSI",                                   /* 6 */
+    ("\xc2\x9b" "31m C1 CSI"),                                 /* 6 */
     "abc\rdef\b\x7fghi",                                       /* 8 */
     "rm -rf \xe2\x80\xae/ \xe2\x81\xa6x\xe2\x81\xa9",          /* 9 */
     "zw\xe2\x80\x8bsp \xef\xbb\xbf tags \xf3\xa0\x80\x81\xf3\xa0\x81\xa8", /* 10 */

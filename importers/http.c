@@ -78,6 +78,8 @@ void sbx_http_response_free(struct sbx_http_response *resp)
     free(resp->request_id);
     free(resp->location);
     free(resp->content_type);
+    free(resp->ratelimit_remaining);
+    free(resp->ratelimit_reset);
     memset(resp, 0, sizeof *resp);
 }
 
@@ -87,7 +89,10 @@ static void clear_headers(struct sbx_http_response *r)
     free(r->request_id);
     free(r->location);
     free(r->content_type);
+    free(r->ratelimit_remaining);
+    free(r->ratelimit_reset);
     r->retry_after = r->request_id = r->location = r->content_type = NULL;
+    r->ratelimit_remaining = r->ratelimit_reset = NULL;
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *ctx)
@@ -124,6 +129,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
         {"x-request-id", offsetof(struct sbx_http_response, request_id)},
         {"location", offsetof(struct sbx_http_response, location)},
         {"content-type", offsetof(struct sbx_http_response, content_type)},
+        {"x-ratelimit-remaining", offsetof(struct sbx_http_response, ratelimit_remaining)},
+        {"x-ratelimit-reset", offsetof(struct sbx_http_response, ratelimit_reset)},
     };
     for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++) {
         if (strlen(wanted[i].name) != nlen || strncasecmp(data, wanted[i].name, nlen) != 0)

@@ -83,6 +83,8 @@ struct sbx_http_response {
     struct sbx_buf body;     /* the body (NUL-terminated), at most max_body bytes */
     /* Header values (NULL when absent), each cut to 1 KiB, as received. */
     char *retry_after, *request_id /* x-request-id */, *location, *content_type;
+    /* Rate limits (GitHub, GitLab): x-ratelimit-remaining, x-ratelimit-reset. */
+    char *ratelimit_remaining, *ratelimit_reset;
 };
 
 /* Sends req and reads the response into *resp (which the caller zeroes

@@ -169,7 +169,7 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                         struct sbx_buf *out, char *err, size_t errsz)
 {
     struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
-                           .sgr = look ? look->sgr : NULL};
+                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX};
     c.secrets = sum->patterns;
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");
@@ -206,5 +206,22 @@ bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_su
     sbx_buf_free(&c.red);
     *lines = c.lines;
     *nlines = c.nlines;
+    return true;
+}
+
+bool sbx_render_summary_markdown(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                                 int list_max, struct sbx_buf *out, char *err, size_t errsz)
+{
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .secrets = sum->patterns,
+                           .list_max = list_max < 0 ? SBX_SUMMARY_LIST_MAX : list_max};
+    if (!c.secrets) {
+        snprintf(err, errsz, "the summary was not made by sbx_summarize");
+        return false;
+    }
+    c.scratch = sbx_secrets_scratch_new(c.secrets);
+    sbx_render_markdown(&c, out);
+    sbx_secrets_scratch_free(c.scratch);
+    sbx_buf_free(&c.tmp);
+    sbx_buf_free(&c.red);
     return true;
 }

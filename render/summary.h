@@ -33,6 +33,16 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                         enum sbx_summary_format fmt, const struct sbx_summary_look *look,
                         struct sbx_buf *out, char *err, size_t errsz);
 
+/* Items each list of the markdown summary shows before "and N more". */
+#define SBX_SUMMARY_LIST_MAX 10
+
+/* The markdown summary with each list cut to list_max items (0: only
+ * the counts; negative: SBX_SUMMARY_LIST_MAX), the rest counted ("and N
+ * more"): the export shortens a body this way to fit a ticket's limit.
+ * Appends to out; false with err set as sbx_render_summary. */
+bool sbx_render_summary_markdown(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                                 int list_max, struct sbx_buf *out, char *err, size_t errsz);
+
 /* What each line of the text summary shows and leads to, for the summary
  * view: Enter on a line goes to its event, or applies its filter. */
 struct sbx_summary_line {

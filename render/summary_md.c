@@ -7,36 +7,24 @@
 
 #include "model/secrets.h"
 #include "model/timefmt.h"
+#include "render/md.h"
 #include "render/sanitize.h"
 #include "render/summary_common.h"
 
-enum { LIST_MAX = 10, PROXY_MAX = 5 };
+enum { PROXY_MAX = 5 };
+
+/* Items each list shows; the export shortens lists to fit a ticket. */
+#define LIST_MAX ((size_t)c->list_max)
+
+/* ", and 3 more" after shown items; " 3 more" when none was shown */
+static void more(struct sbx_sumctx *c, struct sbx_buf *out, size_t n)
+{
+    sbx_buf_addf(out, "%s%zu more", c->list_max ? ", and " : " ", n);
+}
 
 static void code(struct sbx_sumctx *c, struct sbx_buf *out, const char *s, size_t n)
 {
-    struct sbx_buf safe = SBX_BUF_INIT;
-    sbx_sanitize(&safe, s, n, SBX_SAN_ONE_LINE | (c->ascii ? SBX_SAN_ASCII : 0), 0);
-    size_t longest = 0, run = 0;
-    for (size_t i = 0; i < safe.len; i++) {
-        run = safe.p[i] == '`' ? run + 1 : 0;
-        if (run > longest)
-            longest = run;
-    }
-    for (size_t i = 0; i <= longest; i++)
-        sbx_buf_addc(out, '`');
-    /* a space keeps a leading or trailing backtick from joining the fence */
-    bool pad = safe.len && (safe.p[0] == '`' || safe.p[safe.len - 1] == '`' || safe.p[0] == ' ');
-    if (pad)
-        sbx_buf_addc(out, ' ');
-    if (safe.len)
-        sbx_buf_add(out, safe.p, safe.len);
-    else
-        sbx_buf_adds(out, " ");
-    if (pad)
-        sbx_buf_addc(out, ' ');
-    for (size_t i = 0; i <= longest; i++)
-        sbx_buf_addc(out, '`');
-    sbx_buf_free(&safe);
+    sbx_md_code(out, s, n, c->ascii, c->secrets, c->scratch);
 }
 
 static void code_cstr(struct sbx_sumctx *c, struct sbx_buf *out, const char *s)
@@ -51,7 +39,7 @@ static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_str
         code_cstr(c, out, l->s[i]);
     }
     if (l->n > LIST_MAX)
-        sbx_buf_addf(out, ", and %zu more", l->n - LIST_MAX);
+        more(c, out, l->n - LIST_MAX);
 }
 
 /* What the proxy saw per host: refused first, then the busiest. */
@@ -59,7 +47,8 @@ static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     const struct sbx_summary *s = c->sum;
     size_t *order = sbx_sum_proxy_order(c->tl, s);
-    for (size_t k = 0; k < s->nproxy_hosts && k < PROXY_MAX; k++) {
+    size_t proxy_max = LIST_MAX < PROXY_MAX ? LIST_MAX : PROXY_MAX;
+    for (size_t k = 0; k < s->nproxy_hosts && k < proxy_max; k++) {
         const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
         char bytes[24];
         sbx_buf_adds(out, "- proxy: ");
@@ -73,12 +62,12 @@ static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
             sbx_buf_addf(out, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
         sbx_buf_addc(out, '\n');
     }
-    if (s->nproxy_hosts > PROXY_MAX) {
+    if (s->nproxy_hosts > proxy_max) {
         size_t rest = 0;
-        for (size_t k = PROXY_MAX; k < s->nproxy_hosts; k++)
+        for (size_t k = proxy_max; k < s->nproxy_hosts; k++)
             rest += s->proxy_hosts[order[k]].requests;
-        sbx_buf_addf(out, "- proxy: %zu more host%s (%zu request%s)\n", s->nproxy_hosts - PROXY_MAX,
-                     s->nproxy_hosts - PROXY_MAX == 1 ? "" : "s",
+        sbx_buf_addf(out, "- proxy: %zu more host%s (%zu request%s)\n", s->nproxy_hosts - proxy_max,
+                     s->nproxy_hosts - proxy_max == 1 ? "" : "s",
                      rest, rest == 1 ? "" : "s");
     }
     free(order);
@@ -160,12 +149,19 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         code(c, out, cmd, n);
     }
     sbx_buf_adds(out, "\n\n");
-    for (size_t i = 0; i < s->nfailed_by; i++) {
+    for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
         const char *prog = sbx_str(tl, s->failed_by[i].program);
         sbx_buf_adds(out, "- ");
         code_cstr(c, out, prog[0] ? prog : "?");
         sbx_buf_addf(out, " failed %zu time%s\n", s->failed_by[i].count,
                      s->failed_by[i].count == 1 ? "" : "s");
+    }
+    if (s->nfailed_by > LIST_MAX) {
+        size_t rest = 0;
+        for (size_t i = LIST_MAX; i < s->nfailed_by; i++)
+            rest += s->failed_by[i].count;
+        sbx_buf_addf(out, "- %zu more program%s failed %zu time%s\n", s->nfailed_by - LIST_MAX,
+                     s->nfailed_by - LIST_MAX == 1 ? "" : "s", rest, rest == 1 ? "" : "s");
     }
     if (s->nfailed_by)
         sbx_buf_addc(out, '\n');

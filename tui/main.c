@@ -44,6 +44,9 @@ void sbx_usage(FILE *to)
           "                                           two runs (files or run folders)\n"
           "  sbxview fetch runtime [OPTIONS] SANDBOX_ID... -o DIR\n"
           "                                           save Runtime's records of sandboxes\n"
+          "  sbxview export --to TARGET [OPTIONS] FILE|FOLDER ...\n"
+          "                                           the summary, findings and digests as\n"
+          "                                           a markdown file or a ticket comment\n"
           "\n"
           "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
           "file in it whose content sbxview recognises), or - for standard input. Each\n"
@@ -127,14 +130,40 @@ void sbx_usage(FILE *to)
           "  -v, --verbose         libcurl's trace on stderr, the key redacted\n"
           "  -q, --quiet           no progress line and no list of saved files\n"
           "\n"
+          "Export options (and the input options above):\n"
+          "      --to TARGET       where the summary goes:\n"
+          "                        file:PATH.md or a bare PATH (written whole or not at all;\n"
+          "                          file:- for standard output)\n"
+          "                        github:OWNER/REPO#N  a comment on issue or pull request N\n"
+          "                          (GITHUB_TOKEN; GITHUB_API_URL for GitHub Enterprise)\n"
+          "                        gitlab:GROUP/PROJECT#N  a note on issue N, subgroups\n"
+          "                          allowed (GITLAB_TOKEN; GITLAB_URL)\n"
+          "                        jira:KEY-123  a comment (JIRA_URL, JIRA_USER, JIRA_TOKEN)\n"
+          "                        slack:  an incoming webhook (SLACK_WEBHOOK_URL)\n"
+          "                        SBXVIEW_CA_FILE: a CA bundle to trust instead of the system's\n"
+          "      --include-output  add the last 20 lines of each failed command's output\n"
+          "      --dry-run         print the request (tokens masked) or the file's text,\n"
+          "                        without sending or writing\n"
+          "      --jira-api 2|3    Jira's REST API: 3 (default, Atlassian Document Format)\n"
+          "                        or 2 (plain text)\n"
+          "  -j, --threads N       threads for loading and analysis\n"
+          "  -q, --quiet           no warnings or notes on standard error\n"
+          "  Log text is quoted in code spans and fences, secrets are redacted, lists are\n"
+          "  shortened to fit the service's limit (GitHub 65,536 characters, GitLab\n"
+          "  1,000,000, Jira 32,767, Slack 40,000), and the body ends with the marker\n"
+          "  <!-- sbxview:DIGEST --> (Jira, Slack: a last line sbxview:DIGEST): before\n"
+          "  posting, and again after an unclear answer, the ticket's recent comments are\n"
+          "  searched for it, so the same run is never posted twice.\n"
+          "\n"
           "Other options:\n"
           "  -h, --help            this help\n"
           "  -V, --version         the version\n"
           "\n"
           "Exit status: 0 done; 2 a usage error, no terminal for the review, nothing\n"
-          "could be loaded, or a fetch that saved nothing (it names the sandbox, record\n"
-          "and page, and why); 128+N the review was ended by signal N. Lines that cannot\n"
-          "be read are reported with file, line and reason, and the rest loads.\n"
+          "could be loaded, a fetch that saved nothing (it names the sandbox, record\n"
+          "and page, and why), or an export neither written, posted nor found posted\n"
+          "before; 128+N the review was ended by signal N. Lines that cannot be read\n"
+          "are reported with file, line and reason, and the rest loads.\n"
           "See sbxview(1).\n",
           to);
 }
@@ -163,5 +192,7 @@ int main(int argc, char **argv)
         return sbx_cmd_compare(argc - 1, argv + 1);
     if (strcmp(argv[1], "fetch") == 0)
         return sbx_cmd_fetch(argc - 1, argv + 1);
+    if (strcmp(argv[1], "export") == 0)
+        return sbx_cmd_export(argc - 1, argv + 1);
     return sbx_cmd_view(argc, argv);
 }

@@ -1,0 +1,148 @@
+/* sbx_send: posting a built export body to a ticket service, safely.
+ *
+ * The requests are those of each service's REST API:
+ *   github  POST {GITHUB_API_URL|https://api.github.com}/repos/OWNER/REPO/issues/N/comments
+ *           Authorization: Bearer GITHUB_TOKEN, Accept: application/vnd.github+json,
+ *           X-GitHub-Api-Version: 2022-11-28; {"body": MARKDOWN}
+ *   gitlab  POST {GITLAB_URL|https://gitlab.com}/api/v4/projects/ESCAPED-PATH/issues/N/notes
+ *           PRIVATE-TOKEN: GITLAB_TOKEN; {"body": MARKDOWN}
+ *   jira    POST {JIRA_URL}/rest/api/3/issue/KEY/comment, basic auth JIRA_USER:JIRA_TOKEN;
+ *           {"body": ADF-DOCUMENT} (v2: /rest/api/2/…, {"body": TEXT})
+ *   slack   POST SLACK_WEBHOOK_URL; the body as given (Slack's JSON payload)
+ * Targets are export/target.h's (not file:, which is written, not sent).
+ * The body given is the one export/body.h built for the kind: markdown
+ * (github, gitlab), an ADF document as JSON (jira v3), plain text (jira v2),
+ * the whole JSON payload (slack). It must hold the marker
+ * "sbxview:DIGEST" (the <!-- sbxview:DIGEST --> comment, or Jira's footer).
+ *
+ * Secrets (the tokens, Jira's basic credentials, the Slack webhook URL) go
+ * only into the request's headers or, for Slack, its URL. They are never in
+ * a message, the --dry-run print, or the result; a body that holds one is
+ * refused. Redirects are never followed. Every text that comes from a
+ * server (messages, URLs) is cut and made printable before it is returned.
+ *
+ * Safe to retry: before the first post (unless opts.repost), and after an
+ * answer that leaves it unknown whether the comment was stored (a timeout,
+ * a broken connection, a 5xx), the recent comments are listed and searched
+ * for the marker: a comment found is reported, not posted again, so neither
+ * a retry nor a second run posts twice. Slack's webhooks cannot be listed: after such an
+ * answer nothing is sent again and the result says so. A 429 (and GitHub's
+ * rate limits, primary and secondary) is waited out up to opts.wait_max_ms.
+ *
+ * Thread-safe: no global state; one call uses its own HTTP client.
+ * Ownership: sbx_send_build's request is the caller's (sbx_send_request_free
+ * wipes and frees it); the env's strings are borrowed for the calls; a
+ * result's url is the caller's (sbx_send_result_free). */
+#ifndef SBX_SEND_H
+#define SBX_SEND_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "export/target.h"
+#include "model/buf.h"
+
+/* The settings: from the environment (borrowed; NULL when unset or "")
+ * and --jira-api. */
+struct sbx_send_env {
+    const char *github_api_url, *github_token;
+    const char *gitlab_url, *gitlab_token;
+    const char *jira_url, *jira_user, *jira_token;
+    const char *slack_webhook_url;
+    const char *ca_file; /* SBXVIEW_CA_FILE */
+    int jira_api;        /* 2 or 3 (0 means 3) */
+};
+
+/* Fills env from getenv(): the variables named in the contract above
+ * (jira_api 3). */
+void sbx_send_env_load(struct sbx_send_env *env);
+
+/* One request, ready to send: every string owned. */
+struct sbx_send_request {
+    char *method;           /* "POST" or "GET" */
+    char *url;              /* the real URL (Slack's holds the secret) */
+    char *url_shown;        /* the URL to show: Slack's is https://HOST then a masked path */
+    char *bearer;           /* NULL, or the token for "Authorization: Bearer" */
+    char **headers;         /* other "Name: value" lines, NULL-terminated (may hold a secret) */
+    char **headers_shown;   /* every header as printed, secrets as "****" */
+    struct sbx_buf body;    /* the bytes to send (empty for GET) */
+    char *secrets[3];       /* what must never be shown, NULL-padded */
+};
+
+/* The POST for body on target; false with a one-line reason in err (a
+ * variable not set, a base URL that is not https://, a body holding a
+ * secret or not holding the marker "sbxview:" + digest). */
+bool sbx_send_build(const struct sbx_target *t, const struct sbx_send_env *env,
+                    const char *body, size_t len, const char *digest,
+                    struct sbx_send_request *out, char *err, size_t errsz);
+/* The GETs that list the recent comments of target: page (0 first) of the
+ * listing; false when the service cannot be listed (Slack). For GitHub,
+ * page 0 is the issue itself (its comment count), pages 1.. the comments'
+ * pages of 100 (oldest first, as GitHub lists them). */
+bool sbx_send_build_list(const struct sbx_target *t, const struct sbx_send_env *env,
+                         unsigned long page, struct sbx_send_request *out, char *err,
+                         size_t errsz);
+void sbx_send_request_free(struct sbx_send_request *r);
+
+/* --dry-run: "METHOD URL", the headers (secrets "****"), a blank line, the
+ * body bytes as they would be sent, and a final newline. */
+void sbx_send_print(FILE *f, const struct sbx_send_request *r);
+/* The same into a buffer (the terminal's preview). */
+void sbx_send_format(struct sbx_buf *out, const struct sbx_send_request *r);
+
+/* The marker search in one answer of a listing (json, len): true when a
+ * comment's body holds "sbxview:" + digest, with that comment's web URL in
+ * *url (malloc'd; NULL when the answer names none). For GitHub's page 0
+ * (the issue), *count gets its comment count and false is returned. */
+bool sbx_send_find_marker(const struct sbx_target *t, const struct sbx_send_env *env,
+                          const char *json, size_t len, const char *digest, char **url,
+                          unsigned long *count);
+/* The web URL of the comment a 2xx answer to the POST describes, printable;
+ * NULL when it names none (Slack answers "ok"). Malloc'd. */
+char *sbx_send_comment_url(const struct sbx_target *t, const struct sbx_send_env *env,
+                           const char *json, size_t len);
+/* The service's own words in an error answer (GitHub's and GitLab's
+ * "message", "error", Jira's "errorMessages" and "errors", Slack's text),
+ * made printable, secrets cut out, at most about 300 bytes; appended to out. */
+void sbx_send_service_message(struct sbx_buf *out, const char *body, size_t len,
+                              const struct sbx_send_request *r);
+
+struct sbx_send_opts {
+    long connect_timeout_ms; /* 0: 10 s */
+    long timeout_ms;         /* one request, 0: 30 s */
+    int64_t wait_max_ms;     /* rate limits waited out up to this in all; 0: 120 s, <0: none */
+    int attempts;            /* posts at most this many times after uncertain answers; 0: 3 */
+    bool repost;             /* post without first looking for an earlier copy */
+    const _Atomic bool *cancel; /* optional: set to stop within about a second */
+    /* optional: told before each wait or retry ("rate limited: waiting 30 s") */
+    void (*progress)(void *ctx, const char *line);
+    void *progress_ctx;
+};
+
+enum sbx_send_status {
+    SBX_SEND_POSTED,  /* a new comment: url is it (NULL for Slack) */
+    SBX_SEND_EXISTED, /* an earlier try had stored it: url is that comment */
+    SBX_SEND_FAILED,  /* message says why; nothing posted, or (uncertain) says so */
+};
+
+struct sbx_send_result {
+    enum sbx_send_status status;
+    char *url;         /* printable, or NULL */
+    char message[600]; /* printable, one line: what happened */
+    long http_status;  /* the last status seen, 0 for none */
+    int posts;         /* how many POSTs were sent */
+};
+
+/* Sends body to target (see the contract); false unless posted or found. */
+bool sbx_send_post(const struct sbx_target *t, const struct sbx_send_env *env,
+                   const char *body, size_t len, const char *digest,
+                   const struct sbx_send_opts *opts, struct sbx_send_result *res);
+void sbx_send_result_free(struct sbx_send_result *res);
+
+/* The environment variable(s) a 401 points at, e.g. "GITHUB_TOKEN". */
+const char *sbx_send_secret_vars(enum sbx_target_kind kind);
+
+#endif

@@ -1,0 +1,190 @@
+#include "render/findings.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/secrets.h"
+
+static const char *const kind_names[SBX_FK_COUNT] = {
+#define KIND_NAME(e, name, help) name,
+    SBX_FINDING_KINDS(KIND_NAME)
+#undef KIND_NAME
+};
+
+static const char *const kind_help[SBX_FK_COUNT] = {
+#define KIND_HELP(e, name, help) help,
+    SBX_FINDING_KINDS(KIND_HELP)
+#undef KIND_HELP
+};
+
+const char *sbx_finding_kind_name(enum sbx_finding_kind k)
+{
+    return (unsigned)k < SBX_FK_COUNT ? kind_names[k] : "?";
+}
+
+const char *sbx_finding_kind_help(enum sbx_finding_kind k)
+{
+    return (unsigned)k < SBX_FK_COUNT ? kind_help[k] : "?";
+}
+
+bool sbx_finding_kind_parse(const char *name, enum sbx_finding_kind *k)
+{
+    for (int i = 0; i < SBX_FK_COUNT; i++)
+        if (strcmp(name, kind_names[i]) == 0) {
+            *k = (enum sbx_finding_kind)i;
+            return true;
+        }
+    return false;
+}
+
+struct report {
+    const struct sbx_timeline *tl;
+    const struct sbx_summary *sum;
+    struct sbx_secrets_scratch *scratch;
+    struct sbx_findings *out;
+    const bool *allowed;
+};
+
+static void add(struct report *r, enum sbx_finding_kind k, const struct sbx_event *e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add(struct report *r, enum sbx_finding_kind k, const struct sbx_event *e, const char *fmt, ...)
+{
+    if (r->allowed && r->allowed[k])
+        return;
+    struct sbx_buf b = SBX_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    char small[1024];
+    vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    /* whatever the evidence quotes is redacted: a check's output lands in CI logs */
+    sbx_secrets_redact(r->sum->patterns, r->scratch, small, strlen(small), &b);
+    struct sbx_findings *o = r->out;
+    SBX_GROW(o->f, o->n, o->cap);
+    o->f[o->n++] = (struct sbx_finding_item){k, e, b.p ? b.p : sbx_xstrndup("", 0)};
+}
+
+static const char *str(const struct report *r, uint32_t id)
+{
+    return sbx_str(r->tl, id);
+}
+
+static void command_line(const struct report *r, const struct sbx_event *e, char *out, size_t n)
+{
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    size_t len;
+    const char *s = sbx_text_get(r->tl, e, &e->u.cmd.command, &tmp, &len);
+    snprintf(out, n, "%.*s", (int)(len > 300 ? 300 : len), s);
+    sbx_buf_free(&tmp);
+}
+
+static void collect(struct report *r)
+{
+    const struct sbx_summary *s = r->sum;
+    const struct sbx_crosscheck *x = &s->cross;
+    char cmd[320];
+    for (size_t i = 0; i < s->naccount; i++) {
+        const struct sbx_event *e = s->account[i];
+        if (e->u.audit.inside)
+            add(r, SBX_FK_ACCOUNT, e, "%s by %s on %s, made from inside sandbox %s",
+                str(r, e->label), str(r, e->u.audit.actor), str(r, e->u.audit.target),
+                str(r, e->u.audit.inside));
+    }
+    for (size_t i = 0; i < x->noutside; i++) {
+        const struct sbx_event *e = x->outside[i];
+        char how[64] = "exit unknown";
+        const struct sbx_command *c = &e->u.cmd;
+        if (c->flags & SBX_CMD_RUNNING)
+            snprintf(how, sizeof how, "running");
+        else if (c->flags & SBX_CMD_UNREAD)
+            snprintf(how, sizeof how, "unread: started in the background");
+        else if (c->flags & SBX_CMD_EXIT_KNOWN)
+            snprintf(how, sizeof how, "exit %d", (int)c->exit);
+        if (c->flags & SBX_CMD_MS_KNOWN)
+            snprintf(how + strlen(how), sizeof how - strlen(how), ", %lld ms", (long long)c->ms);
+        add(r, SBX_FK_OUTSIDE, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
+            str(r, c->program), how);
+    }
+    for (size_t i = 0; i < x->nmissing; i++) {
+        command_line(r, x->missing[i], cmd, sizeof cmd);
+        add(r, SBX_FK_MISSING, x->missing[i], "$ %s: not in Runtime's record, within its span", cmd);
+    }
+    for (size_t i = 0; i < x->nexit_mismatch; i++) {
+        const struct sbx_pair *p = &x->exit_mismatch[i];
+        command_line(r, p->wrapper, cmd, sizeof cmd);
+        add(r, SBX_FK_EXIT, p->wrapper, "$ %s: the wrapper saw exit %d, Runtime's record %d", cmd,
+            (int)p->wrapper->u.cmd.exit, (int)p->record->u.cmd.exit);
+    }
+    for (size_t i = 0; i < s->nrefused; i++) {
+        const struct sbx_refusal *f = &s->refused[i];
+        if (f->event->kind != SBX_EV_COMMAND) { /* the proxy's denial: the request is the evidence */
+            add(r, SBX_FK_REFUSED, f->event, "%s (%zu time%s): %s", f->host, f->count,
+                f->count == 1 ? "" : "s", f->evidence);
+            continue;
+        }
+        command_line(r, f->event, cmd, sizeof cmd);
+        add(r, SBX_FK_REFUSED, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
+            f->count == 1 ? "" : "s", f->evidence, cmd);
+    }
+    for (size_t i = 0; i < s->nunlisted; i++) {
+        const struct sbx_unlisted *u = &s->unlisted[i];
+        add(r, SBX_FK_UNLISTED, u->first, "%s (%zu event%s) is not on the allow list", u->host, u->events,
+            u->events == 1 ? "" : "s");
+    }
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        const struct sbx_secret_found *f = &s->secrets[i];
+        add(r, SBX_FK_SECRET, f->event, "%s %s in %s", sbx_secret_kind_name(f->kind), f->sample, f->where);
+    }
+    for (size_t i = 0; i < r->tl->n; i++) {
+        const struct sbx_event *e = r->tl->order[i];
+        if (e->findings & SBX_F_BAD_SIGNATURE)
+            add(r, SBX_FK_SIGNATURE, e, "%s: the Runtime-Signature does not verify with any secret given",
+                str(r, e->label));
+        if (e->findings & SBX_F_HASH_MISMATCH) {
+            command_line(r, e, cmd, sizeof cmd);
+            add(r, SBX_FK_HASH, e, "$ %s: stdout does not hash to the recorded %016llx", cmd,
+                (unsigned long long)e->u.cmd.stdout_hash);
+        }
+        if ((e->findings & SBX_F_SYSTEM_FILES) && e->kind == SBX_EV_FILES) {
+            const struct sbx_files *f = e->u.files;
+            for (int c = 0; c < SBX_CHANGE_COUNT; c++)
+                for (uint32_t k = 0; f && k < f->n[c]; k++)
+                    add(r, SBX_FK_SYSTEM, e, "%s %s",
+                        c == SBX_ADDED ? "added" : c == SBX_CHANGED ? "changed" : "removed",
+                        f->paths[c][k]);
+        }
+        if (e->findings & SBX_F_HIDDEN_TEXT) {
+            command_line(r, e, cmd, sizeof cmd);
+            add(r, SBX_FK_HIDDEN, e, "$ %s", cmd);
+        }
+    }
+}
+
+static int by_kind_then_time(const void *a, const void *b)
+{
+    const struct sbx_finding_item *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return sbx_event_cmp(x->event, y->event);
+}
+
+void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                          const bool *allowed, struct sbx_findings *out)
+{
+    struct report r = {tl, sum, sbx_secrets_scratch_new(sum->patterns), out, allowed};
+    collect(&r);
+    sbx_secrets_scratch_free(r.scratch);
+    if (out->n)
+        qsort(out->f, out->n, sizeof *out->f, by_kind_then_time);
+}
+
+void sbx_findings_free(struct sbx_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->f[i].evidence);
+    free(f->f);
+    f->f = NULL;
+    f->n = f->cap = 0;
+}

@@ -1,0 +1,227 @@
+/* sbxview export: the summary, findings and digests of a run, as a
+ * markdown file or a ticket comment (export/body.h builds the body). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/body.h"
+#include "export/output.h"
+#include "export/send.h"
+#include "export/target.h"
+#include "importers/load.h"
+#include "model/summary.h"
+#include "render/sanitize.h"
+#include "tui/cli.h"
+#include "tui/cli_util.h"
+
+struct export_args {
+    struct sbx_inputs in;
+    struct sbx_allowlist *allow;
+    const char **given; /* the input arguments as given (with --as and --allow-list) */
+    size_t ngiven;
+    const char *to;
+    bool include_output, dry_run, quiet;
+    int jira_api, threads;
+};
+
+static void given(struct export_args *a, const char *s)
+{
+    a->given = sbx_xrealloc(a->given, (a->ngiven + 1) * sizeof *a->given);
+    a->given[a->ngiven++] = s;
+}
+
+static int parse(int argc, char **argv, struct export_args *a)
+{
+    static const struct option longopts[] = {
+        {"to", required_argument, NULL, 't'},       {"include-output", no_argument, NULL, 'O'},
+        {"dry-run", no_argument, NULL, 'n'},        {"jira-api", required_argument, NULL, 'J'},
+        {"threads", required_argument, NULL, 'j'},  {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},           {"as", required_argument, NULL, 'A'},
+        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "-t:j:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 1:
+            if (!sbx_inputs_add(&a->in, optarg))
+                return SBX_EXIT_USAGE;
+            given(a, optarg);
+            break;
+        case 'A':
+            if (!sbx_inputs_as(&a->in, optarg))
+                return SBX_EXIT_USAGE;
+            given(a, "--as");
+            given(a, optarg);
+            break;
+        case 'W':
+            if (!sbx_load_allow_list(optarg, &a->allow))
+                return SBX_EXIT_USAGE;
+            given(a, "--allow-list");
+            given(a, optarg);
+            break;
+        case 't': a->to = optarg; break;
+        case 'O': a->include_output = true; break;
+        case 'n': a->dry_run = true; break;
+        case 'J':
+            if (strcmp(optarg, "2") && strcmp(optarg, "3")) {
+                fprintf(stderr, "sbxview: --jira-api is 2 (plain text) or 3 (Atlassian Document Format)\n");
+                return SBX_EXIT_USAGE;
+            }
+            a->jira_api = optarg[0] - '0';
+            break;
+        case 'j':
+            if (!sbx_parse_threads(optarg, &a->threads))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'q': a->quiet = true; break;
+        case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
+        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        }
+    }
+    for (; optind < argc; optind++) { /* after "--" */
+        if (!sbx_inputs_add(&a->in, argv[optind]))
+            return SBX_EXIT_USAGE;
+        given(a, argv[optind]);
+    }
+    if (!a->to) {
+        fprintf(stderr, "sbxview: export needs --to TARGET (file:PATH.md, github:OWNER/REPO#N, "
+                        "gitlab:GROUP/PROJECT#N, jira:KEY-123 or slack:)\n");
+        return SBX_EXIT_USAGE;
+    }
+    if (!a->in.n) {
+        fprintf(stderr, "sbxview: export: no input given (a run folder, or the logs of a run)\n");
+        return SBX_EXIT_USAGE;
+    }
+    if (!sbx_inputs_done(&a->in))
+        return SBX_EXIT_USAGE;
+    return -1;
+}
+
+/* A file: written, or printed for --dry-run. */
+static int write_file(const struct export_args *a, const struct sbx_target *t, const struct sbx_buf *body)
+{
+    char err[512];
+    if (a->dry_run) {
+        fwrite(body->p, 1, body->len, stdout);
+        return SBX_EXIT_OK;
+    }
+    if (!sbx_write_output(t->path, body->p, body->len, err, sizeof err)) {
+        sbx_warn(err);
+        return SBX_EXIT_USAGE;
+    }
+    if (!a->quiet && strcmp(t->path, "-") != 0) {
+        struct sbx_buf name = SBX_BUF_INIT;
+        sbx_sanitize(&name, t->path, strlen(t->path), SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 0);
+        fprintf(stderr, "sbxview: wrote %s (%zu bytes)\n", name.p ? name.p : "", body->len);
+        sbx_buf_free(&name);
+    }
+    return SBX_EXIT_OK;
+}
+
+static void say_progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "sbxview: %s\n", line);
+}
+
+/* A ticket: the request printed for --dry-run, else sent (export/send.h). */
+static int send_ticket(const struct export_args *a, const struct sbx_target *t,
+                       const struct sbx_buf *body, const char *digest)
+{
+    struct sbx_send_env env;
+    sbx_send_env_load(&env);
+    env.jira_api = a->jira_api;
+    char err[512];
+    if (a->dry_run) {
+        struct sbx_send_request req;
+        if (!sbx_send_build(t, &env, body->p, body->len, digest, &req, err, sizeof err)) {
+            sbx_warn(err);
+            return SBX_EXIT_USAGE;
+        }
+        sbx_send_print(stdout, &req);
+        sbx_send_request_free(&req);
+        return SBX_EXIT_OK;
+    }
+    struct sbx_send_opts so = {.progress = a->quiet ? NULL : say_progress};
+    struct sbx_send_result res;
+    bool ok = sbx_send_post(t, &env, body->p, body->len, digest, &so, &res);
+    /* the result's words are printable already; the URL is the comment's */
+    if (res.status == SBX_SEND_POSTED)
+        printf("posted %s\n", res.url ? res.url : "(the service names no URL)");
+    else if (res.status == SBX_SEND_EXISTED)
+        printf("already there: %s\n", res.url ? res.url : "(the service names no URL)");
+    else
+        fprintf(stderr, "sbxview: %s\n", res.message);
+    sbx_send_result_free(&res);
+    return ok ? SBX_EXIT_OK : SBX_EXIT_USAGE;
+}
+
+static int run(struct export_args *a, const struct sbx_target *t)
+{
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts lo = {.threads = a->threads, .formats = a->in.formats};
+    size_t loaded = sbx_load_paths(&tl, a->in.paths, a->in.n, &lo, &rep);
+    if (!a->quiet)
+        sbx_warn_load_report(&rep);
+    int status = SBX_EXIT_USAGE;
+    char err[512];
+    struct sbx_summary sum;
+    struct sbx_summary_opts so = {.threads = a->threads, .allow = a->allow, .unread = rep.unread,
+                                  .nunread = rep.nunread};
+    if (!loaded || !sbx_summarize(&tl, &so, &sum, err, sizeof err)) {
+        if (loaded)
+            sbx_warn(err);
+        goto done;
+    }
+    struct sbx_export_digests d;
+    sbx_export_digests(&tl, &d);
+    struct sbx_body_opts bo = {
+        .kind = sbx_target_body_kind(t->kind, a->jira_api),
+        .limit = sbx_target_limit(t->kind),
+        .include_output = a->include_output,
+        .paths = a->given,
+        .npaths = a->ngiven,
+    };
+    struct sbx_buf body = SBX_BUF_INIT;
+    struct sbx_body_info info;
+    if (!sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err)) {
+        sbx_warn(err);
+    } else {
+        if (info.shortened && !a->quiet)
+            fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
+                    info.list_max, sbx_target_kind_name(t->kind), bo.limit);
+        status = t->kind == SBX_TARGET_FILE ? write_file(a, t, &body) : send_ticket(a, t, &body, d.run);
+    }
+    sbx_buf_free(&body);
+    sbx_export_digests_free(&d);
+    sbx_summary_free(&sum);
+done:
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    return status;
+}
+
+int sbx_cmd_export(int argc, char **argv)
+{
+    struct export_args a = {.jira_api = 3};
+    int status = parse(argc, argv, &a);
+    if (status < 0) {
+        struct sbx_target t;
+        char err[512];
+        if (!sbx_target_parse(a.to, &t, err, sizeof err)) {
+            fprintf(stderr, "sbxview: --to: %s\n", err);
+            status = SBX_EXIT_USAGE;
+        } else {
+            status = run(&a, &t);
+        }
+        sbx_target_free(&t);
+    }
+    sbx_inputs_free(&a.in);
+    sbx_allowlist_free(a.allow);
+    free(a.given);
+    return status;
+}

@@ -140,3 +140,44 @@ bool sbx_parse_threads(const char *s, int *threads)
     *threads = (int)n;
     return true;
 }
+
+int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg)
+{
+    bool ok;
+    switch (c) {
+    case 1: ok = sbx_inputs_add(&r->in, arg); break;
+    case 'A': ok = sbx_inputs_as(&r->in, arg); break;
+    case 'W': ok = sbx_load_allow_list(arg, &r->allow); break;
+    case 'j': ok = sbx_parse_threads(arg, &r->threads); break;
+    case 'q': r->quiet = ok = true; break;
+    default: return 0;
+    }
+    return ok ? 1 : -1;
+}
+
+bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv)
+{
+    for (; optind < argc; optind++)
+        if (!sbx_inputs_add(&r->in, argv[optind]))
+            return false;
+    return true;
+}
+
+void sbx_cli_runs_free(struct sbx_cli_runs *r)
+{
+    sbx_inputs_free(&r->in);
+    sbx_allowlist_free(r->allow);
+    r->allow = NULL;
+}
+
+bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,
+                       const struct sbx_load_report *rep, struct sbx_summary *sum)
+{
+    char err[256];
+    struct sbx_summary_opts so = {.threads = r->threads, .allow = r->allow,
+                                  .unread = rep->unread, .nunread = rep->nunread};
+    if (sbx_summarize(tl, &so, sum, err, sizeof err))
+        return true;
+    sbx_warn(err);
+    return false;
+}

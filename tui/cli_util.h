@@ -7,6 +7,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/allowlist.h"
+#include "model/summary.h"
 #include "themes/theme.h"
 
 /* "sbxview: MSG" on stderr, MSG sanitised (it may quote file names). */
@@ -43,5 +44,29 @@ void sbx_inputs_free(struct sbx_inputs *in);
 bool sbx_load_allow_list(const char *path, struct sbx_allowlist **list);
 /* Parses -j's number (1-64); false with a message on stderr. */
 bool sbx_parse_threads(const char *s, int *threads);
+
+/* What every command that reads runs takes from its command line: the
+ * inputs (with --as), --allow-list, -j and -q. Start it zeroed; it owns
+ * in's arrays and allow: free them with sbx_cli_runs_free. */
+struct sbx_cli_runs {
+    struct sbx_inputs in;
+    struct sbx_allowlist *allow;
+    int threads; /* 0: the default */
+    bool quiet;
+};
+/* One option from getopt_long (an optstring that starts with "-", so an
+ * input comes back as 1 in order): 1 an input, 'A' --as, 'W' --allow-list,
+ * 'j' and 'q'. Returns 1 when it took c, 0 when c is another option, -1
+ * when its value is bad (the message on stderr). */
+int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
+/* The inputs after "--" (argv[optind] on); false with a message on stderr. */
+bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv);
+void sbx_cli_runs_free(struct sbx_cli_runs *r);
+
+/* Summarises tl with r's allow-list and threads, listing the files rep says
+ * the load could not read; false with the reason on stderr. On true, *sum
+ * is the caller's to free (sbx_summary_free). */
+bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,
+                       const struct sbx_load_report *rep, struct sbx_summary *sum);
 
 #endif

@@ -127,19 +127,17 @@ void sbx_check_kinds(FILE *to)
                 sbx_finding_kind_help((enum sbx_finding_kind)i));
 }
 
-static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow_list);
+static int run_check(int argc, char **argv, struct sbx_cli_runs *runs);
 
 int sbx_cmd_check(int argc, char **argv)
 {
-    struct sbx_inputs in = {0};
-    struct sbx_allowlist *allow = NULL;
-    int status = run_check(argc, argv, &in, &allow);
-    sbx_inputs_free(&in);
-    sbx_allowlist_free(allow);
+    struct sbx_cli_runs runs = {0};
+    int status = run_check(argc, argv, &runs);
+    sbx_cli_runs_free(&runs);
     return status;
 }
 
-static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow_list)
+static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
@@ -148,24 +146,17 @@ static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_al
         {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
     };
     struct report r = {0};
-    bool json = false, quiet = false;
-    int threads = 0, c;
+    bool json = false;
+    int c;
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
     while ((c = getopt_long(argc, argv, "-f:a:j:qh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(runs, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
         switch (c) {
-        case 1:
-            if (!sbx_inputs_add(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'A':
-            if (!sbx_inputs_as(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'W':
-            if (!sbx_load_allow_list(optarg, allow_list))
-                return SBX_EXIT_USAGE;
-            break;
         case 'f':
             if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
                 fprintf(stderr, "sbxview: check --format is text or json\n");
@@ -177,18 +168,13 @@ static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_al
             if (!allow(&r, optarg))
                 return SBX_EXIT_USAGE;
             break;
-        case 'j':
-            if (!sbx_parse_threads(optarg, &threads))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'q': quiet = true; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
     }
-    for (; optind < argc; optind++) /* after "--" */
-        if (!sbx_inputs_add(in, argv[optind]))
-            return SBX_EXIT_USAGE;
+    if (!sbx_cli_runs_rest(runs, argc, argv)) /* after "--" */
+        return SBX_EXIT_USAGE;
+    struct sbx_inputs *in = &runs->in;
     if (!in->n) {
         fprintf(stderr, "sbxview: check: no input given (a run folder, or the logs of a run)\n");
         return SBX_EXIT_USAGE;
@@ -198,21 +184,16 @@ static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_al
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts lo = {.threads = threads, .formats = in->formats};
+    struct sbx_load_opts lo = {.threads = runs->threads, .formats = in->formats};
     size_t loaded = sbx_load_paths(&tl, in->paths, in->n, &lo, &rep);
-    if (!quiet)
+    if (!runs->quiet)
         sbx_warn_load_report(&rep);
     int status = SBX_EXIT_USAGE;
     struct sbx_summary sum;
-    char err[256];
     const char *missing[2];
     size_t nmissing = 0;
-    struct sbx_summary_opts so = {.threads = threads, .allow = *allow_list};
-    if (!loaded || !sbx_summarize(&tl, &so, &sum, err, sizeof err)) {
-        if (loaded)
-            sbx_warn(err);
+    if (!loaded || !sbx_cli_summarize(&tl, runs, &rep, &sum))
         goto done;
-    }
     /* the integrity check needs both sides: say which one is not there */
     if (!has_format(&tl, "recorder"))
         missing[nmissing++] = "the wrapper's log (agent-run.jsonl)";

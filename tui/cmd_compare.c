@@ -23,31 +23,20 @@ struct side {
 };
 
 /* Loads and summarises one run; false with the reason on stderr. */
-static bool load_run(struct side *s, const char *path, const struct sbx_format *fmt, int threads,
-                     const struct sbx_allowlist *allow, bool quiet)
+static bool load_run(struct side *s, const struct sbx_cli_runs *r, size_t i)
 {
-    const struct sbx_format *fmts[1] = {fmt};
-    struct sbx_load_opts lopts = {.threads = threads, .formats = fmts};
+    const struct sbx_format *fmts[1] = {r->in.formats[i]};
+    struct sbx_load_opts lopts = {.threads = r->threads, .formats = fmts};
     struct sbx_load_report rep = {0};
-    size_t loaded = sbx_load_paths(&s->tl, &path, 1, &lopts, &rep);
-    if (!quiet || !loaded)
+    size_t loaded = sbx_load_paths(&s->tl, &r->in.paths[i], 1, &lopts, &rep);
+    if (!r->quiet || !loaded)
         sbx_warn_load_report(&rep);
-    bool ok = loaded > 0;
-    if (ok) {
-        char err[256];
-        struct sbx_summary_opts sopts = {.threads = threads, .allow = allow, .unread = rep.unread,
-                                         .nunread = rep.nunread};
-        s->summarized = sbx_summarize(&s->tl, &sopts, &s->sum, err, sizeof err);
-        if (!s->summarized) {
-            fprintf(stderr, "sbxview: %s\n", err);
-            ok = false;
-        }
-    }
+    s->summarized = loaded && sbx_cli_summarize(&s->tl, r, &rep, &s->sum);
     sbx_load_report_free(&rep);
-    return ok;
+    return s->summarized;
 }
 
-static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow)
+static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
@@ -58,24 +47,15 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     bool fmt_given = false;
     const char *output = NULL;
-    int threads = 0;
-    bool quiet = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(r, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
         switch (c) {
-        case 1:
-            if (!sbx_inputs_add(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'A':
-            if (!sbx_inputs_as(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'W':
-            if (!sbx_load_allow_list(optarg, allow))
-                return SBX_EXIT_USAGE;
-            break;
         case 'f':
             if (!sbx_summary_format_parse(optarg, &fmt)) {
                 fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
@@ -84,18 +64,13 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
             fmt_given = true;
             break;
         case 'o': output = optarg; break;
-        case 'j':
-            if (!sbx_parse_threads(optarg, &threads))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'q': quiet = true; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
     }
-    for (; optind < argc; optind++) /* after "--" */
-        if (!sbx_inputs_add(in, argv[optind]))
-            return SBX_EXIT_USAGE;
+    if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
+        return SBX_EXIT_USAGE;
+    struct sbx_inputs *in = &r->in;
     if (in->n != 2) {
         fprintf(stderr, "sbxview: compare wants two runs (each a file or a run folder), not %zu\n",
                 in->n);
@@ -105,11 +80,11 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
         return SBX_EXIT_USAGE;
     /* on a terminal, without a format or a file to write: the compare view */
     if (!fmt_given && !output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
-        struct sbx_screen_opts so = {.app = {.threads = threads,
+        struct sbx_screen_opts so = {.app = {.threads = r->threads,
                                              .ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0},
                                      .theme = "default", .mouse = true, .cols = 80, .rows = 24};
         return sbx_view_compare(&so, in->paths[0], in->formats[0], in->paths[1], in->formats[1],
-                                *allow);
+                                r->allow);
     }
 
     struct side side[2];
@@ -118,8 +93,7 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
         side[i].summarized = false;
     }
     int status = SBX_EXIT_USAGE;
-    if (load_run(&side[0], in->paths[0], in->formats[0], threads, *allow, quiet) &&
-        load_run(&side[1], in->paths[1], in->formats[1], threads, *allow, quiet)) {
+    if (load_run(&side[0], r, 0) && load_run(&side[1], r, 1)) {
         struct sbx_compare cmp;
         sbx_compare(&side[0].tl, &side[0].sum, &side[1].tl, &side[1].sum, &cmp);
         struct sbx_cmp_run a = {&side[0].tl, &side[0].sum, in->paths[0]},
@@ -145,10 +119,8 @@ static int run_compare(int argc, char **argv, struct sbx_inputs *in, struct sbx_
 
 int sbx_cmd_compare(int argc, char **argv)
 {
-    struct sbx_inputs in = {0};
-    struct sbx_allowlist *allow = NULL;
-    int status = run_compare(argc, argv, &in, &allow);
-    sbx_inputs_free(&in);
-    sbx_allowlist_free(allow);
+    struct sbx_cli_runs r = {0};
+    int status = run_compare(argc, argv, &r);
+    sbx_cli_runs_free(&r);
     return status;
 }

@@ -16,13 +16,12 @@
 #include "tui/cli_util.h"
 
 struct export_args {
-    struct sbx_inputs in;
-    struct sbx_allowlist *allow;
+    struct sbx_cli_runs runs;
     const char **given; /* the input arguments as given (with --as and --allow-list) */
     size_t ngiven;
     const char *to;
-    bool include_output, dry_run, quiet;
-    int jira_api, threads;
+    bool include_output, dry_run;
+    int jira_api;
 };
 
 static void given(struct export_args *a, const char *s)
@@ -43,24 +42,17 @@ static int parse(int argc, char **argv, struct export_args *a)
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "-t:j:qh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(&a->runs, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took) { /* the body names the inputs as they were given */
+            if (c == 'A' || c == 'W')
+                given(a, c == 'A' ? "--as" : "--allow-list");
+            if (c == 1 || c == 'A' || c == 'W')
+                given(a, optarg);
+            continue;
+        }
         switch (c) {
-        case 1:
-            if (!sbx_inputs_add(&a->in, optarg))
-                return SBX_EXIT_USAGE;
-            given(a, optarg);
-            break;
-        case 'A':
-            if (!sbx_inputs_as(&a->in, optarg))
-                return SBX_EXIT_USAGE;
-            given(a, "--as");
-            given(a, optarg);
-            break;
-        case 'W':
-            if (!sbx_load_allow_list(optarg, &a->allow))
-                return SBX_EXIT_USAGE;
-            given(a, "--allow-list");
-            given(a, optarg);
-            break;
         case 't': a->to = optarg; break;
         case 'O': a->include_output = true; break;
         case 'n': a->dry_run = true; break;
@@ -71,17 +63,12 @@ static int parse(int argc, char **argv, struct export_args *a)
             }
             a->jira_api = optarg[0] - '0';
             break;
-        case 'j':
-            if (!sbx_parse_threads(optarg, &a->threads))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'q': a->quiet = true; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
     }
     for (; optind < argc; optind++) { /* after "--" */
-        if (!sbx_inputs_add(&a->in, argv[optind]))
+        if (!sbx_inputs_add(&a->runs.in, argv[optind]))
             return SBX_EXIT_USAGE;
         given(a, argv[optind]);
     }
@@ -90,11 +77,11 @@ static int parse(int argc, char **argv, struct export_args *a)
                         "gitlab:GROUP/PROJECT#N, jira:KEY-123 or slack:)\n");
         return SBX_EXIT_USAGE;
     }
-    if (!a->in.n) {
+    if (!a->runs.in.n) {
         fprintf(stderr, "sbxview: export: no input given (a run folder, or the logs of a run)\n");
         return SBX_EXIT_USAGE;
     }
-    if (!sbx_inputs_done(&a->in))
+    if (!sbx_inputs_done(&a->runs.in))
         return SBX_EXIT_USAGE;
     return -1;
 }
@@ -111,7 +98,7 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
         sbx_warn(err);
         return SBX_EXIT_USAGE;
     }
-    if (!a->quiet && strcmp(t->path, "-") != 0) {
+    if (!a->runs.quiet && strcmp(t->path, "-") != 0) {
         struct sbx_buf name = SBX_BUF_INIT;
         sbx_sanitize(&name, t->path, strlen(t->path), SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 0);
         fprintf(stderr, "sbxview: wrote %s (%zu bytes)\n", name.p ? name.p : "", body->len);
@@ -144,7 +131,7 @@ static int send_ticket(const struct export_args *a, const struct sbx_target *t,
         sbx_send_request_free(&req);
         return SBX_EXIT_OK;
     }
-    struct sbx_send_opts so = {.progress = a->quiet ? NULL : say_progress};
+    struct sbx_send_opts so = {.progress = a->runs.quiet ? NULL : say_progress};
     struct sbx_send_result res;
     bool ok = sbx_send_post(t, &env, body->p, body->len, digest, &so, &res);
     /* the result's words are printable already; the URL is the comment's */
@@ -163,20 +150,15 @@ static int run(struct export_args *a, const struct sbx_target *t)
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts lo = {.threads = a->threads, .formats = a->in.formats};
-    size_t loaded = sbx_load_paths(&tl, a->in.paths, a->in.n, &lo, &rep);
-    if (!a->quiet)
+    struct sbx_load_opts lo = {.threads = a->runs.threads, .formats = a->runs.in.formats};
+    size_t loaded = sbx_load_paths(&tl, a->runs.in.paths, a->runs.in.n, &lo, &rep);
+    if (!a->runs.quiet)
         sbx_warn_load_report(&rep);
     int status = SBX_EXIT_USAGE;
     char err[512];
     struct sbx_summary sum;
-    struct sbx_summary_opts so = {.threads = a->threads, .allow = a->allow, .unread = rep.unread,
-                                  .nunread = rep.nunread};
-    if (!loaded || !sbx_summarize(&tl, &so, &sum, err, sizeof err)) {
-        if (loaded)
-            sbx_warn(err);
+    if (!loaded || !sbx_cli_summarize(&tl, &a->runs, &rep, &sum))
         goto done;
-    }
     struct sbx_export_digests d;
     sbx_export_digests(&tl, &d);
     struct sbx_body_opts bo = {
@@ -191,7 +173,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
     if (!sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err)) {
         sbx_warn(err);
     } else {
-        if (info.shortened && !a->quiet)
+        if (info.shortened && !a->runs.quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
         status = t->kind == SBX_TARGET_FILE ? write_file(a, t, &body) : send_ticket(a, t, &body, d.run);
@@ -220,8 +202,7 @@ int sbx_cmd_export(int argc, char **argv)
         }
         sbx_target_free(&t);
     }
-    sbx_inputs_free(&a.in);
-    sbx_allowlist_free(a.allow);
+    sbx_cli_runs_free(&a.runs);
     free(a.given);
     return status;
 }

@@ -64,19 +64,17 @@ static void sgr_table_free(struct sgr_table *t)
         sbx_buf_free(&t->seq[i]);
 }
 
-static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow);
+static int run_summary(int argc, char **argv, struct sbx_cli_runs *r);
 
 int sbx_cmd_summary(int argc, char **argv)
 {
-    struct sbx_inputs in = {0};
-    struct sbx_allowlist *allow = NULL;
-    int status = run_summary(argc, argv, &in, &allow);
-    sbx_inputs_free(&in);
-    sbx_allowlist_free(allow);
+    struct sbx_cli_runs r = {0};
+    int status = run_summary(argc, argv, &r);
+    sbx_cli_runs_free(&r);
     return status;
 }
 
-static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow)
+static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
@@ -88,26 +86,17 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     const char *output = NULL;
-    int threads = 0;
-    bool quiet = false;
     const char *color = "auto", *theme_name = "default";
     int c;
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
     while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(r, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
         switch (c) {
-        case 1:
-            if (!sbx_inputs_add(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'A':
-            if (!sbx_inputs_as(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'W':
-            if (!sbx_load_allow_list(optarg, allow))
-                return SBX_EXIT_USAGE;
-            break;
         case 'f':
             if (!sbx_summary_format_parse(optarg, &fmt)) {
                 fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
@@ -115,11 +104,6 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
             }
             break;
         case 'o': output = optarg; break;
-        case 'j':
-            if (!sbx_parse_threads(optarg, &threads))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'q': quiet = true; break;
         case 'C':
             if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
                 fprintf(stderr, "sbxview: --color wants auto, always or never\n");
@@ -132,9 +116,9 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
     }
-    for (; optind < argc; optind++) /* after "--" */
-        if (!sbx_inputs_add(in, argv[optind]))
-            return SBX_EXIT_USAGE;
+    if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
+        return SBX_EXIT_USAGE;
+    struct sbx_inputs *in = &r->in;
     if (!in->n) {
         fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
         sbx_usage(stderr);
@@ -144,8 +128,8 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
         return SBX_EXIT_USAGE;
 
     struct progress prog = {false};
-    struct sbx_load_opts lopts = {.threads = threads, .formats = in->formats};
-    if (!quiet && isatty(2)) {
+    struct sbx_load_opts lopts = {.threads = r->threads, .formats = in->formats};
+    if (!r->quiet && isatty(2)) {
         lopts.progress = show_progress;
         lopts.progress_ctx = &prog;
     }
@@ -155,7 +139,7 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
     size_t loaded = sbx_load_paths(&tl, in->paths, in->n, &lopts, &rep);
     if (prog.shown)
         fputs("\r\033[K", stderr);
-    if (!quiet)
+    if (!r->quiet)
         sbx_warn_load_report(&rep);
     int status = SBX_EXIT_OK;
     if (!loaded) {
@@ -169,11 +153,11 @@ static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_
 
     char err[256];
     struct sbx_summary sum;
-    struct sbx_summary_opts sopts = {.threads = threads, .allow = *allow, .unread = rep.unread,
+    struct sbx_summary_opts sopts = {.threads = r->threads, .allow = r->allow, .unread = rep.unread,
                                      .nunread = rep.nunread};
     bool summarized = sbx_summarize(&tl, &sopts, &sum, err, sizeof err);
     if (analysing)
-        fputs("\r\033[K", stderr);
+        fputs("\r\033[K", stderr); /* before the error: the line it clears is the one above */
     if (!summarized) {
         fprintf(stderr, "sbxview: %s\n", err);
         status = SBX_EXIT_USAGE;

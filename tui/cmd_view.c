@@ -317,19 +317,17 @@ static void usage_view(FILE *to)
     sbx_usage(to);
 }
 
-static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow);
+static int run_view(int argc, char **argv, struct sbx_cli_runs *r);
 
 int sbx_cmd_view(int argc, char **argv)
 {
-    struct sbx_inputs in = {0};
-    struct sbx_allowlist *allow = NULL;
-    int status = run_view(argc, argv, &in, &allow);
-    sbx_inputs_free(&in);
-    sbx_allowlist_free(allow);
+    struct sbx_cli_runs r = {0};
+    int status = run_view(argc, argv, &r);
+    sbx_cli_runs_free(&r);
     return status;
 }
 
-static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow)
+static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
 {
     static const struct option longopts[] = {
         {"local", no_argument, NULL, 'L'},      {"theme", required_argument, NULL, 'T'},
@@ -347,26 +345,15 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
     while ((c = getopt_long(argc, argv, "-j:Fh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(r, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
         switch (c) {
-        case 1:
-            if (!sbx_inputs_add(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'A':
-            if (!sbx_inputs_as(in, optarg))
-                return SBX_EXIT_USAGE;
-            break;
-        case 'W':
-            if (!sbx_load_allow_list(optarg, allow))
-                return SBX_EXIT_USAGE;
-            break;
         case 'L': o.app.local = true; break;
         case 'T': o.theme = optarg; break;
         case 'M': o.mouse = false; break;
-        case 'j':
-            if (!sbx_parse_threads(optarg, &o.app.threads))
-                return SBX_EXIT_USAGE;
-            break;
         case 'D': o.dump = true; break;
         case 'S': o.dump = o.dump_styles = true; break;
         case 'z':
@@ -382,9 +369,10 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
         default: usage_view(stderr); return SBX_EXIT_USAGE;
         }
     }
-    for (; optind < argc; optind++) /* after "--" */
-        if (!sbx_inputs_add(in, argv[optind]))
-            return SBX_EXIT_USAGE;
+    if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
+        return SBX_EXIT_USAGE;
+    o.app.threads = r->threads;
+    struct sbx_inputs *in = &r->in;
     if (!in->n) {
         fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
         usage_view(stderr);
@@ -393,7 +381,7 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
-                                   .allow = *allow};
+                                   .allow = r->allow};
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
@@ -401,7 +389,7 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
         struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
                                      .dump = o.dump, .dump_styles = o.dump_styles,
                                      .cols = o.cols, .rows = o.rows, .keys = o.keys};
-        int status = sbx_view_runs(&so, &runs, *allow);
+        int status = sbx_view_runs(&so, &runs, r->allow);
         sbx_runs_free(&runs);
         return status;
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "importers/format.h"
+#include "importers/jsonerr.h"
 #include "model/jsonwalk.h"
 #include "model/program.h"
 #include "model/spans.h"
@@ -405,21 +406,6 @@ static void import_resource(struct otlp_state *st, struct sbx_evbuf *out, json_t
     }
 }
 
-/* What jansson found wrong, in words of ours (its own messages quote input). */
-static const char *json_problem(const json_error_t *e)
-{
-    switch (json_error_code(e)) {
-    case json_error_invalid_utf8: return "invalid UTF-8";
-    case json_error_premature_end_of_input: return "the JSON text ends too early";
-    case json_error_end_of_input_expected: return "text after the JSON value";
-    case json_error_duplicate_key: return "a duplicate key";
-    case json_error_null_character: return "a NUL character";
-    case json_error_numeric_overflow: return "a number out of range";
-    case json_error_invalid_syntax: return "invalid syntax";
-    default: return "invalid JSON";
-    }
-}
-
 static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, const char *line,
                                         size_t len, uint64_t off, uint32_t line_no, char *reason,
                                         size_t reasonsz)
@@ -433,7 +419,7 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
     json_error_t err;
     json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
-        snprintf(reason, reasonsz, "not JSON: %s (byte %lld)", json_problem(&err),
+        snprintf(reason, reasonsz, "not JSON: %s (byte %lld)", sbx_json_problem(&err),
                  (long long)err.position);
         return SBX_LINE_BAD;
     }

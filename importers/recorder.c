@@ -8,20 +8,12 @@
 #include <string.h>
 
 #include "importers/format.h"
+#include "importers/jsonline.h"
 #include "importers/jsonscan.h"
-#include "model/jsonstr.h"
 #include "model/program.h"
 #include "model/timefmt.h"
 
 enum { LABEL_CACHE_SIZE = 1024, LABEL_CACHE_MAX_COMMAND = 120 };
-
-enum { LAST_STRINGS = 4 };
-
-struct last_string {
-    char raw[128]; /* as in the line (escaped) */
-    size_t len;
-    uint32_t id;   /* 0: nothing remembered */
-};
 
 struct label_cache_entry {
     uint64_t hash;
@@ -31,12 +23,8 @@ struct label_cache_entry {
 };
 
 struct recorder_state {
-    struct sbx_timeline *tl;
-    uint32_t source;
-    const char *base; /* the source's bytes: text offsets are relative to it */
-    struct sbx_jscan scan;
-    struct sbx_buf scratch;
-    struct last_string sandbox[LAST_STRINGS], cwd[LAST_STRINGS];
+    struct sbx_jline j;
+    struct sbx_jline_last sandbox[SBX_JLINE_LAST], cwd[SBX_JLINE_LAST];
     struct label_cache_entry labels[LABEL_CACHE_SIZE];
 };
 
@@ -69,64 +57,21 @@ static enum field field_of(const char *k, size_t n)
 static void *state_new(struct sbx_timeline *tl, uint32_t source)
 {
     struct recorder_state *st = sbx_xcalloc(1, sizeof *st);
-    st->tl = tl;
-    st->source = source;
-    st->base = tl->sources[source].data;
-    sbx_jscan_init(&st->scan);
+    sbx_jline_init(&st->j, tl, source);
     return st;
 }
 
 static void state_free(void *p)
 {
     struct recorder_state *st = p;
-    sbx_jscan_free(&st->scan);
-    sbx_buf_free(&st->scratch);
+    sbx_jline_free(&st->j);
     free(st);
-}
-
-/* The decoded bytes of a string member (into scratch when escaped). */
-static const char *member_string(struct recorder_state *st, const struct sbx_jmember *m, size_t *n)
-{
-    if (!m->val_escaped) {
-        *n = m->val_len;
-        return m->val;
-    }
-    sbx_buf_clear(&st->scratch);
-    sbx_buf_reserve(&st->scratch, m->val_len);
-    *n = st->scratch.len = sbx_jstr_decode(m->val, m->val_len, st->scratch.p);
-    return st->scratch.p;
 }
 
 static struct sbx_text text_of(const struct recorder_state *st, const struct sbx_jmember *m)
 {
-    struct sbx_text t;
-    t.off = (uint64_t)(m->val - st->base);
-    t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
-    t.flags = SBX_TEXT_PRESENT | (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
-              (m->val_unusual ? SBX_TEXT_UNUSUAL : 0);
-    return t;
-}
-
-/* Interns a string member, remembering the last few: consecutive lines
- * nearly always repeat their working directory, and a run that forks
- * interleaves a handful of sandboxes. */
-static uint32_t intern_repeated(struct recorder_state *st, struct last_string *last,
-                                const struct sbx_jmember *m)
-{
-    for (int i = 0; i < LAST_STRINGS; i++)
-        if (last[i].id && m->val_len == last[i].len && memcmp(m->val, last[i].raw, m->val_len) == 0)
-            return last[i].id;
-    size_t n;
-    const char *s = member_string(st, m, &n);
-    uint32_t id = sbx_strtab_intern(&st->tl->strings, s, n);
-    if (m->val_len <= sizeof last->raw) {
-        /* the newest first: shift the others down */
-        memmove(last + 1, last, (LAST_STRINGS - 1) * sizeof *last);
-        memcpy(last[0].raw, m->val, m->val_len);
-        last[0].len = m->val_len;
-        last[0].id = id;
-    }
-    return id;
+    return sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+                                         (m->val_unusual ? SBX_TEXT_UNUSUAL : 0));
 }
 
 static bool parse_hash16(const char *s, size_t n, uint64_t *out)
@@ -147,14 +92,6 @@ static bool parse_hash16(const char *s, size_t n, uint64_t *out)
     return true;
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 /* Agents run the same commands again and again (pytest -q, git status):
  * the label of a command line already seen is taken from a small cache
  * keyed by the raw bytes, checked in full, so the shell parse runs once per
@@ -163,7 +100,7 @@ static void set_program(struct recorder_state *st, struct sbx_event *e, const st
 {
     struct label_cache_entry *c = NULL;
     if (m->val_len <= LABEL_CACHE_MAX_COMMAND) {
-        uint64_t h = hash_bytes(m->val, m->val_len);
+        uint64_t h = sbx_jline_hash(m->val, m->val_len);
         c = &st->labels[h & (LABEL_CACHE_SIZE - 1)];
         if (c->hash == h && c->len == m->val_len && memcmp(c->command, m->val, m->val_len) == 0) {
             e->u.cmd.program = c->program;
@@ -172,10 +109,10 @@ static void set_program(struct recorder_state *st, struct sbx_event *e, const st
         c->hash = h;
     }
     size_t n;
-    const char *cmd = member_string(st, m, &n);
+    const char *cmd = sbx_jline_string(&st->j, m, &n);
     char label[128];
     size_t len = sbx_program_label(cmd, n, label, sizeof label);
-    e->u.cmd.program = sbx_strtab_intern(&st->tl->strings, label, len);
+    e->u.cmd.program = sbx_strtab_intern(&st->j.tl->strings, label, len);
     if (c) {
         memcpy(c->command, m->val, m->val_len);
         c->len = (uint32_t)m->val_len;
@@ -200,7 +137,7 @@ static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struc
         rootlen--;
     bool workspace = !rootdir || rootlen == 0 || (rootlen == 1 && rootdir[0] == '.');
     if (!workspace)
-        f->root = sbx_strtab_intern(&st->tl->strings, rootdir, rootlen);
+        f->root = sbx_strtab_intern(&st->j.tl->strings, rootdir, rootlen);
     static const char *const names[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
     for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
         json_t *arr = json_object_get(root, names[c]);
@@ -231,7 +168,7 @@ static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struc
                     sbx_buf_addc(&path, '/');
             }
             sbx_buf_add(&path, p, plen);
-            f->paths[c][f->n[c]++] = sbx_strtab_store(&st->tl->strings, path.p, path.len);
+            f->paths[c][f->n[c]++] = sbx_strtab_store(&st->j.tl->strings, path.p, path.len);
             sbx_buf_free(&path);
         }
     }
@@ -239,7 +176,7 @@ static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struc
 }
 
 /* The event of a line the scanner has just accepted (its members are in
- * st->scan). */
+ * st->j.scan). */
 static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx_evbuf *out,
                                            const char *line, size_t len, uint64_t off,
                                            uint32_t line_no)
@@ -247,23 +184,23 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     /* each field we read, found in one pass over the members (the scanner
        has rejected duplicate keys, so there is at most one of each) */
     const struct sbx_jmember *by[F_ROOT + 1] = {0};
-    for (size_t k = 0; k < st->scan.n; k++) {
-        const struct sbx_jmember *m = &st->scan.m[k];
+    for (size_t k = 0; k < st->j.scan.n; k++) {
+        const struct sbx_jmember *m = &st->j.scan.m[k];
         by[field_of(m->ukey, m->ukey_len)] = m;
     }
 
     const struct sbx_jmember *kind = by[F_KIND];
-    struct sbx_event *e = sbx_evbuf_push_from(out, st->source, off, len, line_no);
+    struct sbx_event *e = sbx_evbuf_push_from(out, st->j.source, off, len, line_no);
     e->kind = SBX_EV_NOTE;
     if (kind && kind->type == SBX_JSTRING) {
         size_t n;
-        const char *k = member_string(st, kind, &n);
+        const char *k = sbx_jline_string(&st->j, kind, &n);
         if (n == 7 && memcmp(k, "command", 7) == 0)
             e->kind = SBX_EV_COMMAND;
         else if (n == 5 && memcmp(k, "files", 5) == 0)
             e->kind = SBX_EV_FILES;
         else
-            e->label = sbx_strtab_intern(&st->tl->strings, k, n);
+            e->label = sbx_strtab_intern(&st->j.tl->strings, k, n);
     } else {
         e->findings |= SBX_F_BAD_FIELD;
     }
@@ -271,7 +208,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     int64_t at = SBX_TIME_UNKNOWN;
     if (by[F_AT] && by[F_AT]->type == SBX_JSTRING) {
         size_t n;
-        const char *s = member_string(st, by[F_AT], &n);
+        const char *s = sbx_jline_string(&st->j, by[F_AT], &n);
         unsigned tf = 0;
         if (sbx_time_parse(s, n, &at, &tf)) {
             e->tflags = (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
@@ -286,7 +223,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     e->start = e->end = at;
     if (by[F_SANDBOX]) {
         if (by[F_SANDBOX]->type == SBX_JSTRING)
-            e->sandbox = intern_repeated(st, st->sandbox, by[F_SANDBOX]);
+            e->sandbox = sbx_jline_intern(&st->j, st->sandbox, by[F_SANDBOX]);
         else
             e->findings |= SBX_F_BAD_FIELD;
     }
@@ -309,7 +246,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         }
     }
     if ((m = by[F_CWD]) && m->type == SBX_JSTRING)
-        c->cwd = intern_repeated(st, st->cwd, m);
+        c->cwd = sbx_jline_intern(&st->j, st->cwd, m);
     if ((m = by[F_EXIT])) {
         /* -0 is no exit status a process returns: someone wrote it by hand */
         bool negative_zero = m->type == SBX_JINT && m->i == 0 && m->val_len && m->val[0] == '-';
@@ -344,7 +281,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         c->err = text_of(st, m);
     if ((m = by[F_HASH])) {
         size_t n;
-        const char *s = m->type == SBX_JSTRING ? member_string(st, m, &n) : NULL;
+        const char *s = m->type == SBX_JSTRING ? sbx_jline_string(&st->j, m, &n) : NULL;
         if (s && parse_hash16(s, n, &c->stdout_hash))
             c->flags |= SBX_CMD_HASH_PRESENT;
         else
@@ -363,8 +300,8 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
         i++;
     if (i == len)
         return SBX_LINE_BLANK;
-    if (!sbx_jscan_line(&st->scan, line, len)) {
-        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->scan.err, st->scan.err_pos + 1);
+    if (!sbx_jscan_line(&st->j.scan, line, len)) {
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->j.scan.err, st->j.scan.err_pos + 1);
         return SBX_LINE_BAD;
     }
     return import_scanned(st, out, line, len, off, line_no);
@@ -377,7 +314,7 @@ static enum sbx_line_status scan_line(void *state, struct sbx_evbuf *out, const 
                                       uint32_t line_no, char *reason, size_t reasonsz)
 {
     struct recorder_state *st = state;
-    if (sbx_jscan_stream(&st->scan, p, limit, len))
+    if (sbx_jscan_stream(&st->j.scan, p, limit, len))
         return import_scanned(st, out, p, *len, off, line_no);
     const char *nl = memchr(p, '\n', (size_t)(limit - p));
     *len = nl ? (size_t)(nl - p) : (size_t)(limit - p);

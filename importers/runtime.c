@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "importers/jsonerr.h"
 #include "importers/runtime_impl.h"
 #include "importers/runtime_span.h"
 
@@ -92,21 +93,6 @@ bool sbx_rt_member(const char *text, size_t len, const char *key, const char **v
     return false;
 }
 
-/* What jansson found wrong, in words of ours (its own messages quote input). */
-static const char *json_problem(const json_error_t *e)
-{
-    switch (json_error_code(e)) {
-    case json_error_invalid_utf8: return "invalid UTF-8";
-    case json_error_premature_end_of_input: return "the JSON text ends too early";
-    case json_error_end_of_input_expected: return "text after the JSON value";
-    case json_error_duplicate_key: return "a duplicate key";
-    case json_error_null_character: return "a NUL character";
-    case json_error_numeric_overflow: return "a number out of range";
-    case json_error_invalid_syntax: return "invalid syntax";
-    default: return "invalid JSON";
-    }
-}
-
 /* jansson's tree of text[0..len), or NULL with the reason: where, as a byte
  * of the line (a line of JSONL) or as a line (a file read whole). */
 static json_t *parse(struct sbx_rt_state *st, const char *line_start, const char *text, size_t len,
@@ -118,10 +104,10 @@ static json_t *parse(struct sbx_rt_state *st, const char *line_start, const char
         return v;
     size_t pos = e.position < 0 ? 0 : (size_t)e.position > len ? len : (size_t)e.position;
     if (line_start)
-        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", json_problem(&e),
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", sbx_json_problem(&e),
                  (size_t)(text + pos - line_start) + (pos < len));
     else
-        snprintf(reason, reasonsz, "not JSON: %s (line %u)", json_problem(&e),
+        snprintf(reason, reasonsz, "not JSON: %s (line %u)", sbx_json_problem(&e),
                  sbx_rt_line_of(st, text + pos));
     return NULL;
 }

@@ -17,22 +17,17 @@
 #include <string.h>
 
 #include "importers/format.h"
+#include "importers/jsonline.h"
 #include "importers/jsonscan.h"
 #include "model/argv.h"
 #include "model/jsonstr.h"
 #include "model/program.h"
 #include "model/timefmt.h"
 
-enum { LAST_STRINGS = 4, LABEL_CACHE_SIZE = 512, LABEL_CACHE_MAX = 160 };
+enum { LABEL_CACHE_SIZE = 512, LABEL_CACHE_MAX = 160 };
 
 /* A duration beyond a year is no duration sandboxio measured. */
 #define MAX_MS (366LL * 24 * 3600 * 1000)
-
-struct last_string {
-    char raw[64]; /* as in the line (escaped) */
-    size_t len;
-    uint32_t id;  /* 0: nothing remembered */
-};
 
 struct label_cache_entry {
     uint64_t hash;
@@ -42,12 +37,8 @@ struct label_cache_entry {
 };
 
 struct sbio_state {
-    struct sbx_timeline *tl;
-    uint32_t source;
-    const char *base; /* the source's bytes: text offsets are relative to it */
-    struct sbx_jscan scan;
-    struct sbx_buf scratch;
-    struct last_string sandbox[LAST_STRINGS], event[LAST_STRINGS];
+    struct sbx_jline j;
+    struct sbx_jline_last sandbox[SBX_JLINE_LAST], event[SBX_JLINE_LAST];
     uint32_t run_code; /* strtab id of "run_code" (0: not yet interned) */
     struct label_cache_entry labels[LABEL_CACHE_SIZE];
 };
@@ -82,70 +73,15 @@ static enum field field_of(const char *k, size_t n)
 static void *state_new(struct sbx_timeline *tl, uint32_t source)
 {
     struct sbio_state *st = sbx_xcalloc(1, sizeof *st);
-    st->tl = tl;
-    st->source = source;
-    st->base = tl->sources[source].data;
-    sbx_jscan_init(&st->scan);
+    sbx_jline_init(&st->j, tl, source);
     return st;
 }
 
 static void state_free(void *p)
 {
     struct sbio_state *st = p;
-    sbx_jscan_free(&st->scan);
-    sbx_buf_free(&st->scratch);
+    sbx_jline_free(&st->j);
     free(st);
-}
-
-/* The decoded bytes of a string member (into scratch when escaped). */
-static const char *member_string(struct sbio_state *st, const struct sbx_jmember *m, size_t *n)
-{
-    if (!m->val_escaped) {
-        *n = m->val_len;
-        return m->val;
-    }
-    sbx_buf_clear(&st->scratch);
-    sbx_buf_reserve(&st->scratch, m->val_len);
-    *n = st->scratch.len = sbx_jstr_decode(m->val, m->val_len, st->scratch.p);
-    return st->scratch.p;
-}
-
-static struct sbx_text text_of(const struct sbio_state *st, const struct sbx_jmember *m,
-                               uint32_t flags)
-{
-    struct sbx_text t;
-    t.off = (uint64_t)(m->val - st->base);
-    t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
-    t.flags = SBX_TEXT_PRESENT | flags;
-    return t;
-}
-
-/* Interns a string member, remembering the last few: a log holds a
- * handful of sandboxes and operation names. */
-static uint32_t intern_repeated(struct sbio_state *st, struct last_string *last,
-                                const struct sbx_jmember *m)
-{
-    for (int i = 0; i < LAST_STRINGS; i++)
-        if (last[i].id && m->val_len == last[i].len && memcmp(m->val, last[i].raw, m->val_len) == 0)
-            return last[i].id;
-    size_t n;
-    const char *s = member_string(st, m, &n);
-    uint32_t id = sbx_strtab_intern(&st->tl->strings, s, n);
-    if (m->val_len <= sizeof last->raw) {
-        memmove(last + 1, last, (LAST_STRINGS - 1) * sizeof *last);
-        memcpy(last[0].raw, m->val, m->val_len);
-        last[0].len = m->val_len;
-        last[0].id = id;
-    }
-    return id;
-}
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
 }
 
 /* Whether an array's raw bytes hold a \u escape or a non-ASCII byte (its
@@ -167,7 +103,7 @@ static bool argv_program(struct sbio_state *st, const struct sbx_jmember *m, uin
     struct label_cache_entry *c = NULL;
     uint64_t h = 0;
     if (m->val_len <= LABEL_CACHE_MAX) {
-        h = hash_bytes(m->val, m->val_len);
+        h = sbx_jline_hash(m->val, m->val_len);
         c = &st->labels[h & (LABEL_CACHE_SIZE - 1)];
         if (c->len == m->val_len && c->hash == h && c->program &&
             memcmp(c->argv, m->val, m->val_len) == 0) {
@@ -175,20 +111,20 @@ static bool argv_program(struct sbio_state *st, const struct sbx_jmember *m, uin
             return true;
         }
     }
-    sbx_buf_clear(&st->scratch);
-    sbx_buf_reserve(&st->scratch, SBX_ARGV_MAX(m->val_len));
-    size_t n = sbx_argv_format(m->val, m->val_len, st->scratch.p);
+    sbx_buf_clear(&st->j.scratch);
+    sbx_buf_reserve(&st->j.scratch, SBX_ARGV_MAX(m->val_len));
+    size_t n = sbx_argv_format(m->val, m->val_len, st->j.scratch.p);
     if (n == SIZE_MAX)
         return false;
     char label[128];
-    size_t len = sbx_program_label(st->scratch.p, n, label, sizeof label);
+    size_t len = sbx_program_label(st->j.scratch.p, n, label, sizeof label);
     if (len == 3 && memcmp(label, "***", 3) == 0) {
         /* `bash -c ***`: the script was redacted; the shell is what is known */
-        const char *sp = memchr(st->scratch.p, ' ', n);
-        len = sbx_program_label(st->scratch.p, sp ? (size_t)(sp - st->scratch.p) : n, label,
+        const char *sp = memchr(st->j.scratch.p, ' ', n);
+        len = sbx_program_label(st->j.scratch.p, sp ? (size_t)(sp - st->j.scratch.p) : n, label,
                                 sizeof label);
     }
-    *program = sbx_strtab_intern(&st->tl->strings, label, len);
+    *program = sbx_strtab_intern(&st->j.tl->strings, label, len);
     if (c) {
         c->hash = h;
         c->len = (uint32_t)m->val_len;
@@ -235,22 +171,23 @@ static void command_fields(struct sbio_state *st, struct sbx_event *e,
     bool run_code = false;
     if (e->label) {
         if (!st->run_code)
-            st->run_code = sbx_strtab_intern(&st->tl->strings, "run_code", 8);
+            st->run_code = sbx_strtab_intern(&st->j.tl->strings, "run_code", 8);
         run_code = e->label == st->run_code;
     }
     if ((m = by[F_ARGV]) && m->type == SBX_JARRAY && argv_program(st, m, &c->program)) {
-        c->command = text_of(st, m, SBX_TEXT_ARGV | (unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0));
+        c->command = sbx_jline_text(&st->j, m, SBX_TEXT_ARGV |
+                                    (unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0));
     } else if (m && m->type != SBX_JNULL) {
         /* not an array of strings: shown as it is, flagged */
         e->findings |= SBX_F_BAD_FIELD;
         c->command = m->type == SBX_JSTRING
-                         ? text_of(st, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+                         ? sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
                                               (m->val_unusual ? SBX_TEXT_UNUSUAL : 0))
-                         : text_of(st, m, unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0);
+                         : sbx_jline_text(&st->j, m, unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0);
         c->program = e->label;
     } else if (run_code && (m = by[F_CODE]) && m->type == SBX_JSTRING) {
         /* the code itself, when sandboxio captured it */
-        c->command = text_of(st, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+        c->command = sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
                                         (m->val_unusual ? SBX_TEXT_UNUSUAL : 0));
         c->program = e->label;
     } else {
@@ -268,23 +205,23 @@ static void command_fields(struct sbio_state *st, struct sbx_event *e,
 }
 
 /* The event of a line the scanner has just accepted (its members are in
- * st->scan). */
+ * st->j.scan). */
 static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evbuf *out,
                                            size_t len, uint64_t off, uint32_t line_no)
 {
     const struct sbx_jmember *by[F_COUNT] = {0};
-    for (size_t k = 0; k < st->scan.n; k++) {
-        const struct sbx_jmember *m = &st->scan.m[k];
+    for (size_t k = 0; k < st->j.scan.n; k++) {
+        const struct sbx_jmember *m = &st->j.scan.m[k];
         by[field_of(m->ukey, m->ukey_len)] = m;
     }
-    struct sbx_event *e = sbx_evbuf_push_from(out, st->source, off, len, line_no);
+    struct sbx_event *e = sbx_evbuf_push_from(out, st->j.source, off, len, line_no);
     const struct sbx_jmember *m;
 
     e->kind = SBX_EV_NOTE;
     if ((m = by[F_EVENT]) && m->type == SBX_JSTRING) {
-        e->label = intern_repeated(st, st->event, m);
-        e->kind = (uint8_t)kind_of(sbx_str(st->tl, e->label),
-                                   sbx_strtab_len(&st->tl->strings, e->label));
+        e->label = sbx_jline_intern(&st->j, st->event, m);
+        e->kind = (uint8_t)kind_of(sbx_str(st->j.tl, e->label),
+                                   sbx_strtab_len(&st->j.tl->strings, e->label));
     } else {
         e->findings |= SBX_F_BAD_FIELD;
     }
@@ -292,7 +229,7 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
     int64_t ts = SBX_TIME_UNKNOWN;
     if ((m = by[F_TS]) && m->type == SBX_JSTRING) {
         size_t n;
-        const char *s = member_string(st, m, &n);
+        const char *s = sbx_jline_string(&st->j, m, &n);
         unsigned tf = 0;
         if (sbx_time_parse(s, n, &ts, &tf))
             e->tflags = (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
@@ -305,7 +242,7 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
     e->start = e->end = ts;
 
     if ((m = by[F_SANDBOX]) && m->type == SBX_JSTRING)
-        e->sandbox = intern_repeated(st, st->sandbox, m);
+        e->sandbox = sbx_jline_intern(&st->j, st->sandbox, m);
     else if (m && m->type != SBX_JNULL)
         e->findings |= SBX_F_BAD_FIELD;
 
@@ -367,8 +304,8 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
         i++;
     if (i == len)
         return SBX_LINE_BLANK;
-    if (!sbx_jscan_line(&st->scan, line, len)) {
-        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->scan.err, st->scan.err_pos + 1);
+    if (!sbx_jscan_line(&st->j.scan, line, len)) {
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->j.scan.err, st->j.scan.err_pos + 1);
         return SBX_LINE_BAD;
     }
     return import_scanned(st, out, len, off, line_no);
@@ -381,7 +318,7 @@ static enum sbx_line_status scan_line(void *state, struct sbx_evbuf *out, const 
                                       uint32_t line_no, char *reason, size_t reasonsz)
 {
     struct sbio_state *st = state;
-    if (sbx_jscan_stream(&st->scan, p, limit, len))
+    if (sbx_jscan_stream(&st->j.scan, p, limit, len))
         return import_scanned(st, out, *len, off, line_no);
     const char *nl = memchr(p, '\n', (size_t)(limit - p));
     *len = nl ? (size_t)(nl - p) : (size_t)(limit - p);

@@ -57,23 +57,6 @@ int sbx_run_col_by_name(const char *name)
     return -1;
 }
 
-/* Secrets told apart by kind and masked sample, as the summary counts them
- * (a token echoed and printed is one secret); past 1,000 places, places. */
-static size_t distinct_secrets(const struct sbx_summary *s)
-{
-    if (s->nsecrets > 1000)
-        return s->nsecrets;
-    size_t n = 0;
-    for (size_t i = 0; i < s->nsecrets; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = s->secrets[j].kind == s->secrets[i].kind &&
-                   strcmp(s->secrets[j].sample, s->secrets[i].sample) == 0;
-        n += !seen;
-    }
-    return n;
-}
-
 void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *tl,
                       const struct sbx_summary *sum)
 {
@@ -86,7 +69,7 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     row->count[SBX_RUN_REFUSED] = sum->nrefused;
     row->count[SBX_RUN_OUTSIDE] = sum->cross.noutside;
     row->count[SBX_RUN_ACCOUNT] = sum->naccount;
-    row->count[SBX_RUN_SECRETS] = distinct_secrets(sum);
+    row->count[SBX_RUN_SECRETS] = sbx_summary_distinct_secrets(sum);
     row->events = tl->n;
     uint32_t f = 0;
     for (size_t k = 0; k < tl->n; k++)

@@ -132,3 +132,18 @@ void sbx_summary_free(struct sbx_summary *sum)
     sbx_strlist_free(&sum->traces.agents);
     memset(sum, 0, sizeof *sum);
 }
+
+size_t sbx_summary_distinct_secrets(const struct sbx_summary *s)
+{
+    if (s->nsecrets > 1000) /* quadratic below: past this, places will do */
+        return s->nsecrets;
+    size_t n = 0;
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s->secrets[j].kind == s->secrets[i].kind &&
+                   strcmp(s->secrets[j].sample, s->secrets[i].sample) == 0;
+        n += !seen;
+    }
+    return n;
+}

@@ -162,6 +162,10 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
                    struct sbx_summary *sum, char *err, size_t errsz);
 void sbx_summary_free(struct sbx_summary *sum);
 
+/* Secrets told apart by kind and masked sample (a token echoed and printed
+ * is one secret); past 1,000 places, the number of places. */
+size_t sbx_summary_distinct_secrets(const struct sbx_summary *s);
+
 /* Sorted-unique string lists. */
 void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n); /* unsorted append */
 void sbx_strlist_finish(struct sbx_strlist *l);                         /* sort + dedupe */

@@ -1,5 +1,4 @@
 /* Drawing the compare view, and the output diff of a pair. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "render/sanitize.h"
 #include "render/views.h"
 #include "tui/app_cmp_internal.h"
+#include "tui/app_headline.h"
 
 
 static enum sbx_style kind_style(enum sbx_cmp_kind k)
@@ -122,23 +122,6 @@ static void cell(struct sbx_cmpview *v, struct sbx_grid *g, int row, int col, in
     sbx_grid_untrusted(g, row, col, end, style, t, n);
 }
 
-/* Adds " · part" when it fits in cols (parts that do not fit are left out whole). */
-static void part(struct sbx_buf *h, int cols, const char *dot, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void part(struct sbx_buf *h, int cols, const char *dot, const char *fmt, ...)
-{
-    char text[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    size_t before = h->len;
-    sbx_buf_adds(h, dot);
-    sbx_buf_adds(h, text);
-    if (sbx_text_width(h->p, h->len) > cols)
-        h->len = before;
-}
-
 static void header(struct sbx_cmpview *v, struct sbx_grid *g)
 {
     const char *dot = v->opts.ascii ? " - " : " \xc2\xb7 ";
@@ -152,11 +135,12 @@ static void header(struct sbx_cmpview *v, struct sbx_grid *g)
         for (const char *p = v->side[s].name; *p && p - v->side[s].name < 40; p++)
             sbx_buf_addc(&names, *p > 0x20 && *p < 0x7f ? *p : '?');
     }
-    part(&h, g->cols, dot, "%s", names.p);
+    sbx_headline_part(&h, g->cols, dot, "%s", names.p);
     sbx_buf_free(&names);
     if (v->diff) {
         const struct sbx_cmp_row *r = &c->rows[v->cur];
-        part(&h, g->cols, dot, "outputs of row %zu (%s)", v->cur + 1, sbx_cmp_kind_name(r->kind));
+        sbx_headline_part(&h, g->cols, dot, "outputs of row %zu (%s)", v->cur + 1,
+                          sbx_cmp_kind_name(r->kind));
     } else {
         static const char *const words[SBX_CMP_KIND_COUNT] = {"same", "changed", "replaced",
                                                               "only in A", "only in B", "moved"};
@@ -164,7 +148,7 @@ static void header(struct sbx_cmpview *v, struct sbx_grid *g)
                                                   SBX_CMP_ONLY_B, SBX_CMP_MOVED, SBX_CMP_SAME};
         for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
             if (c->count[order[i]] || order[i] == SBX_CMP_SAME)
-                part(&h, g->cols, dot, "%zu %s", c->count[order[i]], words[order[i]]);
+                sbx_headline_part(&h, g->cols, dot, "%zu %s", c->count[order[i]], words[order[i]]);
     }
     sbx_grid_fill(g, 0, 0, g->cols, SBX_STYLE_HEADER);
     sbx_grid_text(g, 0, 0, g->cols, SBX_STYLE_HEADER, h.p, h.len);
@@ -207,14 +191,16 @@ static void run_level(struct sbx_cmpview *v, struct sbx_grid *g)
                differing(c->secrets, c->nsecrets) || c->findings_new || c->findings_gone;
     sbx_buf_adds(&h, any ? " runs differ:" : " no difference between the runs as a whole");
     if (any) {
-        part(&h, g->cols, " ", "failures %zu new, %zu gone", c->nfail_new, c->nfail_gone);
-        part(&h, g->cols, dot, "commands %zu only in A, %zu only in B", c->nonly_a, c->nonly_b);
-        part(&h, g->cols, dot, "hosts %zu", c->nhosts);
-        part(&h, g->cols, dot, "files %zu", one_run_files(c));
-        part(&h, g->cols, dot, "account %zu", differing(c->account, c->naccount));
-        part(&h, g->cols, dot, "secrets %zu", differing(c->secrets, c->nsecrets));
-        part(&h, g->cols, dot, "findings %d new, %d gone", popcount(c->findings_new),
-             popcount(c->findings_gone));
+        sbx_headline_part(&h, g->cols, " ", "failures %zu new, %zu gone", c->nfail_new,
+                          c->nfail_gone);
+        sbx_headline_part(&h, g->cols, dot, "commands %zu only in A, %zu only in B", c->nonly_a,
+                          c->nonly_b);
+        sbx_headline_part(&h, g->cols, dot, "hosts %zu", c->nhosts);
+        sbx_headline_part(&h, g->cols, dot, "files %zu", one_run_files(c));
+        sbx_headline_part(&h, g->cols, dot, "account %zu", differing(c->account, c->naccount));
+        sbx_headline_part(&h, g->cols, dot, "secrets %zu", differing(c->secrets, c->nsecrets));
+        sbx_headline_part(&h, g->cols, dot, "findings %d new, %d gone", popcount(c->findings_new),
+                          popcount(c->findings_gone));
     }
     sbx_grid_text(g, 1, 0, g->cols, any ? SBX_STYLE_WARNING : SBX_STYLE_GOOD, h.p, h.len);
     sbx_buf_free(&h);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tui/app_internal.h"
+#include "tui/app_keyhelp.h"
 #include "tui/keymap.h"
 
 static void build_detail(struct sbx_app *a)
@@ -56,49 +57,20 @@ static void build_summary(struct sbx_app *a)
     sbx_buf_free(&text);
 }
 
-/* " [timeline, detail]": where a key works, unless everywhere. */
-static void view_names(unsigned views, char *b, size_t n)
-{
-    static const char *const names[V_COUNT] = {"timeline", "detail", "summary", "help",
-                                               "files", "network", "file"};
-    size_t used = 0;
-    b[0] = '\0';
-    if (views == V_ALL)
-        return;
-    for (int i = 0; i < V_COUNT; i++)
-        if (views & (1u << i))
-            used += (size_t)snprintf(b + used, used < n ? n - used : 0, "%s%s", used ? ", " : " [", names[i]);
-    snprintf(b + (used < n ? used : n - 1), used < n ? n - used : 1, "]");
-}
+/* Where a key works, as the help says it: a name for each view's bit. */
+static const char *const view_names[V_COUNT] = {"timeline", "detail", "summary", "help",
+                                                 "files", "network", "file"};
 
 static void build_help(struct sbx_app *a)
 {
     struct sbx_doc *d = &a->doc;
     sbx_doc_adds(d, SBX_STYLE_HEADING, "Keys");
     sbx_doc_end_line(d);
-    enum { KEYS_W = 24 };
     for (size_t i = 0; i < sbx_keymap_len; i++) {
         const struct sbx_keymap_entry *k = &sbx_keymap[i];
-        char keys[96] = "", name[16];
-        for (int j = 0; j < 4 && k->keys[j]; j++) {
-            if (j)
-                strcat(keys, ", ");
-            strcat(keys, sbx_key_name(k->keys[j], name));
-        }
-        if (a->cols >= 2 * KEYS_W) {
-            sbx_doc_set_indent(d, KEYS_W);
-            sbx_doc_addf(d, SBX_STYLE_KEY, "  %-*s", KEYS_W - 2, keys);
-        } else { /* narrow: the keys on a line of their own */
-            sbx_doc_addf(d, SBX_STYLE_KEY, "  %s", keys);
-            sbx_doc_end_line(d);
-            sbx_doc_set_indent(d, 6);
-            sbx_doc_adds(d, SBX_STYLE_NORMAL, "      ");
-        }
-        sbx_doc_adds(d, SBX_STYLE_NORMAL, k->help);
         char where[128];
-        view_names(k->views, where, sizeof where);
-        sbx_doc_adds(d, SBX_STYLE_NOTE, where);
-        sbx_doc_end_line(d);
+        sbx_keyhelp_where(k->views, V_ALL, view_names, V_COUNT, where, sizeof where);
+        sbx_keyhelp_line(d, a->cols, k->keys, k->help, where);
     }
     sbx_doc_set_indent(d, 0);
     sbx_doc_end_line(d);

@@ -1,46 +1,11 @@
 /* Drawing the app: header line, the view's body, status line. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/timefmt.h"
 #include "render/sanitize.h"
 #include "tui/app_internal.h"
-
-/* Secrets told apart by kind and masked sample, as the summary counts them
- * (a token echoed and printed is one secret); past 1,000 places, places. */
-static size_t distinct_secrets(const struct sbx_summary *s)
-{
-    if (s->nsecrets > 1000)
-        return s->nsecrets;
-    size_t n = 0;
-    for (size_t i = 0; i < s->nsecrets; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = s->secrets[j].kind == s->secrets[i].kind &&
-                   strcmp(s->secrets[j].sample, s->secrets[i].sample) == 0;
-        n += !seen;
-    }
-    return n;
-}
-
-/* Adds " · part" when it fits in cols (parts that do not fit are left out
- * whole, never cut). */
-static void part(struct sbx_buf *h, int cols, const char *dot, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void part(struct sbx_buf *h, int cols, const char *dot, const char *fmt, ...)
-{
-    char text[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    size_t before = h->len;
-    sbx_buf_adds(h, dot);
-    sbx_buf_adds(h, text);
-    if (sbx_text_width(h->p, h->len) > cols)
-        h->len = before;
-}
+#include "tui/app_headline.h"
 
 static void header(struct sbx_app *a, struct sbx_grid *g)
 {
@@ -52,83 +17,96 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
     switch (a->view) {
     case SBX_VIEW_DETAIL: {
         const struct sbx_event *e = sbx_app_event(a, a->cur);
-        part(&h, cols, dot, "event %s of %s%s", sbx_thousands(a->cur + 1, b),
-             sbx_thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
+        sbx_headline_part(&h, cols, dot, "event %s of %s%s", sbx_thousands(a->cur + 1, b),
+                          sbx_thousands(sbx_app_count(a), c), a->raw ? " (raw line)" : "");
         if (e)
-            part(&h, cols, dot, "%s", sbx_kind_name((enum sbx_kind)e->kind));
+            sbx_headline_part(&h, cols, dot, "%s", sbx_kind_name((enum sbx_kind)e->kind));
         break;
     }
-    case SBX_VIEW_SUMMARY: part(&h, cols, dot, "summary (Enter on a line: its events)"); break;
-    case SBX_VIEW_HELP: part(&h, cols, dot, "help (q: back)"); break;
+    case SBX_VIEW_SUMMARY:
+        sbx_headline_part(&h, cols, dot, "summary (Enter on a line: its events)");
+        break;
+    case SBX_VIEW_HELP: sbx_headline_part(&h, cols, dot, "help (q: back)"); break;
     case SBX_VIEW_FILES: {
         const struct sbx_filetree *t = &a->tree;
-        part(&h, cols, dot, "files");
-        part(&h, cols, dot, "%s changed path%s", sbx_thousands(t->paths, b), t->paths == 1 ? "" : "s");
+        sbx_headline_part(&h, cols, dot, "files");
+        sbx_headline_part(&h, cols, dot, "%s changed path%s", sbx_thousands(t->paths, b),
+                          t->paths == 1 ? "" : "s");
         if (t->system_paths)
-            part(&h, cols, dot, "%s under a system folder", sbx_thousands(t->system_paths, b));
-        part(&h, cols, dot, "Enter: open");
+            sbx_headline_part(&h, cols, dot, "%s under a system folder",
+                              sbx_thousands(t->system_paths, b));
+        sbx_headline_part(&h, cols, dot, "Enter: open");
         break;
     }
-    case SBX_VIEW_FILE: part(&h, cols, dot, "files: one path (q: back to the tree)"); break;
+    case SBX_VIEW_FILE:
+        sbx_headline_part(&h, cols, dot, "files: one path (q: back to the tree)");
+        break;
     case SBX_VIEW_NETWORK:
-        part(&h, cols, dot, "network");
-        part(&h, cols, dot, "%s host%s", sbx_thousands(a->net.n, b), a->net.n == 1 ? "" : "s");
+        sbx_headline_part(&h, cols, dot, "network");
+        sbx_headline_part(&h, cols, dot, "%s host%s", sbx_thousands(a->net.n, b),
+                          a->net.n == 1 ? "" : "s");
         if (a->net.refused)
-            part(&h, cols, dot, "%s refused", sbx_thousands(a->net.refused, b));
+            sbx_headline_part(&h, cols, dot, "%s refused", sbx_thousands(a->net.refused, b));
         if (a->net.unlisted)
-            part(&h, cols, dot, "%s not on the allow list", sbx_thousands(a->net.unlisted, b));
+            sbx_headline_part(&h, cols, dot, "%s not on the allow list",
+                              sbx_thousands(a->net.unlisted, b));
         if (a->net.requests)
-            part(&h, cols, dot, "%s proxy request%s", sbx_thousands(a->net.requests, b),
-                 a->net.requests == 1 ? "" : "s");
+            sbx_headline_part(&h, cols, dot, "%s proxy request%s",
+                              sbx_thousands(a->net.requests, b), a->net.requests == 1 ? "" : "s");
         else
-            part(&h, cols, dot, "no proxy log");
-        part(&h, cols, dot, "Enter: its events");
+            sbx_headline_part(&h, cols, dot, "no proxy log");
+        sbx_headline_part(&h, cols, dot, "Enter: its events");
         break;
     case SBX_VIEW_TIMELINE: {
         const struct sbx_summary *s = a->sum;
         if (a->preview)
-            part(&h, cols, dot, "PREVIEW of the first lines");
+            sbx_headline_part(&h, cols, dot, "PREVIEW of the first lines");
         if (s && s->start != SBX_TIME_UNKNOWN) {
             if (s->end != SBX_TIME_UNKNOWN)
-                part(&h, cols, dot, "%s, %s", sbx_stamp(s->start, a->opts.local, b),
-                     sbx_duration_format((s->end - s->start) / 1000000, d));
+                sbx_headline_part(&h, cols, dot, "%s, %s", sbx_stamp(s->start, a->opts.local, b),
+                                  sbx_duration_format((s->end - s->start) / 1000000, d));
             else
-                part(&h, cols, dot, "%s", sbx_stamp(s->start, a->opts.local, b));
+                sbx_headline_part(&h, cols, dot, "%s", sbx_stamp(s->start, a->opts.local, b));
         }
         if (!s) {
             if (a->tl)
-                part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
+                sbx_headline_part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
             break;
         }
         /* the findings first, heaviest first, as the rows rank them */
         if (s->account_inside)
-            part(&h, cols, dot, "%s account change%s FROM INSIDE", sbx_thousands(s->account_inside, b),
-                 s->account_inside == 1 ? "" : "s");
+            sbx_headline_part(&h, cols, dot, "%s account change%s FROM INSIDE",
+                              sbx_thousands(s->account_inside, b),
+                              s->account_inside == 1 ? "" : "s");
         if (s->cross.noutside)
-            part(&h, cols, dot, "%s outside the wrapper", sbx_thousands(s->cross.noutside, b));
+            sbx_headline_part(&h, cols, dot, "%s outside the wrapper",
+                              sbx_thousands(s->cross.noutside, b));
         if (s->cross.nmissing)
-            part(&h, cols, dot, "%s missing from the record", sbx_thousands(s->cross.nmissing, b));
+            sbx_headline_part(&h, cols, dot, "%s missing from the record",
+                              sbx_thousands(s->cross.nmissing, b));
         if (s->nrefused)
-            part(&h, cols, dot, "%s refused", sbx_thousands(s->nrefused, b));
+            sbx_headline_part(&h, cols, dot, "%s refused", sbx_thousands(s->nrefused, b));
         if (s->denied_connections)
-            part(&h, cols, dot, "%s connection%s denied", sbx_thousands(s->denied_connections, b),
-                 s->denied_connections == 1 ? "" : "s");
+            sbx_headline_part(&h, cols, dot, "%s connection%s denied",
+                              sbx_thousands(s->denied_connections, b),
+                              s->denied_connections == 1 ? "" : "s");
         if (s->nunlisted)
-            part(&h, cols, dot, "%s unlisted", sbx_thousands(s->nunlisted, b));
+            sbx_headline_part(&h, cols, dot, "%s unlisted", sbx_thousands(s->nunlisted, b));
         if (s->system[SBX_ADDED].n + s->system[SBX_CHANGED].n + s->system[SBX_REMOVED].n)
-            part(&h, cols, dot, "system files changed");
+            sbx_headline_part(&h, cols, dot, "system files changed");
         if (s->nsecrets) {
-            size_t n = distinct_secrets(s);
-            part(&h, cols, dot, "%s secret%s", sbx_thousands(n, b), n == 1 ? "" : "s");
+            size_t n = sbx_summary_distinct_secrets(s);
+            sbx_headline_part(&h, cols, dot, "%s secret%s", sbx_thousands(n, b), n == 1 ? "" : "s");
         }
         if (s->hash_mismatched)
-            part(&h, cols, dot, "%s hash mismatch%s", sbx_thousands(s->hash_mismatched, b),
-                 s->hash_mismatched == 1 ? "" : "es");
+            sbx_headline_part(&h, cols, dot, "%s hash mismatch%s",
+                              sbx_thousands(s->hash_mismatched, b),
+                              s->hash_mismatched == 1 ? "" : "es");
         if (s->failed)
-            part(&h, cols, dot, "%s failed", sbx_thousands(s->failed, b));
+            sbx_headline_part(&h, cols, dot, "%s failed", sbx_thousands(s->failed, b));
         /* last: the status line counts the rows too */
         if (a->tl)
-            part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
+            sbx_headline_part(&h, cols, dot, "%s events", sbx_thousands(a->tl->n, b));
         break;
     }
     }

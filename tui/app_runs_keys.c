@@ -1,8 +1,7 @@
 /* The runs list's and the compare view's key table, and their help. */
 #include "tui/app_runs_keys.h"
 
-#include <stdio.h>
-#include <string.h>
+#include "tui/app_keyhelp.h"
 
 struct runs_key {
     enum sbx_runs_action action;
@@ -30,49 +29,19 @@ enum sbx_runs_action sbx_runs_keymap_find(int key, unsigned screen)
     return SBX_RACT_NONE;
 }
 
-/* " [runs, compare]": where a key works, unless everywhere. */
-static void screen_names(unsigned screens, char *b, size_t n)
-{
-    static const char *const names[] = {"runs", "compare", "output diff", "help"};
-    size_t used = 0;
-    b[0] = '\0';
-    if (screens == R_ALL)
-        return;
-    for (int i = 0; i < 4; i++)
-        if (screens & (1u << i))
-            used += (size_t)snprintf(b + used, used < n ? n - used : 0, "%s%s", used ? ", " : " [",
-                                     names[i]);
-    snprintf(b + (used < n ? used : n - 1), used < n ? n - used : 1, "]");
-}
+/* Where a key works, as the help says it: a name for each screen's bit. */
+static const char *const screen_names[] = {"runs", "compare", "output diff", "help"};
 
 void sbx_runs_help_doc(struct sbx_doc *d, int cols)
 {
     sbx_doc_reset(d, cols);
     sbx_doc_adds(d, SBX_STYLE_HEADING, "Keys of the runs list and the compare view");
     sbx_doc_end_line(d);
-    enum { KEYS_W = 24 };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         const struct runs_key *k = &table[i];
-        char keys[96] = "", name[16];
-        for (int j = 0; j < 4 && k->keys[j]; j++) {
-            if (j)
-                strcat(keys, ", ");
-            strcat(keys, sbx_key_name(k->keys[j], name));
-        }
-        if (cols >= 2 * KEYS_W) {
-            sbx_doc_set_indent(d, KEYS_W);
-            sbx_doc_addf(d, SBX_STYLE_KEY, "  %-*s", KEYS_W - 2, keys);
-        } else { /* narrow: the keys on a line of their own */
-            sbx_doc_addf(d, SBX_STYLE_KEY, "  %s", keys);
-            sbx_doc_end_line(d);
-            sbx_doc_set_indent(d, 6);
-            sbx_doc_adds(d, SBX_STYLE_NORMAL, "      ");
-        }
-        sbx_doc_adds(d, SBX_STYLE_NORMAL, k->help);
         char where[64];
-        screen_names(k->screens, where, sizeof where);
-        sbx_doc_adds(d, SBX_STYLE_NOTE, where);
-        sbx_doc_end_line(d);
+        sbx_keyhelp_where(k->screens, R_ALL, screen_names, 4, where, sizeof where);
+        sbx_keyhelp_line(d, cols, k->keys, k->help, where);
     }
     sbx_doc_set_indent(d, 0);
     sbx_doc_end_line(d);

@@ -7,6 +7,7 @@
 
 #include "importers/formatarg.h"
 #include "render/sanitize.h"
+#include "tui/term.h"
 
 #ifndef SBX_THEMEDIR
 #define SBX_THEMEDIR "/usr/local/share/sbxview/themes"
@@ -63,6 +64,22 @@ void sbx_warn_load_report(const struct sbx_load_report *rep)
         sbx_warn(b.p);
         sbx_buf_free(&b);
     }
+}
+
+bool sbx_screen_begin(const char *theme, bool mouse, int *cols, int *rows)
+{
+    struct sbx_theme t;
+    if (!sbx_pick_theme(theme, &t))
+        return false;
+    const char *no_color = getenv("NO_COLOR");
+    struct sbx_term_opts topts = {.theme = &t, .colour = !(no_color && *no_color), .mouse = mouse};
+    char err[256];
+    if (!sbx_term_begin(&topts, err, sizeof err)) {
+        fprintf(stderr, "sbxview: %s\n", err);
+        return false;
+    }
+    sbx_term_size(cols, rows);
+    return true;
 }
 
 bool sbx_inputs_as(struct sbx_inputs *in, const char *name)

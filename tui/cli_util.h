@@ -39,6 +39,12 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
 bool sbx_inputs_done(const struct sbx_inputs *in);
 void sbx_inputs_free(struct sbx_inputs *in);
 
+/* Starts the full-screen terminal with the theme called theme (as
+ * sbx_pick_theme), colour unless NO_COLOR is set, and the mouse if asked;
+ * its size into *cols and *rows. False with the reason on stderr; on true
+ * the caller ends it with sbx_term_end. */
+bool sbx_screen_begin(const char *theme, bool mouse, int *cols, int *rows);
+
 /* --allow-list FILE: the list, replacing *list (freed); false with the
  * file, line and reason on stderr. */
 bool sbx_load_allow_list(const char *path, struct sbx_allowlist **list);

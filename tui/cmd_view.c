@@ -210,19 +210,9 @@ static void live_free(struct live *v)
 
 static int interactive(struct view_opts *o, struct sbx_loader *l, const struct sbx_loader_inputs *in)
 {
-    struct sbx_theme theme;
-    if (!sbx_pick_theme(o->theme, &theme))
-        return SBX_EXIT_USAGE;
-    const char *no_color = getenv("NO_COLOR");
-    struct sbx_term_opts topts = {.theme = &theme, .colour = !(no_color && *no_color),
-                                  .mouse = o->mouse};
-    char err[256];
-    if (!sbx_term_begin(&topts, err, sizeof err)) {
-        fprintf(stderr, "sbxview: %s\n", err);
-        return SBX_EXIT_USAGE;
-    }
     int cols, rows;
-    sbx_term_size(&cols, &rows);
+    if (!sbx_screen_begin(o->theme, o->mouse, &cols, &rows))
+        return SBX_EXIT_USAGE;
     struct sbx_app app;
     struct sbx_app_opts aopts = o->app;
     aopts.background = true;

@@ -85,23 +85,6 @@ static int loop(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
     return quit_signal ? 128 + quit_signal : SBX_EXIT_OK;
 }
 
-static bool term_start(const struct sbx_screen_opts *o, int *cols, int *rows)
-{
-    struct sbx_theme theme;
-    if (!sbx_pick_theme(o->theme, &theme))
-        return false;
-    const char *no_color = getenv("NO_COLOR");
-    struct sbx_term_opts topts = {.theme = &theme, .colour = !(no_color && *no_color),
-                                  .mouse = o->mouse};
-    char err[256];
-    if (!sbx_term_begin(&topts, err, sizeof err)) {
-        fprintf(stderr, "sbxview: %s\n", err);
-        return false;
-    }
-    sbx_term_size(cols, rows);
-    return true;
-}
-
 int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
                   const struct sbx_allowlist *allow)
 {
@@ -109,7 +92,7 @@ int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
     int cols = o->cols, rows = o->rows;
     if (!o->dump) {
         aopts.background = true;
-        if (!term_start(o, &cols, &rows))
+        if (!sbx_screen_begin(o->theme, o->mouse, &cols, &rows))
             return SBX_EXIT_USAGE;
     }
     /* --dump reads every run first, so that its screen is always the same */
@@ -158,7 +141,7 @@ int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a,
         status = dump(o, &a);
     } else {
         int cols, rows;
-        if (term_start(o, &cols, &rows)) {
+        if (sbx_screen_begin(o->theme, o->mouse, &cols, &rows)) {
             a.opts.background = true;
             sbx_runs_app_resize(&a, cols, rows);
             status = loop(o, &a);

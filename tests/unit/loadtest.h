@@ -1,7 +1,7 @@
 /* Helpers the importers' tests share: load bytes as one source of a given
- * format into a new timeline, and read its skips. Header-only (each test is
- * one program). The timeline returned is the caller's: free with
- * loadtest_drop. */
+ * format into a new timeline, and read its skips and events. Header-only
+ * (each test is one program); include after <cmocka.h>. The timeline
+ * returned is the caller's: free with loadtest_drop. */
 #ifndef SBX_TEST_LOADTEST_H
 #define SBX_TEST_LOADTEST_H
 
@@ -39,6 +39,17 @@ static inline const char *loadtest_skip_reason(const struct sbx_timeline *tl, ui
     for (size_t i = 0; i < tl->nskips; i++)
         if (tl->skips[i].line == line)
             return tl->skips[i].reason;
+    return NULL;
+}
+
+/* The event of a line (events are in time order; tests look them up by
+ * line); fails the test when there is none. */
+static inline const struct sbx_event *loadtest_at_line(const struct sbx_timeline *tl, uint32_t line)
+{
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->order[i]->line_no == line)
+            return tl->order[i];
+    fail_msg("no event for line %u", line);
     return NULL;
 }
 

@@ -20,6 +20,7 @@
 #include "importers/load.h"
 #include "model/summary.h"
 #include "render/views.h"
+#include "tests/unit/apptest.h"
 #include "tests/unit/cellcheck.h"
 #include "tui/app.h"
 #include "tui/keymap.h"
@@ -135,25 +136,6 @@ static void start(struct sbx_app *a, struct run *r, int cols, int rows, bool asc
     sbx_app_set_data(a, &r->tl, &r->sum, false);
 }
 
-/* Types a key script (tui/keys.h syntax); returns the flags of the last key. */
-static unsigned keys(struct sbx_app *a, const char *script)
-{
-    unsigned flags = 0;
-    size_t n = strlen(script);
-    for (size_t i = 0; i < n;) {
-        int key, cols, rows;
-        size_t used = sbx_key_parse(script + i, n - i, &key, &cols, &rows);
-        if (used == SIZE_MAX || used == 0)
-            fail_msg("bad key script at %zu: %s", i, script);
-        i += used;
-        if (key == SBX_KEY_RESIZE)
-            sbx_app_resize(a, cols, rows);
-        else
-            flags = sbx_app_key(a, key, 1, 0);
-    }
-    return flags;
-}
-
 static size_t count(const struct sbx_app *a)
 {
     return a->vis ? a->nvis : a->tl->n;
@@ -180,29 +162,9 @@ static int index_of(const struct run *r, const struct sbx_event *e)
 
 #define assert_selected(a, r, i) assert_int_equal(index_of((r), selected(a)), (i))
 
-static void draw(struct sbx_app *a, struct sbx_grid *g)
-{
-    sbx_app_draw(a, g);
-    int row, col;
-    const char *why = cc_grid(g, &row, &col);
-    if (why)
-        fail_msg("%dx%d grid, row %d col %d: %s", g->cols, g->rows, row, col, why);
-}
-
-/* The text of grid row r. */
-static char *grid_row(const struct sbx_grid *g, int r)
-{
-    struct sbx_buf b = SBX_BUF_INIT;
-    for (int c = 0; c < g->cols; c++)
-        sbx_buf_add(&b, sbx_grid_cat(g, r, c)->text, sbx_grid_cat(g, r, c)->len);
-    char *s = sbx_xstrndup(b.p ? b.p : "", b.len);
-    sbx_buf_free(&b);
-    return s;
-}
-
 static bool row_has(const struct sbx_grid *g, int r, const char *text)
 {
-    char *s = grid_row(g, r);
+    char *s = apptest_row(g, r);
     bool yes = strstr(s, text) != NULL;
     free(s);
     return yes;
@@ -225,7 +187,7 @@ static bool screen_has(const struct sbx_grid *g, const char *text)
 #define assert_status_has(g, text)                                                            \
     do {                                                                                      \
         if (!row_has((g), (g)->rows - 1, (text))) {                                           \
-            char *s_ = grid_row((g), (g)->rows - 1);                                          \
+            char *s_ = apptest_row((g), (g)->rows - 1);                                          \
             fail_msg("status [%s] has no \"%s\"", s_, (text));                                \
         }                                                                                     \
     } while (0)
@@ -263,7 +225,7 @@ static void assert_selection_shown(struct sbx_app *a, struct sbx_grid *g)
 {
     assert_true(a->cur < count(a));
     assert_true(a->top <= a->cur && a->cur < a->top + (size_t)body(a));
-    draw(a, g);
+    apptest_draw(a, g);
     int row = 1 + (int)(a->cur - a->top);
     for (int c = 0; c < g->cols; c++)
         assert_int_equal(sbx_grid_cat(g, row, c)->style, SBX_STYLE_CURSOR);
@@ -381,7 +343,7 @@ static void first_screen(void **state)
     start(&a, r, 80, 24, false);
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_selected(&a, r, 0);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 0, " sbxview"));
     /* the findings come first in the header; the count of rows is on the
      * status line, and in the header too when there is room */
@@ -391,7 +353,7 @@ static void first_screen(void **state)
     struct sbx_grid wide;
     sbx_grid_init(&wide, false);
     sbx_app_resize(&a, 200, 24);
-    draw(&a, &wide);
+    apptest_draw(&a, &wide);
     snprintf(n, sizeof n, "%d events", NEVENTS);
     assert_true(row_has(&wide, 0, n));
     sbx_grid_free(&wide);
@@ -425,34 +387,34 @@ static void moving(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "jjj");
+    apptest_keys(&a, "jjj");
     assert_selected(&a, r, 3);
-    keys(&a, "k<Down><Down><Up>");
+    apptest_keys(&a, "k<Down><Down><Up>");
     assert_selected(&a, r, 3);
     assert_selection_shown(&a, &g);
-    keys(&a, "kkkkkk");
+    apptest_keys(&a, "kkkkkk");
     assert_selected(&a, r, 0);
-    keys(&a, "G");
+    apptest_keys(&a, "G");
     assert_selected(&a, r, NEVENTS - 1);
     assert_selection_shown(&a, &g);
     assert_int_equal(a.top, NEVENTS - body(&a));
-    keys(&a, "j<Down>");
+    apptest_keys(&a, "j<Down>");
     assert_selected(&a, r, NEVENTS - 1);
     assert_true(sbx_app_at_end(&a));
-    keys(&a, "g");
+    apptest_keys(&a, "g");
     assert_selected(&a, r, 0);
     assert_int_equal(a.top, 0);
-    keys(&a, "<End>");
+    apptest_keys(&a, "<End>");
     assert_selected(&a, r, NEVENTS - 1);
-    keys(&a, "<Home>");
+    apptest_keys(&a, "<Home>");
     assert_selected(&a, r, 0);
-    keys(&a, ">");
+    apptest_keys(&a, ">");
     assert_selected(&a, r, NEVENTS - 1);
-    keys(&a, "<");
+    apptest_keys(&a, "<");
     assert_selected(&a, r, 0);
     /* walking down one row at a time scrolls one row at a time */
     for (int i = 1; i < NEVENTS; i++) {
-        keys(&a, "j");
+        apptest_keys(&a, "j");
         assert_selected(&a, r, i);
         assert_int_equal(a.top, i < body(&a) ? 0 : i - body(&a) + 1);
     }
@@ -469,37 +431,37 @@ static void paging(void **state)
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
     int h = body(&a);
-    keys(&a, " ");
+    apptest_keys(&a, " ");
     assert_selected(&a, r, h);
     assert_selection_shown(&a, &g);
-    keys(&a, "b");
+    apptest_keys(&a, "b");
     assert_selected(&a, r, 0);
     assert_int_equal(a.top, 0);
-    keys(&a, "<PgDn>");
+    apptest_keys(&a, "<PgDn>");
     assert_selected(&a, r, h);
-    keys(&a, "<PgUp>");
+    apptest_keys(&a, "<PgUp>");
     assert_selected(&a, r, 0);
-    keys(&a, "<C-f>");
+    apptest_keys(&a, "<C-f>");
     assert_selected(&a, r, h);
-    keys(&a, "<C-b>");
+    apptest_keys(&a, "<C-b>");
     assert_selected(&a, r, 0);
-    keys(&a, "<C-d>");
+    apptest_keys(&a, "<C-d>");
     assert_selected(&a, r, h / 2);
-    keys(&a, "<C-d>");
+    apptest_keys(&a, "<C-d>");
     assert_selected(&a, r, 2 * (h / 2));
     assert_selection_shown(&a, &g);
-    keys(&a, "<C-u><C-u>");
+    apptest_keys(&a, "<C-u><C-u>");
     assert_selected(&a, r, 0);
     /* past the end: the last event, the last page */
-    keys(&a, "   ");
+    apptest_keys(&a, "   ");
     assert_selected(&a, r, NEVENTS - 1);
     assert_int_equal(a.top, NEVENTS - h);
     assert_selection_shown(&a, &g);
     /* the page keeps the selection's place on the screen, as less does */
-    keys(&a, "gjj ");
+    apptest_keys(&a, "gjj ");
     assert_selected(&a, r, 2 + h < NEVENTS ? 2 + h : NEVENTS - 1);
     assert_selection_shown(&a, &g);
-    keys(&a, "bbbb");
+    apptest_keys(&a, "bbbb");
     assert_selected(&a, r, 0);
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -513,74 +475,74 @@ static void filter(void **state)
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
     /* typing shows in the status line */
-    keys(&a, "&fail");
+    apptest_keys(&a, "&fail");
     assert_int_equal(a.prompt, '&');
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_status_has(&g, "filter: fail");
-    keys(&a, "ed\n");
+    apptest_keys(&a, "ed\n");
     assert_int_equal(a.prompt, 0);
     assert_string_equal(a.filter_text, "failed");
     assert_int_equal(count(&a), count_where(r, is_failed));
     every_visible(&a, r, is_failed);
     assert_selected(&a, r, nth_where(r, is_failed, 0));
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_status_has(&g, "& failed");
     char pos[32];
     snprintf(pos, sizeof pos, "1/%zu", count_where(r, is_failed));
     assert_status_has(&g, pos);
     /* moving stays within what shows */
-    keys(&a, "j");
+    apptest_keys(&a, "j");
     assert_selected(&a, r, nth_where(r, is_failed, 1));
-    keys(&a, "G");
+    apptest_keys(&a, "G");
     assert_selected(&a, r, nth_where(r, is_failed, count_where(r, is_failed) - 1));
-    keys(&a, "k");
+    apptest_keys(&a, "k");
     const struct sbx_event *keep = selected(&a);
     /* & opens an empty prompt and the filter shows on the status line until
      * then; Enter on the empty prompt clears it, and the selection stays on
      * the same event */
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_status_has(&g, "& failed");
-    keys(&a, "&");
-    draw(&a, &g);
+    apptest_keys(&a, "&");
+    apptest_draw(&a, &g);
     assert_status_has(&g, "filter: ");
-    keys(&a, "\n");
+    apptest_keys(&a, "\n");
     assert_null(a.filter_text);
     assert_int_equal(count(&a), NEVENTS);
     assert_ptr_equal(selected(&a), keep);
     assert_selection_shown(&a, &g);
     /* terms combine */
-    keys(&a, "&sandbox:s2\n");
+    apptest_keys(&a, "&sandbox:s2\n");
     assert_int_equal(count(&a), count_where(r, in_s2));
     every_visible(&a, r, in_s2);
-    keys(&a, "&<C-u>since:10:01\n");
+    apptest_keys(&a, "&<C-u>since:10:01\n");
     assert_int_equal(count(&a), count_where(r, after_10_01));
     every_visible(&a, r, after_10_01);
-    keys(&a, "&<C-u>since:10:01 failed\n");
+    apptest_keys(&a, "&<C-u>since:10:01 failed\n");
     assert_true(count(&a) > 0);
     for (size_t i = 0; i < count(&a); i++)
         assert_true(is_failed(r, visible(&a, i)) && after_10_01(r, visible(&a, i)));
-    keys(&a, "&<C-u>kind:files\n");
+    apptest_keys(&a, "&<C-u>kind:files\n");
     assert_int_equal(count(&a), 1);
     assert_selected(&a, r, EV_SYSTEM);
-    keys(&a, "&<C-u>refused\n");
+    apptest_keys(&a, "&<C-u>refused\n");
     assert_int_equal(count(&a), 1);
     assert_selected(&a, r, EV_REFUSED);
     /* a bad filter is an error and keeps the filter there was */
-    keys(&a, "&<C-u>(\n");
+    apptest_keys(&a, "&<C-u>(\n");
     assert_true(a.msg_error);
     assert_string_equal(a.filter_text, "refused");
     assert_int_equal(count(&a), 1);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_int_equal(sbx_grid_cat(&g, g.rows - 1, 1)->style, SBX_STYLE_ERROR);
     /* Esc leaves the prompt without changing anything; so does
      * backspace on an empty prompt */
-    keys(&a, "&<C-u>failed\\e");
+    apptest_keys(&a, "&<C-u>failed\\e");
     assert_int_equal(a.prompt, 0);
     assert_string_equal(a.filter_text, "refused");
-    keys(&a, "&<C-u><BS>");
+    apptest_keys(&a, "&<C-u><BS>");
     assert_int_equal(a.prompt, 0);
     /* an empty filter clears */
-    keys(&a, "&<C-u>\n");
+    apptest_keys(&a, "&<C-u>\n");
     assert_null(a.filter_text);
     assert_int_equal(count(&a), NEVENTS);
     sbx_app_free(&a);
@@ -597,10 +559,10 @@ static void filter_matching_nothing(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "&failed sandbox:s2\n");
+    apptest_keys(&a, "&failed sandbox:s2\n");
     assert_int_equal(count_where(r, failed_in_s2), 0);
     assert_string_equal(a.filter_text, "failed sandbox:s2");
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_false(screen_has(&g, "step-"));
     assert_screen_has(&g, "No event matches");
     assert_int_equal(count(&a), 0);
@@ -617,11 +579,11 @@ static void empty_search_direction(void **state)
     struct sbx_app a;
     start(&a, r, 80, 24, false);
     size_t nh = count_where(r, has_float);
-    keys(&a, "\\\\float\n");
+    apptest_keys(&a, "\\\\float\n");
     assert_selected(&a, r, nth_where(r, has_float, nh - 1));
-    keys(&a, "g/\n");
+    apptest_keys(&a, "g/\n");
     assert_selected(&a, r, nth_where(r, has_float, 0));
-    keys(&a, "G\\\\\n");
+    apptest_keys(&a, "G\\\\\n");
     assert_selected(&a, r, nth_where(r, has_float, nh - 1));
     sbx_app_free(&a);
 }
@@ -633,39 +595,39 @@ static void findings_mode(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "f");
+    apptest_keys(&a, "f");
     assert_int_equal(a.findings_mode, 1);
     assert_int_equal(count(&a), count_where(r, any_finding));
     every_visible(&a, r, any_finding);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_status_has(&g, "events with findings");
-    keys(&a, "j"); /* the message goes; the mode stays in the status */
-    draw(&a, &g);
+    apptest_keys(&a, "j"); /* the message goes; the mode stays in the status */
+    apptest_draw(&a, &g);
     assert_status_has(&g, "findings only");
-    keys(&a, "f");
+    apptest_keys(&a, "f");
     assert_int_equal(a.findings_mode, 2);
     assert_int_equal(count(&a), count_where(r, serious_finding));
     every_visible(&a, r, serious_finding);
     assert_true(count_where(r, serious_finding) < count_where(r, any_finding));
-    keys(&a, "f");
+    apptest_keys(&a, "f");
     assert_int_equal(a.findings_mode, 0);
     assert_int_equal(count(&a), NEVENTS);
     /* with a filter: both apply */
-    keys(&a, "&sandbox:s1\nf");
+    apptest_keys(&a, "&sandbox:s1\nf");
     for (size_t i = 0; i < count(&a); i++)
         assert_true(any_finding(r, visible(&a, i)) && !in_s2(r, visible(&a, i)));
-    keys(&a, "ff&<C-u>\n");
+    apptest_keys(&a, "ff&<C-u>\n");
     assert_int_equal(count(&a), NEVENTS);
     /* ] and [ go from finding to finding, and wrap */
-    keys(&a, "g]");
+    apptest_keys(&a, "g]");
     assert_selected(&a, r, nth_where(r, any_finding, 0));
-    keys(&a, "]");
+    apptest_keys(&a, "]");
     assert_selected(&a, r, nth_where(r, any_finding, 1));
-    keys(&a, "[[");
+    apptest_keys(&a, "[[");
     size_t nf = count_where(r, any_finding);
     assert_selected(&a, r, nth_where(r, any_finding, nf - 1));
     assert_non_null(strstr(a.msg, "from the end"));
-    keys(&a, "]");
+    apptest_keys(&a, "]");
     assert_selected(&a, r, nth_where(r, any_finding, 0));
     assert_non_null(strstr(a.msg, "from the top"));
     sbx_app_free(&a);
@@ -676,7 +638,7 @@ static void findings_mode(void **state)
  * column before it is not. */
 static bool row_has_match_over(const struct sbx_grid *g, int r, const char *word)
 {
-    char *s = grid_row(g, r);
+    char *s = apptest_row(g, r);
     char *p = strstr(s, word);
     bool yes = p != NULL;
     if (p) {
@@ -698,68 +660,68 @@ static void search(void **state)
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
     size_t nh = count_where(r, has_float);
-    keys(&a, "/float");
-    draw(&a, &g);
+    apptest_keys(&a, "/float");
+    apptest_draw(&a, &g);
     assert_status_has(&g, "/float");
-    keys(&a, "\n");
+    apptest_keys(&a, "\n");
     assert_string_equal(a.search_text, "float");
     assert_int_equal(a.nhits, nh);
     assert_selected(&a, r, nth_where(r, has_float, 0));
     /* the match in a command is highlighted */
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_true(row_has_match_over(&g, 1 + EV_FLOAT_CMD - (int)a.top, "float"));
-    keys(&a, "n");
+    apptest_keys(&a, "n");
     assert_selected(&a, r, nth_where(r, has_float, 1));
     char want[64];
     snprintf(want, sizeof want, "match 2 of %zu", nh);
     assert_string_equal(a.msg, want);
-    keys(&a, "n");
+    apptest_keys(&a, "n");
     assert_selected(&a, r, nth_where(r, has_float, 2));
     assert_selection_shown(&a, &g);
     /* past the last: from the top */
-    keys(&a, "n");
+    apptest_keys(&a, "n");
     assert_selected(&a, r, nth_where(r, has_float, 0));
     assert_non_null(strstr(a.msg, "from the top"));
     /* N before the first: from the end */
-    keys(&a, "N");
+    apptest_keys(&a, "N");
     assert_selected(&a, r, nth_where(r, has_float, nh - 1));
     assert_non_null(strstr(a.msg, "from the end"));
-    keys(&a, "N");
+    apptest_keys(&a, "N");
     assert_selected(&a, r, nth_where(r, has_float, nh - 2));
     /* the status line keeps the search once the message is gone */
-    keys(&a, "k");
-    draw(&a, &g);
+    apptest_keys(&a, "k");
+    apptest_draw(&a, &g);
     snprintf(want, sizeof want, "/float (%zu)", nh);
     assert_status_has(&g, want);
     /* backward: from the top it wraps to the last; n keeps going back */
-    keys(&a, "g\\\\float\n");
+    apptest_keys(&a, "g\\\\float\n");
     assert_selected(&a, r, nth_where(r, has_float, nh - 1));
-    keys(&a, "n");
+    apptest_keys(&a, "n");
     assert_selected(&a, r, nth_where(r, has_float, nh - 2));
-    keys(&a, "N");
+    apptest_keys(&a, "N");
     assert_selected(&a, r, nth_where(r, has_float, nh - 1));
-    keys(&a, "g<Alt-/>float\n");
+    apptest_keys(&a, "g<Alt-/>float\n");
     assert_selected(&a, r, nth_where(r, has_float, nh - 1));
     /* upper case in the pattern: case matters */
-    keys(&a, "g/FLOAT\n");
+    apptest_keys(&a, "g/FLOAT\n");
     assert_int_equal(a.nhits, 1);
     assert_selected(&a, r, EV_FLOAT_ERR);
     /* no match; a bad pattern */
-    keys(&a, "/zzqqzz\n");
+    apptest_keys(&a, "/zzqqzz\n");
     assert_int_equal(a.nhits, 0);
-    keys(&a, "n");
+    apptest_keys(&a, "n");
     assert_non_null(strstr(a.msg, "not found"));
-    keys(&a, "/(\n");
+    apptest_keys(&a, "/(\n");
     assert_true(a.msg_error);
     /* matches are counted within what shows */
-    keys(&a, "&failed\n/float\n");
+    apptest_keys(&a, "&failed\n/float\n");
     assert_int_equal(a.nhits, 1);
     assert_selected(&a, r, EV_FLOAT_ERR);
     sbx_app_free(&a);
 
     /* n with no search yet */
     start(&a, r, 80, 24, false);
-    keys(&a, "n");
+    apptest_keys(&a, "n");
     assert_true(a.msg_error);
     assert_non_null(strstr(a.msg, "no search"));
     sbx_app_free(&a);
@@ -771,24 +733,24 @@ static void marks(void **state)
     struct run *r = *state;
     struct sbx_app a;
     start(&a, r, 80, 24, false);
-    keys(&a, "jjjjjma");
+    apptest_keys(&a, "jjjjjma");
     assert_string_equal(a.msg, "marked a");
-    keys(&a, "GmZg");
-    keys(&a, "'a");
+    apptest_keys(&a, "GmZg");
+    apptest_keys(&a, "'a");
     assert_selected(&a, r, 5);
-    keys(&a, "'Z");
+    apptest_keys(&a, "'Z");
     assert_selected(&a, r, NEVENTS - 1);
-    keys(&a, "'b");
+    apptest_keys(&a, "'b");
     assert_true(a.msg_error);
     assert_selected(&a, r, NEVENTS - 1);
-    keys(&a, "m1");
+    apptest_keys(&a, "m1");
     assert_true(a.msg_error);
     /* Esc after m cancels it */
-    keys(&a, "m\\ej");
+    apptest_keys(&a, "m\\ej");
     assert_selected(&a, r, NEVENTS - 1);
     assert_string_equal(a.msg, "");
     /* a mark the filter hides: the filter goes so the event can show */
-    keys(&a, "&failed\n'a");
+    apptest_keys(&a, "&failed\n'a");
     assert_null(a.filter_text);
     assert_selected(&a, r, 5);
     sbx_app_free(&a);
@@ -802,10 +764,10 @@ static void detail(void **state)
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
     for (int i = 0; i < EV_REFUSED; i++)
-        keys(&a, "j");
-    keys(&a, "\n");
+        apptest_keys(&a, "j");
+    apptest_keys(&a, "\n");
     assert_int_equal(a.view, SBX_VIEW_DETAIL);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     char want[64];
     snprintf(want, sizeof want, "event %d of %d", EV_REFUSED + 1, NEVENTS);
     assert_true(row_has(&g, 0, want));
@@ -815,62 +777,62 @@ static void detail(void **state)
     assert_screen_has(&g, "curl: (6) Could not resolve host: paste.example.com");
     assert_screen_has(&g, "run.jsonl:8");
     /* o: the raw line, o again: the fields */
-    keys(&a, "o");
+    apptest_keys(&a, "o");
     assert_true(a.raw);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 0, "raw line"));
     assert_true(doc_has(&a, "\"kind\": \"command\""));
-    keys(&a, "o");
+    apptest_keys(&a, "o");
     assert_false(a.raw);
     /* q: back to the timeline, on the same event */
-    assert_int_equal(keys(&a, "q"), 0);
+    assert_int_equal(apptest_keys(&a, "q"), 0);
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_selected(&a, r, EV_REFUSED);
-    keys(&a, "\n\\e");
+    apptest_keys(&a, "\n\\e");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     /* a long detail scrolls */
-    keys(&a, "g");
+    apptest_keys(&a, "g");
     for (int i = 0; i < EV_LONG; i++)
-        keys(&a, "j");
-    keys(&a, "\n");
+        apptest_keys(&a, "j");
+    apptest_keys(&a, "\n");
     assert_true(a.doc.nrows > 100);
     size_t max_top = a.doc.nrows - (size_t)body(&a);
-    keys(&a, "j");
+    apptest_keys(&a, "j");
     assert_int_equal(a.doc_top, 1);
-    keys(&a, " ");
+    apptest_keys(&a, " ");
     assert_int_equal(a.doc_top, 1 + (size_t)body(&a));
-    keys(&a, "G");
+    apptest_keys(&a, "G");
     assert_int_equal(a.doc_top, max_top);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "line 100 of a long output");
     assert_status_has(&g, "100%");
-    keys(&a, "j");
+    apptest_keys(&a, "j");
     assert_int_equal(a.doc_top, max_top);
-    keys(&a, "g");
+    apptest_keys(&a, "g");
     assert_int_equal(a.doc_top, 0);
     /* searching in the detail scrolls to the matching row */
-    keys(&a, "/line 57 of\n");
-    draw(&a, &g);
+    apptest_keys(&a, "/line 57 of\n");
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 1, "line 57 of"));
     assert_true(row_has_match_over(&g, 1, "line 57 of"));
-    keys(&a, "/^line 5\\\\d\n");
-    draw(&a, &g);
+    apptest_keys(&a, "/^line 5\\\\d\n");
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 1, "line 57 of"));
-    keys(&a, "n");
-    draw(&a, &g);
+    apptest_keys(&a, "n");
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 1, "line 58 of"));
-    keys(&a, "NN");
-    draw(&a, &g);
+    apptest_keys(&a, "NN");
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 1, "line 56 of"));
     /* from the end, n wraps to the first match */
-    keys(&a, "Gn");
-    draw(&a, &g);
+    apptest_keys(&a, "Gn");
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 1, "line 50 of"));
     /* the timeline's keys that do nothing here say so */
-    keys(&a, "&");
+    apptest_keys(&a, "&");
     assert_int_equal(a.prompt, 0);
     assert_non_null(strstr(a.msg, "does nothing here"));
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_selected(&a, r, EV_LONG);
     sbx_app_free(&a);
@@ -884,17 +846,17 @@ static void summary(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "s");
+    apptest_keys(&a, "s");
     assert_int_equal(a.view, SBX_VIEW_SUMMARY);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 0, "summary"));
     assert_screen_has(&g, "Commands:");
     assert_screen_has(&g, "refused (paste.example.com)");
     assert_true(a.nslines > 3);
     /* the selected line is drawn as the cursor */
-    keys(&a, "j");
+    apptest_keys(&a, "j");
     assert_int_equal(a.doc_sel, 1);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     for (size_t rr = 0; rr < a.doc.nrows && rr < (size_t)body(&a); rr++)
         assert_int_equal(sbx_grid_cat(&g, 1 + (int)rr, 0)->style == SBX_STYLE_CURSOR,
                          a.doc.rows[rr].target == 1);
@@ -904,28 +866,28 @@ static void summary(void **state)
         if (a.slines[i].event == r->ev[EV_REFUSED] && refused_line == SIZE_MAX)
             refused_line = i;
     assert_true(refused_line != SIZE_MAX);
-    keys(&a, "g");
+    apptest_keys(&a, "g");
     for (size_t i = 0; i < refused_line; i++)
-        keys(&a, "j");
-    keys(&a, "\n");
+        apptest_keys(&a, "j");
+    apptest_keys(&a, "\n");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_selected(&a, r, EV_REFUSED);
     /* a line that stands for several events applies its filter */
-    keys(&a, "s");
+    apptest_keys(&a, "s");
     size_t fl = SIZE_MAX;
     for (size_t i = 0; i < a.nslines; i++)
         if (a.slines[i].filter && fl == SIZE_MAX)
             fl = i;
     assert_true(fl != SIZE_MAX);
     for (size_t i = 0; i < fl; i++)
-        keys(&a, "j");
-    keys(&a, "\n");
+        apptest_keys(&a, "j");
+    apptest_keys(&a, "\n");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_string_equal(a.filter_text, a.slines ? a.slines[fl].filter : "");
     assert_int_equal(a.cur, 0);
     /* q goes back from the summary */
-    keys(&a, "s");
-    assert_int_equal(keys(&a, "q"), 0);
+    apptest_keys(&a, "s");
+    assert_int_equal(apptest_keys(&a, "q"), 0);
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -938,37 +900,37 @@ static void help(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 200, 60, false);
-    keys(&a, "?");
+    apptest_keys(&a, "?");
     assert_int_equal(a.view, SBX_VIEW_HELP);
     /* made from the key map: every action's words are in it */
     for (size_t i = 0; i < sbx_keymap_len; i++)
         if (!doc_has(&a, sbx_keymap[i].help))
             fail_msg("the help has no \"%s\"", sbx_keymap[i].help);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_true(row_has(&g, 0, "help"));
     /* back to where it came from */
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
-    keys(&a, "\n<F1>");
+    apptest_keys(&a, "\n<F1>");
     assert_int_equal(a.view, SBX_VIEW_HELP);
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_DETAIL);
-    keys(&a, "s?");
+    apptest_keys(&a, "s?");
     assert_int_equal(a.view, SBX_VIEW_HELP);
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_SUMMARY);
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     /* help from help, then back */
-    keys(&a, "??\\e");
+    apptest_keys(&a, "??\\e");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     /* Q quits from anywhere; q only from the timeline */
-    assert_int_equal(keys(&a, "\n") & SBX_APP_QUIT, 0);
-    assert_int_equal(keys(&a, "Q") & SBX_APP_QUIT, SBX_APP_QUIT);
-    assert_int_equal(keys(&a, "q") & SBX_APP_QUIT, 0);
-    assert_int_equal(keys(&a, "q") & SBX_APP_QUIT, SBX_APP_QUIT);
+    assert_int_equal(apptest_keys(&a, "\n") & SBX_APP_QUIT, 0);
+    assert_int_equal(apptest_keys(&a, "Q") & SBX_APP_QUIT, SBX_APP_QUIT);
+    assert_int_equal(apptest_keys(&a, "q") & SBX_APP_QUIT, 0);
+    assert_int_equal(apptest_keys(&a, "q") & SBX_APP_QUIT, SBX_APP_QUIT);
     /* a key that is not in the map */
-    keys(&a, "Z");
+    apptest_keys(&a, "Z");
     assert_non_null(strstr(a.msg, "no key Z"));
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -983,7 +945,7 @@ static void help_marks_by_weight(void **state)
     struct run *r = *state;
     struct sbx_app a;
     start(&a, r, 120, 80, false);
-    keys(&a, "?");
+    apptest_keys(&a, "?");
     char *text = doc_text(&a.doc);
     const char *p = strstr(text, "heaviest finding first\n");
     assert_non_null(p);
@@ -1025,22 +987,22 @@ static void too_small(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "jj<Resize:20x5>");
-    draw(&a, &g);
+    apptest_keys(&a, "jj<Resize:20x5>");
+    apptest_draw(&a, &g);
     assert_int_equal(g.cols, 20);
     assert_int_equal(g.rows, 5);
     assert_screen_has(&g, "Terminal too small");
     assert_false(screen_has(&g, "step-"));
     /* keys still work and nothing breaks */
-    keys(&a, "jjG\n?s/x\n");
-    draw(&a, &g);
+    apptest_keys(&a, "jjG\n?s/x\n");
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "Terminal too small");
     /* the edges of "too small" */
     static const int sizes[][3] = {{39, 24, 1}, {40, 9, 1}, {40, 10, 0}, {1, 1, 1},
                                    {2, 1, 1},  {1, 30, 1}, {300, 2, 1}, {41, 11, 0}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         sbx_app_resize(&a, sizes[i][0], sizes[i][1]);
-        draw(&a, &g);
+        apptest_draw(&a, &g);
         /* the notice starts with "Terminal too small" in the error style,
          * as much of it as fits; the header is gone */
         bool small = false;
@@ -1052,16 +1014,16 @@ static void too_small(void **state)
             fail_msg("%dx%d: too small shown %d, want %d", sizes[i][0], sizes[i][1], small, sizes[i][2]);
     }
     /* and back: the view is there again, the selection in sight */
-    keys(&a, "<Resize:80x24>");
-    draw(&a, &g);
+    apptest_keys(&a, "<Resize:80x24>");
+    apptest_draw(&a, &g);
     assert_false(screen_has(&g, "too small"));
     assert_true(row_has(&g, 0, " sbxview"));
-    assert_int_equal(keys(&a, "q") & SBX_APP_QUIT, 0);
+    assert_int_equal(apptest_keys(&a, "q") & SBX_APP_QUIT, 0);
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_selection_shown(&a, &g);
     /* q still quits while too small */
-    keys(&a, "<Resize:20x5>");
-    assert_int_equal(keys(&a, "q") & SBX_APP_QUIT, SBX_APP_QUIT);
+    apptest_keys(&a, "<Resize:20x5>");
+    assert_int_equal(apptest_keys(&a, "q") & SBX_APP_QUIT, SBX_APP_QUIT);
     sbx_app_free(&a);
     sbx_grid_free(&g);
 }
@@ -1073,22 +1035,22 @@ static void prompt_survives_resize(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "/fl");
-    keys(&a, "<Resize:20x5>");
-    draw(&a, &g);
+    apptest_keys(&a, "/fl");
+    apptest_keys(&a, "<Resize:20x5>");
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "Terminal too small");
-    keys(&a, "<Resize:50x12>");
+    apptest_keys(&a, "<Resize:50x12>");
     assert_int_equal(a.prompt, '/');
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_status_has(&g, "/fl");
-    keys(&a, "<Resize:100x30>oat\n");
+    apptest_keys(&a, "<Resize:100x30>oat\n");
     assert_string_equal(a.search_text, "float");
     assert_selected(&a, r, nth_where(r, has_float, 0));
     /* the filter prompt too, and with a detail open behind it */
-    keys(&a, "&fail<Resize:60x15>ed\n");
+    apptest_keys(&a, "&fail<Resize:60x15>ed\n");
     assert_string_equal(a.filter_text, "failed");
-    keys(&a, "\n/line<Resize:45x11>");
-    draw(&a, &g);
+    apptest_keys(&a, "\n/line<Resize:45x11>");
+    apptest_draw(&a, &g);
     assert_status_has(&g, "/line");
     assert_int_equal(a.view, SBX_VIEW_DETAIL);
     sbx_app_free(&a);
@@ -1104,30 +1066,30 @@ static void hostile_text_inert(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
-    keys(&a, "G");
+    apptest_keys(&a, "G");
     while (index_of(r, selected(&a)) > EV_HOSTILE)
-        keys(&a, "k");
-    draw(&a, &g); /* draw() checks every cell */
+        apptest_keys(&a, "k");
+    apptest_draw(&a, &g); /* apptest_draw() checks every cell */
     int row = 1 + (int)(a.cur - a.top);
     assert_true(row_has(&g, row, "printf ok # <U+202E>evil<U+202C>"));
-    char *text = grid_row(&g, row);
+    char *text = apptest_row(&g, row);
     int c0 = (int)(strstr(text, "<U+202E>") - text);
     free(text);
-    keys(&a, "k"); /* off the row, so its own styles show */
-    draw(&a, &g);
+    apptest_keys(&a, "k"); /* off the row, so its own styles show */
+    apptest_draw(&a, &g);
     for (int c = c0; c < c0 + 8; c++)
         assert_int_equal(sbx_grid_cat(&g, row, c)->style, SBX_STYLE_ESCAPE);
     /* the rest of the row in the style of its finding: hidden text */
     assert_int_equal(sbx_grid_cat(&g, row, c0 + 8)->style, SBX_STYLE_HIDDEN);
-    keys(&a, "j\n");
-    draw(&a, &g);
+    apptest_keys(&a, "j\n");
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "⟨ESC]52;c;ZXZpbA==⟩⟨ESC]0;pwned⟩⟨ESC[2J⟩⟨ESC[H⟩All tests passed^M");
-    keys(&a, "o");
-    draw(&a, &g);
+    apptest_keys(&a, "o");
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "\\u001b]52"); /* the raw line shows the JSON escapes as written */
     /* a message that quotes the log */
     sbx_app_message(&a, true, "line 3: not JSON: \x1b]0;pwned\x07\x9b");
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_status_has(&g, "⟨ESC]0;pwned⟩\\x9B");
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -1142,17 +1104,17 @@ static void resize_docs(void **state)
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24, false);
     for (int i = 0; i < EV_LONG; i++)
-        keys(&a, "j");
-    keys(&a, "\nG");
+        apptest_keys(&a, "j");
+    apptest_keys(&a, "\nG");
     size_t rows80 = a.doc.nrows;
-    keys(&a, "<Resize:40x10>");
+    apptest_keys(&a, "<Resize:40x10>");
     assert_true(a.doc.nrows >= rows80);
     assert_true(a.doc_top + (size_t)body(&a) <= a.doc.nrows);
-    draw(&a, &g);
-    keys(&a, "<Resize:200x100>");
+    apptest_draw(&a, &g);
+    apptest_keys(&a, "<Resize:200x100>");
     assert_true(a.doc_top + (size_t)body(&a) <= a.doc.nrows || a.doc_top == 0);
-    draw(&a, &g);
-    keys(&a, "q<Resize:80x10>");
+    apptest_draw(&a, &g);
+    apptest_keys(&a, "q<Resize:80x10>");
     assert_selection_shown(&a, &g);
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -1172,12 +1134,12 @@ static void ascii_terminal(void **state)
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         struct sbx_app a;
         start(&a, r, 80, 24, true);
-        keys(&a, scripts[i]);
+        apptest_keys(&a, scripts[i]);
         sbx_app_draw(&a, &g);
         int row, col;
         const char *why = cc_grid(&g, &row, &col);
         if (why) {
-            char *s = grid_row(&g, row);
+            char *s = apptest_row(&g, row);
             print_error("after \"%s\": row %d col %d: %s: [%s]\n", scripts[i], row, col, why, s);
             free(s);
             bad++;
@@ -1208,7 +1170,7 @@ static void random_keys(void **state)
     for (int iter = 0; iter < 20000; iter++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
-        if (keys(&a, p) & SBX_APP_QUIT) {
+        if (apptest_keys(&a, p) & SBX_APP_QUIT) {
             sbx_app_free(&a);
             start(&a, r, 80, 24, false);
             continue;
@@ -1222,7 +1184,7 @@ static void random_keys(void **state)
         if (a.view != SBX_VIEW_TIMELINE)
             assert_true(a.doc_top == 0 || a.doc_top + (size_t)body(&a) <= a.doc.nrows);
         if (iter % 7 == 0)
-            draw(&a, &g);
+            apptest_draw(&a, &g);
     }
     sbx_app_free(&a);
     sbx_grid_free(&g);

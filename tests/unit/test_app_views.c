@@ -22,6 +22,7 @@
 #include "importers/load.h"
 #include "importers/mdiff.h"
 #include "model/summary.h"
+#include "tests/unit/apptest.h"
 #include "tests/unit/cellcheck.h"
 #include "tui/app.h"
 #include "tui/keys.h"
@@ -123,50 +124,11 @@ static void start(struct sbx_app *a, struct run *r, int cols, int rows)
     sbx_app_set_data(a, &r->tl, &r->sum, false);
 }
 
-static unsigned keys(struct sbx_app *a, const char *script)
-{
-    unsigned flags = 0;
-    size_t n = strlen(script);
-    for (size_t i = 0; i < n;) {
-        int key, cols, rows;
-        size_t used = sbx_key_parse(script + i, n - i, &key, &cols, &rows);
-        if (used == SIZE_MAX || used == 0)
-            fail_msg("bad key script at %zu: %s", i, script);
-        i += used;
-        if (key == SBX_KEY_RESIZE)
-            sbx_app_resize(a, cols, rows);
-        else
-            flags = sbx_app_key(a, key, 1, 0);
-    }
-    return flags;
-}
-
-static void draw(struct sbx_app *a, struct sbx_grid *g)
-{
-    sbx_app_draw(a, g);
-    int row, col;
-    const char *why = cc_grid(g, &row, &col);
-    if (why)
-        fail_msg("%dx%d grid, row %d col %d: %s", g->cols, g->rows, row, col, why);
-}
-
-static char *grid_row(const struct sbx_grid *g, int r)
-{
-    if (r < 0 || r >= g->rows)
-        fail_msg("no row %d", r);
-    struct sbx_buf b = SBX_BUF_INIT;
-    for (int c = 0; c < g->cols; c++)
-        sbx_buf_add(&b, sbx_grid_cat(g, r, c)->text, sbx_grid_cat(g, r, c)->len);
-    char *s = sbx_xstrndup(b.p ? b.p : "", b.len);
-    sbx_buf_free(&b);
-    return s;
-}
-
 /* The first row holding text, or -1. */
 static int row_with(const struct sbx_grid *g, const char *text)
 {
     for (int r = 0; r < g->rows; r++) {
-        char *s = grid_row(g, r);
+        char *s = apptest_row(g, r);
         bool yes = strstr(s, text) != NULL;
         free(s);
         if (yes)
@@ -187,7 +149,7 @@ static int style_at(const struct sbx_grid *g, const char *text)
     int r = row_with(g, text);
     if (r < 0)
         fail_msg("no \"%s\" on the screen", text);
-    char *s = grid_row(g, r);
+    char *s = apptest_row(g, r);
     size_t off = (size_t)(strstr(s, text) - s), bytes = 0;
     free(s);
     for (int c = 0; c < g->cols; c++) {
@@ -242,9 +204,9 @@ static void files_tree(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24);
-    keys(&a, "<F2>");
+    apptest_keys(&a, "<F2>");
     assert_int_equal(a.view, SBX_VIEW_FILES);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     /* /etc first, in the system style; then the workspace */
     assert_int_equal(row_with(&g, "/etc"), 1);
     assert_int_equal(style_at(&g, "/etc"), SBX_STYLE_CURSOR); /* selected */
@@ -263,12 +225,12 @@ static void files_tree(void **state)
     /* G, g, j, k */
     size_t n = a.nfrows;
     assert_int_equal(n, 7); /* /etc hosts workspace evil notes.txt src app.py */
-    keys(&a, "G");
+    apptest_keys(&a, "G");
     assert_int_equal(a.fcur, n - 1);
     assert_string_equal(selected_path(&a), "src/app.py");
-    keys(&a, "gjj");
+    apptest_keys(&a, "gjj");
     assert_int_equal(a.fcur, 2);
-    keys(&a, "k");
+    apptest_keys(&a, "k");
     assert_string_equal(selected_path(&a), "/etc/hosts");
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -281,23 +243,23 @@ static void folding(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24);
-    keys(&a, "<F2>");
+    apptest_keys(&a, "<F2>");
     size_t all = a.nfrows;
-    keys(&a, "\n"); /* /etc is a folder: Enter folds it */
+    apptest_keys(&a, "\n"); /* /etc is a folder: Enter folds it */
     assert_int_equal(a.view, SBX_VIEW_FILES);
     assert_int_equal(a.nfrows, all - 1);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_int_equal(row_with(&g, "hosts"), -1);
     assert_screen_has(&g, "1 changed"); /* a folded folder says what it holds */
-    keys(&a, "\n");
+    apptest_keys(&a, "\n");
     assert_int_equal(a.nfrows, all);
     /* Left on a file goes up to its folder; Left there folds it; Right unfolds */
-    keys(&a, "G");
-    keys(&a, "<Left>");
+    apptest_keys(&a, "G");
+    apptest_keys(&a, "<Left>");
     assert_string_equal(selected_path(&a), "src");
-    keys(&a, "h");
+    apptest_keys(&a, "h");
     assert_int_equal(a.nfrows, all - 1);
-    keys(&a, "l");
+    apptest_keys(&a, "l");
     assert_int_equal(a.nfrows, all);
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -310,7 +272,7 @@ static void one_file(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 40);
-    keys(&a, "<F2>G\n");
+    apptest_keys(&a, "<F2>G\n");
     assert_int_equal(a.view, SBX_VIEW_FILE);
     assert_doc_has(&a, "src/app.py");
     assert_doc_has(&a, "changed");
@@ -318,23 +280,23 @@ static void one_file(void **state)
     assert_doc_has(&a, "$ python3 fix.py");
     assert_doc_has(&a, "$ curl https://paste.example.com/x");
     assert_doc_has(&a, "Diff: 1 hunk, +1 -1");
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_int_equal(style_at(&g, "+print('b')"), SBX_STYLE_DIFF_ADD);
     assert_int_equal(style_at(&g, "-print('a')"), SBX_STYLE_DIFF_DEL);
     assert_int_equal(style_at(&g, "@@ -1,2 +1,2 @@"), SBX_STYLE_DIFF_HUNK);
     /* python3 ran last before the change: it comes first */
     assert_true(row_with(&g, "python3 fix.py") < row_with(&g, "curl https"));
     /* q: back to the tree, on the same file; q again: the timeline */
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_FILES);
     assert_string_equal(selected_path(&a), "src/app.py");
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     /* a file no diff names says how to get one */
-    keys(&a, "<F2>g");
+    apptest_keys(&a, "<F2>g");
     while (strcmp(selected_path(&a), "notes.txt") != 0)
-        keys(&a, "j");
-    keys(&a, "\n");
+        apptest_keys(&a, "j");
+    apptest_keys(&a, "\n");
     assert_doc_has(&a, "does not name this file");
     sbx_app_free(&a);
     sbx_grid_free(&g);
@@ -349,19 +311,19 @@ static void network_hosts(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 120, 30);
-    keys(&a, "<F3>");
+    apptest_keys(&a, "<F3>");
     assert_int_equal(a.view, SBX_VIEW_NETWORK);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     /* the column titles, then the refused host first */
     assert_int_equal(row_with(&g, "state"), 1);
     assert_int_equal(row_with(&g, "paste.example.com"), 2);
     assert_int_equal(style_at(&g, "refused  paste"), SBX_STYLE_CURSOR);
-    keys(&a, "j");
-    draw(&a, &g);
+    apptest_keys(&a, "j");
+    apptest_draw(&a, &g);
     assert_int_equal(style_at(&g, "refused  paste"), SBX_STYLE_REFUSED);
     int pypi = row_with(&g, "pypi.org");
     assert_true(pypi > 2);
-    char *row = grid_row(&g, pypi);
+    char *row = apptest_row(&g, pypi);
     assert_non_null(strstr(row, "allowed"));
     assert_non_null(strstr(row, "1.2K"));
     assert_non_null(strstr(row, "10:00:00"));
@@ -370,7 +332,7 @@ static void network_hosts(void **state)
     /* a host only a command names: no requests, that command */
     int gh = row_with(&g, "github.com");
     assert_true(gh > pypi);
-    row = grid_row(&g, gh);
+    row = apptest_row(&g, gh);
     assert_non_null(strstr(row, "named"));
     assert_non_null(strstr(row, "git clone https://github.com/x/y"));
     free(row);
@@ -386,16 +348,16 @@ static void host_to_timeline(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24);
-    keys(&a, "<F3>\n");
+    apptest_keys(&a, "<F3>\n");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_string_equal(a.filter_text, "host:paste.example.com");
     /* the curl that named it, and the proxy's denial */
     assert_int_equal(a.nvis, 2);
     assert_non_null(strstr(a.msg, "& then Enter clears"));
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "curl https://paste.example.com/x");
     assert_screen_has(&g, "DENIED CONNECT paste.example.com:443");
-    keys(&a, "&\n");
+    apptest_keys(&a, "&\n");
     assert_null(a.filter_text);
     assert_int_equal(a.nvis, 0);
     assert_null(a.vis);
@@ -408,11 +370,11 @@ static void request_detail_names_the_command(void **state)
     struct run *r = *state;
     struct sbx_app a;
     start(&a, r, 100, 40);
-    keys(&a, "/simple/requests\n\n");
+    apptest_keys(&a, "/simple/requests\n\n");
     assert_int_equal(a.view, SBX_VIEW_DETAIL);
     assert_doc_has(&a, "Request      GET http://pypi.org/simple/requests/");
     assert_doc_has(&a, "During       $ pip install requests");
-    keys(&a, "q/paste.example.com:443\n\n");
+    apptest_keys(&a, "q/paste.example.com:443\n\n");
     assert_doc_has(&a, "DENIED by the proxy's rules");
     assert_doc_has(&a, "During       $ curl https://paste.example.com/x");
     sbx_app_free(&a);
@@ -425,25 +387,25 @@ static void tab_round_and_back(void **state)
     struct run *r = *state;
     struct sbx_app a;
     start(&a, r, 80, 24);
-    keys(&a, "<Tab>");
+    apptest_keys(&a, "<Tab>");
     assert_int_equal(a.view, SBX_VIEW_FILES);
-    keys(&a, "<Tab>");
+    apptest_keys(&a, "<Tab>");
     assert_int_equal(a.view, SBX_VIEW_NETWORK);
-    keys(&a, "<Tab>");
+    apptest_keys(&a, "<Tab>");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
-    keys(&a, "<F3><F2>");
+    apptest_keys(&a, "<F3><F2>");
     assert_int_equal(a.view, SBX_VIEW_FILES);
     /* help and back returns to the files view; q from there to the timeline */
-    keys(&a, "?");
+    apptest_keys(&a, "?");
     assert_int_equal(a.view, SBX_VIEW_HELP);
-    keys(&a, "q");
+    apptest_keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_FILES);
-    assert_int_equal(keys(&a, "q"), 0);
+    assert_int_equal(apptest_keys(&a, "q"), 0);
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
-    keys(&a, "<F3>\e");
+    apptest_keys(&a, "<F3>\e");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     /* the summary from a list, and s works there */
-    keys(&a, "<F2>s");
+    apptest_keys(&a, "<F2>s");
     assert_int_equal(a.view, SBX_VIEW_SUMMARY);
     sbx_app_free(&a);
 }
@@ -453,26 +415,26 @@ static void mouse_and_pages(void **state)
     struct run *r = *state;
     struct sbx_app a;
     start(&a, r, 80, 10);
-    keys(&a, "<F2>");
+    apptest_keys(&a, "<F2>");
     /* body rows 1..8 show rows top..top+7 */
     sbx_app_key(&a, SBX_KEY_CLICK, 3, 5);
     assert_int_equal(a.fcur, 2);
     sbx_app_key(&a, SBX_KEY_CLICK, 9, 5); /* the status line */
     assert_int_equal(a.fcur, 2);
-    keys(&a, "<PgDn>");
+    apptest_keys(&a, "<PgDn>");
     assert_int_equal(a.fcur, a.nfrows - 1);
-    keys(&a, "<PgUp>");
+    apptest_keys(&a, "<PgUp>");
     assert_int_equal(a.fcur, 0);
     sbx_app_key(&a, SBX_KEY_WHEEL_DOWN, 3, 5);
     assert_true(a.ftop <= a.fcur);
-    keys(&a, "g");
+    apptest_keys(&a, "g");
     /* a double click on a file opens it */
     size_t row = 0;
     while (strcmp(a.tree.nodes[a.frows[row]].path, "notes.txt") != 0)
         row++;
     sbx_app_key(&a, SBX_KEY_DOUBLE_CLICK, 1 + (int)(row - a.ftop), 5);
     assert_int_equal(a.view, SBX_VIEW_FILE);
-    keys(&a, "q<F3>");
+    apptest_keys(&a, "q<F3>");
     /* the network view: row 1 holds the titles; row 3 is the second host */
     sbx_app_key(&a, SBX_KEY_CLICK, 1, 5);
     assert_int_equal(a.ncur, 0);
@@ -495,11 +457,11 @@ static void sizes(void **state)
         struct sbx_grid g;
         sbx_grid_init(&g, false);
         start(&a, r, 80, 24);
-        keys(&a, views[v]);
+        apptest_keys(&a, views[v]);
         enum sbx_view view = a.view;
         for (size_t k = 0; k < sizeof dims / sizeof *dims; k++) {
             sbx_app_resize(&a, dims[k][0], dims[k][1]);
-            draw(&a, &g);
+            apptest_draw(&a, &g);
             bool small = dims[k][0] < 40 || dims[k][1] < 10;
             assert_int_equal(row_with(&g, "too small") >= 0, small);
             assert_int_equal(a.view, view);
@@ -507,8 +469,8 @@ static void sizes(void **state)
                 assert_true(a.fcur >= a.ftop && a.fcur < a.ftop + (size_t)(dims[k][1] - 2));
             if (view == SBX_VIEW_NETWORK && !small)
                 assert_true(a.ncur >= a.ntop && a.ncur < a.ntop + (size_t)(dims[k][1] - 3));
-            keys(&a, "jGk");
-            draw(&a, &g);
+            apptest_keys(&a, "jGk");
+            apptest_draw(&a, &g);
         }
         sbx_app_free(&a);
         sbx_grid_free(&g);
@@ -524,14 +486,14 @@ static void ascii_terminal(void **state)
     struct sbx_app_opts o = {.threads = 1, .ascii = true};
     sbx_app_init(&a, &o, 80, 24);
     sbx_app_set_data(&a, &r->tl, &r->sum, false);
-    keys(&a, "<F2>");
-    draw(&a, &g);
+    apptest_keys(&a, "<F2>");
+    apptest_draw(&a, &g);
     for (int row = 0; row < g.rows; row++)
         for (int c = 0; c < g.cols; c++)
             assert_true((unsigned char)sbx_grid_cat(&g, row, c)->text[0] < 0x80);
     assert_screen_has(&g, "-   /etc");
-    keys(&a, "<F3>");
-    draw(&a, &g);
+    apptest_keys(&a, "<F3>");
+    apptest_draw(&a, &g);
     sbx_app_free(&a);
     sbx_grid_free(&g);
 }
@@ -544,24 +506,24 @@ static void empty_states(void **state)
     struct sbx_grid g;
     sbx_grid_init(&g, false);
     start(&a, r, 80, 24);
-    keys(&a, "<F2>");
-    draw(&a, &g);
+    apptest_keys(&a, "<F2>");
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "No file changes recorded.");
     assert_screen_has(&g, "manifests");
-    keys(&a, "jG\n<Left>");
+    apptest_keys(&a, "jG\n<Left>");
     assert_int_equal(a.view, SBX_VIEW_FILES);
-    keys(&a, "<F3>");
-    draw(&a, &g);
+    apptest_keys(&a, "<F3>");
+    apptest_draw(&a, &g);
     assert_screen_has(&g, "No network activity recorded.");
-    keys(&a, "jG\n");
+    apptest_keys(&a, "jG\n");
     assert_int_equal(a.view, SBX_VIEW_NETWORK);
     sbx_app_free(&a);
     /* nothing loaded at all */
     struct sbx_app_opts o = {.threads = 1};
     sbx_app_init(&a, &o, 80, 24);
-    keys(&a, "<F2><F3><Tab>");
+    apptest_keys(&a, "<F2><F3><Tab>");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
-    draw(&a, &g);
+    apptest_draw(&a, &g);
     sbx_app_free(&a);
     sbx_grid_free(&g);
     drop_run(r);
@@ -575,20 +537,20 @@ static void new_data_keeps_the_place(void **state)
     struct run *again = make_run(true, true);
     struct sbx_app a;
     start(&a, r, 80, 24);
-    keys(&a, "<F3>j");
+    apptest_keys(&a, "<F3>j");
     char *host = sbx_xstrndup(a.net.hosts[1].host, strlen(a.net.hosts[1].host));
-    keys(&a, "<F2>");
+    apptest_keys(&a, "<F2>");
     while (strcmp(selected_path(&a), "notes.txt") != 0)
-        keys(&a, "j");
+        apptest_keys(&a, "j");
     sbx_app_set_data(&a, &again->tl, &again->sum, false);
     assert_int_equal(a.view, SBX_VIEW_FILES);
     assert_string_equal(selected_path(&a), "notes.txt");
-    keys(&a, "\n");
+    apptest_keys(&a, "\n");
     assert_int_equal(a.view, SBX_VIEW_FILE);
     sbx_app_set_data(&a, &r->tl, &r->sum, false);
     assert_int_equal(a.view, SBX_VIEW_FILE);
     assert_string_equal(a.tree.nodes[a.fnode].path, "notes.txt");
-    keys(&a, "q<F3>");
+    apptest_keys(&a, "q<F3>");
     assert_string_equal(a.net.hosts[a.ncur].host, host);
     free(host);
     sbx_app_free(&a);
@@ -617,7 +579,7 @@ static void random_keys(void **state)
         if (x % 11 == 0)
             flags = sbx_app_key(&a, x % 3 ? SBX_KEY_CLICK : SBX_KEY_DOUBLE_CLICK, (int)(x >> 8) % 30, 3);
         else
-            flags = keys(&a, pieces[(x >> 4) % (sizeof pieces / sizeof pieces[0])]);
+            flags = apptest_keys(&a, pieces[(x >> 4) % (sizeof pieces / sizeof pieces[0])]);
         if (flags & SBX_APP_QUIT) {
             sbx_app_free(&a);
             start(&a, r, 80, 24);
@@ -636,7 +598,7 @@ static void random_keys(void **state)
         if (a.view == SBX_VIEW_FILE)
             assert_true(a.fnode < a.tree.n && a.tree.nodes[a.fnode].changed);
         if (iter % 5 == 0)
-            draw(&a, &g);
+            apptest_draw(&a, &g);
     }
     sbx_app_free(&a);
     sbx_grid_free(&g);

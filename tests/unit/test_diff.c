@@ -19,30 +19,9 @@
 #include "importers/load.h"
 #include "model/diffs.h"
 #include "model/summary.h"
+#include "tests/unit/mdifftest.h"
 
 /* ---- helpers ---- */
-
-static char *fixture(const char *name, size_t *n)
-{
-    char path[4096];
-    const char *me = __FILE__, *slash = strrchr(me, '/');
-    int k = slash ? (int)(slash - me) : 0;
-    snprintf(path, sizeof path, "%.*s%s../fixtures/mdiff/%s", k, me, slash ? "/" : "", name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(path, sizeof path, "tests/fixtures/mdiff/%s", name);
-        fp = fopen(path, "rb");
-    }
-    assert_non_null(fp);
-    struct sbx_buf b = SBX_BUF_INIT;
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        sbx_buf_add(&b, chunk, got);
-    fclose(fp);
-    *n = b.len;
-    return b.p;
-}
 
 static const struct sbx_diff_file *file_named(const struct sbx_diff_parsed *p, const char *path)
 {
@@ -116,7 +95,7 @@ static void git_diff(void **state)
     const char *names[] = {"git.patch", "git-binary.patch"};
     for (int k = 0; k < 2; k++) {
         size_t n;
-        char *data = fixture(names[k], &n);
+        char *data = mdifftest_fixture(names[k], &n);
         assert_true(sbx_diff_looks_like(data, n));
         struct sbx_diff_parsed p;
         sbx_diff_parse(data, n, &p);
@@ -169,7 +148,7 @@ static void gnu_diff(void **state)
     } cases[] = {{"diff-ruN.patch", ruN, 9}, {"diff-ru.patch", ru, 9}, {"diff-u.patch", u, 1}};
     for (size_t c = 0; c < 3; c++) {
         size_t n;
-        char *data = fixture(cases[c].name, &n);
+        char *data = mdifftest_fixture(cases[c].name, &n);
         assert_true(sbx_diff_looks_like(data, n));
         struct sbx_diff_parsed p;
         sbx_diff_parse(data, n, &p);
@@ -198,7 +177,7 @@ static void omitted_counts(void **state)
     assert_false(sbx_diff_hunk_header("@@@ -1 -1 +1 @@@", 16, &os, &oc, &ns, &nc));
 
     size_t n;
-    char *data = fixture("git-one-line.patch", &n);
+    char *data = mdifftest_fixture("git-one-line.patch", &n);
     struct sbx_diff_parsed p;
     sbx_diff_parse(data, n, &p);
     assert_int_equal(p.nfiles, 1);
@@ -355,44 +334,20 @@ static void problems(void **state)
 
 /* ---- loaded with a run ---- */
 
-struct fixture_dir {
-    char dir[64];
-};
-
 static int setup(void **state)
 {
-    struct fixture_dir *fx = calloc(1, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/sbxview-diff-XXXXXX");
-    if (!mkdtemp(fx->dir))
-        return -1;
-    *state = fx;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture_dir *fx = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
-    int rc = system(cmd);
-    free(fx);
-    return rc;
+    return mdifftest_setup(state, "/tmp/sbxview-diff-XXXXXX");
 }
 
 static void put(const struct fixture_dir *fx, const char *name, const char *data, size_t n)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", fx->dir, name);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(data, 1, n, fp), n);
-    fclose(fp);
+    free(mdifftest_put(fx, name, data, n));
 }
 
 static void put_fixture(const struct fixture_dir *fx, const char *name)
 {
     size_t n;
-    char *d = fixture(name, &n);
+    char *d = mdifftest_fixture(name, &n);
     put(fx, name, d, n);
     free(d);
 }
@@ -510,7 +465,7 @@ static void detected_as_diff(void **state)
                            "diff-u.patch", "git-one-line.patch"};
     for (size_t i = 0; i < 6; i++) {
         size_t n;
-        char *d = fixture(names[i], &n);
+        char *d = mdifftest_fixture(names[i], &n);
         assert_ptr_equal(sbx_detect_format(d, n), &sbx_format_diff);
         free(d);
     }
@@ -528,8 +483,8 @@ int main(void)
         cmocka_unit_test(format_patch_and_crlf),
         cmocka_unit_test(problems),
         cmocka_unit_test(detected_as_diff),
-        cmocka_unit_test_setup_teardown(diff_alone_gives_files, setup, teardown),
-        cmocka_unit_test_setup_teardown(diff_with_manifests, setup, teardown),
+        cmocka_unit_test_setup_teardown(diff_alone_gives_files, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(diff_with_manifests, setup, mdifftest_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,28 +19,7 @@
 #include "importers/load.h"
 #include "importers/mdiff.h"
 #include "model/summary.h"
-
-static char *fixture(const char *name, size_t *n)
-{
-    char path[4096];
-    const char *me = __FILE__, *slash = strrchr(me, '/');
-    int k = slash ? (int)(slash - me) : 0;
-    snprintf(path, sizeof path, "%.*s%s../fixtures/mdiff/%s", k, me, slash ? "/" : "", name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(path, sizeof path, "tests/fixtures/mdiff/%s", name);
-        fp = fopen(path, "rb");
-    }
-    assert_non_null(fp);
-    struct sbx_buf b = SBX_BUF_INIT;
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        sbx_buf_add(&b, chunk, got);
-    fclose(fp);
-    *n = b.len;
-    return b.p;
-}
+#include "tests/unit/mdifftest.h"
 
 #define H64 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -103,7 +82,7 @@ static void detected(void **state)
                            "tag.sha256", "escaped.sha256"};
     for (size_t i = 0; i < 5; i++) {
         size_t n;
-        char *d = fixture(names[i], &n);
+        char *d = mdifftest_fixture(names[i], &n);
         assert_ptr_equal(sbx_detect_format(d, n), &sbx_format_manifest);
         for (size_t k = 0; sbx_formats[k]; k++)
             if (sbx_formats[k] != &sbx_format_manifest && sbx_formats[k]->detect(d, n))
@@ -118,46 +97,16 @@ static void detected(void **state)
 
 /* ---- manifests loaded with a run ---- */
 
-struct fixture_dir {
-    char dir[64];
-};
-
 static int setup(void **state)
 {
-    struct fixture_dir *fx = calloc(1, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/sbxview-manifest-XXXXXX");
-    if (!mkdtemp(fx->dir))
-        return -1;
-    *state = fx;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture_dir *fx = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
-    int rc = system(cmd);
-    free(fx);
-    return rc;
-}
-
-static char *put(const struct fixture_dir *fx, const char *name, const char *data, size_t n)
-{
-    struct sbx_buf path = SBX_BUF_INIT;
-    sbx_buf_addf(&path, "%s/%s", fx->dir, name);
-    FILE *fp = fopen(path.p, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(data, 1, n, fp), n);
-    fclose(fp);
-    return path.p;
+    return mdifftest_setup(state, "/tmp/sbxview-manifest-XXXXXX");
 }
 
 static char *put_fixture(const struct fixture_dir *fx, const char *name, const char *as)
 {
     size_t n;
-    char *d = fixture(name, &n);
-    char *p = put(fx, as, d, n);
+    char *d = mdifftest_fixture(name, &n);
+    char *p = mdifftest_put(fx, as, d, n);
     free(d);
     return p;
 }
@@ -272,8 +221,8 @@ static void two_pairs_and_a_root(void **state)
     const char *etc_before = H64 "  /etc/hosts\n" H64 "  /etc/passwd\n";
     const char *etc_after = "0000000000000000000000000000000000000000000000000000000000000000  /etc/hosts\n"
                             H64 "  /etc/passwd\n" H64 "  /etc/cron.d/job\n";
-    free(put(fx, "etc-old.sha256", etc_before, strlen(etc_before)));
-    free(put(fx, "etc-new.sha256", etc_after, strlen(etc_after)));
+    free(mdifftest_put(fx, "etc-old.sha256", etc_before, strlen(etc_before)));
+    free(mdifftest_put(fx, "etc-new.sha256", etc_after, strlen(etc_after)));
     const char *paths[] = {fx->dir};
     struct loaded l;
     load(&l, paths, 1, 0);
@@ -305,7 +254,7 @@ static void lone_manifest(void **state)
     struct fixture_dir *fx = *state;
     const char *m = H64 "  ./a\n" "not a manifest line\n" H64 " *./b c\n\n" "\\" H64 "  ./d\\ne\n"
                     H64 "  ./f\n" H64 "  ./g\n";
-    char *p = put(fx, "workspace.sha256", m, strlen(m));
+    char *p = mdifftest_put(fx, "workspace.sha256", m, strlen(m));
     const char *paths[] = {p};
     struct loaded l;
     load(&l, paths, 1, 0);
@@ -338,9 +287,9 @@ static void with_a_recorder_log(void **state)
     const char *after = "7c37314c21b3c613a1b4cc5212ed54e5a88d362df336a7f711eb240b2a9724d4  ./csvsum.py\n"
                         "613306d0912cda4c64f06418e3ffa91ef73ea6e19bc2527211a551b6fa23790f  ./notes.txt\n"
                         "1ed31531994d05e2f512b183b1aa17e7441e832d6ef7c74d2e7a932b571d1afd  ./prices.csv\n";
-    free(put(fx, "agent-run.jsonl", log, strlen(log)));
-    free(put(fx, "manifest-before.sha256", before, strlen(before)));
-    free(put(fx, "manifest-after.sha256", after, strlen(after)));
+    free(mdifftest_put(fx, "agent-run.jsonl", log, strlen(log)));
+    free(mdifftest_put(fx, "manifest-before.sha256", before, strlen(before)));
+    free(mdifftest_put(fx, "manifest-after.sha256", after, strlen(after)));
     const char *paths[] = {fx->dir};
     struct loaded l;
     load(&l, paths, 1, 0);
@@ -373,7 +322,7 @@ static void net_change(void **state)
         "\"changed\": [\"kept.txt\"], \"removed\": [\"gone.txt\"]}\n"
         "{\"at\": \"2026-11-29T08:00:02Z\", \"kind\": \"files\", \"added\": [\"gone.txt\"], "
         "\"changed\": [\"new.txt\", \"kept.txt\"], \"removed\": [\"tmp.txt\"]}\n";
-    char *p = put(fx, "agent-run.jsonl", log, strlen(log));
+    char *p = mdifftest_put(fx, "agent-run.jsonl", log, strlen(log));
     const char *paths[] = {p};
     struct loaded l;
     load(&l, paths, 1, 0);
@@ -418,7 +367,7 @@ static void escaped_names_pair(void **state)
     char *a = put_fixture(fx, "escaped.sha256", "before.sha256");
     const char *after = "\\3bb2abb69ebb27fbfe63c7639624c6ec5e331b841a5bc8c3ebc10b9285e90877  ./back\\\\slash.txt\n"
                         "\\0000000000000000000000000000000000000000000000000000000000000000  ./new\\nline.txt\n";
-    char *b = put(fx, "after.sha256", after, strlen(after));
+    char *b = mdifftest_put(fx, "after.sha256", after, strlen(after));
     const char *paths[] = {a, b};
     struct loaded l;
     load(&l, paths, 2, 0);
@@ -439,14 +388,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_forms),
         cmocka_unit_test(detected),
-        cmocka_unit_test_setup_teardown(pair_by_name, setup, teardown),
-        cmocka_unit_test_setup_teardown(pair_by_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(two_pairs_and_a_root, setup, teardown),
-        cmocka_unit_test_setup_teardown(lone_manifest, setup, teardown),
-        cmocka_unit_test_setup_teardown(with_a_recorder_log, setup, teardown),
-        cmocka_unit_test_setup_teardown(net_change, setup, teardown),
-        cmocka_unit_test_setup_teardown(no_pair_in_a_preview, setup, teardown),
-        cmocka_unit_test_setup_teardown(escaped_names_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(pair_by_name, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(pair_by_order, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(two_pairs_and_a_root, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(lone_manifest, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(with_a_recorder_log, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(net_change, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(no_pair_in_a_preview, setup, mdifftest_teardown),
+        cmocka_unit_test_setup_teardown(escaped_names_pair, setup, mdifftest_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

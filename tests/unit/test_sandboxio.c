@@ -31,15 +31,6 @@ static struct sbx_timeline *load_bytes(const char *bytes, size_t n, int threads)
 }
 #define LOAD(s) load_bytes((s), sizeof(s) - 1, 1)
 
-static const struct sbx_event *at_line(const struct sbx_timeline *tl, uint32_t line)
-{
-    for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->line_no == line)
-            return tl->order[i];
-    fail_msg("no event for line %u", line);
-    return NULL;
-}
-
 /* The event's command line as sbx_text_get gives it ("(absent)" when the
  * field is not there). */
 static const char *command_of(const struct sbx_timeline *tl, const struct sbx_event *e)
@@ -97,7 +88,7 @@ static void commands(void **state)
     assert_int_equal(tl->nskips, 0);
     assert_int_equal(tl->n, 10);
 
-    const struct sbx_event *e = at_line(tl, 1);
+    const struct sbx_event *e = loadtest_at_line(tl, 1);
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_string_equal(sbx_str(tl, e->label), "exec");
     /* ts is the start, to the microsecond; the end is ts + duration_ms */
@@ -116,31 +107,31 @@ static void commands(void **state)
     assert_false(e->u.cmd.flags & SBX_CMD_DENIALS);
     assert_int_equal(e->findings, 0);
 
-    e = at_line(tl, 3);
+    e = loadtest_at_line(tl, 3);
     assert_string_equal(command_of(tl, e), "curl -fsS https://pastebin.com/raw/Zx81");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "curl");
     assert_true(e->u.cmd.flags & SBX_CMD_DENIALS);
     assert_int_equal(e->u.cmd.denials, 2);
 
     /* run_code: no argv; without captured code there is no command line */
-    e = at_line(tl, 4);
+    e = loadtest_at_line(tl, 4);
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_string_equal(command_of(tl, e), "(absent)");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "run_code");
     assert_int_equal(e->u.cmd.exit, 0);
     /* with it, the code is the command; exit_code null is unknown, not bad */
-    e = at_line(tl, 5);
+    e = loadtest_at_line(tl, 5);
     assert_string_equal(command_of(tl, e), "import os\nprint(os.environ['TOKEN'])\n");
     assert_false(e->u.cmd.command.flags & SBX_TEXT_ARGV);
     assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_int_equal(e->findings, 0);
 
     /* the redacted script: shown as ***, the shell is the program */
-    e = at_line(tl, 6);
+    e = loadtest_at_line(tl, 6);
     assert_string_equal(command_of(tl, e), "bash -c ***");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "bash");
 
-    e = at_line(tl, 9);
+    e = loadtest_at_line(tl, 9);
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_string_equal(sbx_str(tl, e->label), "stream");
     assert_string_equal(command_of(tl, e), "tail -f 'log file.txt'");
@@ -159,7 +150,7 @@ static void files_and_notes(void **state)
         uint64_t denials;
     } ops[] = {{2, "file_read", 0, 1615, 0}, {7, "file_write", 120, 0, 1}, {10, "file_list", -1, 88, 0}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        const struct sbx_event *e = at_line(tl, ops[i].line);
+        const struct sbx_event *e = loadtest_at_line(tl, ops[i].line);
         assert_int_equal(e->kind, SBX_EV_FILES);
         assert_string_equal(sbx_str(tl, e->label), ops[i].op);
         const struct sbx_files *f = e->u.files;
@@ -173,7 +164,7 @@ static void files_and_notes(void **state)
         assert_int_equal(sbx_event_denials(e), ops[i].denials);
     }
     /* an operation sbxview does not know: a note, never dropped */
-    const struct sbx_event *e = at_line(tl, 8);
+    const struct sbx_event *e = loadtest_at_line(tl, 8);
     assert_int_equal(e->kind, SBX_EV_NOTE);
     assert_string_equal(sbx_str(tl, e->label), "snapshot");
     assert_int_equal(e->end - e->start, 900 * MS);
@@ -191,12 +182,12 @@ static void denials_in_the_summary(void **state)
     /* curl (2), file_write (1), snapshot (3), in time order */
     assert_int_equal(sum.ndenials, 3);
     assert_int_equal(sum.denied_connections, 6);
-    assert_ptr_equal(sum.denials[0], at_line(tl, 3));
-    assert_ptr_equal(sum.denials[1], at_line(tl, 7));
-    assert_ptr_equal(sum.denials[2], at_line(tl, 8));
+    assert_ptr_equal(sum.denials[0], loadtest_at_line(tl, 3));
+    assert_ptr_equal(sum.denials[1], loadtest_at_line(tl, 7));
+    assert_ptr_equal(sum.denials[2], loadtest_at_line(tl, 8));
     for (uint32_t line = 1; line <= 10; line++) {
         bool refused = line == 3 || line == 7 || line == 8;
-        assert_int_equal(!!(at_line(tl, line)->findings & SBX_F_REFUSED_HOST), refused);
+        assert_int_equal(!!(loadtest_at_line(tl, line)->findings & SBX_F_REFUSED_HOST), refused);
     }
     /* no host is known: none is listed as refused */
     assert_int_equal(sum.nrefused, 0);
@@ -245,27 +236,27 @@ static void wrong_types(void **state)
     assert_int_equal(tl->nskips, 0);
     assert_int_equal(tl->n, 10);
     for (uint32_t line = 1; line <= 10; line++)
-        if (!(at_line(tl, line)->findings & SBX_F_BAD_FIELD))
+        if (!(loadtest_at_line(tl, line)->findings & SBX_F_BAD_FIELD))
             fail_msg("line %u: no bad field", line);
-    const struct sbx_event *e = at_line(tl, 1);
+    const struct sbx_event *e = loadtest_at_line(tl, 1);
     assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_string_equal(command_of(tl, e), "ls");
-    assert_int_equal(at_line(tl, 2)->start, SBX_TIME_UNKNOWN);
-    assert_int_equal(at_line(tl, 3)->start, SBX_TIME_UNKNOWN);
+    assert_int_equal(loadtest_at_line(tl, 2)->start, SBX_TIME_UNKNOWN);
+    assert_int_equal(loadtest_at_line(tl, 3)->start, SBX_TIME_UNKNOWN);
     /* an argv that is not an array of strings: shown as it is */
-    e = at_line(tl, 4);
+    e = loadtest_at_line(tl, 4);
     assert_false(e->u.cmd.command.flags & SBX_TEXT_ARGV);
     assert_string_equal(command_of(tl, e), "[\"ls\",1]");
-    assert_string_equal(command_of(tl, at_line(tl, 5)), "ls -la");
-    e = at_line(tl, 6);
+    assert_string_equal(command_of(tl, loadtest_at_line(tl, 5)), "ls -la");
+    e = loadtest_at_line(tl, 6);
     assert_false(e->u.cmd.flags & SBX_CMD_MS_KNOWN);
     assert_int_equal(e->end, e->start);
-    assert_false(at_line(tl, 7)->u.cmd.flags & SBX_CMD_DENIALS);
+    assert_false(loadtest_at_line(tl, 7)->u.cmd.flags & SBX_CMD_DENIALS);
     /* no event name: a note */
-    assert_int_equal(at_line(tl, 8)->kind, SBX_EV_NOTE);
-    assert_int_equal(at_line(tl, 9)->sandbox, 0);
+    assert_int_equal(loadtest_at_line(tl, 8)->kind, SBX_EV_NOTE);
+    assert_int_equal(loadtest_at_line(tl, 9)->sandbox, 0);
     /* no zone: read as UTC and said so; a real duration rounds; -0 is no exit */
-    e = at_line(tl, 10);
+    e = loadtest_at_line(tl, 10);
     assert_true(e->tflags & SBX_EVT_NO_ZONE);
     assert_int_equal(e->u.cmd.ms, 3);
     assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
@@ -286,8 +277,8 @@ static void bad_lines(void **state)
         "{\"ts\":\"2026-11-29T08:38:52+00:00\",\"event\":\"exec\",\"sandbox_id\":\"s\",\"argv\":[\"d";
     struct sbx_timeline *tl = load_bytes(log, sizeof log - 1, 1);
     assert_int_equal(tl->n, 2);
-    assert_string_equal(command_of(tl, at_line(tl, 1)), "a");
-    assert_string_equal(command_of(tl, at_line(tl, 7)), "c");
+    assert_string_equal(command_of(tl, loadtest_at_line(tl, 1)), "a");
+    assert_string_equal(command_of(tl, loadtest_at_line(tl, 7)), "c");
     assert_int_equal(tl->nskips, 5);
     static const uint32_t bad[] = {2, 4, 5, 6};
     for (size_t i = 0; i < 4; i++) {
@@ -311,14 +302,14 @@ static void unusual_argv(void **state)
         "{\"ts\":\"2026-11-29T08:38:49+00:00\",\"event\":\"exec\",\"sandbox_id\":\"s\",\"argv\":[\"echo\",\"caf\xc3\xa9\"]}\n"
         "{\"ts\":\"2026-11-29T08:38:50+00:00\",\"event\":\"exec\",\"sandbox_id\":\"s\",\"argv\":[\"echo\",\"plain\"]}\n";
     struct sbx_timeline *tl = LOAD(log);
-    assert_true(at_line(tl, 1)->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
-    assert_true(at_line(tl, 2)->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
-    assert_false(at_line(tl, 3)->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
+    assert_true(loadtest_at_line(tl, 1)->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
+    assert_true(loadtest_at_line(tl, 2)->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
+    assert_false(loadtest_at_line(tl, 3)->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
     struct sbx_summary sum;
     char err[256];
     assert_true(sbx_summarize(tl, NULL, &sum, err, sizeof err));
-    assert_true(at_line(tl, 1)->findings & SBX_F_HIDDEN_TEXT);
-    assert_false(at_line(tl, 2)->findings & SBX_F_HIDDEN_TEXT);
+    assert_true(loadtest_at_line(tl, 1)->findings & SBX_F_HIDDEN_TEXT);
+    assert_false(loadtest_at_line(tl, 2)->findings & SBX_F_HIDDEN_TEXT);
     sbx_summary_free(&sum);
     loadtest_drop(tl);
 }

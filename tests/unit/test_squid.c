@@ -32,16 +32,6 @@ static const char *skip_reason(const struct sbx_timeline *tl, uint32_t line)
     return loadtest_skip_reason(tl, line);
 }
 
-/* The event of a line (events are in time order; tests look them up by line). */
-static const struct sbx_event *at_line(const struct sbx_timeline *tl, uint32_t line)
-{
-    for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->line_no == line)
-            return tl->order[i];
-    fail_msg("no event for line %u", line);
-    return NULL;
-}
-
 static void assert_url(const struct sbx_timeline *tl, const struct sbx_event *e, const char *url)
 {
     assert_true(e->u.net.url.flags & SBX_TEXT_PRESENT);
@@ -70,7 +60,7 @@ static void native_padded_columns(void **state)
     struct sbx_timeline *tl = LOAD(NATIVE);
     assert_int_equal(tl->nskips, 0);
     assert_int_equal(tl->n, 9);
-    const struct sbx_event *e = at_line(tl, 1);
+    const struct sbx_event *e = loadtest_at_line(tl, 1);
     assert_int_equal(e->kind, SBX_EV_NETWORK);
     assert_int_equal(e->end, 1795942225114000000LL);
     assert_int_equal(e->start, e->end - 13 * 1000000LL);
@@ -88,12 +78,12 @@ static void native_padded_columns(void **state)
     assert_url(tl, e, "http://PyPI.Internal:8081/simple/");
     assert_false(e->u.net.url.flags & SBX_TEXT_UNUSUAL);
     /* the elapsed time of a refused metadata request: 6005 ms */
-    e = at_line(tl, 4);
+    e = loadtest_at_line(tl, 4);
     assert_int_equal(e->end - e->start, 6005 * 1000000LL);
     assert_string_equal(sbx_str(tl, e->u.net.host), "169.254.169.254");
     assert_string_equal(sbx_str(tl, e->u.net.client), "10.0.0.7");
     /* the carriage return of a CRLF line is no part of the MIME type or line */
-    e = at_line(tl, 9);
+    e = loadtest_at_line(tl, 9);
     const char *l = sbx_event_line(tl, e);
     assert_memory_equal(l + e->line_len - 9, " text/csv", 9);
     drop(tl);
@@ -103,7 +93,7 @@ static void denied_is_a_refused_host(void **state)
 {
     (void)state;
     struct sbx_timeline *tl = LOAD(NATIVE);
-    const struct sbx_event *e = at_line(tl, 2);
+    const struct sbx_event *e = loadtest_at_line(tl, 2);
     assert_true(e->u.net.flags & SBX_NET_DENIED);
     assert_false(e->u.net.flags & SBX_NET_UNREACHED);
     assert_true(e->findings & SBX_F_REFUSED_HOST);
@@ -111,13 +101,13 @@ static void denied_is_a_refused_host(void **state)
     assert_int_equal(e->u.net.status, 403);
     assert_int_equal(e->start, e->end);
     /* refused CONNECT: the host without its port */
-    e = at_line(tl, 3);
+    e = loadtest_at_line(tl, 3);
     assert_int_equal(e->u.net.flags, SBX_NET_DENIED | SBX_NET_CONNECT);
     assert_true(e->findings & SBX_F_REFUSED_HOST);
     assert_string_equal(sbx_str(tl, e->u.net.host), "paste.example.com");
     assert_url(tl, e, "paste.example.com:443");
     /* the same host interned once (through the host cache or not) */
-    assert_int_equal(at_line(tl, 2)->u.net.host, e->u.net.host);
+    assert_int_equal(loadtest_at_line(tl, 2)->u.net.host, e->u.net.host);
     /* no other line is refused */
     size_t refused = 0;
     for (size_t i = 0; i < tl->n; i++)
@@ -130,17 +120,17 @@ static void unreached(void **state)
 {
     (void)state;
     struct sbx_timeline *tl = LOAD(NATIVE);
-    const struct sbx_event *e = at_line(tl, 5); /* NONE_NONE/000 */
+    const struct sbx_event *e = loadtest_at_line(tl, 5); /* NONE_NONE/000 */
     assert_int_equal(e->u.net.flags, SBX_NET_UNREACHED);
     assert_int_equal(e->findings, 0);
     assert_int_equal(e->u.net.status, 0);
     assert_int_equal(e->u.net.host, 0);
     assert_string_equal(sbx_str(tl, e->u.net.method), "-");
     assert_url(tl, e, "error:transaction-end-before-headers");
-    e = at_line(tl, 6); /* HIER_NONE with 503 */
+    e = loadtest_at_line(tl, 6); /* HIER_NONE with 503 */
     assert_int_equal(e->u.net.flags, SBX_NET_UNREACHED);
     assert_int_equal(e->u.net.status, 503);
-    e = at_line(tl, 9); /* 503 from a host that was reached */
+    e = loadtest_at_line(tl, 9); /* 503 from a host that was reached */
     assert_int_equal(e->u.net.flags, 0);
     drop(tl);
 }
@@ -149,13 +139,13 @@ static void connect_and_ipv6(void **state)
 {
     (void)state;
     struct sbx_timeline *tl = LOAD(NATIVE);
-    const struct sbx_event *e = at_line(tl, 7);
+    const struct sbx_event *e = loadtest_at_line(tl, 7);
     assert_int_equal(e->u.net.flags, SBX_NET_CONNECT);
     assert_string_equal(sbx_str(tl, e->u.net.host), "2001:db8::1");
     assert_string_equal(sbx_str(tl, e->u.net.method), "CONNECT");
     assert_url(tl, e, "[2001:DB8::1]:443");
     /* user info, brackets and port stripped; trailing fields tolerated */
-    e = at_line(tl, 8);
+    e = loadtest_at_line(tl, 8);
     assert_string_equal(sbx_str(tl, e->u.net.host), "fe80::1");
     assert_int_equal(e->u.net.bytes_in, 77);
     assert_url(tl, e, "http://user:pw@[fe80::1]:8080/x?a=b");
@@ -176,7 +166,7 @@ static void combined(void **state)
     struct sbx_timeline *tl = LOAD(COMBINED);
     assert_int_equal(tl->nskips, 0);
     assert_int_equal(tl->n, 4);
-    const struct sbx_event *e = at_line(tl, 1);
+    const struct sbx_event *e = loadtest_at_line(tl, 1);
     assert_int_equal(e->kind, SBX_EV_NETWORK);
     /* 2026-10-10T13:55:36Z */
     assert_int_equal(e->end, 1791640536LL * 1000000000);
@@ -192,19 +182,19 @@ static void combined(void **state)
     assert_int_equal(e->u.net.flags, 0);
     assert_url(tl, e, "http://Example.COM/a?q=1");
     /* the same instant written at +0200; a refusal from the trailing Squid codes */
-    e = at_line(tl, 2);
+    e = loadtest_at_line(tl, 2);
     assert_int_equal(e->end, 1791640536LL * 1000000000);
     assert_int_equal(e->u.net.flags, SBX_NET_DENIED | SBX_NET_CONNECT);
     assert_true(e->findings & SBX_F_REFUSED_HOST);
     assert_string_equal(sbx_str(tl, e->u.net.host), "evil.example.net");
     assert_string_equal(sbx_str(tl, e->label), "CONNECT");
     /* a leap day at -01:30, bytes "-", no Squid codes */
-    e = at_line(tl, 3);
+    e = loadtest_at_line(tl, 3);
     assert_int_equal(e->end, (1835395200LL + 5400) * 1000000000);
     assert_int_equal(e->u.net.bytes_in, -1);
     assert_int_equal(e->u.net.result, 0);
     /* the common format: no referer, no user agent */
-    e = at_line(tl, 4);
+    e = loadtest_at_line(tl, 4);
     assert_int_equal(e->u.net.status, 404);
     assert_string_equal(sbx_str(tl, e->u.net.host), "common.example");
     drop(tl);

@@ -191,6 +191,26 @@ static int quoted_field(const char **p, const char *end, struct span *out)
     return 1;
 }
 
+/* The user agent at *p: like quoted_field, but Squid writes the quotes
+ * inside an agent as they came ("say "hi""), so it closes at the line's last
+ * quote that no backslash escapes; only Squid's codes follow it. */
+static int agent_field(const char **p, const char *end, struct span *out)
+{
+    const char *s = *p;
+    while (s < end && is_ws(*s))
+        s++;
+    if (s == end || *s != '"')
+        return -1;
+    const char *e = end;
+    while ((e = memrchr(s + 1, '"', (size_t)(e - s - 1))) && e[-1] == '\\')
+        ;
+    if (!e)
+        return 0;
+    *out = (struct span){s + 1, (size_t)(e - s - 1)};
+    *p = e + 1;
+    return 1;
+}
+
 /* [10/Oct/2026:13:55:36 +0000] at *p, as ns. */
 static bool parse_clf_time(const char **p, const char *end, int64_t *ns, char *reason,
                            size_t reasonsz)
@@ -275,7 +295,7 @@ static bool parse_combined(const char *p, const char *end, struct request *rq, c
     /* referer and user agent: absent in the common format, quoted when there */
     struct span ignored;
     for (int i = 0; i < 2; i++) {
-        q = quoted_field(&p, end, &ignored);
+        q = i ? agent_field(&p, end, &ignored) : quoted_field(&p, end, &ignored);
         if (q == 0)
             return FAIL("the %s's quote is not closed", i ? "user agent" : "referer");
         if (q < 0) {

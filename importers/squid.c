@@ -44,7 +44,6 @@ struct request {
     struct span client, result, method, url, hier;
     int32_t status;             /* -1: not given */
     int64_t bytes;              /* -1: not given */
-    bool url_unusual;           /* a byte outside printable ASCII in the URL */
 };
 
 static bool is_ws(char c)
@@ -52,17 +51,56 @@ static bool is_ws(char c)
     return c == ' ' || c == '\t';
 }
 
-/* The next whitespace-separated field at *p, or an empty span at the end.
- * Field bytes are nearly all above ' ': that test comes first. */
+/* Eight bytes at s as a little-endian word (the byte at s lowest). */
+static inline uint64_t word_at(const char *s)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* The high bit of each byte of w below c (c <= 0x80); exact for the lowest
+ * such byte, which is all the callers use (a borrow only spills upwards). */
+static inline uint64_t bytes_below(uint64_t w, unsigned char c)
+{
+    return (w - ONES * c) & ~w & HIGHS;
+}
+
+/* The end of the field that starts at s: the first space or tab, or end.
+ * Eight bytes at a time while eight remain: a field's bytes are nearly all
+ * above ' ', so a word with none at or below it is skipped whole. */
+static inline const char *field_end(const char *s, const char *end)
+{
+    while (end - s >= 8) {
+        uint64_t m = bytes_below(word_at(s), ' ' + 1);
+        if (!m) {
+            s += 8;
+            continue;
+        }
+        s += __builtin_ctzll(m) >> 3;
+        if (is_ws(*s))
+            return s;
+        s++; /* a control byte inside the field */
+    }
+    while (s < end && !is_ws(*s))
+        s++;
+    return s;
+}
+
+/* The next whitespace-separated field at *p, or an empty span at the end. */
 static inline __attribute__((always_inline)) struct span next_field(const char **p,
                                                                     const char *end)
 {
     const char *s = *p;
     while (s < end && is_ws(*s))
         s++;
-    const char *e = s;
-    while (e < end && ((unsigned char)*e > ' ' || !is_ws(*e)))
-        e++;
+    const char *e = field_end(s, end);
     *p = e;
     return (struct span){s, (size_t)(e - s)};
 }
@@ -321,7 +359,8 @@ static bool parse_combined(const char *p, const char *end, struct request *rq, c
 static bool parse_request(const char *line, size_t len, struct request *rq, char *reason,
                           size_t reasonsz)
 {
-    memset(rq, 0, sizeof *rq);
+    rq->combined = false;
+    rq->result = rq->hier = (struct span){line, 0};
     const char *end = line + len, *p = line;
     /* the fourth field tells the shapes apart */
     struct span f[10];
@@ -421,11 +460,19 @@ static struct span url_host(struct span url, bool connect)
     return (struct span){p, (size_t)(end - p)};
 }
 
+/* A byte outside printable ASCII, or a backslash: eight at a time. */
 static bool unusual(struct span s)
 {
-    unsigned char bad = 0;
-    for (size_t i = 0; i < s.n; i++) {
-        unsigned char c = (unsigned char)s.p[i];
+    const char *p = s.p, *end = s.p + s.n;
+    uint64_t bad = 0;
+    for (; end - p >= 8; p += 8) {
+        uint64_t w = word_at(p);
+        /* below 0x20, 0x7f and above (high bit set, or 0x7f + 1 overflowing into it), '\\' */
+        bad |= bytes_below(w, 0x20) | (((w & ~HIGHS) + ONES) & HIGHS) | (w & HIGHS) |
+               bytes_below(w ^ (ONES * '\\'), 1);
+    }
+    for (; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
         bad |= (unsigned char)(c < 0x20 || c >= 0x7f || c == '\\');
     }
     return bad;

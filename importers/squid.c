@@ -105,21 +105,37 @@ static inline __attribute__((always_inline)) struct span next_field(const char *
     return (struct span){s, (size_t)(e - s)};
 }
 
+/* The first c in s[0..n), or NULL: memchr for the short spans of a line,
+ * without a call. */
+static inline const char *find_byte(const char *s, size_t n, char c)
+{
+    const char *end = s + n;
+    for (; end - s >= 8; s += 8) {
+        uint64_t m = bytes_below(word_at(s) ^ (ONES * (unsigned char)c), 1);
+        if (m)
+            return s + (__builtin_ctzll(m) >> 3);
+    }
+    for (; s < end; s++)
+        if (*s == c)
+            return s;
+    return NULL;
+}
+
 /* Digits only, at most max: 1 read, 0 above max, -1 not a number. */
 static int parse_uint(struct span f, int64_t max, int64_t *out)
 {
     if (f.n == 0)
         return -1;
-    int64_t v = 0;
+    uint64_t v = 0;
     for (size_t i = 0; i < f.n; i++) {
         unsigned d = (unsigned)(unsigned char)f.p[i] - '0';
         if (d > 9)
             return -1;
-        if (v > (max - (int64_t)d) / 10)
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v) ||
+            v > (uint64_t)max)
             return 0;
-        v = v * 10 + d;
     }
-    *out = v;
+    *out = (int64_t)v;
     return 1;
 }
 
@@ -128,7 +144,7 @@ static int parse_uint(struct span f, int64_t max, int64_t *out)
 /* Squid's seconds.milliseconds (1 to 9 fraction digits) as ns. */
 static bool parse_epoch(struct span f, int64_t *ns, char *reason, size_t reasonsz)
 {
-    const char *dot = memchr(f.p, '.', f.n);
+    const char *dot = find_byte(f.p, f.n, '.');
     if (!dot)
         return FAIL("the time is not seconds.milliseconds");
     struct span sec = {f.p, (size_t)(dot - f.p)}, frac = {dot + 1, f.n - sec.n - 1};
@@ -194,7 +210,7 @@ static bool parse_native(struct span *f, const char *p, const char *end, struct 
     if (r == 0)
         return FAIL("the elapsed time is out of range");
     rq->client = f[2];
-    const char *slash = memchr(f[3].p, '/', f[3].n);
+    const char *slash = find_byte(f[3].p, f[3].n, '/');
     if (!slash || slash == f[3].p)
         return FAIL("the result/status is not CODE/STATUS");
     rq->result = (struct span){f[3].p, (size_t)(slash - f[3].p)};
@@ -205,7 +221,7 @@ static bool parse_native(struct span *f, const char *p, const char *end, struct 
         return false;
     rq->method = f[5];
     rq->url = f[6];
-    const char *hs = memchr(f[8].p, '/', f[8].n);
+    const char *hs = find_byte(f[8].p, f[8].n, '/');
     rq->hier = (struct span){f[8].p, hs ? (size_t)(hs - f[8].p) : f[8].n};
     return true;
 }
@@ -360,7 +376,8 @@ static bool parse_request(const char *line, size_t len, struct request *rq, char
                           size_t reasonsz)
 {
     rq->combined = false;
-    rq->result = rq->hier = (struct span){line, 0};
+    rq->result = (struct span){line, 0};
+    rq->hier = (struct span){line, 0};
     const char *end = line + len, *p = line;
     /* the fourth field tells the shapes apart */
     struct span f[10];
@@ -371,20 +388,40 @@ static bool parse_request(const char *line, size_t len, struct request *rq, char
     return parse_native(f, p, end, rq, reason, reasonsz);
 }
 
-static uint64_t load_le(const char *s, size_t n)
+/* Four bytes at s as a number (any byte order: a hash and a comparison). */
+static inline uint32_t u32_at(const char *s)
 {
-    uint64_t v = 0;
-    memcpy(&v, s, n);
+    uint32_t v;
+    memcpy(&v, s, 4);
     return v;
 }
 
-/* A cache slot for s: its length and its first and last eight bytes (the
- * cache compares the whole string anyway). */
-static uint32_t hash_bytes(const char *s, size_t n)
+/* The first and last eight bytes of s (overlapping when shorter; never read
+ * outside it), for hashing and a first comparison. */
+static inline void ends_of(const char *s, size_t n, uint64_t *head, uint64_t *tail)
 {
-    size_t k = n < 8 ? n : 8;
-    uint64_t h = (load_le(s, k) * 0x9E3779B97F4A7C15ull) ^ (load_le(s + n - k, k) + n) * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> 40);
+    if (n >= 8) {
+        *head = word_at(s);
+        *tail = word_at(s + n - 8);
+    } else if (n >= 4) {
+        *head = u32_at(s);
+        *tail = u32_at(s + n - 4);
+    } else {
+        *head = (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 |
+                (unsigned char)s[n - 1];
+        *tail = 0;
+    }
+}
+
+/* Whether a[0..n) and b[0..n) are equal, for strings of a few words. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 8)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i + 8 < n; i += 8)
+        if (word_at(a + i) != word_at(b + i))
+            return false;
+    return word_at(a + n - 8) == word_at(b + n - 8);
 }
 
 /* The id of s (lower-cased first when lower), through the cache c. */
@@ -395,8 +432,11 @@ static uint32_t intern_cached(struct squid_state *st, struct cache_entry *c, str
         return 0;
     struct cache_entry *e = NULL;
     if (s.n <= CACHE_MAX) {
-        e = &c[hash_bytes(s.p, s.n) & (CACHE_SIZE - 1)];
-        if (e->id && e->len == s.n && memcmp(e->raw, s.p, s.n) == 0)
+        uint64_t head, tail;
+        ends_of(s.p, s.n, &head, &tail);
+        uint64_t h = head * 0x9E3779B97F4A7C15ull ^ (tail + s.n) * 0xC2B2AE3D27D4EB4Full;
+        e = &c[(h >> 40) & (CACHE_SIZE - 1)];
+        if (e->id && e->len == s.n && same_bytes(e->raw, s.p, s.n))
             return e->id;
     }
     const char *str = s.p;
@@ -424,6 +464,21 @@ static bool span_is(struct span s, const char *word)
     return s.n == n && memcmp(s.p, word, n) == 0;
 }
 
+/* The first '/', '?', '#' or '@' in [p, end), or end. */
+static inline const char *authority_mark(const char *p, const char *end)
+{
+    for (; end - p >= 8; p += 8) {
+        uint64_t w = word_at(p);
+        uint64_t m = bytes_below(w ^ (ONES * '/'), 1) | bytes_below(w ^ (ONES * '?'), 1) |
+                     bytes_below(w ^ (ONES * '#'), 1) | bytes_below(w ^ (ONES * '@'), 1);
+        if (m)
+            return p + (__builtin_ctzll(m) >> 3);
+    }
+    while (p < end && *p != '/' && *p != '?' && *p != '#' && *p != '@')
+        p++;
+    return p;
+}
+
 /* The host of a URL (CONNECT: host:port), without port, user info or the
  * brackets of an IPv6 address; empty when the URL names none. */
 static struct span url_host(struct span url, bool connect)
@@ -438,24 +493,22 @@ static struct span url_host(struct span url, bool connect)
             return (struct span){p, 0};
         p = s + 3;
     }
-    const char *a = p;
-    while (a < end && *a != '/' && *a != '?' && *a != '#')
-        a++;
+    /* the authority ends at '/', '?' or '#'; user info before its last '@' */
+    const char *a = authority_mark(p, end);
+    while (a < end && *a == '@') {
+        p = a + 1;
+        a = authority_mark(p, end);
+    }
     end = a;
-    for (const char *at = end; at > p; at--)
-        if (at[-1] == '@') {
-            p = at;
-            break;
-        }
     if (p < end && *p == '[') {
         const char *close = memchr(p, ']', (size_t)(end - p));
         if (close)
             return (struct span){p + 1, (size_t)(close - p - 1)};
         return (struct span){p, (size_t)(end - p)};
     }
-    const char *colon = memchr(p, ':', (size_t)(end - p));
+    const char *colon = find_byte(p, (size_t)(end - p), ':');
     /* more than one colon: a bare IPv6 address, no port to strip */
-    if (colon && !memchr(colon + 1, ':', (size_t)(end - colon - 1)))
+    if (colon && !find_byte(colon + 1, (size_t)(end - colon - 1), ':'))
         end = colon;
     return (struct span){p, (size_t)(end - p)};
 }

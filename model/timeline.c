@@ -197,17 +197,12 @@ struct keyed {
     struct sbx_event *e;
 };
 
-static void radix_by_start(struct sbx_event **order, size_t n)
+/* Writes a[0..n) (keys within [lo, hi]) into order, sorted by key, stably;
+ * frees a. */
+static void radix_keyed(struct keyed *a, size_t n, uint64_t lo, uint64_t hi,
+                        struct sbx_event **order)
 {
-    struct keyed *a = sbx_xmalloc(n * sizeof *a), *b = sbx_xmalloc(n * sizeof *b);
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* the sign bit flipped: signed order as unsigned (unknown, INT64_MIN, first) */
-        uint64_t k = (uint64_t)order[i]->start ^ (UINT64_C(1) << 63);
-        a[i] = (struct keyed){k, order[i]};
-        lo = k < lo ? k : lo;
-        hi = k > hi ? k : hi;
-    }
+    struct keyed *b = sbx_xmalloc(n * sizeof *b);
     size_t *count = sbx_xmalloc(65536 * sizeof *count);
     /* digits above the highest differing bit are the same for all: skipped */
     for (int shift = 0; shift < 64 && ((lo ^ hi) >> shift); shift += 16) {
@@ -240,17 +235,34 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
         sorted = sbx_event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
     if (sorted)
         return;
-    /* the order comes in source and line order (adopted so): a stable sort by
-     * start alone gives (start, source, line); a small one is quicker with qsort */
-    bool by_source_line = true;
-    for (size_t i = 1; i < tl->n && by_source_line; i++) {
-        const struct sbx_event *x = tl->order[i - 1], *y = tl->order[i];
-        by_source_line = x->source < y->source || (x->source == y->source && x->line_no <= y->line_no);
+    /* The order comes in source and line order (adopted so): a stable sort by
+     * start alone gives (start, source, line). One pass checks that and takes
+     * the keys; a small timeline is quicker with qsort. */
+    size_t n = tl->n;
+    if (n >= 4096) {
+        struct keyed *a = sbx_xmalloc(n * sizeof *a);
+        uint64_t lo = UINT64_MAX, hi = 0;
+        bool by_source_line = true;
+        uint32_t prev_source = 0, prev_line = 0;
+        for (size_t i = 0; i < n && by_source_line; i++) {
+            struct sbx_event *e = tl->order[i];
+            by_source_line = e->source > prev_source ||
+                             (e->source == prev_source && e->line_no >= prev_line);
+            prev_source = e->source;
+            prev_line = e->line_no;
+            /* the sign bit flipped: signed order as unsigned (unknown, INT64_MIN, first) */
+            uint64_t k = (uint64_t)e->start ^ (UINT64_C(1) << 63);
+            a[i] = (struct keyed){k, e};
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+        if (by_source_line) {
+            radix_keyed(a, n, lo, hi, tl->order);
+            return;
+        }
+        free(a);
     }
-    if (by_source_line && tl->n >= 4096)
-        radix_by_start(tl->order, tl->n);
-    else
-        qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+    qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
 }
 
 /* Skips are kept in (source, line) order. */

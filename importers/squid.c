@@ -513,17 +513,25 @@ static struct span url_host(struct span url, bool connect)
     return (struct span){p, (size_t)(end - p)};
 }
 
+/* Non-zero when a byte of w is below 0x20, 0x7f or above (the high bit set,
+ * or 0x7f + 1 carrying into it), or a backslash. */
+static inline uint64_t unusual_word(uint64_t w)
+{
+    return bytes_below(w, 0x20) | (((w & ~HIGHS) + ONES) & HIGHS) | (w & HIGHS) |
+           bytes_below(w ^ (ONES * '\\'), 1);
+}
+
 /* A byte outside printable ASCII, or a backslash: eight at a time. */
 static bool unusual(struct span s)
 {
     const char *p = s.p, *end = s.p + s.n;
-    uint64_t bad = 0;
-    for (; end - p >= 8; p += 8) {
-        uint64_t w = word_at(p);
-        /* below 0x20, 0x7f and above (high bit set, or 0x7f + 1 overflowing into it), '\\' */
-        bad |= bytes_below(w, 0x20) | (((w & ~HIGHS) + ONES) & HIGHS) | (w & HIGHS) |
-               bytes_below(w ^ (ONES * '\\'), 1);
+    if (s.n >= 8) {
+        uint64_t bad = 0;
+        for (; end - p > 8; p += 8)
+            bad |= unusual_word(word_at(p));
+        return bad | unusual_word(word_at(end - 8)); /* the last eight, overlapping */
     }
+    unsigned char bad = 0;
     for (; p < end; p++) {
         unsigned char c = (unsigned char)*p;
         bad |= (unsigned char)(c < 0x20 || c >= 0x7f || c == '\\');

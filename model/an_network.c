@@ -85,8 +85,7 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
     size_t cap = 0, refused_cap = sum->nrefused;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        if (i + 16 < tl->n) /* the events are far apart in memory: ask for them early */
-            __builtin_prefetch(tl->order[i + 16]);
+        sbx_prefetch_ahead(tl, i);
         if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
             continue;
         if (!slot)

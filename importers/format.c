@@ -7,7 +7,11 @@ const struct sbx_format *const sbx_formats[] = {
     &sbx_format_runtime_audit,
     &sbx_format_runtime_metrics,
     &sbx_format_runtime_webhooks,
+    &sbx_format_sandboxio,
+    &sbx_format_otlp,
     &sbx_format_squid, /* after the JSON formats: plain text lines */
+    &sbx_format_manifest,
+    &sbx_format_diff,
     NULL,
 };
 

@@ -48,6 +48,10 @@ struct sbx_format {
      * data: the loader renumbers), and what cannot be read as skips
      * (sbx_evbuf_skip, same numbering) with a reason; the rest loads. */
     void (*file)(void *state, struct sbx_evbuf *out, const char *data, size_t size, uint64_t off);
+    /* Its events come from a step over the whole run after loading
+     * (manifests paired, a diff's files), not from its lines: following the
+     * file as it grows would miss them, so it is not followed. */
+    bool derived;
 };
 
 extern const struct sbx_format sbx_format_recorder;
@@ -58,6 +62,14 @@ extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_e
  * network event per request. Hosts are lower case, without port, user info or
  * an IPv6 address's brackets. */
 extern const struct sbx_format sbx_format_squid;
+/* sandboxio's audit lines (importers/sandboxio.c): exec, run_code, stream
+ * as commands, file_* as files events naming no path, others as notes. */
+extern const struct sbx_format sbx_format_sandboxio;
+/* OpenTelemetry traces as OTLP/JSON (importers/otlp.c): one event per span. */
+extern const struct sbx_format sbx_format_otlp;
+/* sha256sum manifests and unified diffs (importers/mdiff.h): no events of their own. */
+extern const struct sbx_format sbx_format_manifest;
+extern const struct sbx_format sbx_format_diff;
 
 /* Every format, in detection order; NULL-terminated. */
 extern const struct sbx_format *const sbx_formats[];

@@ -92,6 +92,36 @@ static const char *skip_nested(struct sbx_jscan *s, const char *line, const char
     return FAILN(s, line, end, SBX_JERR_TRUNCATED, "unexpected end of line");
 }
 
+/* A flat array of strings at p ('['), as an argv is: validated here in full
+ * (the grammar is jansson's, each string by sbx_jscan_string), so that it
+ * needs no jansson pass. Returns the byte after its ']', or NULL when it is
+ * anything else or invalid: the caller then goes the general way from p,
+ * which meets any invalid string at the same place and fails the same way
+ * (so a failure here, which clears s->n, only happens to a failing line). */
+static const char *string_array(struct sbx_jscan *s, const char *line, const char *p,
+                                const char *end, bool stream)
+{
+    unsigned char esc;
+    p = skip_ws_in(p + 1, end, stream);
+    if (p < end && *p == ']')
+        return p + 1;
+    for (;;) {
+        if (p == end || *p != '"')
+            return NULL;
+        p = sbx_jscan_string(s, line, p + 1, end, &esc);
+        if (!p)
+            return NULL;
+        p = skip_ws_in(p + 1, end, stream);
+        if (p == end)
+            return NULL;
+        if (*p == ']')
+            return p + 1;
+        if (*p != ',')
+            return NULL;
+        p = skip_ws_in(p + 1, end, stream);
+    }
+}
+
 /* ---- members, keys, duplicates ---- */
 
 static struct sbx_jmember *push_member(struct sbx_jscan *s)
@@ -467,15 +497,20 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             if (!p)
                 return false;
         } else if (c == '[' || c == '{') {
-            q = skip_nested(s, line, p, end, stream);
-            if (!q)
-                return false;
+            q = c == '[' ? string_array(s, line, p, end, stream) : NULL;
+            if (!q) {
+                if (s->err_code != SBX_JERR_NONE)
+                    return false; /* an invalid string in the array */
+                q = skip_nested(s, line, p, end, stream);
+                if (!q)
+                    return false;
+                nested = true;
+            }
             m->type = c == '[' ? SBX_JARRAY : SBX_JOBJECT;
             m->val = p;
             m->val_len = (size_t)(q - p);
             m->i = 0;
             m->d = 0;
-            nested = true;
             p = q;
         } else if (is_alpha(c)) {
             p = scan_literal(s, line, p, end, m);

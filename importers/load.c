@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "importers/describe.h"
 #include "importers/format.h"
+#include "importers/mdiff.h"
 #include "importers/readfile.h"
 
 /* Below this a file is imported by one thread: starting threads costs more. */
@@ -263,8 +265,9 @@ enum item_kind { IT_FILE, IT_STREAM, IT_FOLDER_FAILED, IT_FOLDER_END };
 struct item {
     char *path;
     enum item_kind kind;
-    bool in_folder;   /* an unrecognised file is ignored, not an error */
+    bool in_folder;   /* an unrecognised file is listed as not read, not an error */
     uint64_t planned; /* bytes expected */
+    const struct sbx_format *fmt; /* given on the command line, or NULL: detect */
 };
 
 struct plan {
@@ -273,10 +276,10 @@ struct plan {
 };
 
 static void plan_add(struct plan *pl, char *path, enum item_kind kind, bool in_folder,
-                     uint64_t planned)
+                     uint64_t planned, const struct sbx_format *fmt)
 {
     SBX_GROW(pl->items, pl->n, pl->cap);
-    pl->items[pl->n++] = (struct item){path, kind, in_folder, planned};
+    pl->items[pl->n++] = (struct item){path, kind, in_folder, planned, fmt};
 }
 
 static uint64_t planned_bytes(const struct stat *st, size_t prefix)
@@ -290,11 +293,12 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void plan_folder(struct plan *pl, const char *dir, size_t prefix)
+static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
+                        const struct sbx_format *fmt)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_FAILED, false, 0);
+        plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_FAILED, false, 0, NULL);
         return;
     }
     char **names = NULL;
@@ -320,30 +324,39 @@ static void plan_folder(struct plan *pl, const char *dir, size_t prefix)
         struct stat st;
         /* files only: a run folder is flat, and following links out of it is not wanted */
         if (lstat(path.p, &st) == 0 && S_ISREG(st.st_mode))
-            plan_add(pl, path.p, IT_FILE, true, planned_bytes(&st, prefix));
+            plan_add(pl, path.p, IT_FILE, true, planned_bytes(&st, prefix), fmt);
         else
             sbx_buf_free(&path);
         free(names[i]);
     }
     free(names);
-    plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_END, false, 0);
+    plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_END, false, 0, NULL);
 }
 
-static void plan_path(struct plan *pl, const char *path, size_t prefix)
+static void plan_path(struct plan *pl, const char *path, size_t prefix,
+                      const struct sbx_format *fmt)
 {
     if (strcmp(path, "-") == 0) {
-        plan_add(pl, sbx_xstrndup(path, 1), IT_STREAM, false, 0);
+        plan_add(pl, sbx_xstrndup(path, 1), IT_STREAM, false, 0, fmt);
         return;
     }
     struct stat st;
     bool known = stat(path, &st) == 0;
     if (known && S_ISDIR(st.st_mode))
-        plan_folder(pl, path, prefix);
+        plan_folder(pl, path, prefix, fmt);
     else if (known && S_ISFIFO(st.st_mode))
-        plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_STREAM, false, 0);
+        plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_STREAM, false, 0, fmt);
     else /* a missing or odd file: reading it says what is wrong */
         plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_FILE, false,
-                 known && S_ISREG(st.st_mode) ? planned_bytes(&st, prefix) : 0);
+                 known && S_ISREG(st.st_mode) ? planned_bytes(&st, prefix) : 0, fmt);
+}
+
+static void add_unread(struct sbx_load_report *rep, const struct item *it, const char *reason)
+{
+    rep->unread = sbx_xrealloc(rep->unread, (rep->nunread + 1) * sizeof *rep->unread);
+    rep->unread[rep->nunread++] = (struct sbx_unread){
+        sbx_xstrndup(it->path, strlen(it->path)), sbx_xstrndup(reason, strlen(reason)),
+        it->in_folder};
 }
 
 enum outcome { LOADED, DEFERRED, NOT_LOADED, STOPPED };
@@ -378,7 +391,9 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
         ok = sbx_read_input(it->path, &data, &size, &how, err, sizeof err);
     }
     if (!ok) {
-        add_message(&rep->errors, &rep->nerrors, it->path, err);
+        if (!it->in_folder)
+            add_message(&rep->errors, &rep->nerrors, it->path, err);
+        add_unread(rep, it, err);
         file_done(shared, base, planned);
         return NOT_LOADED;
     }
@@ -394,20 +409,24 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
         body += 3;
         body_size -= 3;
     }
-    const struct sbx_format *fmt = why ? NULL : sbx_detect_format(body, body_size);
+    const struct sbx_format *fmt =
+        why ? NULL : it->fmt ? it->fmt : sbx_detect_format(body, body_size);
     if (!fmt && size == 0 && !it->in_folder && !cut)
         fmt = &sbx_format_recorder; /* an empty log is a log with nothing in it yet */
     if (!fmt) {
+        bool deferred = cut && !why; /* perhaps the lines that show the format come later */
+        char reason[SBX_DESCRIBE_BUFSZ] = "";
+        if (!deferred)
+            sbx_describe_unread(data, size, reason, sizeof reason);
         sbx_release_input(data, size, how);
         enum outcome o = NOT_LOADED;
-        if (cut && !why) { /* perhaps the lines that show the format come later */
+        if (deferred) {
             add_message(&rep->deferred, &rep->ndeferred, it->path, NULL);
             o = DEFERRED;
-        } else if (it->in_folder) {
-            add_message(&rep->ignored, &rep->nignored, it->path, NULL);
         } else {
-            add_message(&rep->errors, &rep->nerrors, it->path,
-                        why ? why : "not a log sbxview reads (no line of a known format found)");
+            if (!it->in_folder)
+                add_message(&rep->errors, &rep->nerrors, it->path, reason);
+            add_unread(rep, it, reason);
         }
         file_done(shared, base, planned);
         return o;
@@ -428,7 +447,7 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
     size_t prefix = opts ? opts->prefix : 0;
     struct plan pl = {0};
     for (size_t i = 0; i < npaths; i++)
-        plan_path(&pl, paths[i], prefix);
+        plan_path(&pl, paths[i], prefix, opts && opts->formats ? opts->formats[i] : NULL);
     if (shared) {
         uint64_t bytes = 0;
         uint32_t files = 0;
@@ -479,6 +498,7 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
     for (size_t i = 0; i < pl.n; i++)
         free(pl.items[i].path);
     free(pl.items);
+    sbx_mdiff_link(tl); /* manifests paired, diffs' files: needs every source read */
     sbx_timeline_finish(tl);
     return loaded;
 }
@@ -487,12 +507,14 @@ void sbx_load_report_free(struct sbx_load_report *r)
 {
     for (size_t i = 0; i < r->nerrors; i++)
         free(r->errors[i]);
-    for (size_t i = 0; i < r->nignored; i++)
-        free(r->ignored[i]);
+    for (size_t i = 0; i < r->nunread; i++) {
+        free(r->unread[i].path);
+        free(r->unread[i].reason);
+    }
     for (size_t i = 0; i < r->ndeferred; i++)
         free(r->deferred[i]);
     free(r->errors);
-    free(r->ignored);
+    free(r->unread);
     free(r->deferred);
     memset(r, 0, sizeof *r);
 }

@@ -18,6 +18,9 @@
 #include <stdint.h>
 
 #include "model/timeline.h"
+#include "model/unread.h"
+
+struct sbx_format;
 
 /* Written by the loading threads, read by anyone: byte counts are updated
  * every few MiB and exact when a file is done. bytes_total and files_total
@@ -46,13 +49,19 @@ struct sbx_load_opts {
     /* Called now and then from the loading thread while a big file loads. */
     void (*progress)(void *ctx, const char *path, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* Optional: a format for each path (parallel to paths), read without
+     * detection; a NULL array or entry: detected from the content. A folder
+     * given with a format has every file in it read as that format. */
+    const struct sbx_format *const *formats;
 };
 
 struct sbx_load_report {
     char **errors;   /* "path: reason", one per input that could not be read */
     size_t nerrors;
-    char **ignored;  /* files in folders that no format recognised */
-    size_t nignored;
+    /* Every file not read, and why: those named (also in errors) and those
+     * in folders that no format recognised (only here). */
+    struct sbx_unread *unread;
+    size_t nunread;
     /* With a prefix: inputs the preview did not load but a full load would
      * read: standard input and FIFOs, and files whose first bytes hold no
      * line a format recognises. */
@@ -69,7 +78,6 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
 /* Imports the bytes already added as source `source` with format fmt
  * (adopted, not yet sorted: call sbx_timeline_finish). Returns false when the
  * load was cancelled before the end (the lines before the stop are kept). */
-struct sbx_format;
 bool sbx_load_source(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
                      const struct sbx_load_opts *opts);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/allowlist.h"
 #include "model/analyses.h"
 #include "model/hashcheck.h"
 #include "model/hidden.h"
@@ -36,6 +37,7 @@ struct seen_command {
     uint64_t hash;
     uint32_t len; /* 0: empty slot (empty commands are never looked up) */
     char text[SEEN_MAX_COMMAND];
+    size_t unlisted_from, unlisted_to; /* the hosts it named that the allow list lacks: unlisted.h[from..to) */
 };
 
 struct worker {
@@ -53,6 +55,8 @@ struct worker {
     size_t nfound, capfound;
     struct sbx_strlist hosts;
     size_t hosts_unique;
+    const struct sbx_allowlist *allow;
+    struct sbx_unlisted_hits unlisted;
     /* per-event state for callbacks */
     size_t order;
     struct sbx_event *event;
@@ -135,6 +139,8 @@ static void on_refused(const struct sbx_refused_hit *hit, void *ctx)
     r->evidence = sbx_xstrndup(hit->line, hit->line_len);
     r->client = hit->client;
     w->event->findings |= SBX_F_REFUSED_HOST;
+    if (w->allow && !sbx_allowlist_allows(w->allow, r->host, strlen(r->host)))
+        sbx_unlisted_hit_add(&w->unlisted, r->host, strlen(r->host), w->order, w->event);
 }
 
 static void on_host(const char *host, size_t len, void *ctx)
@@ -146,6 +152,8 @@ static void on_host(const char *host, size_t len, void *ctx)
     for (size_t i = 0; i < len; i++)
         lower[i] = host[i] >= 'A' && host[i] <= 'Z' ? (char)(host[i] - 'A' + 'a') : host[i];
     sbx_strlist_add(&w->hosts, lower, len);
+    if (w->allow && !sbx_allowlist_allows(w->allow, lower, len))
+        sbx_unlisted_hit_add(&w->unlisted, lower, len, w->order, w->event);
     /* a million commands naming the same few hosts: keep the list short */
     if (w->hosts.n >= 1024 && w->hosts.n >= 2 * w->hosts_unique) {
         sbx_strlist_finish(&w->hosts);
@@ -162,22 +170,21 @@ static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struc
     sbx_secrets_scan(w->secrets, ss, w->text, e->line_len, on_secret, w);
 }
 
-static bool field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
-                        const struct sbx_text *t)
+static bool field_hides(struct worker *w, const struct sbx_event *e, const struct sbx_text *t)
 {
-    return (t->flags & SBX_TEXT_UNUSUAL) &&
-           sbx_text_hides(sbx_text_raw(tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED);
+    return (t->flags & SBX_TEXT_UNUSUAL) && sbx_field_hides(w->tl, e, t, &w->scratch);
 }
 
 /* Invisible or bidi characters in what the command was and what it printed.
- * stdout is read decoded when the hash check decoded it already: no \u
+ * stdout is read decoded when the hash check decoded it already (into
+ * w->scratch: it is looked at before field_hides reuses that): no \u
  * escapes to weigh then. */
-static bool hides(const struct worker *w, const struct sbx_event *e, const char *out, size_t out_len)
+static bool hides(struct worker *w, const struct sbx_event *e, const char *out, size_t out_len)
 {
     const struct sbx_command *c = &e->u.cmd;
     bool out_hides = out ? (c->out.flags & SBX_TEXT_UNUSUAL) && sbx_text_hides(out, out_len, false)
-                         : field_hides(w->tl, e, &c->out);
-    return out_hides || field_hides(w->tl, e, &c->command) || field_hides(w->tl, e, &c->err);
+                         : field_hides(w, e, &c->out);
+    return out_hides || field_hides(w, e, &c->command) || field_hides(w, e, &c->err);
 }
 
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
@@ -194,14 +201,16 @@ static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struc
 /* Whether this thread already took the hosts from this exact command line:
  * agents repeat commands, and the hosts of a line do not change. A small
  * cache of recent lines, compared in full. */
-static bool command_seen(struct worker *w, const char *raw, size_t n)
+static bool command_seen(struct worker *w, const char *raw, size_t n, struct seen_command **seen)
 {
+    *seen = NULL;
     if (n > SEEN_MAX_COMMAND)
         return false;
     uint64_t h = 1469598103934665603ull ^ n;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)raw[i]) * 1099511628211ull;
     struct seen_command *slot = &w->seen[h & (SEEN_SLOTS - 1)];
+    *seen = slot;
     if (slot->len == n && slot->hash == h && memcmp(slot->text, raw, n) == 0)
         return true;
     slot->hash = h;
@@ -235,10 +244,21 @@ static void *run_worker(void *arg)
         scan_secrets(w, ss, e);
         scan_refusals(w, ns, e, &c->err);
         scan_refusals(w, ns, e, &c->out);
-        if (c->command.len && !command_seen(w, sbx_text_raw(w->tl, e, &c->command), c->command.len)) {
-            size_t len;
+        struct seen_command *seen = NULL;
+        if (c->command.len && command_seen(w, sbx_text_raw(w->tl, e, &c->command), c->command.len, &seen)) {
+            /* the same line again: the same hosts, this time on this event */
+            for (size_t k = seen->unlisted_from; k < seen->unlisted_to; k++) {
+                const char *host = w->unlisted.h[k].host;
+                sbx_unlisted_hit_add(&w->unlisted, host, strlen(host), i, e);
+            }
+        } else if (c->command.len) {
+            size_t len, from = w->unlisted.n;
             const char *cmd = sbx_text_get(w->tl, e, &c->command, &w->scratch, &len);
             sbx_netpat_hosts(w->netpat, ns, cmd, len, on_host, w);
+            if (seen) {
+                seen->unlisted_from = from;
+                seen->unlisted_to = w->unlisted.n;
+            }
         }
     }
     sbx_secrets_scratch_free(ss);
@@ -301,8 +321,9 @@ static void merge_refused(struct sbx_summary *sum, struct worker *ws, int n)
         qsort(sum->refused, sum->nrefused, sizeof *sum->refused, by_first_time);
 }
 
-bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
-                         size_t errsz)
+bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads,
+                         const struct sbx_allowlist *allow, struct sbx_unlisted_hits *hits,
+                         char *err, size_t errsz)
 {
     struct sbx_secrets *secrets = sbx_secrets_new(err, errsz);
     if (!secrets)
@@ -333,6 +354,7 @@ bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int t
     bool started[8] = {false};
     for (int i = 0; i < threads; i++) {
         ws[i] = (struct worker){.tl = tl, .secrets = secrets, .netpat = netpat, .sha256 = sha256,
+                                .allow = allow,
                                 .from = tl->n * (size_t)i / (size_t)threads,
                                 .to = tl->n * (size_t)(i + 1) / (size_t)threads};
         if (i > 0)
@@ -358,6 +380,11 @@ bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int t
         for (size_t k = 0; k < ws[i].hosts.n; k++)
             sbx_strlist_add(&sum->hosts, ws[i].hosts.s[k], strlen(ws[i].hosts.s[k]));
         sbx_strlist_free(&ws[i].hosts);
+        for (size_t k = 0; k < ws[i].unlisted.n; k++) {
+            SBX_GROW(hits->h, hits->n, hits->cap);
+            hits->h[hits->n++] = ws[i].unlisted.h[k];
+        }
+        free(ws[i].unlisted.h);
     }
     merge_refused(sum, ws, threads);
     sbx_strlist_finish(&sum->hosts);

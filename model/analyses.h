@@ -26,7 +26,36 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
  * and the proxy's denials as refused hosts (merged with those output
  * showed). After sbx_analyze_content. */
 void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum);
-bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads, char *err,
-                         size_t errsz);
+/* Connections the sandbox's network policy refused (no host named): a
+ * refused-host finding on each such operation, and their list and count. */
+void sbx_analyze_denials(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* OpenTelemetry spans: their trees and counts. After sbx_analyze_commands
+ * (a tool call's failure is its finding). */
+void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
+
+/* Where an analysis saw a host the allow list lacks (its event already
+ * marked SBX_F_UNLISTED_HOST); order is the event's timeline position. */
+struct sbx_unlisted_hit {
+    char *host; /* owned */
+    size_t order;
+    const struct sbx_event *event;
+    size_t events; /* the events it stands for: 1, or a host's requests from order on */
+};
+struct sbx_unlisted_hits {
+    struct sbx_unlisted_hit *h;
+    size_t n, cap;
+};
+void sbx_unlisted_hit_add(struct sbx_unlisted_hits *hits, const char *host, size_t len,
+                          size_t order, struct sbx_event *e);
+
+/* allow (may be NULL) is checked against every host output and command lines
+ * show; what it lacks is added to hits. */
+bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads,
+                         const struct sbx_allowlist *allow, struct sbx_unlisted_hits *hits,
+                         char *err, size_t errsz);
+/* The proxy's hosts against allow, then every hit merged into
+ * sum->unlisted (hits is emptied). After sbx_analyze_network. */
+void sbx_analyze_unlisted(struct sbx_timeline *tl, struct sbx_summary *sum,
+                          const struct sbx_allowlist *allow, struct sbx_unlisted_hits *hits);
 
 #endif

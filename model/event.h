@@ -52,6 +52,9 @@ enum sbx_finding {
     /* an account change made from inside a sandbox (the audit entry names
      * it): the heaviest finding of a run; set with SBX_F_ACCOUNT_CHANGE */
     SBX_F_ACCOUNT_INSIDE = 1u << 13,
+    /* a host the event shows (a request, a refusal, a URL in a command)
+     * that the allow list (--allow-list, model/allowlist.h) lacks */
+    SBX_F_UNLISTED_HOST = 1u << 14,
 };
 
 /* Where a text lives and how it is encoded. */
@@ -61,6 +64,11 @@ enum sbx_text_flags {
     /* a \u escape or a non-ASCII byte is in it (the JSON scanner saw it while
      * validating): without one, the text is printable ASCII and cannot hide */
     SBX_TEXT_UNUSUAL = 1u << 2,
+    /* the bytes are a JSON array of strings, an argument vector: sbx_text_get
+     * gives it as a shell-style command line (model/argv.h). With ESCAPED,
+     * a JSON string body whose decoded content is that array (OpenTelemetry's
+     * sandboxio.argv). Bytes that are no such array read as they are. */
+    SBX_TEXT_ARGV = 1u << 3,
 };
 
 struct sbx_text {
@@ -80,6 +88,9 @@ enum sbx_command_flags {
     SBX_CMD_RECORD = 1u << 5,
     SBX_CMD_RUNNING = 1u << 6, /* the record says: still running */
     SBX_CMD_UNREAD = 1u << 7,  /* the record says: started, exit never read */
+    /* the sandbox's network policy refused connections during the operation
+     * (sandboxio's network_denials > 0): their number is in denials */
+    SBX_CMD_DENIALS = 1u << 8,
 };
 
 struct sbx_command {
@@ -88,9 +99,14 @@ struct sbx_command {
     uint32_t program;                  /* strtab id of the program label */
     int32_t exit;                      /* valid with SBX_CMD_EXIT_KNOWN */
     uint32_t flags;                    /* enum sbx_command_flags */
-    uint64_t stdout_hash;              /* first 16 hex digits, as a number */
+    union {                            /* no source gives both */
+        uint64_t stdout_hash;          /* SBX_CMD_HASH_PRESENT: first 16 hex digits, as a number */
+        uint64_t denials;              /* SBX_CMD_DENIALS: connections refused */
+    };
     int64_t ms;                        /* wrapper-measured duration */
 };
+/* A note for an operation sbxview does not know (sandboxio's unknown event
+ * names) keeps its denials in u.cmd the same way (the rest of u.cmd zero). */
 
 /* An account audit log entry (kind audit; label is the action, e.g.
  * "network.rules_changed"). Strings are strtab ids, 0 when absent. */
@@ -137,10 +153,24 @@ struct sbx_network {
 /* Paths of a files event: three lists, in timeline storage. */
 enum sbx_change { SBX_ADDED, SBX_CHANGED, SBX_REMOVED, SBX_CHANGE_COUNT };
 
+/* Where a files event's lists came from, when not from one record. */
+enum sbx_files_flags {
+    /* an operation on files that names no path (sandboxio's file_read,
+     * file_write, …; the event's label is the operation): no lists, only
+     * the bytes it moved */
+    SBX_FILES_OPERATION = 1u << 0,
+    SBX_FILES_MANIFESTS = 1u << 1, /* two manifests compared: before and after name them */
+    SBX_FILES_DIFF = 1u << 2,      /* a diff's files: after names it (before is unused) */
+};
+
 struct sbx_files {
     const char **paths[SBX_CHANGE_COUNT]; /* display paths, already under root */
     uint32_t n[SBX_CHANGE_COUNT];
-    uint32_t root; /* strtab id: 0 = the workspace */
+    uint32_t root;  /* strtab id: 0 = the workspace */
+    uint32_t flags; /* enum sbx_files_flags; 0 for a recorder's files line */
+    int64_t bytes_in, bytes_out; /* SBX_FILES_OPERATION: into and out of the sandbox; -1 unknown */
+    uint64_t denials;            /* as a command's (SBX_CMD_DENIALS); 0: none */
+    uint32_t before, after;      /* sources (indexes into the timeline's), with MANIFESTS/DIFF */
 };
 
 enum sbx_time_flags {
@@ -151,6 +181,9 @@ enum sbx_time_flags {
     SBX_EVT_WEBHOOK = 1u << 2,
     SBX_EVT_SIG_OK = 1u << 3,
     SBX_EVT_SIG_BAD = 1u << 4,
+    /* the source carries no time (manifests, diffs): the time is a guess,
+     * placed just after the run's last known event */
+    SBX_EVT_TIME_INFERRED = 1u << 5,
 };
 
 struct sbx_event {

@@ -3,6 +3,8 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "model/jsonstr.h"
+#include "model/timeline.h"
 #include "model/utf8.h"
 
 static bool private_use(uint32_t c)
@@ -218,6 +220,21 @@ bool sbx_text_hides(const char *s, size_t n, bool escaped)
             return true;
     }
     return false;
+}
+
+bool sbx_field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
+                     const struct sbx_text *t, struct sbx_buf *scratch)
+{
+    const char *raw = sbx_text_raw(tl, e, t);
+    bool escaped = t->flags & SBX_TEXT_ESCAPED;
+    if (!(t->flags & SBX_TEXT_ARGV))
+        return sbx_text_hides(raw, t->len, escaped);
+    if (!escaped)
+        return sbx_text_hides(raw, t->len, true);
+    sbx_buf_clear(scratch);
+    sbx_buf_reserve(scratch, t->len);
+    scratch->len = sbx_jstr_decode(raw, t->len, scratch->p);
+    return sbx_text_hides(scratch->p, scratch->len, true);
 }
 
 size_t sbx_tag_text(const char *s, size_t n, struct sbx_buf *out)

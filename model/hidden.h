@@ -20,6 +20,15 @@ bool sbx_cp_invisible(uint32_t c);
  * (a JSON string body) also as \uXXXX (surrogate pairs joined). */
 bool sbx_text_hides(const char *s, size_t n, bool escaped);
 
+struct sbx_timeline;
+struct sbx_event;
+struct sbx_text;
+/* sbx_text_hides for an event's text field however it is kept: raw,
+ * escaped, an argv (whose strings are escaped bodies), an argv inside a
+ * string (decoded once into scratch first). */
+bool sbx_field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
+                     const struct sbx_text *t, struct sbx_buf *scratch);
+
 /* The text tag characters U+E0020-E007E spell (each stands for the ASCII
  * character 0x20-0x7E), in decoded text s, appended to out; returns how
  * many tag characters there were. */

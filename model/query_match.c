@@ -82,12 +82,33 @@ static const char *decoded(const struct sbx_timeline *tl, const struct sbx_event
                            size_t *n)
 {
     if (!sc->have[k]) {
-        size_t len; /* t is escaped: the text lands in dec[k] */
-        sbx_text_get(tl, ev, t, &sc->dec[k], &len);
+        size_t len;
+        const char *s = sbx_text_get(tl, ev, t, &sc->dec[k], &len);
+        if (s != sc->dec[k].p) { /* an argv that is none reads as it is */
+            sbx_buf_clear(&sc->dec[k]);
+            sbx_buf_add(&sc->dec[k], s, len);
+        }
         sc->have[k] = true;
     }
     *n = sc->dec[k].len;
     return sc->dec[k].p;
+}
+
+/* Whether the raw bytes of an escaped or argv field show that its text
+ * cannot hold the literal. An argv's line adds spaces and quotes between and
+ * around its words, so only a literal without those lies inside one word,
+ * whose JSON body the raw bytes hold; an argv inside a string is escaped
+ * twice over and is decoded to be sure. */
+static bool raw_rules_out(const struct sbx_lit *lit, const char *raw, const struct sbx_text *t)
+{
+    if (t->flags & SBX_TEXT_ARGV) {
+        if (t->flags & SBX_TEXT_ESCAPED)
+            return false;
+        for (size_t i = 0; i < lit->n; i++)
+            if (lit->s[i] == ' ' || lit->s[i] == '\'' || lit->s[i] == '"' || lit->s[i] == '\\')
+                return false;
+    }
+    return !sbx_lit_json_may_have(lit, raw, t->len);
 }
 
 static bool match_field(const struct sbx_qpattern *p, const struct sbx_timeline *tl,
@@ -97,9 +118,9 @@ static bool match_field(const struct sbx_qpattern *p, const struct sbx_timeline 
     if (!(t->flags & SBX_TEXT_PRESENT))
         return false;
     const char *raw = sbx_text_raw(tl, ev, t);
-    if (!(t->flags & SBX_TEXT_ESCAPED))
+    if (!(t->flags & (SBX_TEXT_ESCAPED | SBX_TEXT_ARGV)))
         return match_plain(p, raw, t->len, sc);
-    if (p->lit.n && !sc->have[k] && !sbx_lit_json_may_have(&p->lit, raw, t->len))
+    if (p->lit.n && !sc->have[k] && raw_rules_out(&p->lit, raw, t))
         return false;
     size_t n;
     const char *s = decoded(tl, ev, t, k, sc, &n);
@@ -120,6 +141,12 @@ static bool match_pattern(const struct sbx_qpattern *p, const struct sbx_timelin
             for (uint32_t i = 0; i < f->n[c]; i++)
                 if (match_plain(p, f->paths[c][i], strlen(f->paths[c][i]), sc))
                     return true;
+    } else if (ev->kind == SBX_EV_NETWORK) {
+        const struct sbx_network *nw = &ev->u.net;
+        if (nw->host && match_plain(p, sbx_str(tl, nw->host), sbx_strtab_len(&tl->strings, nw->host), sc))
+            return true;
+        if (match_field(p, tl, ev, &nw->url, 0, sc))
+            return true;
     }
     if (ev->label)
         return match_plain(p, sbx_str(tl, ev->label), sbx_strtab_len(&tl->strings, ev->label), sc);
@@ -171,6 +198,10 @@ static bool term_holds(const struct sbx_term *t, const struct sbx_timeline *tl,
         return cmd && str_is(tl, ev->u.cmd.program, t->u.str.s, t->u.str.n, false);
     case SBX_T_PATTERN:
         return match_pattern(&t->u.pat, tl, ev, sc);
+    case SBX_T_HOST:
+        if (ev->kind == SBX_EV_NETWORK)
+            return ev->u.net.host && strcmp(sbx_str(tl, ev->u.net.host), t->host) == 0;
+        return match_pattern(&t->u.pat, tl, ev, sc);
     }
     return false;
 }
@@ -196,7 +227,7 @@ bool sbx_query_find(const struct sbx_query *q, const char *s, size_t n, size_t s
     bool found = false;
     for (size_t i = 0; i < q->nterms; i++) {
         const struct sbx_term *t = &q->terms[i];
-        if (t->type != SBX_T_PATTERN || t->neg)
+        if ((t->type != SBX_T_PATTERN && t->type != SBX_T_HOST) || t->neg)
             continue;
         if (pcre2_match(t->u.pat.re, (PCRE2_SPTR)s, n, start, PCRE2_NOTEMPTY, md, q->mc) < 0)
             continue;

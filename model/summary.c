@@ -59,17 +59,42 @@ static void drop_refused_hosts(struct sbx_summary *sum)
     sum->hosts.n = k;
 }
 
+static void copy_unread(struct sbx_summary *sum, const struct sbx_summary_opts *opts)
+{
+    if (!opts || !opts->nunread)
+        return;
+    sum->unread = sbx_xcalloc(opts->nunread, sizeof *sum->unread);
+    for (size_t i = 0; i < opts->nunread; i++) {
+        const struct sbx_unread *u = &opts->unread[i];
+        sum->unread[i] = (struct sbx_unread){sbx_xstrndup(u->path, strlen(u->path)),
+                                             sbx_xstrndup(u->reason, strlen(u->reason)),
+                                             u->in_folder};
+    }
+    sum->nunread = opts->nunread;
+}
+
 bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
                    struct sbx_summary *sum, char *err, size_t errsz)
 {
     memset(sum, 0, sizeof *sum);
+    const struct sbx_allowlist *allow = opts ? opts->allow : NULL;
+    struct sbx_unlisted_hits hits = {0};
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);
+    sbx_analyze_spans(tl, sum);
     sbx_analyze_files(tl, sum);
-    if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, err, errsz))
+    if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, allow, &hits, err, errsz)) {
+        sbx_summary_free(sum);
         return false;
+    }
     sbx_analyze_network(tl, sum);
+    sbx_analyze_denials(tl, sum);
+    if (allow) {
+        sum->allow_list = true;
+        sbx_analyze_unlisted(tl, sum, allow, &hits);
+    }
     drop_refused_hosts(sum);
+    copy_unread(sum, opts);
     return true;
 }
 
@@ -88,11 +113,22 @@ void sbx_summary_free(struct sbx_summary *sum)
         free(sum->refused[i].evidence);
     }
     free(sum->refused);
+    free(sum->denials);
+    for (size_t i = 0; i < sum->nunlisted; i++)
+        free(sum->unlisted[i].host);
+    free(sum->unlisted);
+    for (size_t i = 0; i < sum->nunread; i++) {
+        free(sum->unread[i].path);
+        free(sum->unread[i].reason);
+    }
+    free(sum->unread);
     free(sum->secrets);
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);
     free(sum->account);
     free(sum->proxy_hosts);
     sbx_strlist_free(&sum->stop_reasons);
+    sbx_spans_free(&sum->spans);
+    sbx_strlist_free(&sum->traces.agents);
     memset(sum, 0, sizeof *sum);
 }

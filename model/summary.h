@@ -13,7 +13,11 @@
 #include <stdint.h>
 
 #include "model/crosscheck.h"
+#include "model/spans.h"
 #include "model/timeline.h"
+#include "model/unread.h"
+
+struct sbx_allowlist;
 
 struct sbx_program_count {
     uint32_t program; /* strtab id */
@@ -41,6 +45,13 @@ struct sbx_host_stat {
     int64_t bytes_in;     /* bytes the proxy sent back, summed */
 };
 
+/* A host the run reached or tried that the allow list lacks. */
+struct sbx_unlisted {
+    char *host;                    /* owned; lower case */
+    size_t events;                 /* events that show it */
+    const struct sbx_event *first; /* the earliest of them */
+};
+
 struct sbx_secret_found {
     unsigned kind;                  /* model/secrets.h kind */
     const struct sbx_event *event;
@@ -51,6 +62,15 @@ struct sbx_secret_found {
 struct sbx_skip_count {
     const struct sbx_source *source;
     size_t events, skipped;
+};
+
+/* What the OpenTelemetry spans say (model/spans.h has the trees). */
+struct sbx_trace_stats {
+    size_t spans, traces, orphans;
+    size_t tool_calls;              /* execute_tool spans (command events) */
+    size_t failed;                  /* of those, failed or timed out */
+    size_t refused;                 /* of those, with connections refused */
+    struct sbx_strlist agents;      /* the invoke_agent spans' agent names */
 };
 
 struct sbx_summary {
@@ -67,12 +87,25 @@ struct sbx_summary {
     struct sbx_strlist system[SBX_CHANGE_COUNT]; /* under a system root (/etc, /usr/local …) */
     struct sbx_strlist system_roots;             /* the system roots a manifest covered */
     size_t workspace_manifests;                  /* files events without a root */
+    bool files_from_manifests;                   /* a manifest pair gave workspace lists */
+    size_t diff_files, diff_added_lines, diff_removed_lines; /* the loaded diffs (model/diffs.h) */
 
     struct sbx_strlist hosts;       /* reached or named, not refused */
     struct sbx_host_stat *proxy_hosts; /* from the proxy's log: most requests first */
     size_t nproxy_hosts;
     struct sbx_refusal *refused;    /* by first time */
     size_t nrefused;
+    /* operations during which the sandbox's own network policy refused
+     * connections (sandboxio's network_denials): no host is known, the
+     * operations are the evidence; in timeline order */
+    const struct sbx_event **denials;
+    size_t ndenials;
+    uint64_t denied_connections;    /* their denials, summed */
+    /* With an allow list (allow_list true): the hosts it lacks, by first
+     * time; their events carry SBX_F_UNLISTED_HOST. */
+    bool allow_list;
+    struct sbx_unlisted *unlisted;
+    size_t nunlisted;
 
     size_t hash_verified, hash_mismatched, hash_unverifiable;
 
@@ -98,11 +131,30 @@ struct sbx_summary {
     const struct sbx_event *cpu_peak, *memory_peak; /* NULL when none */
     struct sbx_secrets *patterns;     /* the secret patterns found them with, for
                                          redacting what a summary quotes; owned */
+
+    /* OpenTelemetry spans: their trees (for the views) and counts */
+    struct sbx_spans spans;
+    struct sbx_trace_stats traces;
+    /* the input files that were not read, and why (copied from the options) */
+    struct sbx_unread *unread;
+    size_t nunread;
 };
 
 struct sbx_summary_opts {
     int threads; /* 0: one per online CPU, at most 8 */
+    /* Optional: the hosts the run may reach; every other host it reached or
+     * tried becomes a finding. Only read during the call. */
+    const struct sbx_allowlist *allow;
+    /* Optional: the files the load did not read (the loader's report), for
+     * the summary to list; copied. */
+    const struct sbx_unread *unread;
+    size_t nunread;
 };
+
+/* How many connections the sandbox's network policy refused during the
+ * event's operation (SBX_CMD_DENIALS, a files operation's denials); 0 when
+ * none or not known. */
+uint64_t sbx_event_denials(const struct sbx_event *e);
 
 /* Returns false with a message in err when the analyses cannot run (their
  * patterns failed to compile: a build problem, not an input problem). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "model/argv.h"
 #include "model/jsonstr.h"
 
 static const char *const kind_names[SBX_EV_KIND_COUNT] = {
@@ -79,6 +80,7 @@ void sbx_timeline_free(struct sbx_timeline *tl)
     free(tl->owned);
     free(tl->order);
     free(tl->skips);
+    free(tl->diffs);
     sbx_strtab_free(&tl->strings);
     memset(tl, 0, sizeof *tl);
 }
@@ -402,13 +404,34 @@ const char *sbx_text_get(const struct sbx_timeline *tl, const struct sbx_event *
                          const struct sbx_text *t, struct sbx_buf *scratch, size_t *len)
 {
     const char *raw = sbx_text_raw(tl, ev, t);
-    if (!(t->flags & SBX_TEXT_ESCAPED)) {
+    if (!(t->flags & (SBX_TEXT_ESCAPED | SBX_TEXT_ARGV))) {
         *len = t->len;
         return raw;
     }
     sbx_buf_clear(scratch);
-    sbx_buf_reserve(scratch, t->len);
-    scratch->len = sbx_jstr_decode(raw, t->len, scratch->p);
+    if (!(t->flags & SBX_TEXT_ESCAPED)) {
+        sbx_buf_reserve(scratch, SBX_ARGV_MAX(t->len));
+        size_t n = sbx_argv_format(raw, t->len, scratch->p);
+        if (n == SIZE_MAX) { /* not an argument vector: the text as it is */
+            *len = t->len;
+            return raw;
+        }
+        scratch->len = n;
+    } else {
+        /* the string's content first, then (for an argv) the line after it,
+           moved down over it */
+        size_t cap = t->len + (t->flags & SBX_TEXT_ARGV ? SBX_ARGV_MAX(t->len) : 0);
+        sbx_buf_reserve(scratch, cap);
+        scratch->len = sbx_jstr_decode(raw, t->len, scratch->p);
+        if (t->flags & SBX_TEXT_ARGV) {
+            char *line = scratch->p + scratch->len;
+            size_t n = sbx_argv_format(scratch->p, scratch->len, line);
+            if (n != SIZE_MAX) {
+                memmove(scratch->p, line, n);
+                scratch->len = n;
+            }
+        }
+    }
     scratch->p[scratch->len] = '\0';
     *len = scratch->len;
     return scratch->p;

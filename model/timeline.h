@@ -25,6 +25,8 @@
 #include "model/event.h"
 #include "model/strtab.h"
 
+struct sbx_diff_file;
+
 enum sbx_data_how { SBX_DATA_MAPPED, SBX_DATA_HEAP };
 
 struct sbx_source {
@@ -72,6 +74,9 @@ struct sbx_timeline {
     size_t n;
     struct sbx_skip *skips;   /* in (source, line) order */
     size_t nskips;
+    /* the loaded diffs' files (model/diffs.h), by path; strings in `strings` */
+    struct sbx_diff_file *diffs;
+    size_t ndiffs;
     /* storage */
     struct sbx_event **blocks;
     size_t nblocks;

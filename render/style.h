@@ -46,6 +46,9 @@
     X(FIELD, "detail.field", 6, -1, 0)                /* a field's name */                    \
     X(STDERR, "detail.stderr", 3, -1, 0)                                                      \
     X(GOOD, "detail.good", 2, -1, 0)                  /* a check that passed */               \
+    X(DIFF_ADD, "diff.add", 2, -1, 0)                 /* a diff's added line */               \
+    X(DIFF_DEL, "diff.del", 1, -1, 0)                 /* a diff's removed line */             \
+    X(DIFF_HUNK, "diff.hunk", 6, -1, 0)               /* @@ -1,7 +1,7 @@ */                   \
     X(KEY, "help.key", -1, -1, SBX_B)
 
 enum { SBX_SANDBOX_STYLES = 6 };

@@ -1,6 +1,7 @@
 #include "render/summary.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/summary_common.h"
@@ -23,6 +24,48 @@ const char *sbx_display_path(const char *path)
     while (path[0] == '.' && path[1] == '/')
         path += 2;
     return path;
+}
+
+const char *sbx_sum_bytes(int64_t bytes, char buf[24])
+{
+    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    if (bytes < 1000) {
+        snprintf(buf, 24, "%lld B", (long long)(bytes < 0 ? 0 : bytes));
+        return buf;
+    }
+    double v = (double)bytes / 1000;
+    size_t u = 0;
+    while (v >= 999.95 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(buf, 24, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+static int proxy_cmp(const void *x, const void *y, void *ctx)
+{
+    const struct sbx_summary *s = ((const void *const *)ctx)[0];
+    const struct sbx_timeline *tl = ((const void *const *)ctx)[1];
+    const struct sbx_host_stat *a = &s->proxy_hosts[*(const size_t *)x],
+                               *b = &s->proxy_hosts[*(const size_t *)y];
+    if ((a->denied > 0) != (b->denied > 0))
+        return a->denied > 0 ? -1 : 1;
+    if (a->requests != b->requests)
+        return a->requests > b->requests ? -1 : 1;
+    return strcmp(sbx_str(tl, a->host), sbx_str(tl, b->host));
+}
+
+size_t *sbx_sum_proxy_order(const struct sbx_timeline *tl, const struct sbx_summary *s)
+{
+    if (!s->nproxy_hosts)
+        return NULL;
+    size_t *idx = sbx_xmalloc(s->nproxy_hosts * sizeof *idx);
+    for (size_t i = 0; i < s->nproxy_hosts; i++)
+        idx[i] = i;
+    const void *ctx[2] = {s, tl};
+    qsort_r(idx, s->nproxy_hosts, sizeof *idx, proxy_cmp, (void *)ctx);
+    return idx;
 }
 
 const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t *len)

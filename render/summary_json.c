@@ -110,6 +110,18 @@ static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_key(w, "files");
     sbx_jw_object(w);
     change_lists(w, c->sum->files);
+    sbx_jw_key(w, "from_manifests");
+    sbx_jw_bool(w, c->sum->files_from_manifests);
+    sbx_jw_key(w, "diff");
+    if (c->tl->ndiffs || c->sum->diff_files) {
+        sbx_jw_object(w);
+        int_field(w, "files", (int64_t)c->sum->diff_files);
+        int_field(w, "added_lines", (int64_t)c->sum->diff_added_lines);
+        int_field(w, "removed_lines", (int64_t)c->sum->diff_removed_lines);
+        sbx_jw_end_object(w);
+    } else {
+        sbx_jw_null(w);
+    }
     sbx_jw_key(w, "system");
     sbx_jw_object(w);
     change_lists(w, c->sum->system);
@@ -155,6 +167,57 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
+    /* added to schema 1: connections the sandbox's own network policy
+     * refused (no host named), and the first operation they happened in */
+    sbx_jw_key(w, "sandbox_denials");
+    sbx_jw_object(w);
+    int_field(w, "operations", (int64_t)s->ndenials);
+    int_field(w, "connections", (int64_t)s->denied_connections);
+    sbx_jw_key(w, "first");
+    if (!s->ndenials) {
+        sbx_jw_null(w);
+    } else {
+        const struct sbx_event *e = s->denials[0];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "start");
+        time_value(w, e->start);
+        sbx_jw_key(w, "operation");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        int_field(w, "connections", (int64_t)sbx_event_denials(e));
+        sbx_jw_key(w, "sandbox");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+        sbx_jw_key(w, "command");
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            size_t n;
+            const char *cmd = sbx_sum_command(c, e, &n);
+            sbx_jw_string(w, cmd, n);
+        } else {
+            sbx_jw_null(w);
+        }
+        sbx_jw_key(w, "source");
+        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+        int_field(w, "line", e->line_no);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_object(w);
+    /* added to schema 1: null without --allow-list, else the hosts it lacks */
+    sbx_jw_key(w, "unlisted");
+    if (!s->allow_list) {
+        sbx_jw_null(w);
+    } else {
+        sbx_jw_array(w);
+        for (size_t i = 0; i < s->nunlisted; i++) {
+            const struct sbx_unlisted *u = &s->unlisted[i];
+            sbx_jw_object(w);
+            sbx_jw_key(w, "host");
+            sbx_jw_cstr(w, u->host);
+            int_field(w, "events", (int64_t)u->events);
+            sbx_jw_key(w, "first");
+            time_value(w, u->first->start);
+            sbx_jw_end_object(w);
+        }
+        sbx_jw_end_array(w);
+    }
     sbx_jw_end_object(w);
 }
 
@@ -282,6 +345,22 @@ static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_array(w);
 }
 
+/* Added to schema 1: the input files that were not read, and why. */
+static void unread_files(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "unread_files");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->sum->nunread; i++) {
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_jw_cstr(w, sbx_display_path(c->sum->unread[i].path));
+        sbx_jw_key(w, "reason");
+        sbx_jw_cstr(w, c->sum->unread[i].reason);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
 static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_summary *s = c->sum;
@@ -344,6 +423,24 @@ static void sandbox_life(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* Added to schema 1: the OpenTelemetry spans, when some were loaded. */
+static void traces(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_trace_stats *t = &c->sum->traces;
+    if (!t->spans)
+        return;
+    sbx_jw_key(w, "traces");
+    sbx_jw_object(w);
+    int_field(w, "spans", (int64_t)t->spans);
+    int_field(w, "traces", (int64_t)t->traces);
+    int_field(w, "orphans", (int64_t)t->orphans);
+    string_list(w, "agents", &t->agents);
+    int_field(w, "tool_calls", (int64_t)t->tool_calls);
+    int_field(w, "failed", (int64_t)t->failed);
+    int_field(w, "refused", (int64_t)t->refused);
+    sbx_jw_end_object(w);
+}
+
 void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct sbx_jsonw w;
@@ -358,8 +455,10 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     account(c, &w);
     integrity(c, &w);
     sandbox_life(c, &w);
+    traces(c, &w);
     secrets(c, &w);
     skipped(c, &w);
+    unread_files(c, &w);
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

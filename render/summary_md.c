@@ -2,6 +2,7 @@
  * inline code span whose backtick fence is longer than any run inside it,
  * after sanitising to one line, so nothing in a log can become a mention, a
  * link, an image or a closing command in the ticket. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/secrets.h"
@@ -9,7 +10,7 @@
 #include "render/sanitize.h"
 #include "render/summary_common.h"
 
-enum { LIST_MAX = 10 };
+enum { LIST_MAX = 10, PROXY_MAX = 5 };
 
 static void code(struct sbx_sumctx *c, struct sbx_buf *out, const char *s, size_t n)
 {
@@ -51,6 +52,60 @@ static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_str
     }
     if (l->n > LIST_MAX)
         sbx_buf_addf(out, ", and %zu more", l->n - LIST_MAX);
+}
+
+/* What the proxy saw per host: refused first, then the busiest. */
+static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    size_t *order = sbx_sum_proxy_order(c->tl, s);
+    for (size_t k = 0; k < s->nproxy_hosts && k < PROXY_MAX; k++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
+        char bytes[24];
+        sbx_buf_adds(out, "- proxy: ");
+        code_cstr(c, out, sbx_str(c->tl, h->host));
+        sbx_buf_addf(out, " %zu request%s", h->requests, h->requests == 1 ? "" : "s");
+        if (h->denied)
+            sbx_buf_addf(out, ", **%zu denied**", h->denied);
+        if (h->unreached)
+            sbx_buf_addf(out, ", %zu unreached", h->unreached);
+        if (h->bytes_in > 0)
+            sbx_buf_addf(out, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nproxy_hosts > PROXY_MAX) {
+        size_t rest = 0;
+        for (size_t k = PROXY_MAX; k < s->nproxy_hosts; k++)
+            rest += s->proxy_hosts[order[k]].requests;
+        sbx_buf_addf(out, "- proxy: %zu more host%s (%zu request%s)\n", s->nproxy_hosts - PROXY_MAX,
+                     s->nproxy_hosts - PROXY_MAX == 1 ? "" : "s",
+                     rest, rest == 1 ? "" : "s");
+    }
+    free(order);
+}
+
+/* With an allow list: the hosts it lacks. */
+static void unlisted(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    char t[SBX_TIME_BUFSZ];
+    if (!s->allow_list)
+        return;
+    if (!s->nunlisted) {
+        sbx_buf_adds(out, "**Unlisted hosts:** none: every host seen is on the allow list\n\n");
+        return;
+    }
+    sbx_buf_addf(out, "**Unlisted hosts:** %zu not on the allow list\n\n", s->nunlisted);
+    for (size_t i = 0; i < s->nunlisted && i < LIST_MAX; i++) {
+        const struct sbx_unlisted *u = &s->unlisted[i];
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, u->host);
+        sbx_buf_addf(out, " in %zu event%s, first at %s\n", u->events, u->events == 1 ? "" : "s",
+                     sbx_time_format(u->first->start, t));
+    }
+    if (s->nunlisted > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more\n", s->nunlisted - LIST_MAX);
+    sbx_buf_addc(out, '\n');
 }
 
 static void changes(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_strlist *lists,
@@ -120,6 +175,12 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         changes(c, out, s->files, "workspace");
     else
         sbx_buf_adds(out, "- workspace: not checked (no manifest of it)\n");
+    if (s->files_from_manifests)
+        sbx_buf_adds(out, "- workspace compared by its manifests, before and after\n");
+    if (s->diff_files)
+        sbx_buf_addf(out, "- diff: %zu file%s, %zu line%s added, %zu removed\n", s->diff_files,
+                     s->diff_files == 1 ? "" : "s", s->diff_added_lines,
+                     s->diff_added_lines == 1 ? "" : "s", s->diff_removed_lines);
     if (s->system_roots.n) {
         struct sbx_buf where = SBX_BUF_INIT;
         for (size_t i = 0; i < s->system_roots.n; i++) {
@@ -138,8 +199,28 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     sbx_buf_addc(out, '\n');
 
-    sbx_buf_addf(out, "**Network:** %zu refused, %zu other host%s named\n\n", s->nrefused, s->hosts.n,
-                 s->hosts.n == 1 ? "" : "s");
+    sbx_buf_addf(out, "**Network:** %zu refused, ", s->nrefused);
+    if (s->ndenials)
+        sbx_buf_addf(out, "%llu connection%s refused by the sandbox, ",
+                     (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
+    sbx_buf_addf(out, "%zu other host%s named\n\n", s->hosts.n, s->hosts.n == 1 ? "" : "s");
+    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->denials[i];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        sbx_buf_addf(out, "- %llu connection%s refused by the sandbox's network policy (no host named), at %s in ",
+                     n, n == 1 ? "" : "s", sbx_time_format(e->start, a));
+        const char *op = sbx_str(c->tl, e->label);
+        code_cstr(c, out, op[0] ? op : "?");
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            size_t len;
+            const char *cmd = sbx_sum_command(c, e, &len);
+            sbx_buf_adds(out, ": ");
+            code(c, out, cmd, len);
+        }
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->ndenials > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more operations with refused connections\n", s->ndenials - LIST_MAX);
     for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
         const struct sbx_refusal *r = &s->refused[i];
         size_t n;
@@ -161,7 +242,9 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         list(c, out, &s->hosts);
         sbx_buf_addc(out, '\n');
     }
+    proxy_hosts(c, out);
     sbx_buf_addc(out, '\n');
+    unlisted(c, out);
 
     struct sbx_buf words = SBX_BUF_INIT;
     sbx_sum_account_words(c->tl, s, &words);
@@ -197,6 +280,23 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     if (sbx_sum_sandbox_words(s, &words))
         sbx_buf_addf(out, "**Sandbox:** %s\n\n", words.p);
     sbx_buf_free(&words);
+    const struct sbx_trace_stats *t = &s->traces;
+    if (t->spans) {
+        sbx_buf_addf(out, "**Traces:** %zu span%s in %zu trace%s", t->spans, t->spans == 1 ? "" : "s",
+                     t->traces, t->traces == 1 ? "" : "s");
+        if (t->agents.n) {
+            sbx_buf_adds(out, t->agents.n == 1 ? ", agent" : ", agents");
+            list(c, out, &t->agents);
+        }
+        sbx_buf_addf(out, "; %zu tool call%s, %zu failed", t->tool_calls,
+                     t->tool_calls == 1 ? "" : "s", t->failed);
+        if (t->refused)
+            sbx_buf_addf(out, ", %zu with connections refused", t->refused);
+        if (t->orphans)
+            sbx_buf_addf(out, ", %zu orphan%s (parent not loaded)", t->orphans,
+                         t->orphans == 1 ? "" : "s");
+        sbx_buf_adds(out, "\n\n");
+    }
     sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
 
@@ -225,4 +325,16 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         code_cstr(c, out, k->reason);
         sbx_buf_addc(out, '\n');
     }
+    if (!s->nunread)
+        return;
+    sbx_buf_addf(out, "\n**Files not read:** %zu\n", s->nunread);
+    for (size_t i = 0; i < s->nunread && i < LIST_MAX; i++) {
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, sbx_display_path(s->unread[i].path));
+        sbx_buf_adds(out, ": ");
+        code_cstr(c, out, s->unread[i].reason);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nunread > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more\n", s->nunread - LIST_MAX);
 }

@@ -195,6 +195,108 @@ static void files_line(struct line *l, struct sbx_buf *out)
         changes(l, s->system);
     }
     emit_styled(l, out, sbx_change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    if (s->files_from_manifests || s->diff_files) {
+        sbx_buf_adds(&l->b, "           ");
+        if (s->files_from_manifests)
+            sbx_buf_adds(&l->b, "workspace from the manifests");
+        if (s->diff_files)
+            sbx_buf_addf(&l->b, "%sdiff: %zu file%s, +%zu -%zu lines",
+                         s->files_from_manifests ? "; " : "", s->diff_files,
+                         s->diff_files == 1 ? "" : "s", s->diff_added_lines, s->diff_removed_lines);
+        l->filter = "kind:files";
+        emit(l, out);
+    }
+}
+
+/* The operations during which the sandbox's network policy refused
+ * connections: no host is known, the operation is the evidence. */
+static void denial_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->denials[i];
+        char t[SBX_TIME_BUFSZ];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        sbx_buf_addf(&l->b, "  %s %s %llu connection%s refused by the sandbox's network policy, in ",
+                     sbx_time_format(e->start, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90", n,
+                     n == 1 ? "" : "s");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->label)[0] ? sbx_str(l->c->tl, e->label) : "?");
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (e->kind != SBX_EV_COMMAND || !(e->u.cmd.command.flags & SBX_TEXT_PRESENT))
+            continue;
+        size_t len;
+        const char *cmd = sbx_sum_command(l->c, e, &len);
+        l->event = e;
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, len);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->ndenials > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more operations with refused connections", s->ndenials - LIST_MAX);
+        l->filter = "refused";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+/* What the proxy saw per host: refused first, then the busiest. */
+static void proxy_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    size_t *order = sbx_sum_proxy_order(l->c->tl, s);
+    for (size_t k = 0; k < s->nproxy_hosts && k < LIST_MAX; k++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
+        char bytes[24];
+        sbx_buf_adds(&l->b, "  proxy ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, h->host));
+        sbx_buf_addf(&l->b, ": %zu request%s", h->requests, h->requests == 1 ? "" : "s");
+        if (h->denied)
+            sbx_buf_addf(&l->b, ", %zu DENIED", h->denied);
+        if (h->unreached)
+            sbx_buf_addf(&l->b, ", %zu unreached", h->unreached);
+        if (h->bytes_in > 0)
+            sbx_buf_addf(&l->b, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+        l->filter = h->denied ? "refused" : "kind:network";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->nproxy_hosts > LIST_MAX) {
+        size_t rest = 0;
+        for (size_t k = LIST_MAX; k < s->nproxy_hosts; k++)
+            rest += s->proxy_hosts[order[k]].requests;
+        sbx_buf_addf(&l->b, "  proxy: +%zu more host%s (%zu request%s)", s->nproxy_hosts - LIST_MAX,
+                     s->nproxy_hosts - LIST_MAX == 1 ? "" : "s",
+                     rest, rest == 1 ? "" : "s");
+        l->filter = "kind:network";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    free(order);
+}
+
+/* With an allow list: the hosts it lacks. */
+static void unlisted_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    if (!s->allow_list)
+        return;
+    sbx_buf_adds(&l->b, "Unlisted:  ");
+    if (!s->nunlisted) {
+        sbx_buf_adds(&l->b, "none: every host seen is on the allow list");
+        emit(l, out);
+        return;
+    }
+    sbx_buf_addf(&l->b, "%zu not on the allow list: ", s->nunlisted);
+    for (size_t i = 0; i < s->nunlisted && i < LIST_MAX; i++) {
+        if (i)
+            sbx_buf_adds(&l->b, ", ");
+        add_untrusted_cstr(l, s->unlisted[i].host);
+    }
+    if (s->nunlisted > LIST_MAX)
+        sbx_buf_addf(&l->b, ", +%zu more", s->nunlisted - LIST_MAX);
+    if (s->nunlisted == 1 && s->unlisted[0].events == 1)
+        l->event = s->unlisted[0].first;
+    else
+        l->filter = "unlisted";
+    emit_styled(l, out, SBX_STYLE_FINDING);
 }
 
 static void network_lines(struct line *l, struct sbx_buf *out)
@@ -216,6 +318,14 @@ static void network_lines(struct line *l, struct sbx_buf *out)
             sbx_buf_addf(&l->b, ", +%zu more", s->nrefused - LIST_MAX);
         sbx_buf_adds(&l->b, "); ");
     }
+    if (s->ndenials) {
+        sbx_buf_addf(&l->b, "%llu connection%s refused by the sandbox (no host named); ",
+                     (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
+        if (s->nrefused + s->ndenials == 1)
+            l->event = s->denials[0];
+        else
+            l->filter = "refused";
+    }
     if (s->hosts.n) {
         sbx_buf_addf(&l->b, "%zu host%s named (", s->hosts.n, s->hosts.n == 1 ? "" : "s");
         list_items(l, &s->hosts);
@@ -223,7 +333,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
     } else {
         sbx_buf_adds(&l->b, "no other hosts named");
     }
-    emit_styled(l, out, s->nrefused ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    emit_styled(l, out, s->nrefused || s->ndenials ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    denial_lines(l, out);
     for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
         const struct sbx_refusal *r = &s->refused[i];
         char t[SBX_TIME_BUFSZ];
@@ -241,6 +352,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         add_untrusted(l, cmd, n);
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
+    proxy_lines(l, out);
+    unlisted_line(l, out);
 }
 
 static void account_lines(struct line *l, struct sbx_buf *out)
@@ -309,6 +422,37 @@ static void sandbox_line(struct line *l, struct sbx_buf *out)
     }
     l->filter = "kind:lifecycle";
     emit_styled(l, out, l->c->sum->signatures_failed ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+}
+
+/* The OpenTelemetry spans, only when some were loaded; then the agents
+ * (Enter on that line: the first agent's span and its tree). */
+static void traces_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    const struct sbx_trace_stats *t = &s->traces;
+    if (!t->spans)
+        return;
+    sbx_buf_addf(&l->b, "Traces:    %zu span%s, %zu trace%s: %zu tool call%s, %zu failed", t->spans,
+                 t->spans == 1 ? "" : "s", t->traces, t->traces == 1 ? "" : "s", t->tool_calls,
+                 t->tool_calls == 1 ? "" : "s", t->failed);
+    if (t->refused)
+        sbx_buf_addf(&l->b, ", %zu refused network", t->refused);
+    l->filter = "kind:span";
+    emit_styled(l, out, t->refused ? SBX_STYLE_FINDING : t->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
+    if (!t->agents.n && !t->orphans)
+        return;
+    sbx_buf_adds(&l->b, "           ");
+    if (t->agents.n) {
+        sbx_buf_adds(&l->b, t->agents.n == 1 ? "agent " : "agents ");
+        list_items(l, &t->agents);
+    }
+    if (t->orphans)
+        sbx_buf_addf(&l->b, "%s%zu orphan span%s (parent not loaded)", t->agents.n ? "; " : "",
+                     t->orphans, t->orphans == 1 ? "" : "s");
+    for (size_t i = 0; i < s->spans.n && !l->event; i++)
+        if (s->spans.nodes[i].event->kind == SBX_EV_SPAN)
+            l->event = s->spans.nodes[i].event;
+    emit_styled(l, out, SBX_STYLE_DETAIL);
 }
 
 static void integrity_line(struct line *l, struct sbx_buf *out)
@@ -410,14 +554,31 @@ static void skipped_line(struct line *l, struct sbx_buf *out)
     size_t total = 0;
     for (size_t i = 0; i < tl->nsources; i++)
         total += tl->sources[i].skipped;
+    const struct sbx_summary *s = l->c->sum;
     sbx_buf_adds(&l->b, "Skipped:   ");
-    if (!total) {
+    if (!total && !s->nunread) {
         sbx_buf_adds(&l->b, "no lines");
         emit(l, out);
         return;
     }
-    sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
+    if (total)
+        sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
+    else
+        sbx_buf_adds(&l->b, "no lines");
+    if (s->nunread)
+        sbx_buf_addf(&l->b, "; %zu file%s not read", s->nunread, s->nunread == 1 ? "" : "s");
     emit_styled(l, out, SBX_STYLE_WARNING);
+    for (size_t i = 0; i < s->nunread && i < LIST_MAX; i++) {
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, sbx_display_path(s->unread[i].path));
+        sbx_buf_adds(&l->b, ": ");
+        add_untrusted_cstr(l, s->unread[i].reason);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->nunread > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more files not read", s->nunread - LIST_MAX);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
     for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
         const struct sbx_skip *k = &tl->skips[i];
         sbx_buf_adds(&l->b, "  ");
@@ -437,6 +598,7 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     account_lines(&l, out);
     record_lines(&l, out);
     sandbox_line(&l, out);
+    traces_line(&l, out);
     integrity_line(&l, out);
     secrets_line(&l, out);
     skipped_line(&l, out);

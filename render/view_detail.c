@@ -2,11 +2,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "importers/sandboxio.h"
+#include "model/cmdlink.h"
+#include "model/diffs.h"
 #include "model/hashcheck.h"
 #include "model/hidden.h"
 #include "model/secrets.h"
 #include "model/timefmt.h"
 #include "render/summary_common.h"
+#include "render/view_spans.h"
 #include "render/views.h"
 
 enum { FIELD_W = 13 };
@@ -45,6 +49,10 @@ static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *n
             sbx_doc_adds(d, SBX_STYLE_WARNING, " (the record gave no zone: read as UTC)");
         if (e->tflags & SBX_EVT_LEAP_SECOND)
             sbx_doc_adds(d, SBX_STYLE_WARNING, " (a leap second)");
+        if ((e->tflags & SBX_EVT_TIME_INFERRED) && strcmp(name, "Started") == 0)
+            sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred: the source has no times; placed after the run's last event");
+        else if (e->tflags & SBX_EVT_TIME_INFERRED)
+            sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred");
     }
     sbx_doc_end_line(d);
 }
@@ -88,6 +96,130 @@ static void output_block(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     sbx_buf_free(&tmp);
 }
 
+/* Untrusted text in which sandboxio's redaction mark, *** (exactly three),
+ * is drawn in the escape style: a value removed, not text. */
+static void untrusted_marked(struct sbx_doc *d, struct sbx_rows_look *l, enum sbx_style style,
+                             const char *s, size_t n, bool one_line)
+{
+    const char *p = s, *end = s + n, *from = s;
+    while (end - p >= 3 && (p = memmem(p, (size_t)(end - p), "***", 3))) {
+        size_t run = 3;
+        while (p + run < end && p[run] == '*')
+            run++;
+        if (run == 3 && (p == s || p[-1] != '*')) {
+            if (p > from)
+                untrusted(d, l, style, from, (size_t)(p - from), one_line);
+            sbx_doc_add(d, SBX_STYLE_ESCAPE, "***", 3);
+            from = p + 3;
+        }
+        p += run;
+    }
+    if (from < end)
+        untrusted(d, l, style, from, (size_t)(end - from), one_line);
+}
+
+static bool from_sandboxio(const struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    return strcmp(l->tl->sources[e->source].format, "sandboxio") == 0;
+}
+
+struct extras {
+    struct sbx_doc *d;
+    struct sbx_rows_look *l;
+};
+
+/* One field of a sandboxio line the event does not keep. */
+static void extra_field(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
+                        bool string)
+{
+    struct extras *x = ctx;
+    static const char *const names[][2] = {
+        {"backend", "Backend"},     {"isolation", "Isolation"}, {"tenant_id", "Tenant"},
+        {"session_id", "Session"},  {"bytes_in", "Bytes in"},   {"bytes_out", "Bytes out"},
+        {"code_sha256", "Code sha256"},
+    };
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !name; i++)
+        if (strlen(names[i][0]) == klen && memcmp(names[i][0], key, klen) == 0)
+            name = names[i][1];
+    if (name) {
+        field(x->d, name);
+    } else { /* a field sandboxio's format does not name: as it is */
+        field(x->d, "");
+        untrusted(x->d, x->l, SBX_STYLE_FIELD, key, klen, true);
+        sbx_doc_adds(x->d, SBX_STYLE_FIELD, ": ");
+    }
+    if (string && klen == 11 && memcmp(key, "code_sha256", 11) == 0 &&
+        vlen == sizeof SBX_SANDBOXIO_EMPTY_SHA256 - 1 && memcmp(val, SBX_SANDBOXIO_EMPTY_SHA256, vlen) == 0)
+        sbx_doc_adds(x->d, SBX_STYLE_NOTE, "no code sent (the empty string's)");
+    else if (string && !vlen)
+        sbx_doc_adds(x->d, SBX_STYLE_NOTE, "(empty)");
+    else
+        untrusted_marked(x->d, x->l, SBX_STYLE_NORMAL, val, vlen, true);
+    sbx_doc_end_line(x->d);
+}
+
+/* What else a sandboxio line says (backend, isolation, tenant, session,
+ * bytes, the code's hash, unknown fields), and what *** means. */
+static void sandboxio_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const char *line = sbx_event_line(l->tl, e);
+    struct extras x = {d, l};
+    sbx_sandboxio_extras(line, e->line_len, extra_field, &x);
+    if (memmem(line, e->line_len, "***", 3)) {
+        field(d, "Redacted");
+        sbx_doc_add(d, SBX_STYLE_ESCAPE, "***", 3);
+        sbx_doc_adds(d, SBX_STYLE_NOTE, " is a value sandboxio removed before it wrote the line");
+        sbx_doc_end_line(d);
+    }
+}
+
+static void code_block(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
+                       bool string)
+{
+    struct extras *x = ctx;
+    (void)key;
+    (void)klen;
+    (void)string;
+    heading(x->d, "Code, as sandboxio captured it");
+    untrusted_marked(x->d, x->l, SBX_STYLE_NORMAL, val, vlen && val[vlen - 1] == '\n' ? vlen - 1 : vlen,
+                     false);
+    sbx_doc_end_line(x->d);
+}
+
+/* The command of a sandboxio operation: its argv as a command line, or
+ * run_code's code when captured, or what is known instead. */
+static void sandboxio_command(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    const char *line = sbx_event_line(l->tl, e);
+    struct extras x = {d, l};
+    if (!(c->command.flags & SBX_TEXT_PRESENT)) {
+        heading(d, "Command");
+        sbx_doc_adds(d, SBX_STYLE_NOTE, strcmp(sbx_str(l->tl, e->label), "run_code") == 0
+                                            ? "none: run_code sends code, which sandboxio did not capture"
+                                            : "none in the log");
+        sbx_doc_end_line(d);
+        return;
+    }
+    size_t n;
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    const char *s = sbx_text_get(l->tl, e, &c->command, &tmp, &n);
+    if (c->command.flags & SBX_TEXT_ARGV) {
+        heading(d, "Command, from its argv");
+        sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
+        sbx_doc_set_indent(d, 2);
+        untrusted_marked(d, l, SBX_STYLE_NORMAL, s, n, false);
+        sbx_doc_set_indent(d, 0);
+        sbx_doc_end_line(d);
+        sbx_sandboxio_code(line, e->line_len, code_block, &x);
+    } else {
+        x.l = l;
+        code_block(&x, "code", 4, s, n, true);
+    }
+    sbx_buf_free(&tmp);
+}
+
 static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     if (!e->findings)
@@ -110,6 +242,14 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         untrusted(d, l, SBX_STYLE_REFUSED, r->host, strlen(r->host), true);
         sbx_doc_addf(d, SBX_STYLE_DETAIL, " (%s): ", r->pattern ? r->pattern : "");
         untrusted(d, l, SBX_STYLE_DETAIL, r->evidence, strlen(r->evidence), true);
+        sbx_doc_end_line(d);
+    }
+    unsigned long long denied = (unsigned long long)sbx_event_denials(e);
+    if (denied) {
+        field(d, "");
+        sbx_doc_addf(d, SBX_STYLE_REFUSED, "%llu connection%s refused by the sandbox's network policy",
+                     denied, denied == 1 ? "" : "s");
+        sbx_doc_adds(d, SBX_STYLE_DETAIL, " (no host named: the log counts them only)");
         sbx_doc_end_line(d);
     }
     for (size_t i = 0; sum && i < sum->nsecrets; i++) {
@@ -135,7 +275,7 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     struct sbx_buf tmp = SBX_BUF_INIT, tags = SBX_BUF_INIT;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
-        if (!t->len || !sbx_text_hides(sbx_text_raw(l->tl, e, t), t->len, t->flags & SBX_TEXT_ESCAPED))
+        if (!t->len || !sbx_field_hides(l->tl, e, t, &tmp))
             continue;
         field(d, "");
         sbx_doc_addf(d, SBX_STYLE_HIDDEN, "hidden text in %s", names[i]);
@@ -263,7 +403,8 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     field(d, "Program");
     untrusted(d, l, SBX_STYLE_NORMAL, prog[0] ? prog : "?", prog[0] ? strlen(prog) : 1, true);
     sbx_doc_end_line(d);
-    hash_field(d, l, e);
+    if (!from_sandboxio(l, e)) /* sandboxio keeps no output to hash */
+        hash_field(d, l, e);
     load_field(d, l, e);
     if (l->sum && l->sum->cross.records) {
         const struct sbx_event *r = sbx_crosscheck_record_of(&l->sum->cross, e);
@@ -349,14 +490,172 @@ static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     sbx_doc_end_line(d);
 }
 
+/* A proxy request: what was asked, what came of it, and the command that
+ * was running in its sandbox at that moment. */
+static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_network *n = &e->u.net;
+    const char *host = sbx_str(l->tl, n->host);
+    field(d, "Host");
+    untrusted(d, l, n->flags & SBX_NET_DENIED ? SBX_STYLE_REFUSED : SBX_STYLE_NORMAL, host[0] ? host : "?",
+              host[0] ? strlen(host) : 1, true);
+    sbx_doc_end_line(d);
+    field(d, "Request");
+    const char *method = sbx_str(l->tl, n->method);
+    untrusted(d, l, SBX_STYLE_NORMAL, method, strlen(method), true);
+    struct sbx_buf url = SBX_BUF_INIT;
+    size_t len;
+    const char *u = sbx_text_get(l->tl, e, &n->url, &url, &len);
+    sbx_doc_adds(d, SBX_STYLE_NORMAL, " ");
+    untrusted(d, l, SBX_STYLE_NORMAL, u, len, true);
+    sbx_buf_free(&url);
+    sbx_doc_end_line(d);
+    field(d, "Outcome");
+    if (n->flags & SBX_NET_DENIED)
+        sbx_doc_adds(d, SBX_STYLE_REFUSED, "DENIED by the proxy's rules");
+    else if (n->flags & SBX_NET_UNREACHED)
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "the proxy could not reach the host");
+    else
+        sbx_doc_adds(d, SBX_STYLE_GOOD, "allowed");
+    const char *result = sbx_str(l->tl, n->result);
+    if (result[0] || n->status >= 0) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, " (");
+        untrusted(d, l, SBX_STYLE_NOTE, result, strlen(result), true);
+        if (n->status >= 0)
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "%s%d", result[0] ? "/" : "", (int)n->status);
+        sbx_doc_adds(d, SBX_STYLE_NOTE, ")");
+    }
+    sbx_doc_end_line(d);
+    if (n->bytes_in >= 0 || n->bytes_out >= 0) {
+        field(d, "Bytes");
+        if (n->bytes_in >= 0)
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, "%lld to the client", (long long)n->bytes_in);
+        if (n->bytes_out >= 0)
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, "%s%lld from it", n->bytes_in >= 0 ? ", " : "",
+                         (long long)n->bytes_out);
+        sbx_doc_end_line(d);
+    }
+    const char *client = sbx_str(l->tl, n->client);
+    if (client[0]) {
+        field(d, "Client");
+        untrusted(d, l, SBX_STYLE_NORMAL, client, strlen(client), true);
+        sbx_doc_end_line(d);
+    }
+    field(d, "During");
+    const struct sbx_event *c = sbx_command_during(l->tl, e);
+    if (!c) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, sbx_str(l->tl, e->sandbox)[0] || sbx_only_sandbox(l->tl)
+                                            ? "no command of its sandbox was running"
+                                            : "unknown: the line names no sandbox and the run has several");
+        sbx_doc_end_line(d);
+        return;
+    }
+    sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    const char *s = c->u.cmd.flags & SBX_CMD_RECORD ? sbx_str(l->tl, c->u.cmd.program)
+                                                    : sbx_text_get(l->tl, c, &c->u.cmd.command, &tmp, &len);
+    if (c->u.cmd.flags & SBX_CMD_RECORD)
+        len = strlen(s);
+    untrusted(d, l, SBX_STYLE_NORMAL, s, len, true);
+    sbx_buf_free(&tmp);
+    char clock[16];
+    const char *src = sbx_display_path(l->tl->sources[c->source].path);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, " (started %s, ", sbx_clock(c->start, l->local, clock));
+    untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", c->line_no);
+    sbx_doc_end_line(d);
+}
+
+static void source_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *name, uint32_t source)
+{
+    if (source >= l->tl->nsources)
+        return;
+    const char *p = sbx_display_path(l->tl->sources[source].path);
+    field(d, name);
+    untrusted(d, l, SBX_STYLE_NORMAL, p, strlen(p), true);
+    sbx_doc_end_line(d);
+}
+
+enum { DIFF_LINES_PER_FILE = 400, DIFF_LINES_MAX = 4000 };
+
+/* A file's hunks from the loaded diff, added and removed lines coloured.
+ * Returns the lines shown. */
+static size_t diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_diff_file *f,
+                         size_t budget)
+{
+    const char *src = sbx_display_path(l->tl->sources[f->source].path);
+    struct sbx_buf what = SBX_BUF_INIT;
+    sbx_buf_adds(&what, "Diff of ");
+    sbx_buf_adds(&what, f->path);
+    if (f->binary)
+        sbx_buf_adds(&what, " (binary)");
+    else
+        sbx_buf_addf(&what, " (+%u -%u)", f->added_lines, f->removed_lines);
+    sbx_doc_set_indent(d, 0);
+    sbx_doc_end_line(d);
+    untrusted(d, l, SBX_STYLE_HEADING, what.p, what.len, true);
+    sbx_doc_adds(d, SBX_STYLE_NOTE, " from ");
+    untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u", f->line_no);
+    sbx_doc_end_line(d);
+    sbx_buf_free(&what);
+    if (f->renamed || f->old_path) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, f->renamed ? "renamed from " : "copied from ");
+        untrusted(d, l, SBX_STYLE_NOTE, f->old_path, strlen(f->old_path), true);
+        sbx_doc_end_line(d);
+    }
+    struct sbx_diff_iter it;
+    struct sbx_diff_line dl;
+    size_t shown = 0, more = 0;
+    sbx_diff_iter_init(&it, l->tl, f);
+    while (sbx_diff_next(&it, &dl)) {
+        enum sbx_style st;
+        switch (dl.kind) {
+        case SBX_DIFF_HEADER: continue; /* the heading names the file */
+        case SBX_DIFF_HUNK: st = SBX_STYLE_DIFF_HUNK; break;
+        case SBX_DIFF_ADD: st = SBX_STYLE_DIFF_ADD; break;
+        case SBX_DIFF_DEL: st = SBX_STYLE_DIFF_DEL; break;
+        case SBX_DIFF_CONTEXT: st = SBX_STYLE_NORMAL; break;
+        case SBX_DIFF_OTHER: st = SBX_STYLE_WARNING; break;
+        default: st = SBX_STYLE_NOTE; break;
+        }
+        if (shown >= budget || shown >= DIFF_LINES_PER_FILE) {
+            more++;
+            continue;
+        }
+        untrusted(d, l, st, dl.text, dl.len, true);
+        sbx_doc_end_line(d);
+        shown++;
+    }
+    if (more) {
+        sbx_doc_addf(d, SBX_STYLE_NOTE, "... %zu more lines (", more);
+        untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+        sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", f->line_no);
+        sbx_doc_end_line(d);
+    }
+    return shown;
+}
+
 static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     static const char *const verbs[SBX_CHANGE_COUNT] = {"Added", "Changed", "Removed"};
     const struct sbx_files *f = e->u.files;
+    if (f && (f->flags & SBX_FILES_OPERATION)) {
+        field(d, "Paths");
+        sbx_doc_adds(d, SBX_STYLE_NOTE, "none named (the log says which operation, not on which file)");
+        sbx_doc_end_line(d);
+        return;
+    }
     const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
     field(d, "Root");
     untrusted(d, l, SBX_STYLE_NORMAL, root[0] ? root : "the workspace", root[0] ? strlen(root) : 13, true);
     sbx_doc_end_line(d);
+    if (f && (f->flags & SBX_FILES_MANIFESTS)) {
+        source_field(d, l, "Before", f->before);
+        source_field(d, l, "After", f->after);
+    } else if (f && (f->flags & SBX_FILES_DIFF)) {
+        source_field(d, l, "From diff", f->after);
+    }
     for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
         char what[64];
         snprintf(what, sizeof what, "%s: %u", verbs[c], f->n[c]);
@@ -367,6 +666,13 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
             sbx_doc_end_line(d);
         }
     }
+    size_t shown = 0;
+    for (int c = 0; f && l->tl->ndiffs && c < SBX_CHANGE_COUNT; c++)
+        for (uint32_t i = 0; i < f->n[c]; i++) {
+            const struct sbx_diff_file *df = sbx_diff_find(l->tl, f->paths[c][i]);
+            if (df)
+                shown += diff_block(d, l, df, shown < DIFF_LINES_MAX ? DIFF_LINES_MAX - shown : 0);
+        }
 }
 
 void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
@@ -387,7 +693,8 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     field(d, "Kind");
     sbx_doc_adds(d, SBX_STYLE_KIND, sbx_kind_name((enum sbx_kind)e->kind));
     const char *label = sbx_str(l->tl, e->label);
-    if (label[0] && e->kind != SBX_EV_FILES) {
+    bool operation = e->kind == SBX_EV_FILES && e->u.files && (e->u.files->flags & SBX_FILES_OPERATION);
+    if (label[0] && (e->kind != SBX_EV_FILES || operation)) {
         sbx_doc_adds(d, SBX_STYLE_NORMAL, " ");
         untrusted(d, l, SBX_STYLE_NORMAL, label, strlen(label), true);
     }
@@ -398,12 +705,16 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     field(d, "Sandbox");
     untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
     sbx_doc_end_line(d);
+    if (from_sandboxio(l, e))
+        sandboxio_fields(d, l, e);
     if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_RECORD))
         record_fields(d, l, e);
     else if (e->kind == SBX_EV_COMMAND)
         command_fields(d, l, e);
     else if (e->kind == SBX_EV_AUDIT)
         audit_fields(d, l, e);
+    else if (e->kind == SBX_EV_NETWORK)
+        network_fields(d, l, e);
     if (e->tflags & SBX_EVT_WEBHOOK) {
         field(d, "Webhook");
         if (e->tflags & SBX_EVT_SIG_OK)
@@ -421,8 +732,13 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_adds(d, SBX_STYLE_WARNING, "a field had the wrong type or range and shows as ? (o: the line)");
         sbx_doc_end_line(d);
     }
+    sbx_span_detail(d, l, e);
     if (e->kind == SBX_EV_COMMAND && !(e->u.cmd.flags & SBX_CMD_RECORD)) {
         const struct sbx_command *c = &e->u.cmd;
+        if (from_sandboxio(l, e)) {
+            sandboxio_command(d, l, e);
+            return; /* sandboxio keeps no output */
+        }
         heading(d, "Command, as written");
         size_t n;
         struct sbx_buf tmp = SBX_BUF_INIT;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "importers/sandboxio.h"
 #include "model/secrets.h"
 #include "model/timefmt.h"
 #include "render/views.h"
@@ -17,6 +18,7 @@ static const struct {
 } weights[] = {
     {SBX_F_ACCOUNT_INSIDE, SBX_STYLE_OUTSIDE, '!', "account change made from inside a sandbox"},
     {SBX_F_REFUSED_HOST, SBX_STYLE_REFUSED, 'R', "refused host"},
+    {SBX_F_UNLISTED_HOST, SBX_STYLE_REFUSED, 'U', "host not on the allow list"},
     {SBX_F_OUTSIDE_WRAPPER, SBX_STYLE_OUTSIDE, 'O', "ran outside the wrapper"},
     {SBX_F_MISSING_FROM_RECORD, SBX_STYLE_OUTSIDE, 'M', "missing from Runtime's record"},
     {SBX_F_EXIT_MISMATCH, SBX_STYLE_OUTSIDE, 'D', "Runtime's record saw another exit code"},
@@ -181,8 +183,7 @@ char sbx_kind_mark(enum sbx_kind k)
     return (unsigned)k < SBX_EV_KIND_COUNT ? kind_marks[k] : '?';
 }
 
-/* Log text, redacted, ready for sbx_grid_untrusted. */
-static const char *redacted(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
+const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
 {
     if (!l->scratch) {
         *len = n;
@@ -194,10 +195,56 @@ static const char *redacted(struct sbx_rows_look *l, const char *s, size_t n, si
     return l->red.p ? l->red.p : "";
 }
 
+static void sha_of(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
+                   bool string)
+{
+    if (string && klen == 11 && memcmp(key, "code_sha256", 11) == 0)
+        snprintf(ctx, 65, "%.*s", (int)(vlen > 64 ? 64 : vlen), val);
+}
+
+/* A command the log gives no command line for (sandboxio's run_code
+ * without captured code, an operation without argv): its name, and for
+ * run_code whether any code was sent. */
+static void no_command_text(struct sbx_rows_look *l, const struct sbx_event *e, struct sbx_buf *out)
+{
+    const char *label = sbx_str(l->tl, e->label);
+    sbx_buf_adds(out, label[0] ? label : "command");
+    if (strcmp(label, "run_code") != 0 || strcmp(l->tl->sources[e->source].format, "sandboxio") != 0) {
+        sbx_buf_adds(out, ": no command line in the log");
+        return;
+    }
+    char sha[65] = "";
+    sbx_sandboxio_extras(sbx_event_line(l->tl, e), e->line_len, sha_of, sha);
+    if (strcmp(sha, SBX_SANDBOXIO_EMPTY_SHA256) == 0)
+        sbx_buf_adds(out, ": no code sent");
+    else if (sha[0])
+        sbx_buf_addf(out, ": code not captured (sha256 %.12s...)", sha);
+    else
+        sbx_buf_adds(out, ": code not captured");
+}
+
+/* "1,615 bytes out", "12 bytes in, 0 bytes out", "" when unknown. */
+static void bytes_words(int64_t in, int64_t out, struct sbx_buf *b)
+{
+    char n[32];
+    if (in > 0 || (in == 0 && out <= 0))
+        sbx_buf_addf(b, "%s bytes in", sbx_thousands((unsigned long long)in, n));
+    if (out >= 0 && (out > 0 || in < 0))
+        sbx_buf_addf(b, "%s%s bytes out", in > 0 || (in == 0 && out <= 0) ? ", " : "",
+                     sbx_thousands((unsigned long long)out, n));
+}
+
 static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struct sbx_buf *out)
 {
     static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
     const struct sbx_files *f = e->u.files;
+    if (f && (f->flags & SBX_FILES_OPERATION)) {
+        sbx_buf_addf(out, "%s: ", sbx_str(l->tl, e->label));
+        size_t before = out->len;
+        bytes_words(f->bytes_in, f->bytes_out, out);
+        sbx_buf_adds(out, out->len > before ? ", no path named" : "no path named");
+        return;
+    }
     const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
     sbx_buf_addf(out, "files %s: ", root[0] ? root : "workspace");
     bool any = false;
@@ -225,6 +272,8 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
     sbx_grid_fill(g, row, 0, g->cols, base);
     int col = 0;
     col = sbx_grid_textf(g, row, col, g->cols, selected ? base : fstyle, "%c", mark) + 1;
+    if ((e->tflags & SBX_EVT_TIME_INFERRED) && e->start != SBX_TIME_UNKNOWN)
+        sbx_grid_text(g, row, col - 1, col, selected ? base : SBX_STYLE_TIME, "~", 1); /* a guessed time */
     char buf[32];
     /* an event on another day than the run's start shows its date instead of
      * its seconds (audit entries reach back 400 days) */
@@ -299,8 +348,13 @@ after_time:
             sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
             break;
         } else {
+        if (!(e->u.cmd.command.flags & SBX_TEXT_PRESENT) && e->label) {
+            no_command_text(l, e, &t);
+            sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+            break;
+        }
         s = sbx_text_get(l->tl, e, &e->u.cmd.command, &l->text, &n);
-        const char *r = redacted(l, s, n, &n);
+        const char *r = sbx_rows_redact(l, s, n, &n);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
         break;
         }
@@ -372,7 +426,7 @@ after_time:
             col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
         }
         s = sbx_event_line(l->tl, e);
-        const char *r = redacted(l, s, e->line_len, &n);
+        const char *r = sbx_rows_redact(l, s, e->line_len, &n);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
         break;
     }

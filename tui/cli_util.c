@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "importers/formatarg.h"
 #include "render/sanitize.h"
 
 #ifndef SBX_THEMEDIR
@@ -53,15 +54,79 @@ void sbx_warn_load_report(const struct sbx_load_report *rep)
 {
     for (size_t i = 0; i < rep->nerrors; i++)
         sbx_warn(rep->errors[i]);
-    if (rep->nignored) {
-        /* files in a run folder that no importer reads: say which, so nothing is lost quietly */
+    /* files in a run folder that nothing reads: say which and why, so nothing is lost quietly */
+    for (size_t i = 0; i < rep->nunread; i++) {
+        if (!rep->unread[i].in_folder)
+            continue; /* named inputs are among the errors */
         struct sbx_buf b = SBX_BUF_INIT;
-        sbx_buf_addf(&b, "not read (no format of this version matches): ");
-        for (size_t i = 0; i < rep->nignored; i++)
-            sbx_buf_addf(&b, "%s%s", i ? ", " : "", rep->ignored[i]);
+        sbx_buf_addf(&b, "%s: not read: %s", rep->unread[i].path, rep->unread[i].reason);
         sbx_warn(b.p);
         sbx_buf_free(&b);
     }
+}
+
+bool sbx_inputs_as(struct sbx_inputs *in, const char *name)
+{
+    char err[512];
+    if (sbx_format_arg(name, &in->as, err, sizeof err)) {
+        in->last_as = name;
+        return true;
+    }
+    fprintf(stderr, "sbxview: --as: %s\n", err);
+    return false;
+}
+
+bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
+{
+    char err[1024];
+    bool named;
+    const struct sbx_format *fmt;
+    const char *path;
+    if (!sbx_input_arg(arg, &named, &fmt, &path, err, sizeof err)) {
+        fprintf(stderr, "sbxview: %s\n", err);
+        return false;
+    }
+    if (in->n == in->cap) {
+        in->cap = in->cap ? in->cap * 2 : 8;
+        in->paths = sbx_xrealloc(in->paths, in->cap * sizeof *in->paths);
+        in->formats = sbx_xrealloc(in->formats, in->cap * sizeof *in->formats);
+    }
+    in->paths[in->n] = path;
+    in->formats[in->n++] = named ? fmt : in->as;
+    in->last_as = NULL;
+    return true;
+}
+
+bool sbx_inputs_done(const struct sbx_inputs *in)
+{
+    if (in->last_as) { /* names a known format: safe to print */
+        fprintf(stderr, "sbxview: --as %s is for the inputs after it, and none follows\n",
+                in->last_as);
+        return false;
+    }
+    return true;
+}
+
+void sbx_inputs_free(struct sbx_inputs *in)
+{
+    free(in->paths);
+    free(in->formats);
+    memset(in, 0, sizeof *in);
+}
+
+bool sbx_load_allow_list(const char *path, struct sbx_allowlist **list)
+{
+    char err[512];
+    struct sbx_allowlist *a = sbx_allowlist_load(path, err, sizeof err);
+    if (!a) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "--allow-list: %s", err);
+        sbx_warn(msg); /* sanitised: it quotes the path */
+        return false;
+    }
+    sbx_allowlist_free(*list);
+    *list = a;
+    return true;
 }
 
 bool sbx_parse_threads(const char *s, int *threads)

@@ -23,6 +23,7 @@
     X(MISSING, "missing-from-record", "a wrapper command Runtime's record lacks")         \
     X(EXIT, "exit-mismatch", "the record and the wrapper saw other exit codes")          \
     X(REFUSED, "refused-host", "a host the sandbox was refused")                         \
+    X(UNLISTED, "unlisted-host", "a host reached or tried that --allow-list lacks")      \
     X(SECRET, "secret", "a credential-shaped string in a command or its output")         \
     X(SIGNATURE, "bad-signature", "a webhook delivery whose signature failed")           \
     X(HASH, "hash-mismatch", "stdout that does not hash to what the recorder took")      \
@@ -137,6 +138,11 @@ static void collect(struct report *r)
         add(r, K_REFUSED, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
             f->count == 1 ? "" : "s", f->evidence, cmd);
     }
+    for (size_t i = 0; i < s->nunlisted; i++) {
+        const struct sbx_unlisted *u = &s->unlisted[i];
+        add(r, K_UNLISTED, u->first, "%s (%zu event%s) is not on the allow list", u->host, u->events,
+            u->events == 1 ? "" : "s");
+    }
     for (size_t i = 0; i < s->nsecrets; i++) {
         const struct sbx_secret_found *f = &s->secrets[i];
         add(r, K_SECRET, f->event, "%s %s in %s", sbx_secret_kind_name(f->kind), f->sample, f->where);
@@ -242,8 +248,10 @@ static bool allow(struct report *r, char *list)
             if (strcmp(k, kind_names[i]) == 0)
                 r->allowed[i] = known = true;
         if (!known) {
-            fprintf(stderr, "sbxview: --allow: no finding kind called ");
-            sbx_warn(k);
+            struct sbx_buf b = SBX_BUF_INIT;
+            sbx_buf_addf(&b, "--allow: no finding kind called %s", k);
+            sbx_warn(b.p);
+            sbx_buf_free(&b);
             return false;
         }
     }
@@ -277,19 +285,45 @@ void sbx_check_kinds(FILE *to)
                 }[i]);
 }
 
+static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow_list);
+
 int sbx_cmd_check(int argc, char **argv)
+{
+    struct sbx_inputs in = {0};
+    struct sbx_allowlist *allow = NULL;
+    int status = run_check(argc, argv, &in, &allow);
+    sbx_inputs_free(&in);
+    sbx_allowlist_free(allow);
+    return status;
+}
+
+static int run_check(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow_list)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
         {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"as", required_argument, NULL, 'A'},
+        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
     };
     struct report r = {0};
     bool json = false, quiet = false;
     int threads = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:a:j:qh", longopts, NULL)) != -1) {
+    /* "-": inputs come back in place, so --as applies to those after it */
+    while ((c = getopt_long(argc, argv, "-f:a:j:qh", longopts, NULL)) != -1) {
         switch (c) {
+        case 1:
+            if (!sbx_inputs_add(in, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'A':
+            if (!sbx_inputs_as(in, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'W':
+            if (!sbx_load_allow_list(optarg, allow_list))
+                return SBX_EXIT_USAGE;
+            break;
         case 'f':
             if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
                 fprintf(stderr, "sbxview: check --format is text or json\n");
@@ -310,16 +344,20 @@ int sbx_cmd_check(int argc, char **argv)
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
+    for (; optind < argc; optind++) /* after "--" */
+        if (!sbx_inputs_add(in, argv[optind]))
+            return SBX_EXIT_USAGE;
+    if (!in->n) {
         fprintf(stderr, "sbxview: check: no input given (a run folder, or the logs of a run)\n");
         return SBX_EXIT_USAGE;
     }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts lo = {.threads = threads};
-    size_t loaded = sbx_load_paths(&tl, (const char *const *)argv + optind, (size_t)(argc - optind),
-                                   &lo, &rep);
+    struct sbx_load_opts lo = {.threads = threads, .formats = in->formats};
+    size_t loaded = sbx_load_paths(&tl, in->paths, in->n, &lo, &rep);
     if (!quiet)
         sbx_warn_load_report(&rep);
     int status = SBX_EXIT_USAGE;
@@ -327,8 +365,8 @@ int sbx_cmd_check(int argc, char **argv)
     char err[256];
     const char *missing[2];
     size_t nmissing = 0;
-    if (!loaded || !sbx_summarize(&tl, &(struct sbx_summary_opts){.threads = threads}, &sum, err,
-                                  sizeof err)) {
+    struct sbx_summary_opts so = {.threads = threads, .allow = *allow_list};
+    if (!loaded || !sbx_summarize(&tl, &so, &sum, err, sizeof err)) {
         if (loaded)
             sbx_warn(err);
         goto done;

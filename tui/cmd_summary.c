@@ -64,13 +64,26 @@ static void sgr_table_free(struct sgr_table *t)
         sbx_buf_free(&t->seq[i]);
 }
 
+static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow);
+
 int sbx_cmd_summary(int argc, char **argv)
+{
+    struct sbx_inputs in = {0};
+    struct sbx_allowlist *allow = NULL;
+    int status = run_summary(argc, argv, &in, &allow);
+    sbx_inputs_free(&in);
+    sbx_allowlist_free(allow);
+    return status;
+}
+
+static int run_summary(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
         {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"color", required_argument, NULL, 'C'},   {"colour", required_argument, NULL, 'C'},
         {"theme", required_argument, NULL, 'T'},   {"help", no_argument, NULL, 'h'},
+        {"as", required_argument, NULL, 'A'},      {"allow-list", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
@@ -80,8 +93,21 @@ int sbx_cmd_summary(int argc, char **argv)
     const char *color = "auto", *theme_name = "default";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:j:qh", longopts, NULL)) != -1) {
+    /* "-": inputs come back in place, so --as applies to those after it */
+    while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
         switch (c) {
+        case 1:
+            if (!sbx_inputs_add(in, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'A':
+            if (!sbx_inputs_as(in, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'W':
+            if (!sbx_load_allow_list(optarg, allow))
+                return SBX_EXIT_USAGE;
+            break;
         case 'f':
             if (!sbx_summary_format_parse(optarg, &fmt)) {
                 fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
@@ -106,14 +132,19 @@ int sbx_cmd_summary(int argc, char **argv)
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
+    for (; optind < argc; optind++) /* after "--" */
+        if (!sbx_inputs_add(in, argv[optind]))
+            return SBX_EXIT_USAGE;
+    if (!in->n) {
         fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
         sbx_usage(stderr);
         return SBX_EXIT_USAGE;
     }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
 
     struct progress prog = {false};
-    struct sbx_load_opts lopts = {.threads = threads};
+    struct sbx_load_opts lopts = {.threads = threads, .formats = in->formats};
     if (!quiet && isatty(2)) {
         lopts.progress = show_progress;
         lopts.progress_ctx = &prog;
@@ -121,8 +152,7 @@ int sbx_cmd_summary(int argc, char **argv)
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    size_t loaded = sbx_load_paths(&tl, (const char *const *)argv + optind, (size_t)(argc - optind),
-                                   &lopts, &rep);
+    size_t loaded = sbx_load_paths(&tl, in->paths, in->n, &lopts, &rep);
     if (prog.shown)
         fputs("\r\033[K", stderr);
     if (!quiet)
@@ -139,7 +169,8 @@ int sbx_cmd_summary(int argc, char **argv)
 
     char err[256];
     struct sbx_summary sum;
-    struct sbx_summary_opts sopts = {.threads = threads};
+    struct sbx_summary_opts sopts = {.threads = threads, .allow = *allow, .unread = rep.unread,
+                                     .nunread = rep.nunread};
     bool summarized = sbx_summarize(&tl, &sopts, &sum, err, sizeof err);
     if (analysing)
         fputs("\r\033[K", stderr);

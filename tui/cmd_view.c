@@ -119,11 +119,21 @@ static void take_loaded(struct sbx_app *app, struct live *v)
     sbx_app_set_data(app, &l->tl, l->summarized ? &l->sum : NULL, false);
     drop_preview(v); /* the app no longer points into it */
     v->taken = true;
-    if (l->report.nerrors)
+    if (l->report.nerrors) {
         sbx_app_message(app, true, "%s%s", l->report.errors[0],
                         l->report.nerrors > 1 ? " (and more: listed when you quit)" : "");
-    else if (l->err[0])
+    } else if (l->report.nunread && app->msg[0]) { /* the heaviest finding's hint: keep it, after this */
+        char hint[sizeof app->msg];
+        snprintf(hint, sizeof hint, "%s", app->msg);
+        sbx_app_message(app, app->msg_error, "%zu file%s not read; %s", l->report.nunread,
+                        l->report.nunread == 1 ? "" : "s", hint);
+    } else if (l->report.nunread) { /* files in a folder: the summary lists them all */
+        sbx_app_message(app, true, "%s: not read: %s%s", l->report.unread[0].path,
+                        l->report.unread[0].reason,
+                        l->report.nunread > 1 ? " (and more: see the summary)" : "");
+    } else if (l->err[0]) {
         sbx_app_message(app, true, "%s", l->err);
+    }
 }
 
 static void follow_toggle(struct sbx_app *app, struct live *v)
@@ -165,7 +175,9 @@ static void follow_poll(struct sbx_app *app, struct live *v)
     if (added) {
         struct sbx_summary *s = sbx_xmalloc(sizeof *s);
         char err[256];
-        if (sbx_summarize(&v->l->tl, NULL, s, err, sizeof err)) {
+        struct sbx_summary_opts so = {.allow = v->l->in->allow, .unread = v->l->report.unread,
+                                      .nunread = v->l->report.nunread};
+        if (sbx_summarize(&v->l->tl, &so, s, err, sizeof err)) {
             sbx_app_set_data(app, &v->l->tl, s, false);
             if (v->fsum) {
                 sbx_summary_free(v->fsum);
@@ -194,8 +206,7 @@ static void live_free(struct live *v)
     }
 }
 
-static int interactive(struct view_opts *o, struct sbx_loader *l, const char *const *paths,
-                       size_t npaths)
+static int interactive(struct view_opts *o, struct sbx_loader *l, const struct sbx_loader_inputs *in)
 {
     struct sbx_theme theme;
     if (!sbx_pick_theme(o->theme, &theme))
@@ -222,7 +233,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const char *co
     double until = now_ms() + PREVIEW_AFTER_MS;
     while (!sbx_loader_done(l) && now_ms() < until)
         nanosleep(&(struct timespec){0, 5000000}, NULL);
-    if (!sbx_loader_done(l) && sbx_loader_preview(paths, npaths, PREVIEW_BYTES, &v.ptl, &v.psum)) {
+    if (!sbx_loader_done(l) && sbx_loader_preview(in, PREVIEW_BYTES, &v.ptl, &v.psum)) {
         v.have_preview = true;
         sbx_app_set_data(&app, &v.ptl, &v.psum, has_preview_source(&v.ptl));
     }
@@ -285,11 +296,11 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const char *co
 }
 
 /* --dump --first-screen: the screen a big input shows first, from the preview. */
-static int dump_first_screen(struct view_opts *o, const char *const *paths, size_t npaths)
+static int dump_first_screen(struct view_opts *o, const struct sbx_loader_inputs *in)
 {
     struct sbx_timeline tl;
     struct sbx_summary sum;
-    if (!sbx_loader_preview(paths, npaths, PREVIEW_BYTES, &tl, &sum)) {
+    if (!sbx_loader_preview(in, PREVIEW_BYTES, &tl, &sum)) {
         fprintf(stderr, "sbxview: nothing could be previewed (see sbxview --dump without --first-screen)\n");
         return SBX_EXIT_USAGE;
     }
@@ -304,7 +315,19 @@ static void usage_view(FILE *to)
     sbx_usage(to);
 }
 
+static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow);
+
 int sbx_cmd_view(int argc, char **argv)
+{
+    struct sbx_inputs in = {0};
+    struct sbx_allowlist *allow = NULL;
+    int status = run_view(argc, argv, &in, &allow);
+    sbx_inputs_free(&in);
+    sbx_allowlist_free(allow);
+    return status;
+}
+
+static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_allowlist **allow)
 {
     static const struct option longopts[] = {
         {"local", no_argument, NULL, 'L'},      {"theme", required_argument, NULL, 'T'},
@@ -312,15 +335,29 @@ int sbx_cmd_view(int argc, char **argv)
         {"dump", no_argument, NULL, 'D'},       {"dump-styles", no_argument, NULL, 'S'},
         {"size", required_argument, NULL, 'z'}, {"keys", required_argument, NULL, 'k'},
         {"follow", no_argument, NULL, 'F'},     {"first-screen", no_argument, NULL, 'P'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},       {"as", required_argument, NULL, 'A'},
+        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
     };
     struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24,
                           .app.open_on_finding = true};
     o.app.ascii = !utf8_locale();
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "j:Fh", longopts, NULL)) != -1) {
+    /* "-": inputs come back in place, so --as applies to those after it */
+    while ((c = getopt_long(argc, argv, "-j:Fh", longopts, NULL)) != -1) {
         switch (c) {
+        case 1:
+            if (!sbx_inputs_add(in, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'A':
+            if (!sbx_inputs_as(in, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'W':
+            if (!sbx_load_allow_list(optarg, allow))
+                return SBX_EXIT_USAGE;
+            break;
         case 'L': o.app.local = true; break;
         case 'T': o.theme = optarg; break;
         case 'M': o.mouse = false; break;
@@ -343,23 +380,28 @@ int sbx_cmd_view(int argc, char **argv)
         default: usage_view(stderr); return SBX_EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
+    for (; optind < argc; optind++) /* after "--" */
+        if (!sbx_inputs_add(in, argv[optind]))
+            return SBX_EXIT_USAGE;
+    if (!in->n) {
         fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
         usage_view(stderr);
         return SBX_EXIT_USAGE;
     }
-    const char *const *paths = (const char *const *)argv + optind;
-    size_t npaths = (size_t)(argc - optind);
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
+    struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
+                                   .allow = *allow};
     if (o.first_screen)
-        return dump_first_screen(&o, paths, npaths);
+        return dump_first_screen(&o, &li);
     struct sbx_loader *l = sbx_xmalloc(sizeof *l);
-    sbx_loader_start(l, paths, npaths, o.app.threads, !o.dump);
+    sbx_loader_start(l, &li, o.app.threads, !o.dump);
     int status;
     if (o.dump) {
         sbx_warn_load_report(&l->report);
         status = l->loaded ? dump(&o, &l->tl, l->summarized ? &l->sum : NULL) : SBX_EXIT_USAGE;
     } else {
-        status = interactive(&o, l, paths, npaths);
+        status = interactive(&o, l, &li);
         sbx_loader_stop(l); /* quit during a load: it stops within a few MiB */
         sbx_warn_load_report(&l->report);
         if (!l->loaded && !l->report.cancelled)

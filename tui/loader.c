@@ -8,23 +8,24 @@
 static void *run(void *arg)
 {
     struct sbx_loader *l = arg;
-    struct sbx_load_opts opts = {.threads = l->threads, .shared = &l->progress};
-    l->loaded = sbx_load_paths(&l->tl, l->paths, l->npaths, &opts, &l->report);
+    struct sbx_load_opts opts = {.threads = l->threads, .shared = &l->progress,
+                                 .formats = l->in->formats};
+    l->loaded = sbx_load_paths(&l->tl, l->in->paths, l->in->n, &opts, &l->report);
     atomic_store(&l->phase, 1);
     if (l->loaded && !l->report.cancelled) {
-        struct sbx_summary_opts sopts = {.threads = l->threads};
+        struct sbx_summary_opts sopts = {.threads = l->threads, .allow = l->in->allow,
+                                         .unread = l->report.unread, .nunread = l->report.nunread};
         l->summarized = sbx_summarize(&l->tl, &sopts, &l->sum, l->err, sizeof l->err);
     }
     atomic_store(&l->done, true);
     return NULL;
 }
 
-void sbx_loader_start(struct sbx_loader *l, const char *const *paths, size_t npaths, int threads,
+void sbx_loader_start(struct sbx_loader *l, const struct sbx_loader_inputs *in, int threads,
                       bool background)
 {
     memset(l, 0, sizeof *l);
-    l->paths = paths;
-    l->npaths = npaths;
+    l->in = in;
     l->threads = threads;
     sbx_timeline_init(&l->tl);
     if (background && pthread_create(&l->tid, NULL, run, l) == 0) {
@@ -83,16 +84,16 @@ void sbx_loader_free(struct sbx_loader *l)
     memset(l, 0, sizeof *l);
 }
 
-bool sbx_loader_preview(const char *const *paths, size_t npaths, size_t prefix,
-                        struct sbx_timeline *tl, struct sbx_summary *sum)
+bool sbx_loader_preview(const struct sbx_loader_inputs *in, size_t prefix, struct sbx_timeline *tl,
+                        struct sbx_summary *sum)
 {
-    struct sbx_load_opts opts = {.threads = 1, .prefix = prefix};
+    struct sbx_load_opts opts = {.threads = 1, .prefix = prefix, .formats = in->formats};
     struct sbx_load_report rep = {0};
     sbx_timeline_init(tl);
-    size_t loaded = sbx_load_paths(tl, paths, npaths, &opts, &rep);
+    size_t loaded = sbx_load_paths(tl, in->paths, in->n, &opts, &rep);
     sbx_load_report_free(&rep); /* the full load reports the same problems */
     char err[256];
-    struct sbx_summary_opts sopts = {.threads = 1};
+    struct sbx_summary_opts sopts = {.threads = 1, .allow = in->allow};
     if (!loaded || !sbx_summarize(tl, &sopts, sum, err, sizeof err)) {
         sbx_timeline_free(tl);
         return false;

@@ -3,7 +3,8 @@
  * each file's first bytes gives the first screen meanwhile. Internal to tui/.
  *
  * Ownership: the loader owns the timeline, summary and report it makes
- * until sbx_loader_free; the paths it is given must outlive it. */
+ * until sbx_loader_free; the inputs it is given (and what they point to)
+ * must outlive it. */
 #ifndef SBX_LOADER_H
 #define SBX_LOADER_H
 
@@ -15,9 +16,16 @@
 #include "importers/load.h"
 #include "model/summary.h"
 
-struct sbx_loader {
+/* What to load and how to analyse it. */
+struct sbx_loader_inputs {
     const char *const *paths;
-    size_t npaths;
+    const struct sbx_format *const *formats; /* per path, or NULL: detect (importers/load.h) */
+    size_t n;
+    const struct sbx_allowlist *allow;      /* or NULL (model/summary.h) */
+};
+
+struct sbx_loader {
+    const struct sbx_loader_inputs *in;
     int threads;
     pthread_t tid;
     bool started;
@@ -34,7 +42,7 @@ struct sbx_loader {
 
 /* Starts loading in a thread (or, when background is false, loads right
  * here and returns when done). */
-void sbx_loader_start(struct sbx_loader *l, const char *const *paths, size_t npaths, int threads,
+void sbx_loader_start(struct sbx_loader *l, const struct sbx_loader_inputs *in, int threads,
                       bool background);
 bool sbx_loader_done(struct sbx_loader *l);
 /* "loading 43% · 412,003 events" / "analysing 1,000,000 events" into buf. */
@@ -48,7 +56,7 @@ void sbx_loader_free(struct sbx_loader *l);
 /* The preview: the first prefix bytes of each file, loaded and analysed here
  * (one thread). tl and sum are the caller's (free both). False when nothing
  * could be previewed. */
-bool sbx_loader_preview(const char *const *paths, size_t npaths, size_t prefix,
-                        struct sbx_timeline *tl, struct sbx_summary *sum);
+bool sbx_loader_preview(const struct sbx_loader_inputs *in, size_t prefix, struct sbx_timeline *tl,
+                        struct sbx_summary *sum);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "importers/formatarg.h"
 #include "importers/readfile.h"
 #include "tui/cli.h"
 
@@ -10,20 +11,57 @@
 #define SBX_VERSION "0.1.0"
 #endif
 
+/* A ", "-separated list, from column col on, wrapped at cols columns,
+ * later lines indented to column 24. */
+static void wrap_list(FILE *to, const char *list, int col, int cols)
+{
+    while (*list) {
+        const char *sep = strstr(list, ", ");
+        int len = sep ? (int)(sep - list) + 1 : (int)strlen(list); /* with its comma */
+        if (col > 24 && col + 1 + len > cols) {
+            fputs("\n                       ", to);
+            col = 23;
+        }
+        fprintf(to, " %.*s", len, list);
+        col += 1 + len;
+        list += sep ? len + 1 : len;
+    }
+    fputc('\n', to);
+}
+
 void sbx_usage(FILE *to)
 {
     fputs("Usage:\n"
           "  sbxview [OPTIONS] FILE|FOLDER|- ...      review a run in the terminal\n"
           "  sbxview summary [OPTIONS] FILE|FOLDER|- ...\n"
           "                                           the one-screen summary of a run\n"
-          "  sbxview check [--format text|json] [--allow KIND,...] FILE|FOLDER ...\n"
+          "  sbxview check [--format text|json] [--allow KIND,...] [--allow-list FILE]\n"
+          "                [--as FORMAT] FILE|FOLDER ...\n"
           "                                           every finding, a line each (for CI)\n"
           "  sbxview fetch runtime [OPTIONS] SANDBOX_ID... -o DIR\n"
           "                                           save Runtime's records of sandboxes\n"
           "\n"
           "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
-          "file in it whose content sbxview recognises), or - for standard input.\n"
+          "file in it whose content sbxview recognises), or - for standard input. Each\n"
+          "file's format is detected from its content; a file in a folder that no format\n"
+          "reads is listed as not read, with the reason, in the summary and on stderr.\n"
           "\n"
+          "Input options (review, summary and check):\n"
+          "      --as FORMAT       read the inputs after it as FORMAT, without detection\n"
+          "                        (every file of a folder); --as auto detects again\n"
+          "  FORMAT:PATH           read this one input as FORMAT (squid:proxy.log,\n"
+          "                        recorder:-); a file whose name holds a colon: ./a:b\n"
+          "      --allow-list FILE the hosts the run may reach, one a line (# comments,\n"
+          "                        *.example.com for a domain and everything under it);\n"
+          "                        every other host it reached or tried is a finding (U)\n"
+          "  FORMAT is one of:",
+          to);
+    struct sbx_buf names = SBX_BUF_INIT;
+    sbx_buf_adds(&names, "auto, ");
+    sbx_format_names(&names);
+    wrap_list(to, names.p, 19, 80);
+    sbx_buf_free(&names);
+    fputs("\n"
           "Review options:\n"
           "      --local           times in the local zone (default: UTC)\n"
           "      --theme NAME      colours from NAME.theme (default, light, high-contrast,\n"

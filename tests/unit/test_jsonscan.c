@@ -367,6 +367,48 @@ static void test_nesting(void **state)
     sbx_jscan_free(&s);
 }
 
+/* Arrays of strings only (an argv) are read without jansson: the same
+ * verdicts, the same reasons, in a stream too. */
+static void test_string_arrays(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    static const char *const good[] = {
+        "{\"argv\": [\"curl\", \"-fsS\", \"https://x\"], \"n\": 1}",
+        "{\"argv\":[]}", "{\"argv\":[ ]}", "{\"argv\":[\"\"]}",
+        "{\"a\":[\"\\u00e9\\ud83d\\ude80\\\"]\"],\"b\":[\"x\"]}",
+        "{\"a\": [ \"x\" ,\t\"y\" ] }", "{\"a\": [\"x\", 1]}", "{\"a\": [\"x\", [\"y\"]]}",
+        "{\"a\":[\"caf\xc3\xa9\"]}",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (!scans(&s, good[i]))
+            fail_msg("rejected: %s (%s)", good[i], s.err);
+    assert_true(scans(&s, "{\"argv\": [\"a\", \"b c\"], \"n\": 1}"));
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.m[0].type, SBX_JARRAY);
+    assert_memory_equal(s.m[0].val, "[\"a\", \"b c\"]", s.m[0].val_len);
+    assert_int_equal(s.m[1].i, 1);
+    static const char *const bad[] = {
+        "{\"a\":[\"x\",]}", "{\"a\":[,\"x\"]}", "{\"a\":[\"x\" \"y\"]}", "{\"a\":[\"x\"}",
+        "{\"a\":[\"x\\q\"]}", "{\"a\":[\"\\u0000\"]}", "{\"a\":[\"\\ud800\"]}",
+        "{\"a\":[\"\x01\"]}", "{\"a\":[\"\xff\"]}", "{\"a\":[\"x\"", "{\"a\":[\"x", "{\"a\":[\"x\",1,]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (scans(&s, bad[i]))
+            fail_msg("accepted: %s", bad[i]);
+    REJECTS("{\"a\":[\"\\u0000\"]}", SBX_JERR_SYNTAX, "\\u0000");
+    REJECTS("{\"a\":[\"\xff\"]}", SBX_JERR_UTF8, "UTF-8");
+    /* in a stream, a newline inside the array ends the line too soon */
+    const char two[] = "{\"a\":[\"x\",\n\"y\"]}\n{\"a\":[\"z\"]}\n";
+    size_t len = 0;
+    assert_false(sbx_jscan_stream(&s, two, two + sizeof two - 1, &len));
+    const char one[] = "{\"a\":[\"x\", \"y\"]}\n{\"b\":1}\n";
+    assert_true(sbx_jscan_stream(&s, one, one + sizeof one - 1, &len));
+    assert_int_equal(len, strlen("{\"a\":[\"x\", \"y\"]}"));
+    sbx_jscan_free(&s);
+}
+
 static void test_numbers(void **state)
 {
     (void)state;
@@ -618,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_keys),
         cmocka_unit_test(test_many_keys),
         cmocka_unit_test(test_nesting),
+        cmocka_unit_test(test_string_arrays),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_reals_match_strtod),
         cmocka_unit_test(test_utf8),

@@ -309,7 +309,10 @@ static void progress_reaches_totals(void **state)
     assert_int_equal(prog.files_done, 4);
     assert_int_equal(prog.events, tl.n);
     assert_int_equal(tl.n, 10 + 2 + 150000);
-    assert_int_equal(rep.nignored, 1);
+    assert_int_equal(rep.nunread, 1);
+    assert_string_equal(rep.unread[0].path, pn);
+    assert_true(rep.unread[0].in_folder);
+    assert_string_equal(rep.unread[0].reason, "no format matches: first line is text: 'not a log'");
     assert_false(rep.cancelled);
     assert_true(w.calls >= 1); /* 20 MB is more than one step */
     assert_false(w.went_back);

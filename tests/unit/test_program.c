@@ -279,8 +279,13 @@ static void test_linear_time(void **state)
         "\n", "cat <<E\nE\n", "((", "<(", "#", "$'\\x41", " ", "bash -c \"", "\"'\"'",
     };
     for (size_t u = 0; u < sizeof unit / sizeof *unit; u++) {
-        double small = time_unit(unit[u], 1u << 17);
-        double big = time_unit(unit[u], 1u << 20);
+        /* the least of three runs: a loaded machine only ever adds time */
+        double small = 1e9, big = 1e9;
+        for (int run = 0; run < 3; run++) {
+            double s = time_unit(unit[u], 1u << 17), b = time_unit(unit[u], 1u << 20);
+            small = s < small ? s : small;
+            big = b < big ? b : big;
+        }
         if (big > 24 * small + 0.05)
             fail_msg("unit %zu [%s]: %.3f s for 128 KiB, %.3f s for 1 MiB", u, unit[u], small, big);
     }

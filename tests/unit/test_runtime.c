@@ -681,7 +681,7 @@ static void folder_by_content(void **state)
     size_t loaded = sbx_load_paths(&tl, paths, 1, NULL, &rep);
     assert_int_equal(loaded, 5);
     assert_int_equal(rep.nerrors, 0);
-    assert_int_equal(rep.nignored, 0);
+    assert_int_equal(rep.nunread, 0);
     static const struct {
         const char *file, *format;
         size_t events;

@@ -13,6 +13,7 @@
 #include "render/sanitize.h"
 #include "tui/cli.h"
 #include "tui/cli_util.h"
+#include "tui/export_send.h"
 
 struct export_args {
     struct sbx_inputs in;
@@ -20,8 +21,9 @@ struct export_args {
     const char **given; /* the input arguments as given (with --as and --allow-list) */
     size_t ngiven;
     const char *to;
-    bool include_output, dry_run, quiet;
+    bool include_output, dry_run, quiet, repost;
     int jira_api, threads;
+    long timeout_ms;
 };
 
 static void given(struct export_args *a, const char *s)
@@ -37,7 +39,8 @@ static int parse(int argc, char **argv, struct export_args *a)
         {"dry-run", no_argument, NULL, 'n'},        {"jira-api", required_argument, NULL, 'J'},
         {"threads", required_argument, NULL, 'j'},  {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},           {"as", required_argument, NULL, 'A'},
-        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
+        {"allow-list", required_argument, NULL, 'W'}, {"timeout", required_argument, NULL, 'T'},
+        {"repost", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;
@@ -75,6 +78,17 @@ static int parse(int argc, char **argv, struct export_args *a)
                 return SBX_EXIT_USAGE;
             break;
         case 'q': a->quiet = true; break;
+        case 'R': a->repost = true; break;
+        case 'T': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v > 0 && v <= 86400)) {
+                fprintf(stderr, "sbxview: --timeout wants seconds (more than 0, at most 86400)\n");
+                return SBX_EXIT_USAGE;
+            }
+            a->timeout_ms = (long)(v * 1000 + 0.5) > 0 ? (long)(v * 1000 + 0.5) : 1;
+            break;
+        }
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
@@ -155,7 +169,16 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = deliver(a, t, &body);
+        if (t->kind == SBX_TARGET_FILE) {
+            status = deliver(a, t, &body);
+        } else {
+            struct sbx_export_send_args sa = {
+                .target = t, .jira_api = a->jira_api, .body = body.p, .len = body.len,
+                .digest = d.run, .dry_run = a->dry_run, .quiet = a->quiet,
+                .repost = a->repost, .timeout_ms = a->timeout_ms,
+            };
+            status = sbx_export_send(&sa);
+        }
     }
     sbx_buf_free(&body);
     sbx_export_digests_free(&d);
@@ -175,10 +198,6 @@ int sbx_cmd_export(int argc, char **argv)
         char err[512];
         if (!sbx_target_parse(a.to, &t, err, sizeof err)) {
             fprintf(stderr, "sbxview: --to: %s\n", err);
-            status = SBX_EXIT_USAGE;
-        } else if (t.kind != SBX_TARGET_FILE) {
-            fprintf(stderr, "sbxview: export to %s: this build posts to no ticket system; "
-                            "use file:PATH.md\n", sbx_target_kind_name(t.kind));
             status = SBX_EXIT_USAGE;
         } else {
             status = run(&a, &t);

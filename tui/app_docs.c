@@ -59,12 +59,12 @@ static void build_summary(struct sbx_app *a)
 /* " [timeline, detail]": where a key works, unless everywhere. */
 static void view_names(unsigned views, char *b, size_t n)
 {
-    static const char *const names[] = {"timeline", "detail", "summary", "help"};
+    static const char *const names[] = {"timeline", "detail", "summary", "help", "export"};
     size_t used = 0;
     b[0] = '\0';
     if (views == V_ALL)
         return;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (views & (1u << i))
             used += (size_t)snprintf(b + used, used < n ? n - used : 0, "%s%s", used ? ", " : " [", names[i]);
     snprintf(b + (used < n ? used : n - 1), used < n ? n - used : 1, "]");
@@ -142,6 +142,7 @@ void sbx_app_rebuild_doc(struct sbx_app *a)
     case SBX_VIEW_DETAIL: build_detail(a); break;
     case SBX_VIEW_SUMMARY: build_summary(a); break;
     case SBX_VIEW_HELP: build_help(a); break;
+    case SBX_VIEW_EXPORT: sbx_app_export_build_doc(a); break;
     case SBX_VIEW_TIMELINE: break;
     }
     size_t h = (size_t)sbx_app_body(a);

@@ -7,7 +7,8 @@
 #include "tui/keys.h"
 
 /* Views, as bits, for where an action applies. */
-enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_ALL = 15, V_SCROLL = 15 };
+enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_EXPORT = 16, V_ALL = 31,
+       V_SCROLL = 31 };
 
 /* X(ACTION, views, help text, keys...) — at most four keys, 0 for none. */
 #define SBX_KEYMAP(X)                                                                          \
@@ -41,6 +42,11 @@ enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_ALL = 15, V_SC
     X(MARK, V_TIMELINE, "mark this event: m then a letter", 'm', 0, 0, 0)                      \
     X(GOTO_MARK, V_TIMELINE, "back to a mark: ' then its letter", '\'', 0, 0, 0)               \
     X(FOLLOW, V_TIMELINE, "follow the log as it grows (tail -f), or stop", 'F', 0, 0, 0)       \
+    X(EXPORT, V_TIMELINE | V_DETAIL | V_SUMMARY,                                               \
+      "export the summary: a target (github:O/R#N, gitlab:G/P#N, jira:KEY-1, slack:, "         \
+      "file:PATH), then the exact request to confirm",                                         \
+      'e', 0, 0, 0)                                                                            \
+    X(SEND, V_EXPORT, "send the export shown (q or Esc cancels)", 'y', SBX_KEY_ENTER, 0, 0)    \
     X(REDRAW, V_ALL, "redraw the screen", 'l' & 0x1f, 0, 0, 0)                                 \
     X(BACK, V_ALL, "back to the previous view; q in the timeline quits; Esc stops a search", \
       'q', SBX_KEY_ESC, 0, 0)                                                                  \

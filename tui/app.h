@@ -37,6 +37,8 @@ struct sbx_app_opts {
                         off, every key is finished before it returns (--dump, tests) */
     bool open_on_finding; /* the first data opens on the heaviest finding (the
                              program does; tests that count rows from the top do not) */
+    bool exports; /* e may write files and post to tickets (the program; not
+                     tests that press random keys) */
     const char *const *inputs; /* the inputs as given (borrowed), for an export's
                                   "review again" line; NULL: the sources' paths */
     size_t ninputs;

@@ -62,6 +62,10 @@ enum sbx_view sbx_app_export_back(const struct sbx_app *a)
 
 void sbx_app_export_prompt(struct sbx_app *a)
 {
+    if (!a->opts.exports) {
+        sbx_app_message(a, false, "exports are off here");
+        return;
+    }
     if (sbx_app_export_busy(a)) {
         sbx_app_message(a, false, "still sending to %s (Esc stops)", a->exp->name);
         return;

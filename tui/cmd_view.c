@@ -392,6 +392,7 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = *allow};
+    o.app.exports = true;
     o.app.inputs = in->paths; /* an export's "review again" line names them */
     o.app.ninputs = in->n;
     if (o.first_screen)

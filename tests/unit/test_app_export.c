@@ -75,7 +75,7 @@ static int teardown(void **state)
 static void start(struct sbx_app *a, struct run *r)
 {
     static const char *const inputs[] = {"runs/42"};
-    struct sbx_app_opts o = {.threads = 1, .inputs = inputs, .ninputs = 1};
+    struct sbx_app_opts o = {.threads = 1, .exports = true, .inputs = inputs, .ninputs = 1};
     sbx_app_init(a, &o, 100, 30);
     sbx_app_set_data(a, &r->tl, &r->sum, false);
 }
@@ -230,6 +230,15 @@ static void bad_targets(void **state)
     assert_int_equal(a.prompt, 'e');
     keys(&a, "<Esc>");
     assert_int_equal(a.prompt, 0);
+    /* an app that may not export says so */
+    struct sbx_app off;
+    struct sbx_app_opts o = {.threads = 1};
+    sbx_app_init(&off, &o, 100, 30);
+    sbx_app_set_data(&off, &r->tl, &r->sum, false);
+    keys(&off, "e");
+    assert_int_equal(off.prompt, 0);
+    assert_non_null(strstr(off.msg, "exports are off"));
+    sbx_app_free(&off);
     /* y does nothing outside the preview */
     keys(&a, "y");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);

@@ -32,6 +32,7 @@ list (default post):
   {"action": "status", "status": 401|403|500|..., "message": ...}
   {"action": "too_long"}                   the service's answer to a comment over its limit
   {"action": "rate", "retry_after": S}     429 with Retry-After
+  {"action": "primary_limit"}              GitHub's 403 with X-RateLimit-Remaining: 0
   {"action": "stored", "status": 502}      the comment is kept, then a 502
   {"action": "lost"}                       the comment is kept, the connection closes
   {"action": "redirect"}                   301 to another host
@@ -49,6 +50,7 @@ import re
 import socket
 import ssl
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -299,6 +301,12 @@ class Handler(BaseHTTPRequestHandler):
                     msg if svc == "slack" else {"message": msg})
             self.send(f["status"], body, ctype="text/plain" if svc == "slack" else
                       "application/json")
+        elif act == "primary_limit":
+            # GitHub's primary rate limit: 403, remaining 0, reset in a second
+            self.send(403, {"message": "API rate limit exceeded for user ID 1.",
+                            "documentation_url": "https://docs.github.com/rest"},
+                      {"X-RateLimit-Remaining": "0",
+                       "X-RateLimit-Reset": str(int(time.time()) + 1)})
         elif act == "too_long":
             self.too_long(svc)
         elif act == "rate":

@@ -73,4 +73,5 @@ const struct sbx_format sbx_format_diff = {
     .line = import_line,
     .spans_lines = whole,
     .file = import_file,
+    .derived = true,
 };

@@ -79,7 +79,7 @@ struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl)
         const struct sbx_source *src = &tl->sources[i];
         const struct sbx_format *fmt = format_named(src->format);
         struct stat st;
-        if (!fmt || src->preview || strcmp(src->path, "-") == 0 || stat(src->path, &st) != 0 ||
+        if (!fmt || fmt->derived || src->preview || strcmp(src->path, "-") == 0 || stat(src->path, &st) != 0 ||
             !S_ISREG(st.st_mode))
             continue;
         struct followed *fw = &f->files[f->n++];

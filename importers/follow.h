@@ -1,7 +1,8 @@
 /* Following logs that are still being written (tail -f).
  *
  * sbx_follow_start notes every source of a loaded timeline that is a regular
- * file (not standard input, a FIFO or a preview): its path, device, inode and
+ * file (not standard input, a FIFO, a preview, or a format whose events are
+ * derived from the whole run: manifests and diffs): its path, device, inode and
  * the bytes loaded. Each sbx_follow_poll looks at those files again, takes
  * what was appended, imports its complete lines with the source's format
  * (numbered on from where the load stopped) and merges the new events into

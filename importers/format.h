@@ -48,6 +48,10 @@ struct sbx_format {
      * data: the loader renumbers), and what cannot be read as skips
      * (sbx_evbuf_skip, same numbering) with a reason; the rest loads. */
     void (*file)(void *state, struct sbx_evbuf *out, const char *data, size_t size, uint64_t off);
+    /* Its events come from a step over the whole run after loading
+     * (manifests paired, a diff's files), not from its lines: following the
+     * file as it grows would miss them, so it is not followed. */
+    bool derived;
 };
 
 extern const struct sbx_format sbx_format_recorder;

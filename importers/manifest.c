@@ -169,4 +169,5 @@ const struct sbx_format sbx_format_manifest = {
     .state_new = state_new,
     .state_free = state_free,
     .line = import_line,
+    .derived = true,
 };

@@ -4,7 +4,8 @@
  * multi-line ^ and $, smart case: caseless unless the pattern has an
  * upper-case letter of its own). It matches an event when it matches one of
  * the event's texts, decoded: a command's command line, stdout and stderr;
- * a files event's paths; any event's label (a note's kind name, …).
+ * a files event's paths; a network event's host and URL; any event's label
+ * (a note's kind name, …).
  *
  * A FILTER is space-separated terms that must all hold:
  *   kind:NAME            command files network lifecycle audit metric span note
@@ -21,6 +22,8 @@
  *                        day of sbx_query_time, or a full ISO 8601 timestamp
  *                        (without a zone: UTC, or local time when local)
  *   program:NAME         a command whose program label is NAME
+ *   host:NAME            a network event to host NAME, or an event whose texts
+ *                        name it as a whole host name (not www.NAME, NAMEx)
  *   anything else        a pattern, as a SEARCH; "quoted text" is always a
  *                        pattern (so "failed" searches for the word) and may
  *                        hold spaces; inside quotes \" is a quote, other

@@ -24,6 +24,7 @@ enum sbx_term_type {
     SBX_T_UNTIL,
     SBX_T_PROGRAM,
     SBX_T_PATTERN,
+    SBX_T_HOST,     /* a network event to the host, or a text naming it (u.pat) */
 };
 
 struct sbx_qpattern {
@@ -45,6 +46,7 @@ struct sbx_term {
         } str;
         struct sbx_qpattern pat;
     } u;
+    char *host;     /* SBX_T_HOST: the host, lower case */
 };
 
 struct sbx_query {

@@ -141,6 +141,12 @@ static bool match_pattern(const struct sbx_qpattern *p, const struct sbx_timelin
             for (uint32_t i = 0; i < f->n[c]; i++)
                 if (match_plain(p, f->paths[c][i], strlen(f->paths[c][i]), sc))
                     return true;
+    } else if (ev->kind == SBX_EV_NETWORK) {
+        const struct sbx_network *nw = &ev->u.net;
+        if (nw->host && match_plain(p, sbx_str(tl, nw->host), sbx_strtab_len(&tl->strings, nw->host), sc))
+            return true;
+        if (match_field(p, tl, ev, &nw->url, 0, sc))
+            return true;
     }
     if (ev->label)
         return match_plain(p, sbx_str(tl, ev->label), sbx_strtab_len(&tl->strings, ev->label), sc);
@@ -192,6 +198,10 @@ static bool term_holds(const struct sbx_term *t, const struct sbx_timeline *tl,
         return cmd && str_is(tl, ev->u.cmd.program, t->u.str.s, t->u.str.n, false);
     case SBX_T_PATTERN:
         return match_pattern(&t->u.pat, tl, ev, sc);
+    case SBX_T_HOST:
+        if (ev->kind == SBX_EV_NETWORK)
+            return ev->u.net.host && strcmp(sbx_str(tl, ev->u.net.host), t->host) == 0;
+        return match_pattern(&t->u.pat, tl, ev, sc);
     }
     return false;
 }
@@ -217,7 +227,7 @@ bool sbx_query_find(const struct sbx_query *q, const char *s, size_t n, size_t s
     bool found = false;
     for (size_t i = 0; i < q->nterms; i++) {
         const struct sbx_term *t = &q->terms[i];
-        if (t->type != SBX_T_PATTERN || t->neg)
+        if ((t->type != SBX_T_PATTERN && t->type != SBX_T_HOST) || t->neg)
             continue;
         if (pcre2_match(t->u.pat.re, (PCRE2_SPTR)s, n, start, PCRE2_NOTEMPTY, md, q->mc) < 0)
             continue;

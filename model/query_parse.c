@@ -285,6 +285,31 @@ static const struct {
     {"hidden", SBX_T_FINDING, SBX_F_HIDDEN_TEXT},
 };
 
+/* host:NAME: the host as a whole name (not part of a longer one), without
+ * case; the pattern finds it in texts, the name decides network events. */
+static bool host_term(struct sbx_term *term, const char *v, size_t vn, char *err, size_t errsz)
+{
+    term->type = SBX_T_HOST;
+    if (vn > 253) {
+        snprintf(err, errsz, "host: a host name is at most 253 characters");
+        return false;
+    }
+    struct sbx_buf re = SBX_BUF_INIT;
+    term->host = sbx_xstrndup(v, vn);
+    sbx_buf_adds(&re, "(?<![a-z0-9_.-])");
+    for (size_t i = 0; i < vn; i++) {
+        char c = v[i] >= 'A' && v[i] <= 'Z' ? (char)(v[i] + 32) : v[i];
+        term->host[i] = c;
+        if ((unsigned char)c < 0x80 && !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            sbx_buf_addc(&re, '\\');
+        sbx_buf_addc(&re, c);
+    }
+    sbx_buf_adds(&re, "(?![a-z0-9_-]|\\.[a-z0-9_-])");
+    bool ok = compile_pattern(&term->u.pat, re.p, re.len, NULL, NULL, err, errsz);
+    sbx_buf_free(&re);
+    return ok;
+}
+
 /* One key:value term. */
 static bool key_term(struct sbx_term *term, const struct token *tok, const struct sbx_query_time *tm,
                      char *err, size_t errsz)
@@ -296,10 +321,10 @@ static bool key_term(struct sbx_term *term, const struct token *tok, const struc
     char buf[48];
 #define KEY(word) (klen == sizeof word - 1 && strncasecmp(key, word, klen) == 0)
     bool known = KEY("kind") || KEY("sandbox") || KEY("exit") || KEY("since") || KEY("until") ||
-                 KEY("program");
+                 KEY("program") || KEY("host");
     if (!known) {
         snprintf(err, errsz,
-                 "unknown filter key \"%s:\" (keys: kind sandbox exit since until program; "
+                 "unknown filter key \"%s:\" (keys: kind sandbox exit since until program host; "
                  "quote text to search for it)",
                  shown(key, klen, buf, sizeof buf));
         return false;
@@ -330,6 +355,8 @@ static bool key_term(struct sbx_term *term, const struct token *tok, const struc
         }
         return true;
     }
+    if (KEY("host"))
+        return host_term(term, v, vn, err, errsz);
     if (KEY("since") || KEY("until")) {
         term->type = KEY("since") ? SBX_T_SINCE : SBX_T_UNTIL;
         return parse_time(KEY("since") ? "since:" : "until:", v, vn, tm, &term->u.t, err, errsz);
@@ -364,10 +391,11 @@ static bool word_term(struct sbx_term *term, const struct token *tok, pcre2_comp
 
 static void term_free(struct sbx_term *t)
 {
-    if (t->type == SBX_T_PATTERN)
+    if (t->type == SBX_T_PATTERN || t->type == SBX_T_HOST)
         pcre2_code_free(t->u.pat.re);
     else if (t->type == SBX_T_SANDBOX || t->type == SBX_T_PROGRAM)
         free(t->u.str.s);
+    free(t->host);
 }
 
 void sbx_query_free(struct sbx_query *q)
@@ -413,7 +441,8 @@ static bool parse_filter(struct sbx_query *q, const char *text, size_t len,
     struct sbx_term *sorted = sbx_xcalloc(q->nterms, sizeof *sorted);
     for (int pass = 0; pass < 2; pass++)
         for (size_t j = 0; j < q->nterms; j++)
-            if ((q->terms[j].type == SBX_T_PATTERN) == (pass == 1))
+            if ((q->terms[j].type == SBX_T_PATTERN || q->terms[j].type == SBX_T_HOST) ==
+                (pass == 1))
                 sorted[k++] = q->terms[j];
     free(q->terms);
     q->terms = sorted;
@@ -464,7 +493,8 @@ struct sbx_query *sbx_query_compile(enum sbx_query_kind kind, const char *text, 
 bool sbx_query_has_pattern(const struct sbx_query *q)
 {
     for (size_t i = 0; i < q->nterms; i++)
-        if (q->terms[i].type == SBX_T_PATTERN && !q->terms[i].neg)
+        if ((q->terms[i].type == SBX_T_PATTERN || q->terms[i].type == SBX_T_HOST) &&
+            !q->terms[i].neg)
             return true;
     return false;
 }

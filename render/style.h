@@ -49,6 +49,13 @@
     X(DIFF_ADD, "diff.add", 2, -1, 0)                 /* a diff's added line */               \
     X(DIFF_DEL, "diff.del", 1, -1, 0)                 /* a diff's removed line */             \
     X(DIFF_HUNK, "diff.hunk", 6, -1, 0)               /* @@ -1,7 +1,7 @@ */                   \
+    X(CMP_SAME, "compare.same", -1, -1, SBX_D)         /* compare: a pair alike */             \
+    X(CMP_CHANGED, "compare.changed", 3, -1, SBX_B)    /* a pair that differs */               \
+    X(CMP_ONLY_A, "compare.only_a", 1, -1, 0)          /* a command only in A */               \
+    X(CMP_ONLY_B, "compare.only_b", 2, -1, 0)          /* a command only in B */               \
+    X(CMP_MOVED, "compare.moved", 4, -1, 0)            /* a command at another place */        \
+    X(CMP_REPLACED, "compare.replaced", 5, -1, 0)      /* A ran one command, B another */      \
+    X(CMP_GAP, "compare.gap", -1, -1, SBX_D)           /* the empty side of a row */           \
     X(KEY, "help.key", -1, -1, SBX_B)
 
 enum { SBX_SANDBOX_STYLES = 6 };

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "importers/sandboxio.h"
+#include "model/cmdlink.h"
 #include "model/diffs.h"
 #include "model/hashcheck.h"
 #include "model/hidden.h"
@@ -489,6 +490,82 @@ static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     sbx_doc_end_line(d);
 }
 
+/* A proxy request: what was asked, what came of it, and the command that
+ * was running in its sandbox at that moment. */
+static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_network *n = &e->u.net;
+    const char *host = sbx_str(l->tl, n->host);
+    field(d, "Host");
+    untrusted(d, l, n->flags & SBX_NET_DENIED ? SBX_STYLE_REFUSED : SBX_STYLE_NORMAL, host[0] ? host : "?",
+              host[0] ? strlen(host) : 1, true);
+    sbx_doc_end_line(d);
+    field(d, "Request");
+    const char *method = sbx_str(l->tl, n->method);
+    untrusted(d, l, SBX_STYLE_NORMAL, method, strlen(method), true);
+    struct sbx_buf url = SBX_BUF_INIT;
+    size_t len;
+    const char *u = sbx_text_get(l->tl, e, &n->url, &url, &len);
+    sbx_doc_adds(d, SBX_STYLE_NORMAL, " ");
+    untrusted(d, l, SBX_STYLE_NORMAL, u, len, true);
+    sbx_buf_free(&url);
+    sbx_doc_end_line(d);
+    field(d, "Outcome");
+    if (n->flags & SBX_NET_DENIED)
+        sbx_doc_adds(d, SBX_STYLE_REFUSED, "DENIED by the proxy's rules");
+    else if (n->flags & SBX_NET_UNREACHED)
+        sbx_doc_adds(d, SBX_STYLE_WARNING, "the proxy could not reach the host");
+    else
+        sbx_doc_adds(d, SBX_STYLE_GOOD, "allowed");
+    const char *result = sbx_str(l->tl, n->result);
+    if (result[0] || n->status >= 0) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, " (");
+        untrusted(d, l, SBX_STYLE_NOTE, result, strlen(result), true);
+        if (n->status >= 0)
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "%s%d", result[0] ? "/" : "", (int)n->status);
+        sbx_doc_adds(d, SBX_STYLE_NOTE, ")");
+    }
+    sbx_doc_end_line(d);
+    if (n->bytes_in >= 0 || n->bytes_out >= 0) {
+        field(d, "Bytes");
+        if (n->bytes_in >= 0)
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, "%lld to the client", (long long)n->bytes_in);
+        if (n->bytes_out >= 0)
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, "%s%lld from it", n->bytes_in >= 0 ? ", " : "",
+                         (long long)n->bytes_out);
+        sbx_doc_end_line(d);
+    }
+    const char *client = sbx_str(l->tl, n->client);
+    if (client[0]) {
+        field(d, "Client");
+        untrusted(d, l, SBX_STYLE_NORMAL, client, strlen(client), true);
+        sbx_doc_end_line(d);
+    }
+    field(d, "During");
+    const struct sbx_event *c = sbx_command_during(l->tl, e);
+    if (!c) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, sbx_str(l->tl, e->sandbox)[0] || sbx_only_sandbox(l->tl)
+                                            ? "no command of its sandbox was running"
+                                            : "unknown: the line names no sandbox and the run has several");
+        sbx_doc_end_line(d);
+        return;
+    }
+    sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    const char *s = c->u.cmd.flags & SBX_CMD_RECORD ? sbx_str(l->tl, c->u.cmd.program)
+                                                    : sbx_text_get(l->tl, c, &c->u.cmd.command, &tmp, &len);
+    if (c->u.cmd.flags & SBX_CMD_RECORD)
+        len = strlen(s);
+    untrusted(d, l, SBX_STYLE_NORMAL, s, len, true);
+    sbx_buf_free(&tmp);
+    char clock[16];
+    const char *src = sbx_display_path(l->tl->sources[c->source].path);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, " (started %s, ", sbx_clock(c->start, l->local, clock));
+    untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", c->line_no);
+    sbx_doc_end_line(d);
+}
+
 static void source_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *name, uint32_t source)
 {
     if (source >= l->tl->nsources)
@@ -636,6 +713,8 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         command_fields(d, l, e);
     else if (e->kind == SBX_EV_AUDIT)
         audit_fields(d, l, e);
+    else if (e->kind == SBX_EV_NETWORK)
+        network_fields(d, l, e);
     if (e->tflags & SBX_EVT_WEBHOOK) {
         field(d, "Webhook");
         if (e->tflags & SBX_EVT_SIG_OK)

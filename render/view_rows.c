@@ -183,8 +183,7 @@ char sbx_kind_mark(enum sbx_kind k)
     return (unsigned)k < SBX_EV_KIND_COUNT ? kind_marks[k] : '?';
 }
 
-/* Log text, redacted, ready for sbx_grid_untrusted. */
-static const char *redacted(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
+const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
 {
     if (!l->scratch) {
         *len = n;
@@ -355,7 +354,7 @@ after_time:
             break;
         }
         s = sbx_text_get(l->tl, e, &e->u.cmd.command, &l->text, &n);
-        const char *r = redacted(l, s, n, &n);
+        const char *r = sbx_rows_redact(l, s, n, &n);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
         break;
         }
@@ -427,7 +426,7 @@ after_time:
             col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
         }
         s = sbx_event_line(l->tl, e);
-        const char *r = redacted(l, s, e->line_len, &n);
+        const char *r = sbx_rows_redact(l, s, e->line_len, &n);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
         break;
     }

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/filetree.h"
+#include "model/netview.h"
 #include "model/summary.h"
 #include "model/timeline.h"
 #include "render/doc.h"
@@ -32,6 +34,10 @@ struct sbx_rows_look {
 void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,
                         const struct sbx_summary *sum, bool local);
 void sbx_rows_look_free(struct sbx_rows_look *l);
+
+/* Log text with the summary's secret patterns masked (as it is when there
+ * are none); points into l (valid until the next call on l). */
+const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len);
 
 /* The heaviest finding among the bits: its row style and one-letter mark
  * (' ' and the normal style for none). The weights, heaviest first: refused
@@ -66,5 +72,29 @@ char *sbx_stamp(int64_t ns, bool local, char *buf);
  * from. With raw, the line of the source instead (sanitised). */
 void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
                     bool raw);
+
+/* The files view (render/view_files.c). One node of the tree as one row:
+ * indent, a fold mark for folders, the change mark (A added, C changed,
+ * R removed: the latest state), the name, and what is beneath or how often
+ * it changed; under a system root, in the system style. */
+void sbx_draw_file_row(struct sbx_grid *g, int row, const struct sbx_filetree *t, size_t node,
+                       bool folded, bool selected);
+/* One changed path: where it is, its state, its diff when one was loaded
+ * (added and removed lines in their styles), the commands that ran just
+ * before the latest change (same sandbox), and every record naming it. */
+void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_filetree *t,
+                  size_t node);
+
+/* The network view (render/view_network.c): the column titles, and one
+ * host as one row (state: refused, unlisted, failed, allowed or named;
+ * host, requests, bytes in and out, first and last time, the commands that
+ * touched it: how many, and the first); columns drop on narrow screens,
+ * times first; the bytes out only when some request said them (out_known;
+ * Squid's native log does not). */
+void sbx_draw_host_titles(struct sbx_grid *g, int row, bool out_known);
+void sbx_draw_host_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
+                       const struct sbx_nethost *h, bool out_known, bool selected);
+/* "12", "3.4K", "182K", "5.1M", "-" for negative, into buf (at least 16 bytes). */
+char *sbx_bytes_short(int64_t n, char *buf);
 
 #endif

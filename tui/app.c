@@ -56,6 +56,7 @@ void sbx_app_free(struct sbx_app *a)
     sbx_doc_free(&a->doc);
     sbx_buf_free(&a->input);
     sbx_rows_look_free(&a->look);
+    sbx_app_lists_free(a);
     memset(a, 0, sizeof *a);
 }
 
@@ -455,6 +456,7 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
         a->view = SBX_VIEW_TIMELINE;
     if (first && a->opts.open_on_finding && !a->following)
         open_on_heaviest(a);
+    sbx_app_lists_reload(a);
     if (a->view != SBX_VIEW_TIMELINE)
         sbx_app_rebuild_doc(a);
 }
@@ -466,4 +468,5 @@ void sbx_app_resize(struct sbx_app *a, int cols, int rows)
     if (a->view != SBX_VIEW_TIMELINE)
         sbx_app_rebuild_doc(a);
     sbx_app_select(a, a->cur);
+    sbx_app_list_fix(a);
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/filetree.h"
+#include "model/netview.h"
 #include "model/summary.h"
 #include "model/timeline.h"
 #include "render/doc.h"
@@ -21,7 +23,16 @@
 
 struct sbx_query;
 
-enum sbx_view { SBX_VIEW_TIMELINE, SBX_VIEW_DETAIL, SBX_VIEW_SUMMARY, SBX_VIEW_HELP, SBX_VIEW_EXPORT };
+enum sbx_view {
+    SBX_VIEW_TIMELINE,
+    SBX_VIEW_DETAIL,
+    SBX_VIEW_SUMMARY,
+    SBX_VIEW_HELP,
+    SBX_VIEW_FILES,   /* the file changes as a tree */
+    SBX_VIEW_NETWORK, /* one row per host */
+    SBX_VIEW_FILE,    /* one file of the tree: its changes, the commands before, its diff */
+    SBX_VIEW_EXPORT,  /* the request an export would send, to confirm */
+};
 
 /* What a key asks of the program around the app. */
 enum {
@@ -85,6 +96,19 @@ struct sbx_app {
 
     struct sbx_app_job *job;       /* a search or filter running, or NULL */
     struct sbx_app_export *exp;    /* the export being previewed or sent, or NULL */
+
+    /* the files and network views: made from the data when first shown,
+     * dropped when new data comes */
+    bool have_tree, have_net;
+    struct sbx_filetree tree;
+    bool *folded;                  /* per tree node */
+    uint32_t *frows;               /* the tree nodes that show (none folded above them) */
+    size_t nfrows, fcur, ftop;
+    uint32_t fnode;                /* the node SBX_VIEW_FILE shows */
+    struct sbx_netview net;
+    size_t ncur, ntop;
+    char *keep_path, *keep_host;   /* the selections to find again when the lists are
+                                      next made from new data */
 
     char msg[256];
     bool msg_error;

@@ -59,12 +59,13 @@ static void build_summary(struct sbx_app *a)
 /* " [timeline, detail]": where a key works, unless everywhere. */
 static void view_names(unsigned views, char *b, size_t n)
 {
-    static const char *const names[] = {"timeline", "detail", "summary", "help", "export"};
+    static const char *const names[V_COUNT] = {"timeline", "detail", "summary", "help",
+                                               "files", "network", "file", "export"};
     size_t used = 0;
     b[0] = '\0';
     if (views == V_ALL)
         return;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < V_COUNT; i++)
         if (views & (1u << i))
             used += (size_t)snprintf(b + used, used < n ? n - used : 0, "%s%s", used ? ", " : " [", names[i]);
     snprintf(b + (used < n ? used : n - 1), used < n ? n - used : 1, "]");
@@ -94,7 +95,7 @@ static void build_help(struct sbx_app *a)
             sbx_doc_adds(d, SBX_STYLE_NORMAL, "      ");
         }
         sbx_doc_adds(d, SBX_STYLE_NORMAL, k->help);
-        char where[64];
+        char where[128];
         view_names(k->views, where, sizeof where);
         sbx_doc_adds(d, SBX_STYLE_NOTE, where);
         sbx_doc_end_line(d);
@@ -143,6 +144,9 @@ void sbx_app_rebuild_doc(struct sbx_app *a)
     case SBX_VIEW_SUMMARY: build_summary(a); break;
     case SBX_VIEW_HELP: build_help(a); break;
     case SBX_VIEW_EXPORT: sbx_app_export_build_doc(a); break;
+    case SBX_VIEW_FILE: sbx_app_build_file_doc(a); break;
+    case SBX_VIEW_FILES:
+    case SBX_VIEW_NETWORK: sbx_app_list_fix(a); break;
     case SBX_VIEW_TIMELINE: break;
     }
     size_t h = (size_t)sbx_app_body(a);

@@ -63,6 +63,30 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
     case SBX_VIEW_EXPORT:
         part(&h, cols, dot, "export to %s (y or Enter: send, q: cancel)", sbx_app_export_name(a));
         break;
+    case SBX_VIEW_FILES: {
+        const struct sbx_filetree *t = &a->tree;
+        part(&h, cols, dot, "files");
+        part(&h, cols, dot, "%s changed path%s", sbx_thousands(t->paths, b), t->paths == 1 ? "" : "s");
+        if (t->system_paths)
+            part(&h, cols, dot, "%s under a system folder", sbx_thousands(t->system_paths, b));
+        part(&h, cols, dot, "Enter: open");
+        break;
+    }
+    case SBX_VIEW_FILE: part(&h, cols, dot, "files: one path (q: back to the tree)"); break;
+    case SBX_VIEW_NETWORK:
+        part(&h, cols, dot, "network");
+        part(&h, cols, dot, "%s host%s", sbx_thousands(a->net.n, b), a->net.n == 1 ? "" : "s");
+        if (a->net.refused)
+            part(&h, cols, dot, "%s refused", sbx_thousands(a->net.refused, b));
+        if (a->net.unlisted)
+            part(&h, cols, dot, "%s not on the allow list", sbx_thousands(a->net.unlisted, b));
+        if (a->net.requests)
+            part(&h, cols, dot, "%s proxy request%s", sbx_thousands(a->net.requests, b),
+                 a->net.requests == 1 ? "" : "s");
+        else
+            part(&h, cols, dot, "no proxy log");
+        part(&h, cols, dot, "Enter: its events");
+        break;
     case SBX_VIEW_TIMELINE: {
         const struct sbx_summary *s = a->sum;
         if (a->preview)
@@ -89,6 +113,11 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
             part(&h, cols, dot, "%s missing from the record", sbx_thousands(s->cross.nmissing, b));
         if (s->nrefused)
             part(&h, cols, dot, "%s refused", sbx_thousands(s->nrefused, b));
+        if (s->denied_connections)
+            part(&h, cols, dot, "%s connection%s denied", sbx_thousands(s->denied_connections, b),
+                 s->denied_connections == 1 ? "" : "s");
+        if (s->nunlisted)
+            part(&h, cols, dot, "%s unlisted", sbx_thousands(s->nunlisted, b));
         if (s->system[SBX_ADDED].n + s->system[SBX_CHANGED].n + s->system[SBX_REMOVED].n)
             part(&h, cols, dot, "system files changed");
         if (s->nsecrets) {
@@ -141,6 +170,11 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     if (a->view == SBX_VIEW_TIMELINE)
         snprintf(right, sizeof right, "%s/%s  %s", sbx_app_count(a) ? sbx_thousands(a->cur + 1, b) : "0",
                  sbx_thousands(sbx_app_count(a), c), help);
+    else if (sbx_app_is_list(a))
+        snprintf(right, sizeof right, "%s/%s  %s",
+                 sbx_app_list_count(a) ? sbx_thousands((a->view == SBX_VIEW_FILES ? a->fcur : a->ncur) + 1, b)
+                                       : "0",
+                 sbx_thousands(sbx_app_list_count(a), c), help);
     else if (a->doc.nrows <= (size_t)sbx_app_body(a))
         snprintf(right, sizeof right, "%s", help);
     else
@@ -239,6 +273,10 @@ void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g)
     header(a, g);
     if (a->view == SBX_VIEW_TIMELINE)
         timeline_body(a, g);
+    else if (a->view == SBX_VIEW_FILES)
+        sbx_app_draw_files(a, g);
+    else if (a->view == SBX_VIEW_NETWORK)
+        sbx_app_draw_network(a, g);
     else
         doc_body(a, g);
     status(a, g);

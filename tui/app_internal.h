@@ -86,4 +86,34 @@ void sbx_app_open_summary(struct sbx_app *a);
 void sbx_app_open_help(struct sbx_app *a);
 void sbx_app_rebuild_doc(struct sbx_app *a);
 
+/* The files and network views (tui/app_lists.c). */
+void sbx_app_open_files(struct sbx_app *a);
+void sbx_app_open_network(struct sbx_app *a);
+/* Frees the tree and the hosts; _free also what was kept to find the
+ * selections again. */
+void sbx_app_lists_drop(struct sbx_app *a);
+void sbx_app_lists_free(struct sbx_app *a);
+/* After new data is in place (the old timeline still alive): the lists are
+ * dropped, and made again at once for the view in sight, later for the
+ * other; either way the selection goes back to the same path or host. */
+void sbx_app_lists_reload(struct sbx_app *a);
+/* Rows in the list of the view (0 outside the files and network views). */
+size_t sbx_app_list_count(const struct sbx_app *a);
+/* Keeps each list's selection in the list and in sight (after a resize). */
+void sbx_app_list_fix(struct sbx_app *a);
+void sbx_app_list_move(struct sbx_app *a, long delta, bool to_end);
+void sbx_app_list_wheel(struct sbx_app *a, long delta);
+/* Enter: a file's detail, a folder folded or unfolded, a host's events. */
+void sbx_app_list_open(struct sbx_app *a);
+/* Left and Right: fold (or up to the folder), unfold. */
+void sbx_app_list_fold(struct sbx_app *a, bool on);
+void sbx_app_list_click(struct sbx_app *a, int row, bool twice);
+void sbx_app_build_file_doc(struct sbx_app *a);
+void sbx_app_draw_files(struct sbx_app *a, struct sbx_grid *g);
+void sbx_app_draw_network(struct sbx_app *a, struct sbx_grid *g);
+static inline bool sbx_app_is_list(const struct sbx_app *a)
+{
+    return a->view == SBX_VIEW_FILES || a->view == SBX_VIEW_NETWORK;
+}
+
 #endif

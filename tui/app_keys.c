@@ -14,6 +14,9 @@ static unsigned view_bit(enum sbx_view v)
     case SBX_VIEW_SUMMARY: return V_SUMMARY;
     case SBX_VIEW_HELP: return V_HELP;
     case SBX_VIEW_EXPORT: return V_EXPORT;
+    case SBX_VIEW_FILES: return V_FILES;
+    case SBX_VIEW_NETWORK: return V_NETWORK;
+    case SBX_VIEW_FILE: return V_FILE;
     }
     return V_TIMELINE;
 }
@@ -138,6 +141,10 @@ static void summary_select(struct sbx_app *a, long delta)
 
 static void move(struct sbx_app *a, long delta, bool to_end)
 {
+    if (sbx_app_is_list(a)) {
+        sbx_app_list_move(a, delta, to_end);
+        return;
+    }
     if (a->view == SBX_VIEW_SUMMARY) {
         summary_select(a, to_end ? (delta < 0 ? -(long)a->nslines : (long)a->nslines) : delta);
         return;
@@ -266,6 +273,8 @@ static void mouse(struct sbx_app *a, int key, int row)
                 a->cur = a->top + (size_t)h - 1;
         } else if (a->view == SBX_VIEW_SUMMARY) {
             summary_select(a, d > 0 ? 1 : -1);
+        } else if (sbx_app_is_list(a)) {
+            sbx_app_list_wheel(a, d);
         } else {
             move(a, d, false);
         }
@@ -280,6 +289,8 @@ static void mouse(struct sbx_app *a, int key, int row)
             if (key == SBX_KEY_DOUBLE_CLICK)
                 sbx_app_open_detail(a);
         }
+    } else if (sbx_app_is_list(a)) {
+        sbx_app_list_click(a, row, key == SBX_KEY_DOUBLE_CLICK);
     } else if (a->view == SBX_VIEW_SUMMARY) {
         size_t r = a->doc_top + (size_t)(row - 1);
         if (r < a->doc.nrows && a->doc.rows[r].target >= 0) {
@@ -305,7 +316,9 @@ static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
     case SBX_ACT_TOP: move(a, -1, true); break;
     case SBX_ACT_BOTTOM: move(a, 1, true); break;
     case SBX_ACT_OPEN:
-        if (a->view == SBX_VIEW_SUMMARY)
+        if (sbx_app_is_list(a))
+            sbx_app_list_open(a);
+        else if (a->view == SBX_VIEW_SUMMARY)
             open_target(a);
         else if (sbx_app_count(a))
             sbx_app_open_detail(a);
@@ -316,6 +329,18 @@ static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
         sbx_app_rebuild_doc(a);
         break;
     case SBX_ACT_SUMMARY: sbx_app_open_summary(a); break;
+    case SBX_ACT_FOLD: sbx_app_list_fold(a, true); break;
+    case SBX_ACT_UNFOLD: sbx_app_list_fold(a, false); break;
+    case SBX_ACT_FILES: sbx_app_open_files(a); break;
+    case SBX_ACT_NETWORK: sbx_app_open_network(a); break;
+    case SBX_ACT_NEXT_VIEW:
+        if (a->view == SBX_VIEW_FILES)
+            sbx_app_open_network(a);
+        else if (a->view == SBX_VIEW_NETWORK)
+            a->view = SBX_VIEW_TIMELINE;
+        else
+            sbx_app_open_files(a);
+        break;
     case SBX_ACT_HELP: sbx_app_open_help(a); break;
     case SBX_ACT_SEARCH: start_prompt(a, '/'); break;
     case SBX_ACT_SEARCH_BACK: start_prompt(a, '\\'); break;
@@ -362,6 +387,7 @@ static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
             a->view = sbx_app_export_back(a);
         else
             a->view = a->view == SBX_VIEW_HELP && a->back_to != SBX_VIEW_HELP ? a->back_to
+                      : a->view == SBX_VIEW_FILE                              ? SBX_VIEW_FILES
                                                                               : SBX_VIEW_TIMELINE;
         if (a->view != SBX_VIEW_TIMELINE)
             sbx_app_rebuild_doc(a);

@@ -16,6 +16,8 @@
 #include "tui/keys.h"
 #include "tui/loader.h"
 #include "tui/term.h"
+#include "tui/view_runs.h"
+#include "importers/runs.h"
 
 struct view_opts {
     struct sbx_app_opts app;
@@ -393,6 +395,17 @@ static int run_view(int argc, char **argv, struct sbx_inputs *in, struct sbx_all
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = *allow};
     o.app.exports = true;
+    /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
+    struct sbx_runs runs;
+    if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
+        sbx_runs_discover(in->paths[0], &runs)) {
+        struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
+                                     .dump = o.dump, .dump_styles = o.dump_styles,
+                                     .cols = o.cols, .rows = o.rows, .keys = o.keys};
+        int status = sbx_view_runs(&so, &runs, *allow);
+        sbx_runs_free(&runs);
+        return status;
+    }
     o.app.inputs = in->paths; /* an export's "review again" line names them */
     o.app.ninputs = in->n;
     if (o.first_screen)

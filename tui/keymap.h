@@ -7,8 +7,15 @@
 #include "tui/keys.h"
 
 /* Views, as bits, for where an action applies. */
-enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_EXPORT = 16, V_ALL = 31,
-       V_SCROLL = 31 };
+enum {
+    V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8,
+    V_FILES = 16,   /* the files view (the tree) */
+    V_NETWORK = 32, /* the network view */
+    V_FILE = 64,    /* one file's changes and diff */
+    V_EXPORT = 128, /* the request an export would send */
+    V_ALL = 255, V_SCROLL = 255,
+    V_COUNT = 8     /* views */
+};
 
 /* X(ACTION, views, help text, keys...) — at most four keys, 0 for none. */
 #define SBX_KEYMAP(X)                                                                          \
@@ -20,10 +27,17 @@ enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_EXPORT = 16, V
     X(HALF_UP, V_SCROLL, "up half a screen", 'u' & 0x1f, 0, 0, 0)                             \
     X(TOP, V_SCROLL, "to the first line", 'g', SBX_KEY_HOME, '<', 0)                           \
     X(BOTTOM, V_SCROLL, "to the last line", 'G', SBX_KEY_END, '>', 0)                          \
-    X(OPEN, V_TIMELINE | V_SUMMARY, "open: the event's detail; on a summary line, its events", \
+    X(OPEN, V_TIMELINE | V_SUMMARY | V_FILES | V_NETWORK,                                    \
+      "open: an event's detail, a summary line's events, a file's changes and diff (a "       \
+      "folder: fold or unfold), a host's events",                                              \
       SBX_KEY_ENTER, 0, 0, 0)                                                                  \
+    X(FOLD, V_FILES, "fold the folder (on a file: go to its folder)", SBX_KEY_LEFT, 'h', 0, 0) \
+    X(UNFOLD, V_FILES, "unfold the folder", SBX_KEY_RIGHT, 'l', 0, 0)                          \
     X(RAW, V_DETAIL, "the raw line as recorded, or back to the fields", 'o', 0, 0, 0)          \
-    X(SUMMARY, V_TIMELINE | V_DETAIL | V_HELP, "the run's summary", 's', 0, 0, 0)              \
+    X(SUMMARY, V_ALL, "the run's summary", 's', 0, 0, 0)                                      \
+    X(FILES, V_ALL, "the files view: the run's file changes as a tree", SBX_KEY_F2, 0, 0, 0)   \
+    X(NETWORK, V_ALL, "the network view: every host, refused first", SBX_KEY_F3, 0, 0, 0)      \
+    X(NEXT_VIEW, V_ALL, "the next view: timeline, files, network", SBX_KEY_TAB, 0, 0, 0)       \
     X(HELP, V_ALL, "this help", '?', SBX_KEY_F1, 0, 0)                                         \
     X(SEARCH, V_TIMELINE | V_DETAIL, "search forward (PCRE2; lower case ignores case)", '/',  \
       0, 0, 0)                                                                                 \
@@ -31,9 +45,8 @@ enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_EXPORT = 16, V
     X(NEXT_MATCH, V_TIMELINE | V_DETAIL, "next match", 'n', 0, 0, 0)                           \
     X(PREV_MATCH, V_TIMELINE | V_DETAIL, "previous match", 'N', 0, 0, 0)                       \
     X(FILTER, V_TIMELINE,                                                                      \
-      "filter: pattern, kind:, failed, refused, secret, hidden, system, timedout, mismatch, "   \
-      "findings, "                                                                             \
-      "sandbox:, since:, until:, exit:, program:, !term (all must hold; empty clears)",         \
+      "filter: pattern, finding word (failed, refused, unlisted, secret, system, ...), "       \
+      "kind:, host:, sandbox:, program:, exit:, since:, until:, !term; empty clears",          \
       '&', 0, 0, 0)                                                                            \
     X(FINDINGS, V_TIMELINE, "cycle: all events, events with findings, serious findings only", \
       'f', 0, 0, 0)                                                                            \
@@ -42,7 +55,7 @@ enum { V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8, V_EXPORT = 16, V
     X(MARK, V_TIMELINE, "mark this event: m then a letter", 'm', 0, 0, 0)                      \
     X(GOTO_MARK, V_TIMELINE, "back to a mark: ' then its letter", '\'', 0, 0, 0)               \
     X(FOLLOW, V_TIMELINE, "follow the log as it grows (tail -f), or stop", 'F', 0, 0, 0)       \
-    X(EXPORT, V_TIMELINE | V_DETAIL | V_SUMMARY,                                               \
+    X(EXPORT, V_TIMELINE | V_DETAIL | V_SUMMARY | V_FILES | V_NETWORK | V_FILE,                 \
       "export the summary: a target (github:O/R#N, gitlab:G/P#N, jira:KEY-1, slack:, "         \
       "file:PATH), then the exact request to confirm",                                         \
       'e', 0, 0, 0)                                                                            \

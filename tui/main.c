@@ -33,11 +33,15 @@ void sbx_usage(FILE *to)
 {
     fputs("Usage:\n"
           "  sbxview [OPTIONS] FILE|FOLDER|- ...      review a run in the terminal\n"
+          "  sbxview [OPTIONS] RUNS_FOLDER            the runs list: a row per run of a\n"
+          "                                           folder of run folders\n"
           "  sbxview summary [OPTIONS] FILE|FOLDER|- ...\n"
           "                                           the one-screen summary of a run\n"
           "  sbxview check [--format text|json] [--allow KIND,...] [--allow-list FILE]\n"
           "                [--as FORMAT] FILE|FOLDER ...\n"
           "                                           every finding, a line each (for CI)\n"
+          "  sbxview compare [OPTIONS] RUN_A RUN_B    what the agent did differently in\n"
+          "                                           two runs (files or run folders)\n"
           "  sbxview fetch runtime [OPTIONS] SANDBOX_ID... -o DIR\n"
           "                                           save Runtime's records of sandboxes\n"
           "  sbxview export --to TARGET [OPTIONS] FILE|FOLDER ...\n"
@@ -49,7 +53,7 @@ void sbx_usage(FILE *to)
           "file's format is detected from its content; a file in a folder that no format\n"
           "reads is listed as not read, with the reason, in the summary and on stderr.\n"
           "\n"
-          "Input options (review, summary and check):\n"
+          "Input options (review, summary, check and compare):\n"
           "      --as FORMAT       read the inputs after it as FORMAT, without detection\n"
           "                        (every file of a folder); --as auto detects again\n"
           "  FORMAT:PATH           read this one input as FORMAT (squid:proxy.log,\n"
@@ -91,6 +95,23 @@ void sbx_usage(FILE *to)
           "                        always, or never; text format only\n"
           "      --theme NAME      colours from NAME.theme in $XDG_CONFIG_HOME/sbxview/themes\n"
           "                        or the installed themes (default: default)\n"
+          "\n"
+          "Compare options (also -o, -j, -q as for summary, and the input options):\n"
+          "  -f, --format FORMAT   text (default: the differences, then the commands\n"
+          "                        aligned side by side), markdown, or json (schema 1)\n"
+          "  Commands are matched by program and arguments, with temp paths, ports, hashes,\n"
+          "  UUIDs, dates and long numbers set aside. Exit 0 the same, 1 different, 2 could\n"
+          "  not compare. On a terminal, without -f or -o: the compare view (A and B side\n"
+          "  by side from 100 columns, stacked below; ] [ the next and previous difference,\n"
+          "  Enter the pair's outputs as a diff, ? every key).\n"
+          "\n"
+          "Runs list: a folder holding no log of its own whose subfolders hold logs is a\n"
+          "folder of runs (each subfolder with a file in it is a run). Its rows (start,\n"
+          "duration, sandboxes, commands, failed, refused hosts, outside the wrapper,\n"
+          "account changes, secrets) fill in as the runs are read, several at once.\n"
+          "< and > pick the sort column, r reverses, & filters (a name, or failed,\n"
+          "refused, outside, account, secret, ...; !word: not), Enter opens a run (q comes\n"
+          "back), m marks two runs and c compares them.\n"
           "\n"
           "Check: exit 0 no finding, 1 findings, 2 could not check (it needs the\n"
           "wrapper's log and Runtime's command record, and says which is missing).\n"
@@ -164,6 +185,8 @@ int main(int argc, char **argv)
         return sbx_cmd_summary(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return sbx_cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compare") == 0)
+        return sbx_cmd_compare(argc - 1, argv + 1);
     if (strcmp(argv[1], "fetch") == 0)
         return sbx_cmd_fetch(argc - 1, argv + 1);
     if (strcmp(argv[1], "export") == 0)

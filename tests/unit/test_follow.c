@@ -529,6 +529,34 @@ static void append_merges_into_large(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* A diff's and a manifest pair's events come from the whole run, not from
+ * their lines: they are not followed, the recorder log beside them is. */
+static void derived_formats_not_followed(void **state)
+{
+    struct fixture *fx = *state;
+    struct sbx_buf b = SBX_BUF_INIT;
+    add_line(&b, 1, 1);
+    WRITE(fx, b.p);
+    char diff[96];
+    snprintf(diff, sizeof diff, "%s/changes.patch", fx->dir);
+    static const char patch[] = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n";
+    put(diff, "wb", patch, strlen(patch));
+    struct sbx_load_report rep = {0};
+    const char *paths[] = {fx->path, diff};
+    assert_int_equal(sbx_load_paths(&fx->tl, paths, 2, NULL, &rep), 2);
+    sbx_load_report_free(&rep);
+    fx->f = sbx_follow_start(&fx->tl);
+    assert_int_equal(sbx_follow_count(fx->f), 1);
+    put(diff, "ab", patch, strlen(patch));
+    sbx_buf_clear(&b);
+    add_line(&b, 2, 2);
+    APPEND(fx, b.p);
+    assert_int_equal(poll(fx), 1);
+    assert_int_equal(fx->rep.nfiles, 1);
+    assert_string_equal(fx->tl.sources[fx->rep.files[0].source].format, "recorder");
+    sbx_buf_free(&b);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -537,6 +565,7 @@ int main(void)
         T(earlier_times_merge),    T(summary_after_follow),   T(truncated),
         T(rewritten),              T(replaced),               T(deleted),
         T(many_polls_nothing_new), T(grows_from_empty),       T(big_append_threads),
+        T(derived_formats_not_followed),
         cmocka_unit_test(append_merges_into_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

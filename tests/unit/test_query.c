@@ -312,7 +312,7 @@ static void errors(void **state)
     struct sbx_timeline *tl = fixture();
     assert_string_equal(FILTER(tl, "http://x"),
                         "ERR: unknown filter key \"http:\" (keys: kind sandbox exit since until "
-                        "program; quote text to search for it)");
+                        "program host; quote text to search for it)");
     assert_string_equal(FILTER(tl, "kind:command foo(bar"),
                         "ERR: bad pattern: missing closing parenthesis (at offset 20)");
     assert_string_equal(FILTER(tl, "x[ab"),

@@ -1,0 +1,53 @@
+/* Which command was running when: links an event (a proxy request, a file
+ * change) to the commands of its sandbox.
+ *
+ * The rule, the same for every function here:
+ *   - an event's sandbox is its own; an event without one (a proxy line, a
+ *     manifest) is taken to be in the run's only sandbox when the run has
+ *     exactly one (audit entries do not count), and in none otherwise;
+ *   - its time is its start, or its end when the start is unknown;
+ *   - a command runs from its start to its end (an unknown end counts as
+ *     the start); "during" means start <= t <= end;
+ *   - among the commands running at t, a wrapper command is preferred to a
+ *     provider record (Runtime's record of the same command), then the one
+ *     that started last (the innermost, when they nest).
+ *
+ * sbx_command_during scans the timeline (O(n), for one event); an index
+ * answers the same question in O(log n) for many (the network view links
+ * every proxy request).
+ *
+ * Ownership: sbx_cmdindex_new returns an index the caller frees with
+ * sbx_cmdindex_free; it borrows the timeline, which must outlive it and not
+ * change meanwhile. Returned events belong to the timeline. Read-only
+ * after it is made: safe to share between threads. */
+#ifndef SBX_CMDLINK_H
+#define SBX_CMDLINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/timeline.h"
+
+/* The run's only sandbox (strtab id), or 0 when it has none or several. */
+uint32_t sbx_only_sandbox(const struct sbx_timeline *tl);
+
+/* The command running in e's sandbox at e's time, or NULL. */
+const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
+                                           const struct sbx_event *e);
+
+/* Up to max commands of e's sandbox (wrapper commands, or provider records
+ * when the sandbox has no wrapper commands) that started at or before e's
+ * time, the latest first, into out (e itself is never one); returns how
+ * many. None when e's time is unknown or it has no sandbox. */
+size_t sbx_commands_before(const struct sbx_timeline *tl, const struct sbx_event *e,
+                           const struct sbx_event **out, size_t max);
+
+struct sbx_cmdindex;
+
+struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl);
+void sbx_cmdindex_free(struct sbx_cmdindex *ix);
+/* sbx_command_during, answered from the index. */
+const struct sbx_event *sbx_cmdindex_during(const struct sbx_cmdindex *ix,
+                                            const struct sbx_event *e);
+
+#endif

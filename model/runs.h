@@ -1,0 +1,104 @@
+/* The runs list's model: one row per run of a folder of runs (what each
+ * run's summary counts), and the rows in sight, sorted by a column and
+ * filtered. No loading here (importers/runs.h discovers the runs and fills
+ * the rows on a pool of threads); no drawing.
+ *
+ * Filling and reading at once: a row's numbers are written by one worker
+ * before its state is stored (release); a reader that sees the state
+ * (acquire) READY or UNREADABLE sees the numbers. PENDING rows have only
+ * their name and path.
+ *
+ * Ownership: the list owns its rows and their strings (sbx_runs_free).
+ * sbx_runs_view writes into the caller's array. */
+#ifndef SBX_RUNS_H
+#define SBX_RUNS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sbx_summary;
+struct sbx_timeline;
+
+/* The columns, in the order the list shows them. */
+#define SBX_RUN_COLS(X)                                  \
+    X(NAME, "run")                                       \
+    X(START, "start")                                    \
+    X(DURATION, "duration")                              \
+    X(SANDBOXES, "sandboxes")                            \
+    X(COMMANDS, "commands")                              \
+    X(FAILED, "failed")                                  \
+    X(REFUSED, "refused")                                \
+    X(OUTSIDE, "outside")                                \
+    X(ACCOUNT, "account")                                \
+    X(SECRETS, "secrets")
+
+enum sbx_run_col {
+#define SBX_RUN_COL_ENUM(e, name) SBX_RUN_##e,
+    SBX_RUN_COLS(SBX_RUN_COL_ENUM)
+#undef SBX_RUN_COL_ENUM
+    SBX_RUN_NCOLS
+};
+
+enum sbx_run_state { SBX_RUN_PENDING, SBX_RUN_READY, SBX_RUN_UNREADABLE };
+
+struct sbx_run_row {
+    char *name;                    /* the run folder's name; owned */
+    char *path;                    /* the folder's path; owned */
+    _Atomic int state;             /* enum sbx_run_state */
+    int64_t start, end;            /* SBX_TIME_UNKNOWN when nothing has a time */
+    /* sandboxes, commands, failed, refused hosts, commands outside the
+     * wrapper, account changes, distinct secrets: by enum sbx_run_col
+     * (NAME, START and DURATION unused) */
+    size_t count[SBX_RUN_NCOLS];
+    size_t events;
+    uint32_t findings;             /* every event's findings bits, or'ed */
+    char why[160];                 /* UNREADABLE: the reason */
+};
+
+struct sbx_runs {
+    char *root;                    /* the folder of runs; owned */
+    struct sbx_run_row *rows;      /* by name */
+    size_t n;
+    _Atomic size_t done;           /* rows no longer PENDING */
+};
+
+/* An empty list for root (copied). */
+void sbx_runs_init(struct sbx_runs *r, const char *root);
+/* Adds a run (name and path copied); only before a fill starts. */
+void sbx_runs_add(struct sbx_runs *r, const char *name, const char *path);
+void sbx_runs_free(struct sbx_runs *r);
+
+/* The column called name ("failed", …), or -1. */
+int sbx_run_col_by_name(const char *name);
+const char *sbx_run_col_name(enum sbx_run_col c);
+
+/* Fills row i from a loaded, summarised run (the timeline's events give
+ * the findings bits) and marks it READY. Thread-safe for distinct rows. */
+void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *tl,
+                      const struct sbx_summary *sum);
+/* Marks row i UNREADABLE with a reason (copied, cut to fit). */
+void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why);
+/* The row's value in a numeric column (start and duration in ns; -1 when
+ * not known). */
+int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c);
+
+/* What shows: a sort column, its direction, and a filter. The filter is
+ * words that must all hold: a finding word (failed, refused, outside,
+ * account, secret, timedout, system, hidden, mismatch, findings: the run
+ * has one) or any other text, found in the run's name (ignoring case); a
+ * word after ! must not hold. */
+struct sbx_runs_query {
+    enum sbx_run_col sort;
+    bool reverse;       /* false: names A-Z, numbers and durations most first, start earliest first */
+    const char *filter; /* NULL or "": every run */
+};
+
+/* The rows that show, in order, into out (room for r->n); returns how many.
+ * Rows still PENDING show unless the filter has a finding word (it cannot
+ * tell yet), and sort after the rows read; unreadable rows come last. Ties
+ * go by name. Thread-safe against a fill running. */
+size_t sbx_runs_view(const struct sbx_runs *r, const struct sbx_runs_query *q, uint32_t *out);
+
+#endif

@@ -1,0 +1,341 @@
+/* The runs list and the compare view driven by keys, as --dump does: what
+ * each key changes, and what the screen then shows. Runs made here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "importers/runs.h"
+#include "model/buf.h"
+#include "tui/app_cmp.h"
+#include "tui/app_runs.h"
+#include "tui/keys.h"
+
+/* A recorder log: `cmds` commands, the first `fails` failing; with refused
+ * a curl to pastebin.com after them, with `other` a command named so. */
+static char *run_log(int day, int cmds, int fails, bool refused, const char *other)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (int i = 0; i < cmds; i++)
+        sbx_buf_addf(&b,
+                     "{\"at\": \"2026-11-%02dT09:00:%02d.000000+00:00\", \"sandbox\": \"s1\", "
+                     "\"kind\": \"command\", \"command\": \"step %d\", \"cwd\": \"/w\", \"exit\": %d, "
+                     "\"timed_out\": false, \"ms\": 10, \"stdout\": \"out %d\\nsame\\n\", \"stderr\": \"\"}\n",
+                     day, i, i, i < fails ? 1 : 0, i < fails ? 100 + i : i);
+    if (refused)
+        sbx_buf_addf(&b,
+                     "{\"at\": \"2026-11-%02dT09:01:00.000000+00:00\", \"sandbox\": \"s1\", "
+                     "\"kind\": \"command\", \"command\": \"curl https://pastebin.com/x\", "
+                     "\"cwd\": \"/w\", \"exit\": 7, \"timed_out\": false, \"ms\": 5, \"stdout\": \"\", "
+                     "\"stderr\": \"curl: (7) Failed to connect to pastebin.com port 443 after 0 ms: "
+                     "Connection refused\\n\"}\n",
+                     day);
+    if (other)
+        sbx_buf_addf(&b,
+                     "{\"at\": \"2026-11-%02dT09:02:00.000000+00:00\", \"sandbox\": \"s1\", "
+                     "\"kind\": \"command\", \"command\": \"%s\", \"cwd\": \"/w\", \"exit\": 0, "
+                     "\"timed_out\": false, \"ms\": 5, \"stdout\": \"\", \"stderr\": \"\"}\n",
+                     day, other);
+    return b.p;
+}
+
+struct fixture {
+    char root[64];
+    struct sbx_runs runs;
+    struct sbx_runs_app app;
+    struct sbx_grid g;
+    struct sbx_buf screen;
+};
+
+static void add_run(struct fixture *f, const char *name, char *log)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", f->root, name);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/%s/agent-run.jsonl", f->root, name);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(log, fp);
+    fclose(fp);
+    free(log);
+}
+
+/* Runs: alpha (2 failed, refused), beta (0 failed, another command),
+ * gamma (5 failed), delta (1 failed, refused). */
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    snprintf(f->root, sizeof f->root, "/tmp/sbx-app-runs-XXXXXX");
+    assert_non_null(mkdtemp(f->root));
+    add_run(f, "alpha", run_log(1, 6, 2, true, NULL));
+    add_run(f, "beta", run_log(2, 6, 0, false, "make test"));
+    add_run(f, "gamma", run_log(3, 6, 5, false, NULL));
+    add_run(f, "delta", run_log(4, 6, 1, true, NULL));
+    assert_true(sbx_runs_discover(f->root, &f->runs));
+    sbx_runs_fill_free(sbx_runs_fill_start(&f->runs, NULL, 2, false));
+    struct sbx_app_opts opts = {.threads = 1};
+    sbx_runs_app_init(&f->app, &opts, NULL, &f->runs, 80, 24);
+    sbx_grid_init(&f->g, false);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    sbx_runs_app_free(&f->app);
+    sbx_runs_free(&f->runs);
+    sbx_grid_free(&f->g);
+    sbx_buf_free(&f->screen);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->root);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+    return 0;
+}
+
+static unsigned press(struct fixture *f, const char *script)
+{
+    unsigned flags = 0;
+    for (size_t i = 0, n = strlen(script); i < n;) {
+        int key, c, r;
+        size_t used = sbx_key_parse(script + i, n - i, &key, &c, &r);
+        assert_true(used != SIZE_MAX && used != 0);
+        i += used;
+        flags |= sbx_runs_app_key(&f->app, key, 1, 0);
+        sbx_runs_app_poll(&f->app);
+    }
+    return flags;
+}
+
+static const char *screen(struct fixture *f)
+{
+    sbx_runs_app_draw(&f->app, &f->g);
+    sbx_buf_clear(&f->screen);
+    sbx_grid_dump(&f->g, false, &f->screen);
+    return f->screen.p;
+}
+
+static const char *name_at(struct fixture *f, size_t i)
+{
+    return f->runs.rows[f->app.order[i]].name;
+}
+
+static void sorts_by_keys(void **state)
+{
+    struct fixture *f = *state;
+    assert_int_equal(f->app.norder, 4);
+    assert_string_equal(name_at(f, 0), "alpha"); /* by name at first */
+    assert_string_equal(name_at(f, 3), "gamma");
+    press(f, ">>>>>");
+    assert_int_equal(f->app.sort, SBX_RUN_FAILED);
+    assert_non_null(strstr(screen(f), "sorted by failed, most first"));
+    /* gamma 5, alpha 3 (2 and the curl), delta 2, beta 0 */
+    const char *want[] = {"gamma", "alpha", "delta", "beta"};
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(name_at(f, i), want[i]);
+    press(f, "r");
+    assert_non_null(strstr(screen(f), "least first"));
+    for (size_t i = 0; i < 4; i++)
+        assert_string_equal(name_at(f, i), want[3 - i]);
+    press(f, "<");
+    assert_int_equal(f->app.sort, SBX_RUN_COMMANDS);
+    assert_false(f->app.reverse);
+    /* < from the first column goes round to the last */
+    press(f, "<<<<<");
+    assert_int_equal(f->app.sort, SBX_RUN_SECRETS);
+}
+
+static void filters_by_words(void **state)
+{
+    struct fixture *f = *state;
+    press(f, "&refused\n");
+    assert_int_equal(f->app.norder, 2);
+    assert_string_equal(name_at(f, 0), "alpha");
+    assert_string_equal(name_at(f, 1), "delta");
+    assert_non_null(strstr(screen(f), "& refused"));
+    press(f, "&<C-u>!failed\n");
+    assert_int_equal(f->app.norder, 1);
+    assert_string_equal(name_at(f, 0), "beta");
+    press(f, "&<C-u>zzz\n");
+    assert_int_equal(f->app.norder, 0);
+    assert_non_null(strstr(screen(f), "No run matches"));
+    press(f, "&<C-u>\n");
+    assert_int_equal(f->app.norder, 4);
+    assert_null(f->app.filter);
+}
+
+static void marks_and_compare(void **state)
+{
+    struct fixture *f = *state;
+    press(f, "c");
+    assert_true(f->app.msg_error); /* nothing marked yet */
+    assert_null(f->app.cmp);
+    press(f, "m"); /* alpha is A; the selection moves on to beta */
+    assert_int_equal(f->app.marks[0], 0);
+    press(f, "m"); /* beta is B */
+    assert_int_equal(f->app.marks[1], 1);
+    press(f, "kk"); /* Enter on a marked run compares */
+    press(f, "\n");
+    assert_int_equal(f->app.screen, SBX_RUNS_COMPARE);
+    assert_non_null(f->app.cmp);
+    const char *s = screen(f);
+    assert_non_null(strstr(s, "A alpha"));
+    assert_non_null(strstr(s, "B beta"));
+    assert_non_null(strstr(s, "runs differ"));
+    /* narrow: the selected pair A above B under the rows */
+    assert_non_null(strstr(s, "\nA "));
+    assert_non_null(strstr(s, "\nB "));
+    /* wide: side by side */
+    sbx_runs_app_resize(&f->app, 120, 30);
+    s = screen(f);
+    assert_non_null(strstr(s, "\xe2\x94\x82" "B beta"));
+    press(f, "]");
+    press(f, "\n");
+    assert_true(sbx_cmpview_showing_diff(f->app.cmp));
+    assert_non_null(strstr(screen(f), "stdout"));
+    assert_int_equal(press(f, "q"), 0);
+    assert_false(sbx_cmpview_showing_diff(f->app.cmp));
+    assert_int_equal(press(f, "q"), 0); /* back to the list, not out */
+    assert_int_equal(f->app.screen, SBX_RUNS_LIST);
+    assert_null(f->app.cmp);
+    /* a third mark: the oldest goes */
+    press(f, "Gm");
+    assert_int_equal(f->app.marks[0], 1);
+    assert_int_equal(f->app.marks[1], 3);
+    /* marking a marked run unmarks it, and B becomes A */
+    press(f, "gjm");
+    assert_int_equal(f->app.marks[0], 3);
+    assert_int_equal(f->app.marks[1], -1);
+}
+
+static void compare_moves_by_differences(void **state)
+{
+    struct fixture *f = *state;
+    char err[256];
+    struct sbx_app_opts opts = {.threads = 1};
+    char a[160], b[160];
+    snprintf(a, sizeof a, "%s/gamma", f->root);
+    snprintf(b, sizeof b, "%s/beta", f->root);
+    struct sbx_cmpview *v = sbx_cmpview_open(a, "gamma", NULL, b, "beta", NULL, NULL, &opts, 80, 24,
+                                             err, sizeof err);
+    assert_non_null(v);
+    /* gamma's steps 0-4 failed and printed other output: changed pairs;
+     * beta's make test only in B. The view opens on the first difference,
+     * and ] [ visit each one, wrapping. */
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    struct sbx_buf out = SBX_BUF_INIT;
+    sbx_cmpview_draw(v, &g);
+    sbx_grid_dump(&g, false, &out);
+    assert_non_null(strstr(out.p, "5 changed"));
+    assert_non_null(strstr(out.p, "1 only in B"));
+    assert_non_null(strstr(out.p, "1/7"));
+    int seen = 0;
+    for (int i = 0; i < 6; i++) {
+        sbx_cmpview_key(v, ']', 0);
+        sbx_buf_clear(&out);
+        sbx_cmpview_draw(v, &g);
+        sbx_grid_dump(&g, false, &out);
+        seen += strstr(out.p, "7/7") != NULL; /* make test, the last row */
+    }
+    assert_int_equal(seen, 1);
+    assert_non_null(strstr(out.p, "1/7")); /* six jumps: round to the first */
+    sbx_cmpview_key(v, '[', 0);
+    sbx_buf_clear(&out);
+    sbx_cmpview_draw(v, &g);
+    sbx_grid_dump(&g, false, &out);
+    assert_non_null(strstr(out.p, "7/7"));
+    /* the output diff of the first pair: A's line -, B's line + */
+    sbx_cmpview_key(v, 'g', 0);
+    sbx_cmpview_key(v, '\n', 0);
+    sbx_buf_clear(&out);
+    sbx_cmpview_draw(v, &g);
+    sbx_grid_dump(&g, false, &out);
+    assert_non_null(strstr(out.p, "- out 100"));
+    assert_non_null(strstr(out.p, "+ out 0"));
+    assert_non_null(strstr(out.p, "  same"));
+    assert_int_equal(sbx_cmpview_key(v, 'q', 0), 0);
+    assert_int_equal(sbx_cmpview_key(v, SBX_KEY_ESC, 0), 0);
+    assert_int_equal(sbx_cmpview_key(v, 'q', 0), SBX_APP_QUIT);
+    sbx_buf_free(&out);
+    sbx_grid_free(&g);
+    sbx_cmpview_free(v);
+    /* a run that cannot be read says so */
+    snprintf(a, sizeof a, "%s/missing", f->root);
+    assert_null(sbx_cmpview_open(a, "missing", NULL, b, "beta", NULL, NULL, &opts, 80, 24, err,
+                                 sizeof err));
+    assert_non_null(strstr(err, "A (missing)"));
+}
+
+static void opens_a_run_and_comes_back(void **state)
+{
+    struct fixture *f = *state;
+    press(f, "jj\n"); /* delta */
+    assert_int_equal(f->app.screen, SBX_RUNS_RUN);
+    assert_true(f->app.app_open);
+    assert_non_null(f->app.app.tl);
+    assert_int_equal(f->app.app.tl->n, 7);
+    assert_int_equal(press(f, "q"), 0);
+    assert_int_equal(f->app.screen, SBX_RUNS_LIST);
+    assert_false(f->app.app_open);
+    assert_string_equal(name_at(f, f->app.cur), "delta");
+    /* Q quits from inside a run; q and Esc in the list: q quits, Esc not */
+    press(f, "\n");
+    assert_int_equal(press(f, "Q"), SBX_APP_QUIT);
+    press(f, "q");
+    assert_int_equal(press(f, "<Esc>"), 0);
+    assert_int_equal(press(f, "q"), SBX_APP_QUIT);
+}
+
+static void rows_fill_in_as_read(void **state)
+{
+    (void)state;
+    struct fixture *f = *state;
+    /* a list of the same runs, not read yet */
+    struct sbx_runs fresh;
+    assert_true(sbx_runs_discover(f->root, &fresh));
+    struct sbx_runs_app a;
+    struct sbx_app_opts opts = {0};
+    sbx_runs_app_init(&a, &opts, NULL, &fresh, 80, 24);
+    assert_true(sbx_runs_app_busy(&a));
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    struct sbx_buf out = SBX_BUF_INIT;
+    sbx_runs_app_draw(&a, &g);
+    sbx_grid_dump(&g, false, &out);
+    assert_non_null(strstr(out.p, "4 runs, 0 read"));
+    assert_non_null(strstr(out.p, "reading"));
+    assert_false(sbx_runs_app_poll(&a));
+    sbx_runs_fill_free(sbx_runs_fill_start(&fresh, NULL, 2, false));
+    assert_true(sbx_runs_app_poll(&a));
+    assert_false(sbx_runs_app_busy(&a));
+    sbx_buf_clear(&out);
+    sbx_runs_app_draw(&a, &g);
+    sbx_grid_dump(&g, false, &out);
+    assert_null(strstr(out.p, "reading"));
+    assert_null(strstr(out.p, " read "));
+    sbx_buf_free(&out);
+    sbx_grid_free(&g);
+    sbx_runs_app_free(&a);
+    sbx_runs_free(&fresh);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(sorts_by_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(filters_by_words, setup, teardown),
+        cmocka_unit_test_setup_teardown(marks_and_compare, setup, teardown),
+        cmocka_unit_test_setup_teardown(compare_moves_by_differences, setup, teardown),
+        cmocka_unit_test_setup_teardown(opens_a_run_and_comes_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(rows_fill_in_as_read, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

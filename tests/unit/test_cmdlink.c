@@ -1,0 +1,297 @@
+/* Tests for model/cmdlink: a proxy request (or any event) linked to the
+ * command running in its sandbox at that moment: inside, at both edges,
+ * between commands, nested commands, no sandbox with one and with two
+ * sandboxes in the run, unknown times and ends, a wrapper command before a
+ * provider record; the commands before an event; and the index agreeing
+ * with the scan on random runs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/cmdlink.h"
+
+#define S(x) ((int64_t)(x) * 1000000000LL)
+
+struct run {
+    struct sbx_timeline tl;
+    struct sbx_evbuf buf;
+    uint32_t src;
+};
+
+static void run_init(struct run *r)
+{
+    sbx_timeline_init(&r->tl);
+    memset(&r->buf, 0, sizeof r->buf);
+    r->src = sbx_timeline_add_source(&r->tl, "made.jsonl", NULL, 0, SBX_DATA_HEAP);
+}
+
+static uint32_t id(struct run *r, const char *s)
+{
+    return s ? sbx_strtab_intern(&r->tl.strings, s, strlen(s)) : 0;
+}
+
+static struct sbx_event *cmd(struct run *r, const char *sandbox, int64_t start, int64_t end)
+{
+    struct sbx_event *e = sbx_evbuf_push(&r->buf);
+    e->kind = SBX_EV_COMMAND;
+    e->source = (uint16_t)r->src;
+    e->line_no = (uint32_t)r->buf.n;
+    e->start = start;
+    e->end = end;
+    e->sandbox = id(r, sandbox);
+    return e;
+}
+
+static struct sbx_event *req(struct run *r, const char *sandbox, int64_t start)
+{
+    struct sbx_event *e = sbx_evbuf_push(&r->buf);
+    e->kind = SBX_EV_NETWORK;
+    e->source = (uint16_t)r->src;
+    e->line_no = (uint32_t)r->buf.n;
+    e->start = start;
+    e->end = start == SBX_TIME_UNKNOWN ? SBX_TIME_UNKNOWN : start + 1000;
+    e->sandbox = id(r, sandbox);
+    return e;
+}
+
+static void finish(struct run *r)
+{
+    sbx_timeline_adopt(&r->tl, &r->buf);
+    sbx_timeline_finish(&r->tl);
+}
+
+/* The scan and the index must give the same answer: both are checked. */
+static const struct sbx_event *during(const struct run *r, const struct sbx_event *e)
+{
+    struct sbx_cmdindex *ix = sbx_cmdindex_new(&r->tl);
+    const struct sbx_event *a = sbx_command_during(&r->tl, e), *b = sbx_cmdindex_during(ix, e);
+    sbx_cmdindex_free(ix);
+    assert_ptr_equal(a, b);
+    return a;
+}
+
+static void inside_edges_and_between(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *c1 = cmd(&r, "s1", S(10), S(20));
+    struct sbx_event *c2 = cmd(&r, "s1", S(30), S(40));
+    struct sbx_event *in = req(&r, NULL, S(15));
+    struct sbx_event *at_start = req(&r, NULL, S(30));
+    struct sbx_event *at_end = req(&r, NULL, S(20));
+    struct sbx_event *between = req(&r, NULL, S(25));
+    struct sbx_event *before = req(&r, NULL, S(5));
+    struct sbx_event *after = req(&r, NULL, S(41));
+    finish(&r);
+    assert_int_equal(sbx_only_sandbox(&r.tl), id(&r, "s1"));
+    assert_ptr_equal(during(&r, in), c1);
+    assert_ptr_equal(during(&r, at_start), c2);
+    assert_ptr_equal(during(&r, at_end), c1);
+    assert_null(during(&r, between));
+    assert_null(during(&r, before));
+    assert_null(during(&r, after));
+    sbx_timeline_free(&r.tl);
+}
+
+static void nested_takes_the_innermost(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *outer = cmd(&r, "s1", S(0), S(100));
+    struct sbx_event *inner = cmd(&r, "s1", S(10), S(20));
+    struct sbx_event *r1 = req(&r, "s1", S(12));
+    struct sbx_event *r2 = req(&r, "s1", S(50));
+    finish(&r);
+    assert_ptr_equal(during(&r, r1), inner);
+    assert_ptr_equal(during(&r, r2), outer); /* the inner one ended: the outer still runs */
+    sbx_timeline_free(&r.tl);
+}
+
+static void sandboxes_decide(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *a = cmd(&r, "s1", S(10), S(20));
+    struct sbx_event *b = cmd(&r, "s2", S(10), S(20));
+    struct sbx_event *in_a = req(&r, "s1", S(15));
+    struct sbx_event *in_b = req(&r, "s2", S(15));
+    struct sbx_event *none = req(&r, NULL, S(15)); /* two sandboxes: which one is unknown */
+    struct sbx_event *other = req(&r, "s3", S(15));
+    finish(&r);
+    assert_int_equal(sbx_only_sandbox(&r.tl), 0);
+    assert_ptr_equal(during(&r, in_a), a);
+    assert_ptr_equal(during(&r, in_b), b);
+    assert_null(during(&r, none));
+    assert_null(during(&r, other));
+    sbx_timeline_free(&r.tl);
+}
+
+static void audit_entries_are_not_a_sandbox(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *c = cmd(&r, "s1", S(10), S(20));
+    struct sbx_event *audit = req(&r, "s9", S(1));
+    audit->kind = SBX_EV_AUDIT;
+    struct sbx_event *q = req(&r, NULL, S(11));
+    finish(&r);
+    assert_int_equal(sbx_only_sandbox(&r.tl), id(&r, "s1"));
+    assert_ptr_equal(during(&r, q), c);
+    sbx_timeline_free(&r.tl);
+}
+
+static void unknown_times(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *open_end = cmd(&r, "s1", S(10), SBX_TIME_UNKNOWN);
+    cmd(&r, "s1", SBX_TIME_UNKNOWN, SBX_TIME_UNKNOWN);
+    struct sbx_event *at = req(&r, NULL, S(10));
+    struct sbx_event *later = req(&r, NULL, S(11));
+    struct sbx_event *unknown = req(&r, NULL, SBX_TIME_UNKNOWN);
+    struct sbx_event *by_end = req(&r, NULL, SBX_TIME_UNKNOWN);
+    by_end->end = S(10); /* a start unknown: its end is its time */
+    finish(&r);
+    assert_ptr_equal(during(&r, at), open_end); /* an unknown end counts as the start */
+    assert_null(during(&r, later));
+    assert_null(during(&r, unknown));
+    assert_ptr_equal(during(&r, by_end), open_end);
+    sbx_timeline_free(&r.tl);
+}
+
+static void wrapper_before_record(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *wrapper = cmd(&r, "s1", S(10), S(20));
+    struct sbx_event *record = cmd(&r, "s1", S(11), S(19));
+    record->u.cmd.flags = SBX_CMD_RECORD;
+    struct sbx_event *only_record = cmd(&r, "s1", S(30), S(40));
+    only_record->u.cmd.flags = SBX_CMD_RECORD;
+    struct sbx_event *q1 = req(&r, NULL, S(15));
+    struct sbx_event *q2 = req(&r, NULL, S(35));
+    finish(&r);
+    assert_ptr_equal(during(&r, q1), wrapper); /* the record started later, but is a record */
+    assert_ptr_equal(during(&r, q2), only_record);
+    sbx_timeline_free(&r.tl);
+}
+
+static void a_command_is_not_during_itself(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *outer = cmd(&r, "s1", S(0), S(100));
+    struct sbx_event *inner = cmd(&r, "s1", S(10), S(20));
+    finish(&r);
+    assert_ptr_equal(during(&r, inner), outer);
+    assert_null(during(&r, outer));
+    sbx_timeline_free(&r.tl);
+}
+
+static void commands_before(void **state)
+{
+    (void)state;
+    struct run r;
+    run_init(&r);
+    struct sbx_event *c[6];
+    for (int i = 0; i < 6; i++)
+        c[i] = cmd(&r, "s1", S(10 * i), S(10 * i + 1));
+    cmd(&r, "s2", S(41), S(42));
+    struct sbx_event *change = req(&r, NULL, S(45));
+    change->kind = SBX_EV_FILES;
+    struct sbx_event *early = req(&r, "s1", S(-5));
+    early->kind = SBX_EV_FILES;
+    finish(&r);
+    const struct sbx_event *out[8];
+    /* two sandboxes: a files event without one has no commands before it */
+    assert_int_equal(sbx_commands_before(&r.tl, change, out, 8), 0);
+    change->sandbox = id(&r, "s1");
+    assert_int_equal(sbx_commands_before(&r.tl, change, out, 3), 3);
+    assert_ptr_equal(out[0], c[4]);
+    assert_ptr_equal(out[1], c[3]);
+    assert_ptr_equal(out[2], c[2]);
+    assert_int_equal(sbx_commands_before(&r.tl, change, out, 8), 5);
+    assert_ptr_equal(out[4], c[0]);
+    assert_int_equal(sbx_commands_before(&r.tl, early, out, 8), 0);
+    assert_int_equal(sbx_commands_before(&r.tl, c[2], out, 8), 2); /* not itself */
+    assert_ptr_equal(out[0], c[1]);
+    sbx_timeline_free(&r.tl);
+}
+
+/* Random runs: the index agrees with the scan for every event. */
+static void index_agrees_with_scan(void **state)
+{
+    (void)state;
+    srand(7);
+    static const char *const sandboxes[] = {NULL, "a", "b"};
+    size_t linked = 0;
+    for (int round = 0; round < 60; round++) {
+        struct run r;
+        run_init(&r);
+        int nsb = 1 + round % 2; /* one sandbox, then two */
+        int n = 5 + rand() % 300;
+        for (int i = 0; i < n; i++) {
+            /* one rand() per statement: the order of calls is the same in every build */
+            int64_t s = rand() % 10 == 0 ? SBX_TIME_UNKNOWN : 0;
+            if (s != SBX_TIME_UNKNOWN)
+                s = S(rand() % 200);
+            int64_t e = rand() % 8 == 0 ? SBX_TIME_UNKNOWN : 0;
+            int span = rand() % 4 ? 5 : 80;
+            if (e != SBX_TIME_UNKNOWN)
+                e = s == SBX_TIME_UNKNOWN ? S(rand() % 200) : s + S(rand() % span);
+            const char *sb = sandboxes[1 + rand() % nsb];
+            if (rand() % 3) {
+                struct sbx_event *c = cmd(&r, sb, s, e);
+                if (rand() % 4 == 0)
+                    c->u.cmd.flags = SBX_CMD_RECORD;
+            } else {
+                struct sbx_event *q = req(&r, rand() % 2 ? NULL : sb, s);
+                if (s == SBX_TIME_UNKNOWN)
+                    q->end = e;
+            }
+        }
+        finish(&r);
+        struct sbx_cmdindex *ix = sbx_cmdindex_new(&r.tl);
+        for (size_t i = 0; i < r.tl.n; i++) {
+            const struct sbx_event *e = r.tl.order[i];
+            const struct sbx_event *a = sbx_command_during(&r.tl, e);
+            assert_ptr_equal(a, sbx_cmdindex_during(ix, e));
+            if (a) {
+                int64_t t = e->start != SBX_TIME_UNKNOWN ? e->start : e->end;
+                assert_true(a->start <= t);
+                linked++;
+            }
+        }
+        sbx_cmdindex_free(ix);
+        sbx_timeline_free(&r.tl);
+    }
+    assert_true(linked > 100); /* the runs did link: the comparison was not empty */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(inside_edges_and_between),
+        cmocka_unit_test(nested_takes_the_innermost),
+        cmocka_unit_test(sandboxes_decide),
+        cmocka_unit_test(audit_entries_are_not_a_sandbox),
+        cmocka_unit_test(unknown_times),
+        cmocka_unit_test(wrapper_before_record),
+        cmocka_unit_test(a_command_is_not_during_itself),
+        cmocka_unit_test(commands_before),
+        cmocka_unit_test(index_agrees_with_scan),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,198 @@
+/* Tests for model/filetree: files events from a recorder log merged per
+ * path into a tree: system roots first, then the workspace; directories
+ * made from the paths; the latest state wins and every change is kept;
+ * odd paths (doubled slashes, "." and "..", a path that is also a
+ * directory, the root itself); counts beneath directories; an empty run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/loadtest.h"
+
+#include "model/filetree.h"
+
+static const char LOG[] =
+    "{\"at\": \"2026-01-01T10:00:01Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "
+    "\"added\": [\"./src/a.py\", \"./notes.txt\"], \"removed\": [], \"changed\": [\"./src/lib/b.py\"]}\n"
+    "{\"at\": \"2026-01-01T10:00:02Z\", \"sandbox\": \"s1\", \"kind\": \"files\", \"root\": \"/etc\", "
+    "\"added\": [\"./cron.d/job\"], \"removed\": [], \"changed\": [\"./hosts\"]}\n"
+    "{\"at\": \"2026-01-01T10:00:03Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "
+    "\"added\": [], \"removed\": [\"./notes.txt\"], \"changed\": [\"./src/a.py\"]}\n"
+    "{\"at\": \"2026-01-01T10:00:04Z\", \"sandbox\": \"s1\", \"kind\": \"files\", \"root\": \"/usr/local/\", "
+    "\"added\": [\"./bin/tool\"], \"removed\": [], \"changed\": []}\n"
+    "{\"at\": \"2026-01-01T10:00:05Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "
+    "\"added\": [\"./a//b/./c\", \"../x\"], \"removed\": [], \"changed\": [\"src\"]}\n"
+    "{\"at\": \"2026-01-01T10:00:06Z\", \"sandbox\": \"s1\", \"kind\": \"command\", \"command\": \"ls\", "
+    "\"exit\": 0, \"ms\": 1}\n";
+
+struct want {
+    const char *name;
+    unsigned depth;
+    int state; /* -1: not a changed path */
+    unsigned nchanges;
+    bool system;
+};
+
+static void shape(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", LOG, sizeof LOG - 1, 1, 1);
+    assert_int_equal(tl->nskips, 0);
+    struct sbx_filetree t;
+    sbx_filetree_build(&t, tl);
+    static const struct want want[] = {
+        {"/etc", 0, -1, 0, true},         {"cron.d", 1, -1, 0, true},
+        {"job", 2, SBX_ADDED, 1, true},   {"hosts", 1, SBX_CHANGED, 1, true},
+        {"/usr/local", 0, -1, 0, true},   {"bin", 1, -1, 0, true},
+        {"tool", 2, SBX_ADDED, 1, true},  {"", 0, -1, 0, false},
+        {"..", 1, -1, 0, false},          {"x", 2, SBX_ADDED, 1, false},
+        {"a", 1, -1, 0, false},           {"b", 2, -1, 0, false},
+        {"c", 3, SBX_ADDED, 1, false},    {"notes.txt", 1, SBX_REMOVED, 2, false},
+        {"src", 1, SBX_CHANGED, 1, false}, {"a.py", 2, SBX_CHANGED, 2, false},
+        {"lib", 2, -1, 0, false},         {"b.py", 3, SBX_CHANGED, 1, false},
+    };
+    size_t nwant = sizeof want / sizeof want[0];
+    for (size_t i = 0; i < t.n && i < nwant; i++) {
+        const struct sbx_ftnode *n = &t.nodes[i];
+        if (strcmp(n->name, want[i].name) != 0 || n->depth != want[i].depth)
+            fail_msg("node %zu: \"%s\" at depth %u, wanted \"%s\" at %u", i, n->name, n->depth,
+                     want[i].name, want[i].depth);
+        assert_int_equal(n->changed, want[i].state >= 0);
+        if (want[i].state >= 0) {
+            assert_int_equal(n->state, want[i].state);
+            assert_int_equal(n->nchanges, want[i].nchanges);
+        }
+        assert_int_equal(n->system, want[i].system);
+    }
+    assert_int_equal(t.n, nwant);
+    assert_int_equal(t.paths, 9);
+    assert_int_equal(t.system_paths, 3);
+    /* subtrees: /etc holds 4 nodes, src holds a.py, lib, b.py */
+    assert_int_equal(t.nodes[0].end, 4);
+    assert_int_equal(t.nodes[14].end, 18);
+    assert_true(sbx_ftnode_is_dir(&t, 14));
+    assert_false(sbx_ftnode_is_dir(&t, 15));
+    /* paths as the events gave them; directories as their parts */
+    assert_string_equal(t.nodes[3].path, "/etc/hosts");
+    assert_string_equal(t.nodes[12].path, "a//b/./c");
+    assert_string_equal(t.nodes[11].path, "a/b");
+    assert_string_equal(t.nodes[16].path, "src/lib");
+    /* counts beneath: the workspace has 6 changed paths, src 2 beneath it */
+    const struct sbx_ftnode *ws = &t.nodes[7];
+    assert_int_equal(ws->below[SBX_ADDED] + ws->below[SBX_CHANGED] + ws->below[SBX_REMOVED], 6);
+    assert_int_equal(ws->below[SBX_REMOVED], 1);
+    assert_int_equal(t.nodes[14].below[SBX_CHANGED], 2);
+    assert_int_equal(t.nodes[0].below[SBX_ADDED], 1);
+    assert_int_equal(t.nodes[0].below[SBX_CHANGED], 1);
+    /* the changes of notes.txt: added, then removed, in time order */
+    const struct sbx_ftnode *notes = &t.nodes[13];
+    const struct sbx_ftchange *c = &t.changes[notes->change0];
+    assert_int_equal(c[0].change, SBX_ADDED);
+    assert_int_equal(c[1].change, SBX_REMOVED);
+    assert_true(c[0].event->start < c[1].event->start);
+    sbx_filetree_free(&t);
+    loadtest_drop(tl);
+}
+
+static void root_itself_and_one_event_twice(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "{\"at\": \"2026-01-01T10:00:01Z\", \"kind\": \"files\", \"root\": \"/etc\", "
+        "\"added\": [\".\"], \"removed\": [\"./x\"], \"changed\": [\"./x\"]}\n"
+        "{\"at\": \"2026-01-01T10:00:02Z\", \"kind\": \"files\", \"root\": \"/etc\", "
+        "\"added\": [], \"removed\": [], \"changed\": []}\n";
+    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", log, sizeof log - 1, 1, 1);
+    struct sbx_filetree t;
+    sbx_filetree_build(&t, tl);
+    assert_int_equal(t.n, 2);
+    assert_true(t.nodes[0].changed); /* "." is the root itself */
+    assert_int_equal(t.nodes[0].state, SBX_ADDED);
+    assert_int_equal(t.nodes[0].below[SBX_REMOVED], 1);
+    assert_int_equal(t.nodes[1].nchanges, 2); /* changed and removed in one event: removed wins */
+    assert_int_equal(t.nodes[1].state, SBX_REMOVED);
+    sbx_filetree_free(&t);
+    loadtest_drop(tl);
+}
+
+static void nothing_changed(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "{\"at\": \"2026-01-01T10:00:01Z\", \"kind\": \"files\", \"root\": \"/etc\", "
+        "\"added\": [], \"removed\": [], \"changed\": []}\n"
+        "{\"at\": \"2026-01-01T10:00:06Z\", \"kind\": \"command\", \"command\": \"ls\", \"exit\": 0}\n";
+    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", log, sizeof log - 1, 1, 1);
+    struct sbx_filetree t;
+    sbx_filetree_build(&t, tl);
+    /* /etc was checked and nothing changed: it shows, alone */
+    assert_int_equal(t.n, 1);
+    assert_string_equal(t.nodes[0].name, "/etc");
+    assert_true(t.nodes[0].system);
+    assert_false(t.nodes[0].changed);
+    assert_int_equal(t.nodes[0].end, 1);
+    assert_int_equal(t.paths, 0);
+    sbx_filetree_free(&t);
+    loadtest_drop(tl);
+    /* no files event at all: no tree */
+    tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", strchr(log, '\n') + 1,
+                        strlen(strchr(log, '\n') + 1), 1, 1);
+    sbx_filetree_build(&t, tl);
+    assert_int_equal(t.n, 0);
+    sbx_filetree_free(&t);
+    loadtest_drop(tl);
+}
+
+/* Many paths in random order: pre-order holds (each node's subtree ends
+ * within its parent's, depths step by one) and every path is found. */
+static void many_paths(void **state)
+{
+    (void)state;
+    struct sbx_buf b = SBX_BUF_INIT;
+    srand(3);
+    for (int ev = 0; ev < 20; ev++) {
+        sbx_buf_addf(&b, "{\"at\": \"2026-01-01T10:00:%02dZ\", \"kind\": \"files\", %s\"added\": [",
+                     ev, ev % 5 == 0 ? "\"root\": \"/opt\", " : "");
+        for (int k = 0; k < 30; k++)
+            sbx_buf_addf(&b, "%s\"d%d/e%d/f%d\"", k ? ", " : "", rand() % 4, rand() % 3, rand() % 50);
+        sbx_buf_adds(&b, "], \"removed\": [], \"changed\": []}\n");
+    }
+    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", b.p, b.len, 1, 1);
+    struct sbx_filetree t;
+    sbx_filetree_build(&t, tl);
+    size_t changed = 0, pairs = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        const struct sbx_ftnode *n = &t.nodes[i];
+        assert_true(n->end > i && n->end <= t.n);
+        if (i + 1 < t.n)
+            assert_true(t.nodes[i + 1].depth <= n->depth + 1);
+        for (size_t k = i + 1; k < n->end; k++)
+            assert_true(t.nodes[k].depth > n->depth);
+        changed += n->changed;
+        pairs += n->nchanges;
+    }
+    assert_int_equal(changed, t.paths);
+    assert_int_equal(pairs, 20 * 30);
+    assert_int_equal(t.nchanges, 20 * 30);
+    assert_true(t.nodes[0].system); /* /opt first */
+    sbx_filetree_free(&t);
+    loadtest_drop(tl);
+    sbx_buf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shape),
+        cmocka_unit_test(root_itself_and_one_event_twice),
+        cmocka_unit_test(nothing_changed),
+        cmocka_unit_test(many_paths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,6 +1,7 @@
 /* The markdown body and the loop that makes a body fit its limit. */
 #include "export/body.h"
 
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -221,6 +222,10 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
         snprintf(err, errsz, "the summary or the digests are not of this timeline");
         return false;
     }
+    /* the body is UTF-8 whatever the reviewer's locale: widths and
+     * sanitising follow C.UTF-8 in this thread while it is built */
+    locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    locale_t old = utf8 ? uselocale(utf8) : (locale_t)0;
     struct sbx_findings found = {0};
     sbx_findings_collect(tl, sum, NULL, &found);
     struct ctx c = {tl, sum, d, o, &found, sbx_secrets_scratch_new(sum->patterns), SBX_BUF_INIT};
@@ -252,5 +257,9 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
     sbx_buf_free(&c.tmp);
     sbx_secrets_scratch_free(c.scratch);
     sbx_findings_free(&found);
+    if (utf8) {
+        uselocale(old);
+        freelocale(utf8);
+    }
     return ok;
 }

@@ -2,9 +2,11 @@
  * link, image, HTML or line-start command (a GitLab quick action) can come
  * out of text inside a code span or a fenced code block.
  *
- * The text is sanitised first (render/sanitize.h: no escape, control,
- * invisible character or invalid UTF-8 is left), then redacted
- * (model/secrets.h; skipped when secrets is NULL), then fenced with more
+ * The text is redacted (model/secrets.h; skipped when secrets is NULL),
+ * sanitised (render/sanitize.h: no escape, control, invisible character or
+ * invalid UTF-8 is left), redacted again (an escape can hide a token's
+ * first bytes from the sanitised text, and sanitising can join pieces into
+ * one), then fenced with more
  * backticks than the longest run it holds (a block's fence at least 3, on
  * lines of their own).
  *

@@ -149,12 +149,19 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         code(c, out, cmd, n);
     }
     sbx_buf_adds(out, "\n\n");
-    for (size_t i = 0; i < s->nfailed_by; i++) {
+    for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
         const char *prog = sbx_str(tl, s->failed_by[i].program);
         sbx_buf_adds(out, "- ");
         code_cstr(c, out, prog[0] ? prog : "?");
         sbx_buf_addf(out, " failed %zu time%s\n", s->failed_by[i].count,
                      s->failed_by[i].count == 1 ? "" : "s");
+    }
+    if (s->nfailed_by > LIST_MAX) {
+        size_t rest = 0;
+        for (size_t i = LIST_MAX; i < s->nfailed_by; i++)
+            rest += s->failed_by[i].count;
+        sbx_buf_addf(out, "- %zu more program%s failed %zu time%s\n", s->nfailed_by - LIST_MAX,
+                     s->nfailed_by - LIST_MAX == 1 ? "" : "s", rest, rest == 1 ? "" : "s");
     }
     if (s->nfailed_by)
         sbx_buf_addc(out, '\n');

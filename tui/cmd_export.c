@@ -112,8 +112,8 @@ static int parse(int argc, char **argv, struct export_args *a)
     return -1;
 }
 
-/* The body where it goes: a file, or standard output for --dry-run. */
-static int deliver(const struct export_args *a, const struct sbx_target *t, const struct sbx_buf *body)
+/* A file: written, or printed for --dry-run. */
+static int write_file(const struct export_args *a, const struct sbx_target *t, const struct sbx_buf *body)
 {
     char err[512];
     if (a->dry_run) {
@@ -131,6 +131,18 @@ static int deliver(const struct export_args *a, const struct sbx_target *t, cons
         sbx_buf_free(&name);
     }
     return SBX_EXIT_OK;
+}
+
+/* A ticket: the request printed for --dry-run, else sent (tui/export_send.h). */
+static int send_ticket(const struct export_args *a, const struct sbx_target *t,
+                       const struct sbx_buf *body, const char *digest)
+{
+    struct sbx_export_send_args sa = {
+        .target = t, .jira_api = a->jira_api, .body = body->p, .len = body->len,
+        .digest = digest, .dry_run = a->dry_run, .quiet = a->quiet, .repost = a->repost,
+        .timeout_ms = a->timeout_ms,
+    };
+    return sbx_export_send(&sa);
 }
 
 static int run(struct export_args *a, const struct sbx_target *t)
@@ -169,16 +181,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        if (t->kind == SBX_TARGET_FILE) {
-            status = deliver(a, t, &body);
-        } else {
-            struct sbx_export_send_args sa = {
-                .target = t, .jira_api = a->jira_api, .body = body.p, .len = body.len,
-                .digest = d.run, .dry_run = a->dry_run, .quiet = a->quiet,
-                .repost = a->repost, .timeout_ms = a->timeout_ms,
-            };
-            status = sbx_export_send(&sa);
-        }
+        status = t->kind == SBX_TARGET_FILE ? write_file(a, t, &body) : send_ticket(a, t, &body, d.run);
     }
     sbx_buf_free(&body);
     sbx_export_digests_free(&d);

@@ -3,8 +3,8 @@
  *
  * Wide screens (100 columns and more) show the two timelines side by side,
  * A on the left, B on the right, one row per aligned pair, its kind marked
- * (= same, ~ changed, - only in A, + only in B, > moved, / replaced) and
- * one cursor over both. Narrower screens show one line per pair (the mark,
+ * as the printed comparison marks it (= same, ! changed, ~ replaced, - only
+ * in A, + only in B, > moved) and one cursor over both. Narrower screens show one line per pair (the mark,
  * both exit codes, the command) and, under it, the selected pair with A
  * above B. The header names the runs and counts the rows of each kind; the
  * line under it counts the run-level differences. ] and [ go to the next

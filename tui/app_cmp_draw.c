@@ -6,11 +6,11 @@
 
 #include "model/secrets.h"
 #include "model/timefmt.h"
+#include "render/compare.h"
 #include "render/sanitize.h"
 #include "render/views.h"
 #include "tui/app_cmp_internal.h"
 
-static const char kind_marks[SBX_CMP_KIND_COUNT] = {'=', '~', '/', '-', '+', '>'};
 
 static enum sbx_style kind_style(enum sbx_cmp_kind k)
 {
@@ -239,7 +239,7 @@ static void wide_rows(struct sbx_cmpview *v, struct sbx_grid *g)
             break;
         const struct sbx_cmp_row *cr = &v->cmp.rows[i];
         enum sbx_style st = kind_style(cr->kind);
-        char mark = kind_marks[cr->kind];
+        char mark = sbx_cmp_marker(cr->kind);
         sbx_grid_text(g, row, 0, 1, st, &mark, 1);
         bool ex = cr->diff & SBX_CMP_D_EXIT;
         cell(v, g, row, 2, mid - 1, 0, sbx_cmpview_event(v, i, 0), st, ex);
@@ -263,7 +263,7 @@ static void narrow_rows(struct sbx_cmpview *v, struct sbx_grid *g)
         const struct sbx_cmp_row *cr = &v->cmp.rows[i];
         enum sbx_style st = kind_style(cr->kind);
         const struct sbx_event *ea = sbx_cmpview_event(v, i, 0), *eb = sbx_cmpview_event(v, i, 1);
-        char mark = kind_marks[cr->kind], xa[16], xb[16], exits[40];
+        char mark = sbx_cmp_marker(cr->kind), xa[16], xb[16], exits[40];
         sbx_grid_text(g, row, 0, 1, st, &mark, 1);
         exit_text(ea, xa, sizeof xa);
         exit_text(eb, xb, sizeof xb);

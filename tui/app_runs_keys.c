@@ -80,11 +80,11 @@ void sbx_runs_help_doc(struct sbx_doc *d, int cols)
     sbx_doc_end_line(d);
     static const char *const marks[][2] = {
         {"=", "the same command, the same outcome"},
-        {"~", "the same command, another exit code, output or duration"},
+        {"!", "the same command, another exit code, output or duration"},
         {"-", "only in A"},
         {"+", "only in B"},
         {">", "the same command at another place (moved)"},
-        {"/", "a command in A where B ran another (replaced)"},
+        {"~", "a command in A where B ran another (replaced)"},
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
         sbx_doc_addf(d, SBX_STYLE_KEY, "  %s", marks[i][0]);

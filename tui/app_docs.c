@@ -60,7 +60,7 @@ static void build_summary(struct sbx_app *a)
 static void view_names(unsigned views, char *b, size_t n)
 {
     static const char *const names[V_COUNT] = {"timeline", "detail", "summary", "help",
-                                               "files", "network", "file"};
+                                               "files", "network", "file", "export"};
     size_t used = 0;
     b[0] = '\0';
     if (views == V_ALL)
@@ -143,6 +143,7 @@ void sbx_app_rebuild_doc(struct sbx_app *a)
     case SBX_VIEW_DETAIL: build_detail(a); break;
     case SBX_VIEW_SUMMARY: build_summary(a); break;
     case SBX_VIEW_HELP: build_help(a); break;
+    case SBX_VIEW_EXPORT: sbx_app_export_build_doc(a); break;
     case SBX_VIEW_FILE: sbx_app_build_file_doc(a); break;
     case SBX_VIEW_FILES:
     case SBX_VIEW_NETWORK: sbx_app_list_fix(a); break;

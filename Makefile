@@ -97,7 +97,7 @@ asan:
 	$(MAKE) SANITIZE=1 unit golden e2e
 
 # Each parser's fuzz target for a short run (clang's libFuzzer).
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 fuzz-smoke:
 	tests/fuzz/run $(FUZZ_SECONDS)
 

@@ -25,9 +25,12 @@
  * answer that leaves it unknown whether the comment was stored (a timeout,
  * a broken connection, a 5xx), the recent comments are listed and searched
  * for the marker: a comment found is reported, not posted again, so neither
- * a retry nor a second run posts twice. Slack's webhooks cannot be listed: after such an
- * answer nothing is sent again and the result says so. A 429 (and GitHub's
- * rate limits, primary and secondary) is waited out up to opts.wait_max_ms.
+ * a retry nor a second run posts twice. Each POST goes on a new connection
+ * (libcurl would re-send by itself on a kept one that closed unanswered).
+ * Slack's webhooks cannot be listed: after an unsure answer nothing is sent
+ * again and the result says so. A 429 (and GitHub's rate limits, primary and
+ * secondary: a 403 with X-RateLimit-Remaining 0, a Retry-After or "rate
+ * limit" in its message) is waited out up to opts.wait_max_ms in all.
  *
  * Thread-safe: no global state; one call uses its own HTTP client.
  * Ownership: sbx_send_build's request is the caller's (sbx_send_request_free

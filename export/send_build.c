@@ -329,10 +329,14 @@ static bool base_request(const struct sbx_target *t, const struct sbx_send_env *
         }
         sbx_buf_adds(u, w);
         add_secret(r, w);
-        /* the path is the secret: with it cut off, the one without it too */
+        /* the path is the secret, and its last part alone (a server may
+         * echo either) */
         const char *path = w + 8 + strcspn(w + 8, "/?#");
         if (*path && strlen(path) > 1)
             add_secret(r, path);
+        const char *last = strrchr(path, '/');
+        if (last && strlen(last + 1) >= 8)
+            add_secret(r, last + 1);
         struct sbx_buf shown = SBX_BUF_INIT;
         sbx_buf_adds(&shown, "https://");
         sbx_send_url_host(&shown, w);

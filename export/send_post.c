@@ -376,7 +376,7 @@ bool sbx_send_post(const struct sbx_target *t, const struct sbx_send_env *env,
         .connect_timeout_ms = c.o->connect_timeout_ms,
         .timeout_ms = c.o->timeout_ms > 0 ? c.o->timeout_ms : 30000,
         .max_body = LIST_MAX_BODY,
-        .user_agent = "sbxview/" SBX_VERSION,
+        .user_agent = "sbxview",
         .cancel = c.o->cancel,
     };
     c.http = sbx_http_new(&c.cfg, err, sizeof err);

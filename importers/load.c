@@ -114,6 +114,8 @@ static int thread_count(const struct sbx_load_opts *opts)
 
 static void renumber(struct sbx_evbuf *out, uint32_t first_line)
 {
+    if (first_line == 0)
+        return; /* the first part of a file: numbered right already */
     for (size_t i = 0; i < out->n; i++)
         sbx_evbuf_at(out, i)->line_no += first_line;
     for (size_t i = 0; i < out->nskips; i++)

@@ -44,7 +44,6 @@ struct request {
     struct span client, result, method, url, hier;
     int32_t status;             /* -1: not given */
     int64_t bytes;              /* -1: not given */
-    bool url_unusual;           /* a byte outside printable ASCII in the URL */
 };
 
 static bool is_ws(char c)
@@ -52,19 +51,74 @@ static bool is_ws(char c)
     return c == ' ' || c == '\t';
 }
 
-/* The next whitespace-separated field at *p, or an empty span at the end.
- * Field bytes are nearly all above ' ': that test comes first. */
+/* Eight bytes at s as a little-endian word (the byte at s lowest). */
+static inline uint64_t word_at(const char *s)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* The high bit of each byte of w below c (c <= 0x80); exact for the lowest
+ * such byte, which is all the callers use (a borrow only spills upwards). */
+static inline uint64_t bytes_below(uint64_t w, unsigned char c)
+{
+    return (w - ONES * c) & ~w & HIGHS;
+}
+
+/* The end of the field that starts at s: the first space or tab, or end.
+ * Eight bytes at a time while eight remain: a field's bytes are nearly all
+ * above ' ', so a word with none at or below it is skipped whole. */
+static inline const char *field_end(const char *s, const char *end)
+{
+    while (end - s >= 8) {
+        uint64_t m = bytes_below(word_at(s), ' ' + 1);
+        if (!m) {
+            s += 8;
+            continue;
+        }
+        s += __builtin_ctzll(m) >> 3;
+        if (is_ws(*s))
+            return s;
+        s++; /* a control byte inside the field */
+    }
+    while (s < end && !is_ws(*s))
+        s++;
+    return s;
+}
+
+/* The next whitespace-separated field at *p, or an empty span at the end. */
 static inline __attribute__((always_inline)) struct span next_field(const char **p,
                                                                     const char *end)
 {
     const char *s = *p;
     while (s < end && is_ws(*s))
         s++;
-    const char *e = s;
-    while (e < end && ((unsigned char)*e > ' ' || !is_ws(*e)))
-        e++;
+    const char *e = field_end(s, end);
     *p = e;
     return (struct span){s, (size_t)(e - s)};
+}
+
+/* The first c in s[0..n), or NULL: memchr for the short spans of a line,
+ * without a call. */
+static inline const char *find_byte(const char *s, size_t n, char c)
+{
+    const char *end = s + n;
+    for (; end - s >= 8; s += 8) {
+        uint64_t m = bytes_below(word_at(s) ^ (ONES * (unsigned char)c), 1);
+        if (m)
+            return s + (__builtin_ctzll(m) >> 3);
+    }
+    for (; s < end; s++)
+        if (*s == c)
+            return s;
+    return NULL;
 }
 
 /* Digits only, at most max: 1 read, 0 above max, -1 not a number. */
@@ -72,16 +126,16 @@ static int parse_uint(struct span f, int64_t max, int64_t *out)
 {
     if (f.n == 0)
         return -1;
-    int64_t v = 0;
+    uint64_t v = 0;
     for (size_t i = 0; i < f.n; i++) {
         unsigned d = (unsigned)(unsigned char)f.p[i] - '0';
         if (d > 9)
             return -1;
-        if (v > (max - (int64_t)d) / 10)
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v) ||
+            v > (uint64_t)max)
             return 0;
-        v = v * 10 + d;
     }
-    *out = v;
+    *out = (int64_t)v;
     return 1;
 }
 
@@ -90,7 +144,26 @@ static int parse_uint(struct span f, int64_t max, int64_t *out)
 /* Squid's seconds.milliseconds (1 to 9 fraction digits) as ns. */
 static bool parse_epoch(struct span f, int64_t *ns, char *reason, size_t reasonsz)
 {
-    const char *dot = memchr(f.p, '.', f.n);
+    /* the usual shape, ten digits, a dot, three: no search, no overflow */
+    if (f.n == 14 && f.p[10] == '.') {
+        uint64_t s = 0, ms = 0;
+        unsigned bad = 0;
+        for (int i = 0; i < 10; i++) {
+            unsigned d = (unsigned)(unsigned char)f.p[i] - '0';
+            bad |= d > 9;
+            s = s * 10 + d;
+        }
+        for (int i = 11; i < 14; i++) {
+            unsigned d = (unsigned)(unsigned char)f.p[i] - '0';
+            bad |= d > 9;
+            ms = ms * 10 + d;
+        }
+        if (!bad && s <= INT64_MAX / 1000000000 - 1) {
+            *ns = (int64_t)(s * 1000000000 + ms * 1000000);
+            return true;
+        }
+    }
+    const char *dot = find_byte(f.p, f.n, '.');
     if (!dot)
         return FAIL("the time is not seconds.milliseconds");
     struct span sec = {f.p, (size_t)(dot - f.p)}, frac = {dot + 1, f.n - sec.n - 1};
@@ -156,7 +229,7 @@ static bool parse_native(struct span *f, const char *p, const char *end, struct 
     if (r == 0)
         return FAIL("the elapsed time is out of range");
     rq->client = f[2];
-    const char *slash = memchr(f[3].p, '/', f[3].n);
+    const char *slash = find_byte(f[3].p, f[3].n, '/');
     if (!slash || slash == f[3].p)
         return FAIL("the result/status is not CODE/STATUS");
     rq->result = (struct span){f[3].p, (size_t)(slash - f[3].p)};
@@ -167,7 +240,7 @@ static bool parse_native(struct span *f, const char *p, const char *end, struct 
         return false;
     rq->method = f[5];
     rq->url = f[6];
-    const char *hs = memchr(f[8].p, '/', f[8].n);
+    const char *hs = find_byte(f[8].p, f[8].n, '/');
     rq->hier = (struct span){f[8].p, hs ? (size_t)(hs - f[8].p) : f[8].n};
     return true;
 }
@@ -187,6 +260,26 @@ static int quoted_field(const char **p, const char *end, struct span *out)
     if (e >= end)
         return 0;
     *out = (struct span){s, (size_t)(e - s)};
+    *p = e + 1;
+    return 1;
+}
+
+/* The user agent at *p: like quoted_field, but Squid writes the quotes
+ * inside an agent as they came ("say "hi""), so it closes at the line's last
+ * quote that no backslash escapes; only Squid's codes follow it. */
+static int agent_field(const char **p, const char *end, struct span *out)
+{
+    const char *s = *p;
+    while (s < end && is_ws(*s))
+        s++;
+    if (s == end || *s != '"')
+        return -1;
+    const char *e = end;
+    while ((e = memrchr(s + 1, '"', (size_t)(e - s - 1))) && e[-1] == '\\')
+        ;
+    if (!e)
+        return 0;
+    *out = (struct span){s + 1, (size_t)(e - s - 1)};
     *p = e + 1;
     return 1;
 }
@@ -275,7 +368,7 @@ static bool parse_combined(const char *p, const char *end, struct request *rq, c
     /* referer and user agent: absent in the common format, quoted when there */
     struct span ignored;
     for (int i = 0; i < 2; i++) {
-        q = quoted_field(&p, end, &ignored);
+        q = i ? agent_field(&p, end, &ignored) : quoted_field(&p, end, &ignored);
         if (q == 0)
             return FAIL("the %s's quote is not closed", i ? "user agent" : "referer");
         if (q < 0) {
@@ -301,7 +394,9 @@ static bool parse_combined(const char *p, const char *end, struct request *rq, c
 static bool parse_request(const char *line, size_t len, struct request *rq, char *reason,
                           size_t reasonsz)
 {
-    memset(rq, 0, sizeof *rq);
+    rq->combined = false;
+    rq->result = (struct span){line, 0};
+    rq->hier = (struct span){line, 0};
     const char *end = line + len, *p = line;
     /* the fourth field tells the shapes apart */
     struct span f[10];
@@ -312,20 +407,40 @@ static bool parse_request(const char *line, size_t len, struct request *rq, char
     return parse_native(f, p, end, rq, reason, reasonsz);
 }
 
-static uint64_t load_le(const char *s, size_t n)
+/* Four bytes at s as a number (any byte order: a hash and a comparison). */
+static inline uint32_t u32_at(const char *s)
 {
-    uint64_t v = 0;
-    memcpy(&v, s, n);
+    uint32_t v;
+    memcpy(&v, s, 4);
     return v;
 }
 
-/* A cache slot for s: its length and its first and last eight bytes (the
- * cache compares the whole string anyway). */
-static uint32_t hash_bytes(const char *s, size_t n)
+/* The first and last eight bytes of s (overlapping when shorter; never read
+ * outside it), for hashing and a first comparison. */
+static inline void ends_of(const char *s, size_t n, uint64_t *head, uint64_t *tail)
 {
-    size_t k = n < 8 ? n : 8;
-    uint64_t h = (load_le(s, k) * 0x9E3779B97F4A7C15ull) ^ (load_le(s + n - k, k) + n) * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> 40);
+    if (n >= 8) {
+        *head = word_at(s);
+        *tail = word_at(s + n - 8);
+    } else if (n >= 4) {
+        *head = u32_at(s);
+        *tail = u32_at(s + n - 4);
+    } else {
+        *head = (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 |
+                (unsigned char)s[n - 1];
+        *tail = 0;
+    }
+}
+
+/* Whether a[0..n) and b[0..n) are equal, for strings of a few words. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 8)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i + 8 < n; i += 8)
+        if (word_at(a + i) != word_at(b + i))
+            return false;
+    return word_at(a + n - 8) == word_at(b + n - 8);
 }
 
 /* The id of s (lower-cased first when lower), through the cache c. */
@@ -336,8 +451,11 @@ static uint32_t intern_cached(struct squid_state *st, struct cache_entry *c, str
         return 0;
     struct cache_entry *e = NULL;
     if (s.n <= CACHE_MAX) {
-        e = &c[hash_bytes(s.p, s.n) & (CACHE_SIZE - 1)];
-        if (e->id && e->len == s.n && memcmp(e->raw, s.p, s.n) == 0)
+        uint64_t head, tail;
+        ends_of(s.p, s.n, &head, &tail);
+        uint64_t h = head * 0x9E3779B97F4A7C15ull ^ (tail + s.n) * 0xC2B2AE3D27D4EB4Full;
+        e = &c[(h >> 40) & (CACHE_SIZE - 1)];
+        if (e->id && e->len == s.n && same_bytes(e->raw, s.p, s.n))
             return e->id;
     }
     const char *str = s.p;
@@ -365,6 +483,21 @@ static bool span_is(struct span s, const char *word)
     return s.n == n && memcmp(s.p, word, n) == 0;
 }
 
+/* The first '/', '?', '#' or '@' in [p, end), or end. */
+static inline const char *authority_mark(const char *p, const char *end)
+{
+    for (; end - p >= 8; p += 8) {
+        uint64_t w = word_at(p);
+        uint64_t m = bytes_below(w ^ (ONES * '/'), 1) | bytes_below(w ^ (ONES * '?'), 1) |
+                     bytes_below(w ^ (ONES * '#'), 1) | bytes_below(w ^ (ONES * '@'), 1);
+        if (m)
+            return p + (__builtin_ctzll(m) >> 3);
+    }
+    while (p < end && *p != '/' && *p != '?' && *p != '#' && *p != '@')
+        p++;
+    return p;
+}
+
 /* The host of a URL (CONNECT: host:port), without port, user info or the
  * brackets of an IPv6 address; empty when the URL names none. */
 static struct span url_host(struct span url, bool connect)
@@ -379,33 +512,47 @@ static struct span url_host(struct span url, bool connect)
             return (struct span){p, 0};
         p = s + 3;
     }
-    const char *a = p;
-    while (a < end && *a != '/' && *a != '?' && *a != '#')
-        a++;
+    /* the authority ends at '/', '?' or '#'; user info before its last '@' */
+    const char *a = authority_mark(p, end);
+    while (a < end && *a == '@') {
+        p = a + 1;
+        a = authority_mark(p, end);
+    }
     end = a;
-    for (const char *at = end; at > p; at--)
-        if (at[-1] == '@') {
-            p = at;
-            break;
-        }
     if (p < end && *p == '[') {
         const char *close = memchr(p, ']', (size_t)(end - p));
         if (close)
             return (struct span){p + 1, (size_t)(close - p - 1)};
         return (struct span){p, (size_t)(end - p)};
     }
-    const char *colon = memchr(p, ':', (size_t)(end - p));
+    const char *colon = find_byte(p, (size_t)(end - p), ':');
     /* more than one colon: a bare IPv6 address, no port to strip */
-    if (colon && !memchr(colon + 1, ':', (size_t)(end - colon - 1)))
+    if (colon && !find_byte(colon + 1, (size_t)(end - colon - 1), ':'))
         end = colon;
     return (struct span){p, (size_t)(end - p)};
 }
 
+/* Non-zero when a byte of w is below 0x20, 0x7f or above (the high bit set,
+ * or 0x7f + 1 carrying into it), or a backslash. */
+static inline uint64_t unusual_word(uint64_t w)
+{
+    return bytes_below(w, 0x20) | (((w & ~HIGHS) + ONES) & HIGHS) | (w & HIGHS) |
+           bytes_below(w ^ (ONES * '\\'), 1);
+}
+
+/* A byte outside printable ASCII, or a backslash: eight at a time. */
 static bool unusual(struct span s)
 {
+    const char *p = s.p, *end = s.p + s.n;
+    if (s.n >= 8) {
+        uint64_t bad = 0;
+        for (; end - p > 8; p += 8)
+            bad |= unusual_word(word_at(p));
+        return bad | unusual_word(word_at(end - 8)); /* the last eight, overlapping */
+    }
     unsigned char bad = 0;
-    for (size_t i = 0; i < s.n; i++) {
-        unsigned char c = (unsigned char)s.p[i];
+    for (; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
         bad |= (unsigned char)(c < 0x20 || c >= 0x7f || c == '\\');
     }
     return bad;

@@ -31,6 +31,7 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
 
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
+        sbx_prefetch_ahead(tl, i);
         /* the audit log keeps 400 days of the account: not the run's span */
         if (e->kind == SBX_EV_AUDIT)
             continue;

@@ -37,61 +37,81 @@ static char *evidence_of(const struct sbx_timeline *tl, const struct sbx_event *
     return out.p;
 }
 
-static void refuse(struct sbx_timeline *tl, struct sbx_summary *sum, const struct sbx_event *e,
-                   size_t *cap)
+/* The refusal of e's host in sum->refused (a new one if none): its index.
+ * A linear search by name, since other analyses refuse hosts too; the caller
+ * remembers the index per host id. */
+static size_t refusal_of(struct sbx_timeline *tl, struct sbx_summary *sum,
+                         const struct sbx_event *e, size_t *cap)
 {
     const char *host = sbx_str(tl, e->u.net.host);
-    for (size_t i = 0; i < sum->nrefused; i++) {
-        struct sbx_refusal *r = &sum->refused[i];
-        if (strcmp(r->host, host) != 0)
-            continue;
-        r->count++;
-        if (e->start != SBX_TIME_UNKNOWN && e->start < r->first) {
-            r->first = e->start;
-            r->event = e;
-            free(r->evidence);
-            r->evidence = evidence_of(tl, e);
-            r->pattern = "proxy";
-        }
-        return;
-    }
+    for (size_t i = 0; i < sum->nrefused; i++)
+        if (strcmp(sum->refused[i].host, host) == 0)
+            return i;
     if (sum->nrefused == *cap) {
         *cap = *cap ? *cap * 2 : 8;
         sum->refused = sbx_xrealloc(sum->refused, *cap * sizeof *sum->refused);
     }
-    sum->refused[sum->nrefused++] = (struct sbx_refusal){
-        sbx_xstrndup(host, strlen(host)), 1, e->start, e, evidence_of(tl, e), "proxy"};
+    sum->refused[sum->nrefused] = (struct sbx_refusal){
+        sbx_xstrndup(host, strlen(host)), 0, SBX_TIME_UNKNOWN, e, evidence_of(tl, e), "proxy"};
+    return sum->nrefused++;
 }
+
+static void refuse(struct sbx_timeline *tl, struct sbx_refusal *r, const struct sbx_event *e)
+{
+    if (r->count++ == 0) {
+        r->first = e->start;
+        return;
+    }
+    if (e->start != SBX_TIME_UNKNOWN && e->start < r->first) {
+        r->first = e->start;
+        r->event = e;
+        free(r->evidence);
+        r->evidence = evidence_of(tl, e);
+        r->pattern = "proxy";
+    }
+}
+
+/* What is known of one host id while the events go by. */
+struct host_slot {
+    size_t stat;    /* index + 1 into proxy_hosts; 0: not seen yet */
+    size_t refusal; /* index + 1 into refused; 0: not refused yet */
+    bool reached;   /* already in sum->hosts */
+};
 
 void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
 {
     uint32_t nids = tl->strings.n;
-    size_t *slot = NULL; /* host id -> index + 1 into proxy_hosts */
+    struct host_slot *slot = NULL; /* by host id */
     size_t cap = 0, refused_cap = sum->nrefused;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
+        sbx_prefetch_ahead(tl, i);
         if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
             continue;
         if (!slot)
             slot = sbx_xcalloc(nids ? nids : 1, sizeof *slot);
         const struct sbx_network *n = &e->u.net;
-        if (!slot[n->host]) {
+        struct host_slot *s = &slot[n->host];
+        if (!s->stat) {
             SBX_GROW(sum->proxy_hosts, sum->nproxy_hosts, cap);
             sum->proxy_hosts[sum->nproxy_hosts++] = (struct sbx_host_stat){n->host, 0, 0, 0, 0};
-            slot[n->host] = sum->nproxy_hosts;
+            s->stat = sum->nproxy_hosts;
         }
-        struct sbx_host_stat *h = &sum->proxy_hosts[slot[n->host] - 1];
+        struct sbx_host_stat *h = &sum->proxy_hosts[s->stat - 1];
         h->requests++;
         if (n->bytes_in > 0)
             h->bytes_in += n->bytes_in;
         if (n->flags & SBX_NET_DENIED) {
             h->denied++;
-            refuse(tl, sum, e, &refused_cap);
+            if (!s->refusal)
+                s->refusal = refusal_of(tl, sum, e, &refused_cap) + 1;
+            refuse(tl, &sum->refused[s->refusal - 1], e);
         } else if (n->flags & SBX_NET_UNREACHED) {
             h->unreached++;
-        } else {
+        } else if (!s->reached) {
             const char *host = sbx_str(tl, n->host);
             sbx_strlist_add(&sum->hosts, host, strlen(host));
+            s->reached = true;
         }
     }
     free(slot);

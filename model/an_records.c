@@ -111,6 +111,7 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
     sbx_crosscheck_run(tl, &sum->cross);
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
+        sbx_prefetch_ahead(tl, i);
         if (e->tflags & SBX_EVT_WEBHOOK) {
             sum->webhooks++;
             sum->signatures_verified += !!(e->tflags & SBX_EVT_SIG_OK);

@@ -220,15 +220,24 @@ static void link_children(struct sbx_spans *s)
 void sbx_spans_build(const struct sbx_timeline *tl, struct sbx_spans *out)
 {
     memset(out, 0, sizeof *out);
+    /* spans come from OTLP sources only: which they are, once (none loaded:
+     * no walk over the events at all) */
+    bool *otlp = sbx_xcalloc(tl->nsources ? tl->nsources : 1, sizeof *otlp);
+    bool any = false;
+    for (size_t s = 0; s < tl->nsources; s++) {
+        const char *f = tl->sources[s].format;
+        any |= otlp[s] = f && strcmp(f, SBX_OTLP_FORMAT) == 0;
+    }
     size_t cap = 0;
-    for (size_t i = 0; i < tl->n; i++) {
-        if (!sbx_span_event(tl, tl->order[i]))
+    for (size_t i = 0; any && i < tl->n; i++) {
+        if (!otlp[tl->order[i]->source])
             continue;
         SBX_GROW(out->nodes, out->n, cap);
         out->nodes[out->n++] = (struct sbx_span_node){
             .event = tl->order[i], .parent = SBX_SPAN_NONE, .first_child = SBX_SPAN_NONE,
             .next_sibling = SBX_SPAN_NONE};
     }
+    free(otlp);
     if (!out->n)
         return;
     struct sbx_span_ids *ids = sbx_xmalloc(out->n * sizeof *ids);

@@ -18,6 +18,38 @@ const char *sbx_kind_name(enum sbx_kind k)
     return (unsigned)k < SBX_EV_KIND_COUNT ? kind_names[k] : "?";
 }
 
+/* Memory mapped directly, for event blocks and a big sort's arrays; with
+ * populate its pages come in place (MAP_POPULATE): a 1 GiB log fills a
+ * quarter of a million pages, and faulting them in one at a time costs more
+ * than the parse that fills them. Freed with unmap_big. */
+static void *map_big(size_t size, bool populate)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "sbxview: out of memory (asked for %zu bytes)\n", size);
+        abort();
+    }
+    return p;
+}
+
+static void unmap_big(void *p, size_t size)
+{
+    munmap(p, size);
+}
+
+/* A buffer's first block fills page by page as events come (a small load
+ * stays small); the blocks after it belong to a big load. */
+static struct sbx_event *block_new(bool populate)
+{
+    return map_big(SBX_EVBLOCK * sizeof(struct sbx_event), populate);
+}
+
+static void block_free(struct sbx_event *b)
+{
+    unmap_big(b, SBX_EVBLOCK * sizeof(struct sbx_event));
+}
+
 void sbx_timeline_init(struct sbx_timeline *tl)
 {
     memset(tl, 0, sizeof *tl);
@@ -41,7 +73,7 @@ void sbx_timeline_free(struct sbx_timeline *tl)
     }
     free(tl->sources);
     for (size_t i = 0; i < tl->nblocks; i++)
-        free(tl->blocks[i]);
+        block_free(tl->blocks[i]);
     free(tl->blocks);
     for (size_t i = 0; i < tl->nowned; i++)
         free(tl->owned[i]);
@@ -83,7 +115,8 @@ struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf)
 {
     if (buf->n == buf->nblocks * SBX_EVBLOCK) {
         buf->blocks = sbx_xrealloc(buf->blocks, (buf->nblocks + 1) * sizeof *buf->blocks);
-        buf->blocks[buf->nblocks++] = sbx_xmalloc(SBX_EVBLOCK * sizeof(struct sbx_event));
+        buf->blocks[buf->nblocks] = block_new(buf->nblocks > 0);
+        buf->nblocks++;
     }
     struct sbx_event *e = sbx_evbuf_at(buf, buf->n++);
     memset(e, 0, sizeof *e);
@@ -162,7 +195,7 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 void sbx_evbuf_free(struct sbx_evbuf *buf)
 {
     for (size_t i = 0; i < buf->nblocks; i++)
-        free(buf->blocks[i]);
+        block_free(buf->blocks[i]);
     free(buf->blocks);
     free(buf->skips);
     for (size_t i = 0; i < buf->nowned; i++)
@@ -199,17 +232,12 @@ struct keyed {
     struct sbx_event *e;
 };
 
-static void radix_by_start(struct sbx_event **order, size_t n)
+/* Writes a[0..n) (keys within [lo, hi]) into order, sorted by key, stably;
+ * unmaps a (from map_big). */
+static void radix_keyed(struct keyed *a, size_t n, uint64_t lo, uint64_t hi,
+                        struct sbx_event **order)
 {
-    struct keyed *a = sbx_xmalloc(n * sizeof *a), *b = sbx_xmalloc(n * sizeof *b);
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* the sign bit flipped: signed order as unsigned (unknown, INT64_MIN, first) */
-        uint64_t k = (uint64_t)order[i]->start ^ (UINT64_C(1) << 63);
-        a[i] = (struct keyed){k, order[i]};
-        lo = k < lo ? k : lo;
-        hi = k > hi ? k : hi;
-    }
+    struct keyed *b = map_big(n * sizeof *b, true);
     size_t *count = sbx_xmalloc(65536 * sizeof *count);
     /* digits above the highest differing bit are the same for all: skipped */
     for (int shift = 0; shift < 64 && ((lo ^ hi) >> shift); shift += 16) {
@@ -231,8 +259,8 @@ static void radix_by_start(struct sbx_event **order, size_t n)
     for (size_t i = 0; i < n; i++)
         order[i] = a[i].e;
     free(count);
-    free(a);
-    free(b);
+    unmap_big(a, n * sizeof *a);
+    unmap_big(b, n * sizeof *b);
 }
 
 void sbx_timeline_finish(struct sbx_timeline *tl)
@@ -242,17 +270,34 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
         sorted = sbx_event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
     if (sorted)
         return;
-    /* the order comes in source and line order (adopted so): a stable sort by
-     * start alone gives (start, source, line); a small one is quicker with qsort */
-    bool by_source_line = true;
-    for (size_t i = 1; i < tl->n && by_source_line; i++) {
-        const struct sbx_event *x = tl->order[i - 1], *y = tl->order[i];
-        by_source_line = x->source < y->source || (x->source == y->source && x->line_no <= y->line_no);
+    /* The order comes in source and line order (adopted so): a stable sort by
+     * start alone gives (start, source, line). One pass checks that and takes
+     * the keys; a small timeline is quicker with qsort. */
+    size_t n = tl->n;
+    if (n >= 4096) {
+        struct keyed *a = map_big(n * sizeof *a, true);
+        uint64_t lo = UINT64_MAX, hi = 0;
+        bool by_source_line = true;
+        uint32_t prev_source = 0, prev_line = 0;
+        for (size_t i = 0; i < n && by_source_line; i++) {
+            struct sbx_event *e = tl->order[i];
+            by_source_line = e->source > prev_source ||
+                             (e->source == prev_source && e->line_no >= prev_line);
+            prev_source = e->source;
+            prev_line = e->line_no;
+            /* the sign bit flipped: signed order as unsigned (unknown, INT64_MIN, first) */
+            uint64_t k = (uint64_t)e->start ^ (UINT64_C(1) << 63);
+            a[i] = (struct keyed){k, e};
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+        if (by_source_line) {
+            radix_keyed(a, n, lo, hi, tl->order);
+            return;
+        }
+        unmap_big(a, n * sizeof *a);
     }
-    if (by_source_line && tl->n >= 4096)
-        radix_by_start(tl->order, tl->n);
-    else
-        qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+    qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
 }
 
 /* Skips are kept in (source, line) order. */

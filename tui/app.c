@@ -46,6 +46,7 @@ static void drop_search(struct sbx_app *a)
 void sbx_app_free(struct sbx_app *a)
 {
     sbx_app_cancel(a, false);
+    sbx_app_export_free(a);
     drop_search(a);
     free(a->search_text);
     sbx_query_free(a->filter);
@@ -268,6 +269,7 @@ bool sbx_app_set_search(struct sbx_app *a, const char *text, bool back, int jump
     }
     char *keep = sbx_xstrndup(text, strlen(text));
     sbx_app_cancel(a, false);
+    sbx_app_export_free(a);
     drop_search(a);
     free(a->search_text);
     a->search_text = keep;

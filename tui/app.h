@@ -31,6 +31,7 @@ enum sbx_view {
     SBX_VIEW_FILES,   /* the file changes as a tree */
     SBX_VIEW_NETWORK, /* one row per host */
     SBX_VIEW_FILE,    /* one file of the tree: its changes, the commands before, its diff */
+    SBX_VIEW_EXPORT,  /* the request an export would send, to confirm */
 };
 
 /* What a key asks of the program around the app. */
@@ -47,9 +48,15 @@ struct sbx_app_opts {
                         off, every key is finished before it returns (--dump, tests) */
     bool open_on_finding; /* the first data opens on the heaviest finding (the
                              program does; tests that count rows from the top do not) */
+    bool exports; /* e may write files and post to tickets (the program; not
+                     tests that press random keys) */
+    const char *const *inputs; /* the inputs as given (borrowed), for an export's
+                                  "review again" line; NULL: the sources' paths */
+    size_t ninputs;
 };
 
 struct sbx_app_job;
+struct sbx_app_export;
 
 struct sbx_app {
     struct sbx_app_opts opts;
@@ -88,6 +95,7 @@ struct sbx_app {
     const struct sbx_event *marks[52];
 
     struct sbx_app_job *job;       /* a search or filter running, or NULL */
+    struct sbx_app_export *exp;    /* the export being previewed or sent, or NULL */
 
     /* the files and network views: made from the data when first shown,
      * dropped when new data comes */
@@ -126,10 +134,11 @@ void sbx_app_set_progress(struct sbx_app *a, const char *text);
 void sbx_app_message(struct sbx_app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g);
-/* A search or filter is running (background mode only). */
+/* A search or filter is running (background mode only), or an export is
+ * being sent. */
 bool sbx_app_busy(const struct sbx_app *a);
-/* Takes in the result of a search or filter that finished; true if it did
- * (the screen changed). */
+/* Takes in the result of a search, filter or export that finished; true if
+ * it did (the screen changed). */
 bool sbx_app_poll(struct sbx_app *a);
 /* Stops a running search or filter; with say, tells the user. */
 void sbx_app_cancel(struct sbx_app *a, bool say);

@@ -59,7 +59,7 @@ static void build_summary(struct sbx_app *a)
 
 /* Where a key works, as the help says it: a name for each view's bit. */
 static const char *const view_names[V_COUNT] = {"timeline", "detail", "summary", "help",
-                                                 "files", "network", "file"};
+                                                 "files", "network", "file", "export"};
 
 static void build_help(struct sbx_app *a)
 {
@@ -115,6 +115,7 @@ void sbx_app_rebuild_doc(struct sbx_app *a)
     case SBX_VIEW_DETAIL: build_detail(a); break;
     case SBX_VIEW_SUMMARY: build_summary(a); break;
     case SBX_VIEW_HELP: build_help(a); break;
+    case SBX_VIEW_EXPORT: sbx_app_export_build_doc(a); break;
     case SBX_VIEW_FILE: sbx_app_build_file_doc(a); break;
     case SBX_VIEW_FILES:
     case SBX_VIEW_NETWORK: sbx_app_list_fix(a); break;

@@ -27,6 +27,10 @@ static void header(struct sbx_app *a, struct sbx_grid *g)
         sbx_headline_part(&h, cols, dot, "summary (Enter on a line: its events)");
         break;
     case SBX_VIEW_HELP: sbx_headline_part(&h, cols, dot, "help (q: back)"); break;
+    case SBX_VIEW_EXPORT:
+        sbx_headline_part(&h, cols, dot, "export to %s (y or Enter: send, q: cancel)",
+                          sbx_app_export_name(a));
+        break;
     case SBX_VIEW_FILES: {
         const struct sbx_filetree *t = &a->tree;
         sbx_headline_part(&h, cols, dot, "files");
@@ -120,8 +124,12 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     int row = g->rows - 1;
     sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_STATUS);
     if (a->prompt) {
-        static const char *const names[] = {"/", "search backward: ", "filter: "};
-        const char *p = a->prompt == '/' ? names[0] : a->prompt == '\\' ? names[1] : names[2];
+        static const char *const names[] = {"/", "search backward: ", "filter: ",
+                                            "export to: "};
+        const char *p = a->prompt == '/'    ? names[0]
+                        : a->prompt == '\\' ? names[1]
+                        : a->prompt == 'e'  ? names[3]
+                                            : names[2];
         sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_PROMPT);
         int col = sbx_grid_text(g, row, 0, g->cols, SBX_STYLE_PROMPT, p, strlen(p));
         /* what is typed is shown inert too (it may have been pasted); the
@@ -161,7 +169,7 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
         sbx_buf_adds(&left, a->msg);
         if (a->msg_error)
             style = SBX_STYLE_ERROR;
-    } else if (a->job) {
+    } else if (a->job || sbx_app_export_busy(a)) {
         char busy[64];
         sbx_app_job_progress(a, busy, sizeof busy);
         sbx_buf_adds(&left, busy);

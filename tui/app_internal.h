@@ -62,6 +62,24 @@ void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct s
                        int jump);
 void sbx_app_job_finished(struct sbx_app *a, struct sbx_app_job *j);
 
+/* The export (tui/app_export.c): e's prompt, the preview of the request,
+ * the send on a thread of its own (or at once without opts.background). */
+void sbx_app_export_prompt(struct sbx_app *a);
+/* The prompt's text accepted: the target parsed, the body built, the view
+ * shows the request; or a message says why not. */
+void sbx_app_export_prepare(struct sbx_app *a, const char *target);
+void sbx_app_export_send(struct sbx_app *a);
+void sbx_app_export_build_doc(struct sbx_app *a);
+/* The view the preview came from (q goes back there). */
+enum sbx_view sbx_app_export_back(const struct sbx_app *a);
+/* The target's name for the header, "" without an export. */
+const char *sbx_app_export_name(const struct sbx_app *a);
+bool sbx_app_export_busy(const struct sbx_app *a);
+bool sbx_app_export_poll(struct sbx_app *a);
+/* Esc while sending: stops it (the message says what may have happened). */
+void sbx_app_export_cancel(struct sbx_app *a);
+void sbx_app_export_free(struct sbx_app *a);
+
 /* The document views. */
 void sbx_app_open_detail(struct sbx_app *a);
 void sbx_app_open_summary(struct sbx_app *a);

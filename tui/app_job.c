@@ -67,14 +67,15 @@ void sbx_app_start_job(struct sbx_app *a, enum sbx_job_kind kind, const struct s
 
 bool sbx_app_busy(const struct sbx_app *a)
 {
-    return a->job != NULL;
+    return a->job != NULL || sbx_app_export_busy(a);
 }
 
 bool sbx_app_poll(struct sbx_app *a)
 {
+    bool exported = sbx_app_export_poll(a);
     struct sbx_app_job *j = a->job;
     if (!j || !atomic_load(&j->finished))
-        return false;
+        return exported;
     if (j->threaded)
         pthread_join(j->tid, NULL);
     a->job = NULL;
@@ -123,7 +124,10 @@ void sbx_app_job_progress(const struct sbx_app *a, char *buf, size_t n)
 {
     const struct sbx_app_job *j = a->job;
     if (!j) {
-        buf[0] = '\0';
+        if (sbx_app_export_busy(a))
+            snprintf(buf, n, "sending to %s (Esc stops)", sbx_app_export_name(a));
+        else
+            buf[0] = '\0';
         return;
     }
     size_t done = atomic_load(&j->qj.done), total = atomic_load(&j->qj.total);

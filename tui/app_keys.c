@@ -13,6 +13,7 @@ static unsigned view_bit(enum sbx_view v)
     case SBX_VIEW_DETAIL: return V_DETAIL;
     case SBX_VIEW_SUMMARY: return V_SUMMARY;
     case SBX_VIEW_HELP: return V_HELP;
+    case SBX_VIEW_EXPORT: return V_EXPORT;
     case SBX_VIEW_FILES: return V_FILES;
     case SBX_VIEW_NETWORK: return V_NETWORK;
     case SBX_VIEW_FILE: return V_FILE;
@@ -63,6 +64,8 @@ static void accept_prompt(struct sbx_app *a)
     char *text = sbx_xstrndup(a->input.p ? a->input.p : "", a->input.len);
     if (kind == '&') {
         sbx_app_set_filter(a, text);
+    } else if (kind == 'e') {
+        sbx_app_export_prepare(a, text);
     } else if (!*text) {
         /* an empty search repeats the last one, as in less */
         if (a->search)
@@ -374,13 +377,18 @@ static unsigned act(struct sbx_app *a, enum sbx_action action, int key)
         if (a->following) /* as less's F: to the end, and stay there as lines come */
             move(a, 1, true);
         return SBX_APP_FOLLOW;
+    case SBX_ACT_EXPORT: sbx_app_export_prompt(a); break;
+    case SBX_ACT_SEND: sbx_app_export_send(a); break;
     case SBX_ACT_REDRAW: break;
     case SBX_ACT_BACK:
         if (a->view == SBX_VIEW_TIMELINE) /* Esc here is a habit, not a wish to quit */
             return key == SBX_KEY_ESC ? 0 : SBX_APP_QUIT;
-        a->view = a->view == SBX_VIEW_HELP && a->back_to != SBX_VIEW_HELP ? a->back_to
-                  : a->view == SBX_VIEW_FILE                              ? SBX_VIEW_FILES
-                                                                          : SBX_VIEW_TIMELINE;
+        if (a->view == SBX_VIEW_EXPORT) /* cancelled: back where e was pressed */
+            a->view = sbx_app_export_back(a);
+        else
+            a->view = a->view == SBX_VIEW_HELP && a->back_to != SBX_VIEW_HELP ? a->back_to
+                      : a->view == SBX_VIEW_FILE                              ? SBX_VIEW_FILES
+                                                                              : SBX_VIEW_TIMELINE;
         if (a->view != SBX_VIEW_TIMELINE)
             sbx_app_rebuild_doc(a);
         break;
@@ -400,6 +408,11 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
         return 0;
     }
     a->msg[0] = '\0';
+    if (sbx_app_export_busy(a) && !a->job && (key == SBX_KEY_ESC || key == sbx_ctrl('c'))) {
+        sbx_app_export_cancel(a);
+        sbx_app_message(a, false, "stopping the export...");
+        return 0;
+    }
     if (a->job && (key == SBX_KEY_ESC || key == sbx_ctrl('c'))) {
         /* a search or filter is running: Esc or Ctrl-C stops it; other keys work meanwhile */
         sbx_app_cancel(a, true);

@@ -7,21 +7,22 @@
 
 #include "export/body.h"
 #include "export/output.h"
-#include "export/send.h"
 #include "export/target.h"
 #include "importers/load.h"
 #include "model/summary.h"
 #include "render/sanitize.h"
 #include "tui/cli.h"
 #include "tui/cli_util.h"
+#include "tui/export_send.h"
 
 struct export_args {
     struct sbx_cli_runs runs;
     const char **given; /* the input arguments as given (with --as and --allow-list) */
     size_t ngiven;
     const char *to;
-    bool include_output, dry_run;
+    bool include_output, dry_run, repost;
     int jira_api;
+    long timeout_ms;
 };
 
 static void given(struct export_args *a, const char *s)
@@ -37,7 +38,8 @@ static int parse(int argc, char **argv, struct export_args *a)
         {"dry-run", no_argument, NULL, 'n'},        {"jira-api", required_argument, NULL, 'J'},
         {"threads", required_argument, NULL, 'j'},  {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},           {"as", required_argument, NULL, 'A'},
-        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
+        {"allow-list", required_argument, NULL, 'W'}, {"timeout", required_argument, NULL, 'T'},
+        {"repost", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;
@@ -63,6 +65,17 @@ static int parse(int argc, char **argv, struct export_args *a)
             }
             a->jira_api = optarg[0] - '0';
             break;
+        case 'R': a->repost = true; break;
+        case 'T': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v > 0 && v <= 86400)) {
+                fprintf(stderr, "sbxview: --timeout wants seconds (more than 0, at most 86400)\n");
+                return SBX_EXIT_USAGE;
+            }
+            a->timeout_ms = (long)(v * 1000 + 0.5) > 0 ? (long)(v * 1000 + 0.5) : 1;
+            break;
+        }
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
@@ -107,42 +120,16 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
     return SBX_EXIT_OK;
 }
 
-static void say_progress(void *ctx, const char *line)
-{
-    (void)ctx;
-    fprintf(stderr, "sbxview: %s\n", line);
-}
-
-/* A ticket: the request printed for --dry-run, else sent (export/send.h). */
+/* A ticket: the request printed for --dry-run, else sent (tui/export_send.h). */
 static int send_ticket(const struct export_args *a, const struct sbx_target *t,
                        const struct sbx_buf *body, const char *digest)
 {
-    struct sbx_send_env env;
-    sbx_send_env_load(&env);
-    env.jira_api = a->jira_api;
-    char err[512];
-    if (a->dry_run) {
-        struct sbx_send_request req;
-        if (!sbx_send_build(t, &env, body->p, body->len, digest, &req, err, sizeof err)) {
-            sbx_warn(err);
-            return SBX_EXIT_USAGE;
-        }
-        sbx_send_print(stdout, &req);
-        sbx_send_request_free(&req);
-        return SBX_EXIT_OK;
-    }
-    struct sbx_send_opts so = {.progress = a->runs.quiet ? NULL : say_progress};
-    struct sbx_send_result res;
-    bool ok = sbx_send_post(t, &env, body->p, body->len, digest, &so, &res);
-    /* the result's words are printable already; the URL is the comment's */
-    if (res.status == SBX_SEND_POSTED)
-        printf("posted %s\n", res.url ? res.url : "(the service names no URL)");
-    else if (res.status == SBX_SEND_EXISTED)
-        printf("already there: %s\n", res.url ? res.url : "(the service names no URL)");
-    else
-        fprintf(stderr, "sbxview: %s\n", res.message);
-    sbx_send_result_free(&res);
-    return ok ? SBX_EXIT_OK : SBX_EXIT_USAGE;
+    struct sbx_export_send_args sa = {
+        .target = t, .jira_api = a->jira_api, .body = body->p, .len = body->len,
+        .digest = digest, .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
+        .timeout_ms = a->timeout_ms,
+    };
+    return sbx_export_send(&sa);
 }
 
 static int run(struct export_args *a, const struct sbx_target *t)

@@ -372,6 +372,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = r->allow};
+    o.app.exports = true;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
@@ -383,6 +384,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         sbx_runs_free(&runs);
         return status;
     }
+    o.app.inputs = in->paths; /* an export's "review again" line names them */
+    o.app.ninputs = in->n;
     if (o.first_screen)
         return dump_first_screen(&o, &li);
     struct sbx_loader *l = sbx_xmalloc(sizeof *l);

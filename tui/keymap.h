@@ -12,8 +12,9 @@ enum {
     V_FILES = 16,   /* the files view (the tree) */
     V_NETWORK = 32, /* the network view */
     V_FILE = 64,    /* one file's changes and diff */
-    V_ALL = 127, V_SCROLL = 127,
-    V_COUNT = 7     /* views */
+    V_EXPORT = 128, /* the request an export would send */
+    V_ALL = 255, V_SCROLL = 255,
+    V_COUNT = 8     /* views */
 };
 
 /* X(ACTION, views, help text, keys...) — at most four keys, 0 for none. */
@@ -54,6 +55,11 @@ enum {
     X(MARK, V_TIMELINE, "mark this event: m then a letter", 'm', 0, 0, 0)                      \
     X(GOTO_MARK, V_TIMELINE, "back to a mark: ' then its letter", '\'', 0, 0, 0)               \
     X(FOLLOW, V_TIMELINE, "follow the log as it grows (tail -f), or stop", 'F', 0, 0, 0)       \
+    X(EXPORT, V_TIMELINE | V_DETAIL | V_SUMMARY | V_FILES | V_NETWORK | V_FILE,                 \
+      "export the summary: a target (github:O/R#N, gitlab:G/P#N, jira:KEY-1, slack:, "         \
+      "file:PATH), then the exact request to confirm",                                         \
+      'e', 0, 0, 0)                                                                            \
+    X(SEND, V_EXPORT, "send the export shown (q or Esc cancels)", 'y', SBX_KEY_ENTER, 0, 0)    \
     X(REDRAW, V_ALL, "redraw the screen", 'l' & 0x1f, 0, 0, 0)                                 \
     X(BACK, V_ALL, "back to the previous view; q in the timeline quits; Esc stops a search", \
       'q', SBX_KEY_ESC, 0, 0)                                                                  \

@@ -29,8 +29,10 @@ comments (other people's) to page through.
 
 Faults, once each unless "times" says (-1: always), for "route" post or
 list (default post):
-  {"action": "status", "status": 401|422|500|..., "message": ...}
+  {"action": "status", "status": 401|403|500|..., "message": ...}
+  {"action": "too_long"}                   the service's answer to a comment over its limit
   {"action": "rate", "retry_after": S}     429 with Retry-After
+  {"action": "primary_limit"}              GitHub's 403 with X-RateLimit-Remaining: 0
   {"action": "stored", "status": 502}      the comment is kept, then a 502
   {"action": "lost"}                       the comment is kept, the connection closes
   {"action": "redirect"}                   301 to another host
@@ -48,6 +50,7 @@ import re
 import socket
 import ssl
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -237,10 +240,8 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.need(isinstance(text, str), "the comment's body is a string")
         if svc == "github" and utf16_len(text) > GITHUB_LIMIT:
-            return self.send(422, {"message": "Validation Failed", "errors": [
-                {"resource": "IssueComment", "code": "custom", "field": "body",
-                 "message": "body is too long (maximum is 65536 characters)"}],
-                "documentation_url": "https://docs.github.com/rest"})
+            self.entry["bad"] = "over GitHub's limit"
+            return self.too_long(svc)
         f = self.st.fault("post")
         if f and self.fault(f, svc, issue, text):
             return
@@ -274,6 +275,23 @@ class Handler(BaseHTTPRequestHandler):
         return self.send(200, {"startAt": start, "maxResults": per, "total": len(items),
                                "comments": newest[start:start + per]})
 
+    def too_long(self, svc):
+        """Each service's own answer to a comment over its limit."""
+        if svc == "github":
+            self.send(422, {"message": "Validation Failed", "errors": [
+                {"resource": "IssueComment", "code": "custom", "field": "body",
+                 "message": "body is too long (maximum is 65536 characters)"}],
+                "documentation_url": "https://docs.github.com/rest"})
+        elif svc == "gitlab":
+            self.send(400, {"message": {"note": ["Note is too long (maximum is 1000000 "
+                                                 "characters)"]}})
+        elif svc == "jira":
+            self.send(400, {"errorMessages": [], "errors": {
+                "comment": "The entered text is too long. It exceeds the allowed limit of "
+                           "32,767 characters."}})
+        else:
+            self.send(400, "invalid_payload", ctype="text/plain")
+
     def fault(self, f, svc, issue, text):
         act = f["action"]
         self.entry["fault"] = act
@@ -283,6 +301,14 @@ class Handler(BaseHTTPRequestHandler):
                     msg if svc == "slack" else {"message": msg})
             self.send(f["status"], body, ctype="text/plain" if svc == "slack" else
                       "application/json")
+        elif act == "primary_limit":
+            # GitHub's primary rate limit: 403, remaining 0, reset in a second
+            self.send(403, {"message": "API rate limit exceeded for user ID 1.",
+                            "documentation_url": "https://docs.github.com/rest"},
+                      {"X-RateLimit-Remaining": "0",
+                       "X-RateLimit-Reset": str(int(time.time()) + 1)})
+        elif act == "too_long":
+            self.too_long(svc)
         elif act == "rate":
             self.send(429, {"message": "API rate limit exceeded"} if svc != "slack" else
                       "rate_limited", {"Retry-After": str(f.get("retry_after", 1))},

@@ -237,6 +237,10 @@ static void test_find_marker(void **state)
     const char none[] = "[{\"id\":1,\"body\":\"nothing\"}]";
     assert_false(sbx_send_find_marker(&gh, &ENV, none, strlen(none), DIGEST, &url, &count));
     assert_null(url);
+    /* nor one that holds a credential the server was sent */
+    const char echo[] = "[{\"id\":2,\"body\":\"sbxview:" DIGEST "\",\"html_url\":\"https://gh.test/" TOKEN "\"}]";
+    assert_true(sbx_send_find_marker(&gh, &ENV, echo, strlen(echo), DIGEST, &url, &count));
+    assert_null(url);
     /* a URL with a control character is not passed on */
     const char evil[] = "[{\"id\":2,\"body\":\"sbxview:" DIGEST "\",\"html_url\":\"https://gh.test/\\u001b]0;x\"}]";
     assert_true(sbx_send_find_marker(&gh, &ENV, evil, strlen(evil), DIGEST, &url, &count));
@@ -297,6 +301,15 @@ static void test_comment_url_and_words(void **state)
     sbx_send_service_message(&m, "invalid_payload", 15, &r);
     assert_string_equal(m.p, "invalid_payload");
     sbx_buf_clear(&m);
+    /* a Slack answer echoing the webhook's last part alone: masked */
+    struct sbx_target sl2 = target(SBX_TARGET_SLACK);
+    struct sbx_send_request rs;
+    const char payload[] = "{\"text\":\"sbxview:" DIGEST "\"}";
+    assert_true(sbx_send_build(&sl2, &ENV, payload, strlen(payload), DIGEST, &rs, err, sizeof err));
+    sbx_send_service_message(&m, "no_such_hook hookSECRETpart", 27, &rs);
+    assert_string_equal(m.p, "no_such_hook ****");
+    sbx_buf_clear(&m);
+    sbx_send_request_free(&rs);
     /* long words are cut on a character boundary */
     struct sbx_buf big = SBX_BUF_INIT;
     sbx_buf_adds(&big, "{\"message\":\"");

@@ -248,11 +248,20 @@ static void keymap(void **state)
         assert_true(e->help && *e->help);
         assert_true(e->views && (e->views & ~(unsigned)V_ALL) == 0);
         assert_true(e->keys[0] != 0);
-        for (unsigned v = 1; v <= V_HELP; v <<= 1)
-            for (int j = 0; j < 4 && e->keys[j]; j++)
-                assert_int_equal(sbx_keymap_find(e->keys[j], v),
-                                 (e->views & v) ? e->action : SBX_ACT_NONE);
+        /* a key may do other things in other views (Enter opens, or sends
+         * an export), never this action outside its views */
+        for (unsigned v = 1; v <= V_EXPORT; v <<= 1)
+            for (int j = 0; j < 4 && e->keys[j]; j++) {
+                if (e->views & v)
+                    assert_int_equal(sbx_keymap_find(e->keys[j], v), e->action);
+                else
+                    assert_int_not_equal(sbx_keymap_find(e->keys[j], v), e->action);
+            }
     }
+    assert_int_equal(sbx_keymap_find(SBX_KEY_ENTER, V_TIMELINE), SBX_ACT_OPEN);
+    assert_int_equal(sbx_keymap_find(SBX_KEY_ENTER, V_EXPORT), SBX_ACT_SEND);
+    assert_int_equal(sbx_keymap_find('y', V_TIMELINE), SBX_ACT_NONE);
+    assert_int_equal(sbx_keymap_find('e', V_EXPORT), SBX_ACT_NONE);
     assert_int_equal(sbx_keymap_find('j', V_TIMELINE), SBX_ACT_DOWN);
     assert_int_equal(sbx_keymap_find('&', V_DETAIL), SBX_ACT_NONE);
     assert_int_equal(sbx_keymap_find('Z', V_ALL), SBX_ACT_NONE);

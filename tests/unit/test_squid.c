@@ -1,11 +1,14 @@
 /* The Squid access.log importer: native lines with padded columns, the
  * Apache combined shape, refused and unreached requests, CONNECT and IPv6
  * hosts, the start taken back by the elapsed time, bad lines with their
- * reasons, and detection both ways. */
+ * reasons, and detection both ways; and the two logs a real Squid wrote
+ * (tests/fixtures/squid, made by tests/fixtures/make-squid-fixture). */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +18,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
+#include "model/summary.h"
 
 static struct sbx_timeline *load_bytes(const char *bytes, size_t n, int threads)
 {
@@ -340,6 +344,217 @@ static void detection(void **state)
     assert_null(DETECT("\n\n  \n"));
 }
 
+/* ------------------------------------------------------- a real Squid's logs */
+
+/* The path of tests/fixtures/squid/NAME: beside this file, or from the
+ * project root when __FILE__ is relative to elsewhere. */
+static void fixture_path(char *path, size_t size, const char *name)
+{
+    const char *me = __FILE__, *slash = strrchr(me, '/');
+    int n = slash ? (int)(slash - me) : 0;
+    snprintf(path, size, "%.*s%s../fixtures/squid/%s", n, me, slash ? "/" : "", name);
+    FILE *probe = fopen(path, "r");
+    if (probe)
+        fclose(probe);
+    else
+        snprintf(path, size, "tests/fixtures/squid/%s", name);
+}
+
+/* What a native line says, read here with sscanf: independent of the importer. */
+struct said {
+    char result[32], method[16], url[512], host[256];
+    int status;
+    long long bytes, end_ms;
+};
+
+static bool read_native_line(const char *line, struct said *s)
+{
+    long long sec, ms;
+    if (sscanf(line, "%lld.%3lld %*d %*s %31[^/]/%d %lld %15s %511s", &sec, &ms, s->result,
+               &s->status, &s->bytes, s->method, s->url) != 7)
+        return false;
+    s->end_ms = sec * 1000 + ms;
+    /* the host: after "://" (CONNECT: from the start) up to a port or path, lower case */
+    const char *h = strstr(s->url, "://");
+    h = h ? h + 3 : strcmp(s->method, "CONNECT") == 0 ? s->url : "";
+    size_t k = 0;
+    while (h[k] && h[k] != ':' && h[k] != '/' && k + 1 < sizeof s->host) {
+        s->host[k] = (char)tolower((unsigned char)h[k]);
+        k++;
+    }
+    s->host[k] = '\0';
+    return true;
+}
+
+/* Every line of the native log, as it says. */
+static size_t read_native(struct said *out, size_t max)
+{
+    char path[4096], line[2048];
+    fixture_path(path, sizeof path, "native.log");
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    size_t n = 0;
+    while (fgets(line, sizeof line, fp)) {
+        assert_true(n < max);
+        assert_true(read_native_line(line, &out[n]));
+        n++;
+    }
+    fclose(fp);
+    return n;
+}
+
+static struct sbx_timeline *load_fixture(const char *name)
+{
+    char path[4096];
+    fixture_path(path, sizeof path, name);
+    struct sbx_timeline *tl = malloc(sizeof *tl);
+    sbx_timeline_init(tl);
+    struct sbx_load_report rep = {0};
+    const char *paths[] = {path};
+    assert_int_equal(sbx_load_paths(tl, paths, 1, NULL, &rep), 1);
+    assert_int_equal(rep.nerrors, 0);
+    sbx_load_report_free(&rep);
+    assert_string_equal(tl->sources[0].format, "squid");
+    assert_int_equal(tl->nskips, 0);
+    return tl;
+}
+
+/* Per host, what the lines say: requests, denials and bytes. */
+struct host_said {
+    const char *host;
+    size_t requests, denied;
+    long long bytes;
+};
+
+static size_t hosts_said(const struct said *s, size_t n, struct host_said *hosts)
+{
+    size_t nh = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!s[i].host[0])
+            continue;
+        size_t h = 0;
+        while (h < nh && strcmp(hosts[h].host, s[i].host) != 0)
+            h++;
+        if (h == nh)
+            hosts[nh++] = (struct host_said){s[i].host, 0, 0, 0};
+        hosts[h].requests++;
+        hosts[h].denied += strcmp(s[i].result, "TCP_DENIED") == 0;
+        hosts[h].bytes += s[i].bytes;
+    }
+    return nh;
+}
+
+/* The summary's proxy hosts and refusals are what the lines say. */
+static void check_summary(struct sbx_timeline *tl, const struct host_said *hosts, size_t nh)
+{
+    struct sbx_summary sum;
+    char err[256];
+    assert_true(sbx_summarize(tl, NULL, &sum, err, sizeof err));
+    assert_int_equal(sum.nproxy_hosts, nh);
+    size_t nrefused = 0;
+    for (size_t h = 0; h < nh; h++) {
+        const struct sbx_host_stat *st = NULL;
+        for (size_t i = 0; i < sum.nproxy_hosts; i++)
+            if (strcmp(sbx_str(tl, sum.proxy_hosts[i].host), hosts[h].host) == 0)
+                st = &sum.proxy_hosts[i];
+        assert_non_null(st);
+        assert_int_equal(st->requests, hosts[h].requests);
+        assert_int_equal(st->denied, hosts[h].denied);
+        assert_int_equal(st->bytes_in, hosts[h].bytes);
+        bool refused = false, listed = false;
+        for (size_t r = 0; r < sum.nrefused; r++)
+            if (strcmp(sum.refused[r].host, hosts[h].host) == 0) {
+                refused = true;
+                assert_int_equal(sum.refused[r].count, hosts[h].denied);
+            }
+        for (size_t i = 0; i < sum.hosts.n; i++)
+            listed |= strcmp(sum.hosts.s[i], hosts[h].host) == 0;
+        assert_int_equal(refused, hosts[h].denied > 0);
+        assert_int_equal(listed, hosts[h].denied < hosts[h].requests);
+        nrefused += refused;
+    }
+    assert_int_equal(sum.nrefused, nrefused);
+    sbx_summary_free(&sum);
+}
+
+/* The native log a real Squid wrote: one event per line with the line's time,
+ * result, status, method, bytes and host; per host the summary counts what
+ * the lines say. */
+static void real_squid_native(void **state)
+{
+    (void)state;
+    struct said said[64];
+    size_t n = read_native(said, 64);
+    struct sbx_timeline *tl = load_fixture("native.log");
+    assert_int_equal(tl->n, n);
+    size_t denials = 0, connects = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct sbx_event *e = loadtest_at_line(tl, (uint32_t)(i + 1));
+        const struct said *s = &said[i];
+        assert_int_equal(e->end, s->end_ms * 1000000);
+        assert_string_equal(sbx_str(tl, e->u.net.result), s->result);
+        assert_string_equal(sbx_str(tl, e->u.net.method), s->method);
+        assert_string_equal(sbx_str(tl, e->u.net.host), s->host);
+        assert_int_equal(e->u.net.status, s->status);
+        assert_int_equal(e->u.net.bytes_in, s->bytes);
+        assert_url(tl, e, s->url);
+        bool denied = strcmp(s->result, "TCP_DENIED") == 0;
+        assert_int_equal(!!(e->u.net.flags & SBX_NET_DENIED), denied);
+        assert_int_equal(!!(e->findings & SBX_F_REFUSED_HOST), denied);
+        assert_int_equal(!!(e->u.net.flags & SBX_NET_CONNECT), strcmp(s->method, "CONNECT") == 0);
+        assert_int_equal(!!(e->u.net.flags & SBX_NET_UNREACHED),
+                         strcmp(s->result, "NONE_NONE") == 0 && s->status == 0);
+        denials += denied;
+        connects += strcmp(s->method, "CONNECT") == 0;
+    }
+    /* what the fixture maker asked for is there */
+    assert_true(denials >= 3);
+    assert_true(connects >= 1);
+    struct host_said hosts[64];
+    size_t nh = hosts_said(said, n, hosts);
+    check_summary(tl, hosts, nh);
+    loadtest_drop(tl);
+}
+
+/* The combined log of the same requests: the same hosts, statuses, bytes and
+ * Squid codes (also after a user agent with quotes inside), times to the second. */
+static void real_squid_combined(void **state)
+{
+    (void)state;
+    struct said said[64];
+    size_t n = read_native(said, 64);
+    struct sbx_timeline *tl = load_fixture("combined.log");
+    assert_int_equal(tl->n, n);
+    for (size_t i = 0; i < n; i++) {
+        const struct sbx_event *e = loadtest_at_line(tl, (uint32_t)(i + 1));
+        const struct said *s = &said[i];
+        assert_int_equal(e->end, s->end_ms / 1000 * 1000000000);
+        assert_string_equal(sbx_str(tl, e->u.net.result), s->result);
+        assert_string_equal(sbx_str(tl, e->u.net.host), s->host);
+        assert_int_equal(e->u.net.status, s->status);
+        assert_int_equal(e->u.net.bytes_in, s->bytes);
+        assert_int_equal(!!(e->u.net.flags & SBX_NET_DENIED), strcmp(s->result, "TCP_DENIED") == 0);
+        if (s->host[0]) {
+            assert_string_equal(sbx_str(tl, e->u.net.method), s->method);
+            assert_url(tl, e, s->url);
+        }
+    }
+    /* a user agent with quotes inside is in the log, and was read past */
+    char path[4096], line[2048];
+    fixture_path(path, sizeof path, "combined.log");
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    bool quoted_agent = false;
+    while (fgets(line, sizeof line, fp))
+        quoted_agent |= strstr(line, "\"hi\"") != NULL;
+    fclose(fp);
+    assert_true(quoted_agent);
+    struct host_said hosts[64];
+    size_t nh = hosts_said(said, n, hosts);
+    check_summary(tl, hosts, nh);
+    loadtest_drop(tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +567,8 @@ int main(void)
         cmocka_unit_test(blank_lines_and_threads),
         cmocka_unit_test(unusual_url),
         cmocka_unit_test(detection),
+        cmocka_unit_test(real_squid_native),
+        cmocka_unit_test(real_squid_combined),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,11 +58,44 @@ static void large_loads(void **state)
     check_order(60000, 4);
 }
 
+/* Buffers adopted against source order (the later source first): the big
+ * sort must not assume (source, line) order; sizes put the split between
+ * the sorting threads at the sources' border and inside either source. */
+static void adopted_against_source_order(void **state)
+{
+    (void)state;
+    const size_t sizes[][2] = {{5000, 5000}, {3000, 9000}, {9000, 3000}};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        sbx_timeline_add_source(&tl, "a", NULL, 0, SBX_DATA_HEAP);
+        sbx_timeline_add_source(&tl, "b", NULL, 0, SBX_DATA_HEAP);
+        uint64_t x = c + 7;
+        for (int k = 0; k < 2; k++) {
+            uint32_t source = 1 - (uint32_t)k; /* b first */
+            struct sbx_evbuf buf = {0};
+            for (size_t i = 0; i < sizes[c][k]; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                struct sbx_event *e = sbx_evbuf_push_from(&buf, source, 0, 0, (uint32_t)i + 1);
+                e->start = (int64_t)(x % 1000) * 1000000;
+            }
+            sbx_timeline_adopt(&tl, &buf);
+        }
+        sbx_timeline_finish(&tl);
+        assert_int_equal(tl.n, sizes[c][0] + sizes[c][1]);
+        for (size_t i = 1; i < tl.n; i++)
+            if (sbx_event_cmp(tl.order[i - 1], tl.order[i]) >= 0)
+                fail_msg("case %zu: positions %zu and %zu out of order", c, i - 1, i);
+        sbx_timeline_free(&tl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_loads),
         cmocka_unit_test(large_loads),
+        cmocka_unit_test(adopted_against_source_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,256 @@
+/* e in the interface: the prompt, the preview of the exact request (the
+ * token masked, log text inert), y writes or sends, q goes back where e
+ * was pressed. Nothing here touches the network: a send that would is
+ * stopped before it by a missing token. */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "importers/format.h"
+#include "importers/load.h"
+#include "model/summary.h"
+#include "tests/unit/cellcheck.h"
+#include "tui/app.h"
+#include "tui/keys.h"
+
+#define TOKEN "ghp_appTESTtoken0123456789abcdefABCDEF01"
+
+static const char LOG[] =
+    "{\"at\": \"2026-01-01T10:00:00.000Z\", \"sandbox\": \"s1\", \"kind\": \"command\", "
+    "\"command\": \"curl -sS https://paste.example.com/x\", \"cwd\": \"/w\", \"exit\": 6, "
+    "\"timed_out\": false, \"ms\": 5, \"stdout\": \"\", "
+    "\"stderr\": \"curl: (6) Could not resolve host: paste.example.com\\n\"}\n"
+    "{\"at\": \"2026-01-01T10:00:03.000Z\", \"sandbox\": \"s1\", \"kind\": \"command\", "
+    "\"command\": \"printf ok\", \"cwd\": \"/w\", \"exit\": 1, \"timed_out\": false, \"ms\": 5, "
+    "\"stdout\": \"\\u001b]0;pwned\\u0007\\u001b[2J @here /close ghp_1234567890abcdefghijklmnopqrstuvwxyzAB\\n\", "
+    "\"stderr\": \"\"}\n";
+
+struct run {
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+    char dir[64];
+};
+
+static int setup(void **state)
+{
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        return -1;
+    struct run *r = calloc(1, sizeof *r);
+    sbx_timeline_init(&r->tl);
+    char *copy = sbx_xstrndup(LOG, sizeof LOG - 1);
+    uint32_t src = sbx_timeline_add_source(&r->tl, "run.jsonl", copy, sizeof LOG - 1,
+                                           SBX_DATA_HEAP);
+    struct sbx_load_opts lo = {.threads = 1};
+    sbx_load_source(&r->tl, src, &sbx_format_recorder, &lo);
+    sbx_timeline_finish(&r->tl);
+    char err[256];
+    struct sbx_summary_opts so = {.threads = 1};
+    if (!sbx_summarize(&r->tl, &so, &r->sum, err, sizeof err))
+        return -1;
+    snprintf(r->dir, sizeof r->dir, "/tmp/sbx-app-export-XXXXXX");
+    if (!mkdtemp(r->dir))
+        return -1;
+    *state = r;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct run *r = *state;
+    sbx_summary_free(&r->sum);
+    sbx_timeline_free(&r->tl);
+    rmdir(r->dir);
+    free(r);
+    return 0;
+}
+
+static void start(struct sbx_app *a, struct run *r)
+{
+    static const char *const inputs[] = {"runs/42"};
+    struct sbx_app_opts o = {.threads = 1, .exports = true, .inputs = inputs, .ninputs = 1};
+    sbx_app_init(a, &o, 100, 30);
+    sbx_app_set_data(a, &r->tl, &r->sum, false);
+}
+
+static void keys(struct sbx_app *a, const char *script)
+{
+    size_t n = strlen(script);
+    for (size_t i = 0; i < n;) {
+        int key = 0, cols = 0, rows = 0;
+        size_t used = sbx_key_parse(script + i, n - i, &key, &cols, &rows);
+        assert_true(used > 0 && used != SIZE_MAX);
+        sbx_app_key(a, key, 0, 0);
+        i += used;
+    }
+}
+
+/* The whole screen as text (rows joined by newlines), checked cell by cell. */
+static char *screen(struct sbx_app *a)
+{
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    sbx_app_draw(a, &g);
+    int row, col;
+    const char *why = cc_grid(&g, &row, &col);
+    if (why)
+        fail_msg("row %d col %d: %s", row, col, why);
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (int r = 0; r < g.rows; r++) {
+        for (int c = 0; c < g.cols; c++)
+            sbx_buf_add(&b, sbx_grid_cat(&g, r, c)->text, sbx_grid_cat(&g, r, c)->len);
+        sbx_buf_addc(&b, '\n');
+    }
+    sbx_grid_free(&g);
+    return b.p;
+}
+
+/* Every row of the document, scrolling through it. */
+static char *whole_doc(struct sbx_app *a)
+{
+    struct sbx_buf all = SBX_BUF_INIT;
+    keys(a, "g");
+    for (int page = 0; page < 200; page++) {
+        char *s = screen(a);
+        sbx_buf_adds(&all, s);
+        free(s);
+        size_t before = a->doc_top;
+        keys(a, " ");
+        if (a->doc_top == before)
+            break;
+    }
+    return all.p;
+}
+
+static void file_export(void **state)
+{
+    struct run *r = *state;
+    struct sbx_app a;
+    start(&a, r);
+    char script[160], path[128];
+    snprintf(path, sizeof path, "%s/review.md", r->dir);
+    snprintf(script, sizeof script, "efile:%s", path);
+    keys(&a, script);
+    char *s = screen(&a);
+    assert_non_null(strstr(s, "export to: file:"));
+    free(s);
+    keys(&a, "\n");
+    assert_int_equal(a.view, SBX_VIEW_EXPORT);
+    char *doc = whole_doc(&a);
+    assert_non_null(strstr(doc, "This is the file that will be written"));
+    assert_non_null(strstr(doc, "sbxview runs/42")); /* the inputs as given */
+    assert_non_null(strstr(doc, "<!-- sbxview:"));
+    assert_null(strstr(doc, "ghp_1234567890abcdef")); /* redacted by the body */
+    free(doc);
+    assert_int_equal(access(path, F_OK), -1); /* nothing written yet */
+    keys(&a, "y");
+    assert_int_equal(a.view, SBX_VIEW_TIMELINE);
+    assert_non_null(strstr(a.msg, "wrote "));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    assert_non_null(strstr(buf, "<!-- sbxview:"));
+    unlink(path);
+    /* e again offers the last target */
+    keys(&a, "e");
+    assert_int_equal(a.prompt, 'e');
+    assert_non_null(strstr(a.input.p, "review.md"));
+    keys(&a, "<Esc>");
+    sbx_app_free(&a);
+}
+
+static void github_preview(void **state)
+{
+    struct run *r = *state;
+    setenv("GITHUB_TOKEN", TOKEN, 1);
+    setenv("GITHUB_API_URL", "https://ghe.test/api/v3", 1);
+    struct sbx_app a;
+    start(&a, r);
+    keys(&a, "s"); /* from the summary */
+    keys(&a, "egithub:acme/agents#42\n");
+    assert_int_equal(a.view, SBX_VIEW_EXPORT);
+    char *doc = whole_doc(&a);
+    assert_non_null(strstr(doc, "POST https://ghe.test/api/v3/repos/acme/agents/issues/42/comments"));
+    assert_non_null(strstr(doc, "Authorization: Bearer ****"));
+    assert_non_null(strstr(doc, "X-GitHub-Api-Version: 2022-11-28"));
+    assert_null(strstr(doc, TOKEN));
+    assert_null(strstr(doc, "is not set"));
+    assert_non_null(strstr(doc, "export to github:acme/agents#42"));
+    free(doc);
+    /* help and back keep the preview; q goes back to the summary */
+    keys(&a, "?");
+    assert_int_equal(a.view, SBX_VIEW_HELP);
+    keys(&a, "q");
+    assert_int_equal(a.view, SBX_VIEW_EXPORT);
+    keys(&a, "q");
+    assert_int_equal(a.view, SBX_VIEW_SUMMARY);
+    keys(&a, "q");
+    assert_int_equal(a.view, SBX_VIEW_TIMELINE);
+
+    /* y without a token: refused before anything is sent, and said */
+    unsetenv("GITHUB_TOKEN");
+    keys(&a, "e"); /* the last target is offered again */
+    assert_string_equal(a.input.p, "github:acme/agents#42");
+    keys(&a, "\n");
+    char *s = screen(&a);
+    assert_non_null(strstr(s, "GITHUB_TOKEN is not set: sending will fail until it is."));
+    free(s);
+    keys(&a, "\n"); /* Enter sends too */
+    assert_int_equal(a.view, SBX_VIEW_TIMELINE);
+    assert_true(a.msg_error);
+    assert_non_null(strstr(a.msg, "GITHUB_TOKEN is not set"));
+    unsetenv("GITHUB_API_URL");
+    sbx_app_free(&a);
+}
+
+static void bad_targets(void **state)
+{
+    struct run *r = *state;
+    struct sbx_app a;
+    start(&a, r);
+    keys(&a, "ebogus:x\n");
+    assert_int_equal(a.view, SBX_VIEW_TIMELINE);
+    assert_true(a.msg_error);
+    assert_non_null(strstr(a.msg, "export:"));
+    unsetenv("JIRA_URL");
+    keys(&a, "ejira:OPS-1\n");
+    assert_int_equal(a.view, SBX_VIEW_TIMELINE);
+    assert_non_null(strstr(a.msg, "JIRA_URL"));
+    keys(&a, "eslack:");
+    assert_int_equal(a.prompt, 'e');
+    keys(&a, "<Esc>");
+    assert_int_equal(a.prompt, 0);
+    /* an app that may not export says so */
+    struct sbx_app off;
+    struct sbx_app_opts o = {.threads = 1};
+    sbx_app_init(&off, &o, 100, 30);
+    sbx_app_set_data(&off, &r->tl, &r->sum, false);
+    keys(&off, "e");
+    assert_int_equal(off.prompt, 0);
+    assert_non_null(strstr(off.msg, "exports are off"));
+    sbx_app_free(&off);
+    /* y does nothing outside the preview */
+    keys(&a, "y");
+    assert_int_equal(a.view, SBX_VIEW_TIMELINE);
+    sbx_app_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(file_export),
+        cmocka_unit_test(github_preview),
+        cmocka_unit_test(bad_targets),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

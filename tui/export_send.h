@@ -1,0 +1,30 @@
+/* sbxview export's network side on the command line: --dry-run's print of
+ * the request, or the send with its progress and result (internal to tui/).
+ * Borrows everything it is given; keeps nothing. */
+#ifndef SBX_TUI_EXPORT_SEND_H
+#define SBX_TUI_EXPORT_SEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "export/target.h"
+
+struct sbx_export_send_args {
+    const struct sbx_target *target; /* not file: */
+    int jira_api;                    /* 2 or 3 */
+    const char *body;                /* export/body.h's body for the target */
+    size_t len;
+    const char *digest;              /* the run digest the body's marker holds */
+    bool dry_run, quiet, repost;
+    long timeout_ms;                 /* one request; 0: 30 s */
+    long wait_ms;                    /* rate limits waited out in all; 0: 120 s */
+};
+
+/* --dry-run: the request on standard output (secrets masked; a token not
+ * set shows as masked too, with a note). Else the send: progress on
+ * standard error unless quiet, the comment's URL on standard output (the
+ * new one, or the one an earlier run posted), the reason on standard error
+ * when it fails. SIGINT stops it. Returns an exit status (SBX_EXIT_*). */
+int sbx_export_send(const struct sbx_export_send_args *a);
+
+#endif

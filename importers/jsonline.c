@@ -1,5 +1,6 @@
 #include "importers/jsonline.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "model/jsonstr.h"
@@ -39,6 +40,21 @@ struct sbx_text sbx_jline_text(const struct sbx_jline *j, const struct sbx_jmemb
     t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
     t.flags = SBX_TEXT_PRESENT | flags;
     return t;
+}
+
+enum sbx_line_status sbx_jline_scan(struct sbx_jline *j, const char *line, size_t len,
+                                    char *reason, size_t reasonsz)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+        i++;
+    if (i == len)
+        return SBX_LINE_BLANK;
+    if (!sbx_jscan_line(&j->scan, line, len)) {
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", j->scan.err, j->scan.err_pos + 1);
+        return SBX_LINE_BAD;
+    }
+    return SBX_LINE_OK;
 }
 
 uint32_t sbx_jline_intern(struct sbx_jline *j, struct sbx_jline_last *last,

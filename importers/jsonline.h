@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "importers/format.h"
 #include "importers/jsonscan.h"
 #include "model/buf.h"
 #include "model/timeline.h"
@@ -34,6 +35,12 @@ const char *sbx_jline_string(struct sbx_jline *j, const struct sbx_jmember *m, s
 /* A text naming m's value in the source: SBX_TEXT_PRESENT and flags. */
 struct sbx_text sbx_jline_text(const struct sbx_jline *j, const struct sbx_jmember *m,
                                uint32_t flags);
+
+/* Scans one line (without its '\n') into j->scan: SBX_LINE_OK, SBX_LINE_BLANK
+ * when it holds only white space, SBX_LINE_BAD with the reason ("not JSON:
+ * ..., byte N") in reason when it is no JSON object. */
+enum sbx_line_status sbx_jline_scan(struct sbx_jline *j, const char *line, size_t len,
+                                    char *reason, size_t reasonsz);
 
 /* The last few strings a field held, as in the line (escaped), with their
  * strtab ids; start it zeroed. */

@@ -295,16 +295,8 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
                                         size_t reasonsz)
 {
     struct recorder_state *st = state;
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-        i++;
-    if (i == len)
-        return SBX_LINE_BLANK;
-    if (!sbx_jscan_line(&st->j.scan, line, len)) {
-        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", st->j.scan.err, st->j.scan.err_pos + 1);
-        return SBX_LINE_BAD;
-    }
-    return import_scanned(st, out, line, len, off, line_no);
+    enum sbx_line_status s = sbx_jline_scan(&st->j, line, len, reason, reasonsz);
+    return s == SBX_LINE_OK ? import_scanned(st, out, line, len, off, line_no) : s;
 }
 
 /* The hot path: scan the object and find the line's end in the same pass;

@@ -1,15 +1,18 @@
 /* Helpers the tests of tui/app share: type a key script, draw with every
- * cell checked (cellcheck.h), read a row of the grid. Header-only (each test
- * is one program); include after <cmocka.h>. apptest_row's string is the
- * caller's to free. */
+ * cell checked (cellcheck.h), read a row of the grid or the text of a doc.
+ * Header-only (each test is one program); include after <cmocka.h>. The
+ * strings apptest_row and apptest_doc_text return are the caller's to
+ * free. */
 #ifndef SBX_TEST_APPTEST_H
 #define SBX_TEST_APPTEST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/buf.h"
+#include "render/doc.h"
 #include "render/grid.h"
 #include "tests/unit/cellcheck.h"
 #include "tui/app.h"
@@ -55,6 +58,30 @@ static inline char *apptest_row(const struct sbx_grid *g, int r)
     char *s = sbx_xstrndup(b.p ? b.p : "", b.len);
     sbx_buf_free(&b);
     return s;
+}
+
+/* The doc's text, row by row, joined with newlines. */
+static inline char *apptest_doc_text(const struct sbx_doc *d)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (size_t r = 0; r < d->nrows; r++) {
+        const struct sbx_doc_row *dr = &d->rows[r];
+        for (uint32_t k = 0; k < dr->nspans; k++)
+            sbx_buf_add(&b, d->text.p + d->spans[dr->span0 + k].off, d->spans[dr->span0 + k].len);
+        sbx_buf_addc(&b, '\n');
+    }
+    char *s = sbx_xstrndup(b.p ? b.p : "", b.len);
+    sbx_buf_free(&b);
+    return s;
+}
+
+/* Whether the app's doc (summary, help, detail) holds text. */
+static inline bool apptest_doc_has(const struct sbx_app *a, const char *text)
+{
+    char *s = apptest_doc_text(&a->doc);
+    bool yes = strstr(s, text) != NULL;
+    free(s);
+    return yes;
 }
 
 #endif

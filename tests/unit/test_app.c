@@ -192,29 +192,6 @@ static bool screen_has(const struct sbx_grid *g, const char *text)
         }                                                                                     \
     } while (0)
 
-/* The doc's text, row by row, joined with newlines. */
-static char *doc_text(const struct sbx_doc *d)
-{
-    struct sbx_buf b = SBX_BUF_INIT;
-    for (size_t r = 0; r < d->nrows; r++) {
-        const struct sbx_doc_row *dr = &d->rows[r];
-        for (uint32_t k = 0; k < dr->nspans; k++)
-            sbx_buf_add(&b, d->text.p + d->spans[dr->span0 + k].off, d->spans[dr->span0 + k].len);
-        sbx_buf_addc(&b, '\n');
-    }
-    char *s = sbx_xstrndup(b.p ? b.p : "", b.len);
-    sbx_buf_free(&b);
-    return s;
-}
-
-static bool doc_has(const struct sbx_app *a, const char *text)
-{
-    char *s = doc_text(&a->doc);
-    bool yes = strstr(s, text) != NULL;
-    free(s);
-    return yes;
-}
-
 static int body(const struct sbx_app *a)
 {
     return a->rows - 2;
@@ -781,7 +758,7 @@ static void detail(void **state)
     assert_true(a.raw);
     apptest_draw(&a, &g);
     assert_true(row_has(&g, 0, "raw line"));
-    assert_true(doc_has(&a, "\"kind\": \"command\""));
+    assert_true(apptest_doc_has(&a, "\"kind\": \"command\""));
     apptest_keys(&a, "o");
     assert_false(a.raw);
     /* q: back to the timeline, on the same event */
@@ -904,7 +881,7 @@ static void help(void **state)
     assert_int_equal(a.view, SBX_VIEW_HELP);
     /* made from the key map: every action's words are in it */
     for (size_t i = 0; i < sbx_keymap_len; i++)
-        if (!doc_has(&a, sbx_keymap[i].help))
+        if (!apptest_doc_has(&a, sbx_keymap[i].help))
             fail_msg("the help has no \"%s\"", sbx_keymap[i].help);
     apptest_draw(&a, &g);
     assert_true(row_has(&g, 0, "help"));
@@ -946,7 +923,7 @@ static void help_marks_by_weight(void **state)
     struct sbx_app a;
     start(&a, r, 120, 80, false);
     apptest_keys(&a, "?");
-    char *text = doc_text(&a.doc);
+    char *text = apptest_doc_text(&a.doc);
     const char *p = strstr(text, "heaviest finding first\n");
     assert_non_null(p);
     p = strchr(p, '\n') + 1;

@@ -160,32 +160,10 @@ static int style_at(const struct sbx_grid *g, const char *text)
     return -1;
 }
 
-static char *doc_text(const struct sbx_doc *d)
-{
-    struct sbx_buf b = SBX_BUF_INIT;
-    for (size_t r = 0; r < d->nrows; r++) {
-        const struct sbx_doc_row *dr = &d->rows[r];
-        for (uint32_t k = 0; k < dr->nspans; k++)
-            sbx_buf_add(&b, d->text.p + d->spans[dr->span0 + k].off, d->spans[dr->span0 + k].len);
-        sbx_buf_addc(&b, '\n');
-    }
-    char *s = sbx_xstrndup(b.p ? b.p : "", b.len);
-    sbx_buf_free(&b);
-    return s;
-}
-
-static bool doc_has(const struct sbx_app *a, const char *text)
-{
-    char *s = doc_text(&a->doc);
-    bool yes = strstr(s, text) != NULL;
-    free(s);
-    return yes;
-}
-
 #define assert_doc_has(a, text)                                                               \
     do {                                                                                      \
-        if (!doc_has((a), (text))) {                                                          \
-            char *d_ = doc_text(&(a)->doc);                                                   \
+        if (!apptest_doc_has((a), (text))) {                                                  \
+            char *d_ = apptest_doc_text(&(a)->doc);                                           \
             fail_msg("no \"%s\" in the doc:\n%s", (text), d_);                                \
         }                                                                                     \
     } while (0)

@@ -10,7 +10,6 @@
  * validate; the rest is the recorder's way: one scan, texts kept as
  * references into the file, short repeated strings interned through small
  * caches. */
-#include "importers/sandboxio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,52 +363,3 @@ const struct sbx_format sbx_format_sandboxio = {
     .line = import_line,
     .scan = scan_line,
 };
-
-/* ---- for the views: the line read again ---- */
-
-static void call_with(const struct sbx_jmember *m, sbx_sandboxio_field_fn fn, void *ctx)
-{
-    if (m->type != SBX_JSTRING) {
-        fn(ctx, m->ukey, m->ukey_len, m->val, m->val_len, false);
-        return;
-    }
-    if (!m->val_escaped) {
-        fn(ctx, m->ukey, m->ukey_len, m->val, m->val_len, true);
-        return;
-    }
-    char *s = sbx_xmalloc(m->val_len + 1);
-    size_t n = sbx_jstr_decode(m->val, m->val_len, s);
-    fn(ctx, m->ukey, m->ukey_len, s, n, true);
-    free(s);
-}
-
-bool sbx_sandboxio_extras(const char *line, size_t len, sbx_sandboxio_field_fn fn, void *ctx)
-{
-    struct sbx_jscan scan;
-    sbx_jscan_init(&scan);
-    bool ok = sbx_jscan_line(&scan, line, len);
-    for (size_t k = 0; ok && k < scan.n; k++) {
-        const struct sbx_jmember *m = &scan.m[k];
-        switch (field_of(m->ukey, m->ukey_len)) {
-        case F_TS: case F_EVENT: case F_SANDBOX: case F_ARGV: case F_CODE: case F_EXIT:
-        case F_MS: case F_DENIALS:
-            break;
-        default:
-            call_with(m, fn, ctx);
-        }
-    }
-    sbx_jscan_free(&scan);
-    return ok;
-}
-
-bool sbx_sandboxio_code(const char *line, size_t len, sbx_sandboxio_field_fn fn, void *ctx)
-{
-    struct sbx_jscan scan;
-    sbx_jscan_init(&scan);
-    const struct sbx_jmember *m = sbx_jscan_line(&scan, line, len) ? sbx_jscan_get(&scan, "code") : NULL;
-    bool found = m && m->type == SBX_JSTRING;
-    if (found)
-        call_with(m, fn, ctx);
-    sbx_jscan_free(&scan);
-    return found;
-}

@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "importers/sandboxio.h"
 #include "model/cmdlink.h"
 #include "model/diffs.h"
 #include "model/hashcheck.h"
 #include "model/hidden.h"
+#include "model/sandboxio_line.h"
 #include "model/secrets.h"
 #include "model/timefmt.h"
 #include "render/summary_common.h"

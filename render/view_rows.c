@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "importers/sandboxio.h"
+#include "model/sandboxio_line.h"
 #include "model/secrets.h"
 #include "model/timefmt.h"
 #include "render/views.h"

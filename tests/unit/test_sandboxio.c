@@ -17,7 +17,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "importers/sandboxio.h"
+#include "model/sandboxio_line.h"
 #include "model/query.h"
 #include "model/summary.h"
 

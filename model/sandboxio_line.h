@@ -1,17 +1,17 @@
-/* sandboxio's audit lines (importers/sandboxio.c; the format is
- * sbx_format_sandboxio in importers/format.h): what the views need beyond
- * the event, read again from the event's raw line.
+/* sandboxio's audit lines read again for the views (the importer is
+ * importers/sandboxio.c): what a line holds beyond its event.
  *
  * An event keeps what every source has (times, sandbox, argv, exit,
  * duration, denials); the rest of a sandboxio line (backend, isolation,
  * tenant, session, bytes, the code's hash, fields sbxview does not know)
- * is listed from the line when the detail asks for it.
+ * is listed from the line when the detail asks for it. The line was
+ * validated when it was imported; these walks still stay inside it.
  *
  * Ownership: the callback's strings point into the line or into a buffer
  * valid only during the call (copy them to keep them). No state: safe from
  * any thread. */
-#ifndef SBX_SANDBOXIO_H
-#define SBX_SANDBOXIO_H
+#ifndef SBX_SANDBOXIO_LINE_H
+#define SBX_SANDBOXIO_LINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,8 +19,9 @@
 /* sha256 of the empty string: sandboxio's code_sha256 when no code was sent. */
 #define SBX_SANDBOXIO_EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-/* One field of a line. A string's value is decoded (string is true); any
- * other value is its JSON text (numbers, null, true, arrays, objects). */
+/* One field of a line, its key decoded. A string's value is decoded (string
+ * is true); any other value is its JSON text (numbers, null, true, arrays,
+ * objects). */
 typedef void (*sbx_sandboxio_field_fn)(void *ctx, const char *key, size_t klen, const char *val,
                                        size_t vlen, bool string);
 

@@ -128,6 +128,18 @@ static void collect(struct report *r)
         add(r, SBX_FK_REFUSED, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
             f->count == 1 ? "" : "s", f->evidence, cmd);
     }
+    for (size_t i = 0; i < s->ndenials; i++) { /* the sandbox's own policy: no host named */
+        const struct sbx_event *e = s->denials[i];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            command_line(r, e, cmd, sizeof cmd);
+            add(r, SBX_FK_REFUSED, e, "%llu connection%s refused by the sandbox's network policy; $ %s", n,
+                n == 1 ? "" : "s", cmd);
+        } else {
+            add(r, SBX_FK_REFUSED, e, "%llu connection%s refused by the sandbox's network policy during %s",
+                n, n == 1 ? "" : "s", str(r, e->label));
+        }
+    }
     for (size_t i = 0; i < s->nunlisted; i++) {
         const struct sbx_unlisted *u = &s->unlisted[i];
         add(r, SBX_FK_UNLISTED, u->first, "%s (%zu event%s) is not on the allow list", u->host, u->events,

@@ -20,6 +20,7 @@
 #include "model/sandboxio_line.h"
 #include "model/query.h"
 #include "model/summary.h"
+#include "render/findings.h"
 
 #define MS INT64_C(1000000)
 /* 2026-11-29T08:38:48Z */
@@ -191,6 +192,18 @@ static void denials_in_the_summary(void **state)
     }
     /* no host is known: none is listed as refused */
     assert_int_equal(sum.nrefused, 0);
+    /* but sbxview check and the exports list each operation as a refusal */
+    struct sbx_findings found = {0};
+    sbx_findings_collect(tl, &sum, NULL, &found);
+    size_t refusals = 0;
+    for (size_t i = 0; i < found.n; i++)
+        if (found.f[i].kind == SBX_FK_REFUSED) {
+            assert_ptr_equal(found.f[i].event, sum.denials[refusals]);
+            assert_non_null(strstr(found.f[i].evidence, "refused by the sandbox's network policy"));
+            refusals++;
+        }
+    assert_int_equal(refusals, 3);
+    sbx_findings_free(&found);
     /* file operations name no path: nothing says the workspace was checked */
     assert_int_equal(sum.workspace_manifests, 0);
     assert_int_equal(sum.commands, 6);

@@ -15,10 +15,18 @@
 
 enum { FIELD_W = 13 };
 
-static void field(struct sbx_doc *d, const char *name)
+void sbx_doc_field(struct sbx_doc *d, const char *name)
 {
     sbx_doc_set_indent(d, FIELD_W);
     sbx_doc_addf(d, SBX_STYLE_FIELD, "%-*s", FIELD_W, name);
+}
+
+void sbx_doc_heading(struct sbx_doc *d, const char *what)
+{
+    sbx_doc_set_indent(d, 0);
+    sbx_doc_end_line(d);
+    sbx_doc_adds(d, SBX_STYLE_HEADING, what);
+    sbx_doc_end_line(d);
 }
 
 static void untrusted(struct sbx_doc *d, struct sbx_rows_look *l, enum sbx_style style,
@@ -37,7 +45,7 @@ static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *n
                        const struct sbx_event *e)
 {
     char stamp[40], clock[16];
-    field(d, name);
+    sbx_doc_field(d, name);
     if (t == SBX_TIME_UNKNOWN) {
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unknown");
     } else {
@@ -54,14 +62,6 @@ static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *n
         else if (e->tflags & SBX_EVT_TIME_INFERRED)
             sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred");
     }
-    sbx_doc_end_line(d);
-}
-
-static void heading(struct sbx_doc *d, const char *what)
-{
-    sbx_doc_set_indent(d, 0);
-    sbx_doc_end_line(d);
-    sbx_doc_adds(d, SBX_STYLE_HEADING, what);
     sbx_doc_end_line(d);
 }
 
@@ -87,7 +87,7 @@ static void output_block(struct sbx_doc *d, struct sbx_rows_look *l, const struc
         snprintf(what, sizeof what, "%s: %zu line%s, %zu bytes", name, lines, lines == 1 ? "" : "s", n);
     else
         snprintf(what, sizeof what, "%s: empty", name);
-    heading(d, what);
+    sbx_doc_heading(d, what);
     if (n) {
         /* the newline that ends the last line does not start another */
         untrusted(d, l, style, s, s[n - 1] == '\n' ? n - 1 : n, false);
@@ -143,9 +143,9 @@ static void extra_field(void *ctx, const char *key, size_t klen, const char *val
         if (strlen(names[i][0]) == klen && memcmp(names[i][0], key, klen) == 0)
             name = names[i][1];
     if (name) {
-        field(x->d, name);
+        sbx_doc_field(x->d, name);
     } else { /* a field sandboxio's format does not name: as it is */
-        field(x->d, "");
+        sbx_doc_field(x->d, "");
         untrusted(x->d, x->l, SBX_STYLE_FIELD, key, klen, true);
         sbx_doc_adds(x->d, SBX_STYLE_FIELD, ": ");
     }
@@ -167,7 +167,7 @@ static void sandboxio_fields(struct sbx_doc *d, struct sbx_rows_look *l, const s
     struct extras x = {d, l};
     sbx_sandboxio_extras(line, e->line_len, extra_field, &x);
     if (memmem(line, e->line_len, "***", 3)) {
-        field(d, "Redacted");
+        sbx_doc_field(d, "Redacted");
         sbx_doc_add(d, SBX_STYLE_ESCAPE, "***", 3);
         sbx_doc_adds(d, SBX_STYLE_NOTE, " is a value sandboxio removed before it wrote the line");
         sbx_doc_end_line(d);
@@ -181,7 +181,7 @@ static void code_block(void *ctx, const char *key, size_t klen, const char *val,
     (void)key;
     (void)klen;
     (void)string;
-    heading(x->d, "Code, as sandboxio captured it");
+    sbx_doc_heading(x->d, "Code, as sandboxio captured it");
     untrusted_marked(x->d, x->l, SBX_STYLE_NORMAL, val, vlen && val[vlen - 1] == '\n' ? vlen - 1 : vlen,
                      false);
     sbx_doc_end_line(x->d);
@@ -195,7 +195,7 @@ static void sandboxio_command(struct sbx_doc *d, struct sbx_rows_look *l, const 
     const char *line = sbx_event_line(l->tl, e);
     struct extras x = {d, l};
     if (!(c->command.flags & SBX_TEXT_PRESENT)) {
-        heading(d, "Command");
+        sbx_doc_heading(d, "Command");
         sbx_doc_adds(d, SBX_STYLE_NOTE, strcmp(sbx_str(l->tl, e->label), "run_code") == 0
                                             ? "none: run_code sends code, which sandboxio did not capture"
                                             : "none in the log");
@@ -206,7 +206,7 @@ static void sandboxio_command(struct sbx_doc *d, struct sbx_rows_look *l, const 
     struct sbx_buf tmp = SBX_BUF_INIT;
     const char *s = sbx_text_get(l->tl, e, &c->command, &tmp, &n);
     if (c->command.flags & SBX_TEXT_ARGV) {
-        heading(d, "Command, from its argv");
+        sbx_doc_heading(d, "Command, from its argv");
         sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
         sbx_doc_set_indent(d, 2);
         untrusted_marked(d, l, SBX_STYLE_NORMAL, s, n, false);
@@ -228,7 +228,7 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
     enum sbx_style style = sbx_finding_look(e->findings, &mark);
     struct sbx_buf words = SBX_BUF_INIT;
     sbx_findings_words(e->findings, &words);
-    field(d, "Findings");
+    sbx_doc_field(d, "Findings");
     sbx_doc_add(d, style, words.p, words.len);
     sbx_doc_end_line(d);
     sbx_buf_free(&words);
@@ -237,7 +237,7 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         const struct sbx_refusal *r = &sum->refused[i];
         if (r->event != e)
             continue;
-        field(d, "");
+        sbx_doc_field(d, "");
         sbx_doc_adds(d, SBX_STYLE_REFUSED, "refused ");
         untrusted(d, l, SBX_STYLE_REFUSED, r->host, strlen(r->host), true);
         sbx_doc_addf(d, SBX_STYLE_DETAIL, " (%s): ", r->pattern ? r->pattern : "");
@@ -246,7 +246,7 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
     }
     unsigned long long denied = (unsigned long long)sbx_event_denials(e);
     if (denied) {
-        field(d, "");
+        sbx_doc_field(d, "");
         sbx_doc_addf(d, SBX_STYLE_REFUSED, "%llu connection%s refused by the sandbox's network policy",
                      denied, denied == 1 ? "" : "s");
         sbx_doc_adds(d, SBX_STYLE_DETAIL, " (no host named: the log counts them only)");
@@ -256,7 +256,7 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         const struct sbx_secret_found *f = &sum->secrets[i];
         if (f->event != e)
             continue;
-        field(d, "");
+        sbx_doc_field(d, "");
         sbx_doc_addf(d, SBX_STYLE_SECRET, "%s ", sbx_secret_kind_name(f->kind));
         sbx_doc_untrusted(d, SBX_STYLE_SECRET, f->sample, strlen(f->sample), true);
         sbx_doc_addf(d, SBX_STYLE_DETAIL, " in %s (masked here)", f->where);
@@ -277,7 +277,7 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
         const struct sbx_text *t = fields[i];
         if (!t->len || !sbx_field_hides(l->tl, e, t, &tmp))
             continue;
-        field(d, "");
+        sbx_doc_field(d, "");
         sbx_doc_addf(d, SBX_STYLE_HIDDEN, "hidden text in %s", names[i]);
         sbx_doc_adds(d, SBX_STYLE_DETAIL, " (shown as <U+...>)");
         sbx_doc_end_line(d);
@@ -285,7 +285,7 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
         const char *s = sbx_text_get(l->tl, e, t, &tmp, &n);
         sbx_buf_clear(&tags);
         if (sbx_tag_text(s, n, &tags)) {
-            field(d, "");
+            sbx_doc_field(d, "");
             sbx_doc_addf(d, SBX_STYLE_HIDDEN, "tag characters in %s spell: ", names[i]);
             untrusted(d, l, SBX_STYLE_NORMAL, tags.p, tags.len, true);
             sbx_doc_end_line(d);
@@ -300,7 +300,7 @@ static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     struct sbx_buf tmp = SBX_BUF_INIT;
     enum sbx_hash_state h = sbx_hash_check(l->tl, e, NULL, NULL, &tmp, NULL, NULL);
     sbx_buf_free(&tmp);
-    field(d, "Stdout hash");
+    sbx_doc_field(d, "Stdout hash");
     switch (h) {
     case SBX_HASH_NONE: sbx_doc_adds(d, SBX_STYLE_NOTE, "not recorded"); break;
     case SBX_HASH_CLIPPED:
@@ -357,7 +357,7 @@ static void load_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
         return;
     const struct sbx_metric *v = &m->u.metric;
     char clock[16];
-    field(d, "Load");
+    sbx_doc_field(d, "Load");
     if (v->cpu_percent >= 0)
         sbx_doc_addf(d, SBX_STYLE_NORMAL, "CPU %.0f%%", v->cpu_percent);
     if (v->memory_bytes >= 0)
@@ -382,7 +382,7 @@ static void load_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
 static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     const struct sbx_command *c = &e->u.cmd;
-    field(d, "Exit");
+    sbx_doc_field(d, "Exit");
     if (c->flags & SBX_CMD_TIMED_OUT)
         sbx_doc_adds(d, SBX_STYLE_TIMEDOUT, "timed out");
     else if (c->flags & SBX_CMD_EXIT_KNOWN)
@@ -396,11 +396,11 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     sbx_doc_end_line(d);
     const char *cwd = sbx_str(l->tl, c->cwd), *prog = sbx_str(l->tl, c->program);
     if (cwd[0]) {
-        field(d, "Directory");
+        sbx_doc_field(d, "Directory");
         untrusted(d, l, SBX_STYLE_NORMAL, cwd, strlen(cwd), true);
         sbx_doc_end_line(d);
     }
-    field(d, "Program");
+    sbx_doc_field(d, "Program");
     untrusted(d, l, SBX_STYLE_NORMAL, prog[0] ? prog : "?", prog[0] ? strlen(prog) : 1, true);
     sbx_doc_end_line(d);
     if (!from_sandboxio(l, e)) /* sandboxio keeps no output to hash */
@@ -408,7 +408,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     load_field(d, l, e);
     if (l->sum && l->sum->cross.records) {
         const struct sbx_event *r = sbx_crosscheck_record_of(&l->sum->cross, e);
-        field(d, "Record");
+        sbx_doc_field(d, "Record");
         if (r) {
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
             if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
@@ -435,10 +435,10 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
 static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
     const struct sbx_command *c = &e->u.cmd;
-    field(d, "Program");
+    sbx_doc_field(d, "Program");
     untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, c->program), strlen(sbx_str(l->tl, c->program)), true);
     sbx_doc_end_line(d);
-    field(d, "State");
+    sbx_doc_field(d, "State");
     if (c->flags & SBX_CMD_RUNNING)
         sbx_doc_adds(d, SBX_STYLE_WARNING, "running");
     else if (c->flags & SBX_CMD_UNREAD)
@@ -448,11 +448,11 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
                      (int)c->exit, (long long)c->ms);
     sbx_doc_end_line(d);
     if (e->label) {
-        field(d, "Actor");
+        sbx_doc_field(d, "Actor");
         untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, e->label), strlen(sbx_str(l->tl, e->label)), true);
         sbx_doc_end_line(d);
     }
-    field(d, "Wrapper");
+    sbx_doc_field(d, "Wrapper");
     if (e->findings & SBX_F_OUTSIDE_WRAPPER) {
         sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "RAN OUTSIDE THE WRAPPER: no command in the wrapper's log is this one");
     } else {
@@ -476,11 +476,11 @@ static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     for (int i = 0; i < 4; i++) {
         if (!ids[i])
             continue;
-        field(d, names[i]);
+        sbx_doc_field(d, names[i]);
         untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, ids[i]), strlen(sbx_str(l->tl, ids[i])), true);
         sbx_doc_end_line(d);
     }
-    field(d, "From");
+    sbx_doc_field(d, "From");
     if (a->inside) {
         sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "INSIDE sandbox ");
         untrusted(d, l, SBX_STYLE_OUTSIDE, sbx_str(l->tl, a->inside), strlen(sbx_str(l->tl, a->inside)), true);
@@ -496,11 +496,11 @@ static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
 {
     const struct sbx_network *n = &e->u.net;
     const char *host = sbx_str(l->tl, n->host);
-    field(d, "Host");
+    sbx_doc_field(d, "Host");
     untrusted(d, l, n->flags & SBX_NET_DENIED ? SBX_STYLE_REFUSED : SBX_STYLE_NORMAL, host[0] ? host : "?",
               host[0] ? strlen(host) : 1, true);
     sbx_doc_end_line(d);
-    field(d, "Request");
+    sbx_doc_field(d, "Request");
     const char *method = sbx_str(l->tl, n->method);
     untrusted(d, l, SBX_STYLE_NORMAL, method, strlen(method), true);
     struct sbx_buf url = SBX_BUF_INIT;
@@ -510,7 +510,7 @@ static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     untrusted(d, l, SBX_STYLE_NORMAL, u, len, true);
     sbx_buf_free(&url);
     sbx_doc_end_line(d);
-    field(d, "Outcome");
+    sbx_doc_field(d, "Outcome");
     if (n->flags & SBX_NET_DENIED)
         sbx_doc_adds(d, SBX_STYLE_REFUSED, "DENIED by the proxy's rules");
     else if (n->flags & SBX_NET_UNREACHED)
@@ -527,7 +527,7 @@ static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     }
     sbx_doc_end_line(d);
     if (n->bytes_in >= 0 || n->bytes_out >= 0) {
-        field(d, "Bytes");
+        sbx_doc_field(d, "Bytes");
         if (n->bytes_in >= 0)
             sbx_doc_addf(d, SBX_STYLE_NORMAL, "%lld to the client", (long long)n->bytes_in);
         if (n->bytes_out >= 0)
@@ -537,11 +537,11 @@ static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     }
     const char *client = sbx_str(l->tl, n->client);
     if (client[0]) {
-        field(d, "Client");
+        sbx_doc_field(d, "Client");
         untrusted(d, l, SBX_STYLE_NORMAL, client, strlen(client), true);
         sbx_doc_end_line(d);
     }
-    field(d, "During");
+    sbx_doc_field(d, "During");
     const struct sbx_event *c = sbx_command_during(l->tl, e);
     if (!c) {
         sbx_doc_adds(d, SBX_STYLE_NOTE, sbx_str(l->tl, e->sandbox)[0] || sbx_only_sandbox(l->tl)
@@ -571,7 +571,7 @@ static void source_field(struct sbx_doc *d, struct sbx_rows_look *l, const char 
     if (source >= l->tl->nsources)
         return;
     const char *p = sbx_display_path(l->tl->sources[source].path);
-    field(d, name);
+    sbx_doc_field(d, name);
     untrusted(d, l, SBX_STYLE_NORMAL, p, strlen(p), true);
     sbx_doc_end_line(d);
 }
@@ -641,13 +641,13 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     static const char *const verbs[SBX_CHANGE_COUNT] = {"Added", "Changed", "Removed"};
     const struct sbx_files *f = e->u.files;
     if (f && (f->flags & SBX_FILES_OPERATION)) {
-        field(d, "Paths");
+        sbx_doc_field(d, "Paths");
         sbx_doc_adds(d, SBX_STYLE_NOTE, "none named (the log says which operation, not on which file)");
         sbx_doc_end_line(d);
         return;
     }
     const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
-    field(d, "Root");
+    sbx_doc_field(d, "Root");
     untrusted(d, l, SBX_STYLE_NORMAL, root[0] ? root : "the workspace", root[0] ? strlen(root) : 13, true);
     sbx_doc_end_line(d);
     if (f && (f->flags & SBX_FILES_MANIFESTS)) {
@@ -659,7 +659,7 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
         char what[64];
         snprintf(what, sizeof what, "%s: %u", verbs[c], f->n[c]);
-        heading(d, what);
+        sbx_doc_heading(d, what);
         for (uint32_t i = 0; i < f->n[c]; i++) {
             untrusted(d, l, e->findings & SBX_F_SYSTEM_FILES ? SBX_STYLE_SYSTEM : SBX_STYLE_NORMAL,
                       f->paths[c][i], strlen(f->paths[c][i]), true);
@@ -680,17 +680,17 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
 {
     const struct sbx_source *src = &l->tl->sources[e->source];
     const char *line = sbx_event_line(l->tl, e);
-    field(d, "Source");
+    sbx_doc_field(d, "Source");
     untrusted(d, l, SBX_STYLE_NORMAL, sbx_display_path(src->path), strlen(sbx_display_path(src->path)), true);
     sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s, %u bytes)", e->line_no, src->format, e->line_len);
     sbx_doc_end_line(d);
     if (raw) {
-        heading(d, "The line as recorded (sanitised; o: back to the fields)");
+        sbx_doc_heading(d, "The line as recorded (sanitised; o: back to the fields)");
         untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
         sbx_doc_end_line(d);
         return;
     }
-    field(d, "Kind");
+    sbx_doc_field(d, "Kind");
     sbx_doc_adds(d, SBX_STYLE_KIND, sbx_kind_name((enum sbx_kind)e->kind));
     const char *label = sbx_str(l->tl, e->label);
     bool operation = e->kind == SBX_EV_FILES && e->u.files && (e->u.files->flags & SBX_FILES_OPERATION);
@@ -702,7 +702,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     time_field(d, l, "Started", e->start, e);
     time_field(d, l, "Ended", e->end, e);
     const char *sb = sbx_str(l->tl, e->sandbox);
-    field(d, "Sandbox");
+    sbx_doc_field(d, "Sandbox");
     untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
     sbx_doc_end_line(d);
     if (from_sandboxio(l, e))
@@ -716,7 +716,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     else if (e->kind == SBX_EV_NETWORK)
         network_fields(d, l, e);
     if (e->tflags & SBX_EVT_WEBHOOK) {
-        field(d, "Webhook");
+        sbx_doc_field(d, "Webhook");
         if (e->tflags & SBX_EVT_SIG_OK)
             sbx_doc_adds(d, SBX_STYLE_GOOD, "signature verified");
         else if (e->tflags & SBX_EVT_SIG_BAD)
@@ -728,7 +728,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     findings_fields(d, l, e);
     hidden_fields(d, l, e);
     if (e->findings & SBX_F_BAD_FIELD) {
-        field(d, "");
+        sbx_doc_field(d, "");
         sbx_doc_adds(d, SBX_STYLE_WARNING, "a field had the wrong type or range and shows as ? (o: the line)");
         sbx_doc_end_line(d);
     }
@@ -739,7 +739,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
             sandboxio_command(d, l, e);
             return; /* sandboxio keeps no output */
         }
-        heading(d, "Command, as written");
+        sbx_doc_heading(d, "Command, as written");
         size_t n;
         struct sbx_buf tmp = SBX_BUF_INIT;
         const char *s = sbx_text_get(l->tl, e, &c->command, &tmp, &n);
@@ -754,7 +754,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     } else if (e->kind == SBX_EV_FILES) {
         files_fields(d, l, e);
     } else {
-        heading(d, "The record (o: as raw JSON)");
+        sbx_doc_heading(d, "The record (o: as raw JSON)");
         untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
         sbx_doc_end_line(d);
     }

@@ -78,21 +78,7 @@ void sbx_draw_file_row(struct sbx_grid *g, int row, const struct sbx_filetree *t
 
 /* ---- one file ---- */
 
-enum { FIELD_W = 13, BEFORE_MAX = 5, DIFF_LINES_MAX = 5000 };
-
-static void field(struct sbx_doc *d, const char *name)
-{
-    sbx_doc_set_indent(d, FIELD_W);
-    sbx_doc_addf(d, SBX_STYLE_FIELD, "%-*s", FIELD_W, name);
-}
-
-static void heading(struct sbx_doc *d, const char *what)
-{
-    sbx_doc_set_indent(d, 0);
-    sbx_doc_end_line(d);
-    sbx_doc_adds(d, SBX_STYLE_HEADING, what);
-    sbx_doc_end_line(d);
-}
+enum { BEFORE_MAX = 5, DIFF_LINES_MAX = 5000 };
 
 static void where(struct sbx_doc *d, const struct sbx_timeline *tl, const struct sbx_event *e)
 {
@@ -169,7 +155,7 @@ static void diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
 {
     const struct sbx_diff_file *f = sbx_diff_find(l->tl, n->path);
     if (!f) {
-        heading(d, "Diff");
+        sbx_doc_heading(d, "Diff");
         sbx_doc_adds(d, SBX_STYLE_NOTE, l->tl->ndiffs ? "The diff loaded does not name this file."
                                                       : "No diff loaded: open a unified diff with the run "
                                                         "(git diff > changes.patch) to see the content.");
@@ -179,7 +165,7 @@ static void diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     char what[160];
     snprintf(what, sizeof what, "Diff: %u hunk%s, +%u -%u%s", f->hunks, f->hunks == 1 ? "" : "s",
              f->added_lines, f->removed_lines, f->binary ? " (binary: no lines to show)" : "");
-    heading(d, what);
+    sbx_doc_heading(d, what);
     const char *src = sbx_display_path(l->tl->sources[f->source].path);
     sbx_doc_adds(d, SBX_STYLE_NOTE, "from ");
     sbx_doc_untrusted(d, SBX_STYLE_NOTE, src, strlen(src), true);
@@ -221,10 +207,10 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
                   size_t node)
 {
     const struct sbx_ftnode *n = &t->nodes[node];
-    field(d, "Path");
+    sbx_doc_field(d, "Path");
     sbx_doc_untrusted(d, n->system ? SBX_STYLE_SYSTEM : SBX_STYLE_NORMAL, n->path, strlen(n->path), true);
     sbx_doc_end_line(d);
-    field(d, "Under");
+    sbx_doc_field(d, "Under");
     if (n->root) {
         const char *root = sbx_str(l->tl, n->root);
         sbx_doc_untrusted(d, SBX_STYLE_SYSTEM, root, strlen(root), true);
@@ -234,7 +220,7 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
     }
     sbx_doc_end_line(d);
     if (!n->changed) {
-        field(d, "State");
+        sbx_doc_field(d, "State");
         sbx_doc_adds(d, SBX_STYLE_NOTE, "a folder: ");
         struct sbx_buf c = SBX_BUF_INIT;
         counts(n->below, &c);
@@ -244,7 +230,7 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
         sbx_doc_end_line(d);
         return;
     }
-    field(d, "State");
+    sbx_doc_field(d, "State");
     sbx_doc_adds(d, change_style(n->state), change_word[n->state]);
     if (n->nchanges > 1)
         sbx_doc_addf(d, SBX_STYLE_WARNING, " (named by %u records: this is the latest)", n->nchanges);
@@ -255,7 +241,7 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
     const struct sbx_event *latest = t->changes[n->change0 + n->nchanges - 1].event;
     const struct sbx_event *before[BEFORE_MAX];
     size_t nb = sbx_commands_before(l->tl, latest, before, BEFORE_MAX);
-    heading(d, "Commands that ran just before it changed (latest first)");
+    sbx_doc_heading(d, "Commands that ran just before it changed (latest first)");
     if (!nb) {
         sbx_doc_adds(d, SBX_STYLE_NOTE,
                      latest->start == SBX_TIME_UNKNOWN && latest->end == SBX_TIME_UNKNOWN
@@ -270,7 +256,7 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
         sbx_doc_end_line(d);
     }
 
-    heading(d, n->nchanges > 1 ? "The records that name it, in time order" : "The record that names it");
+    sbx_doc_heading(d, n->nchanges > 1 ? "The records that name it, in time order" : "The record that names it");
     for (uint32_t i = 0; i < n->nchanges; i++)
         change_line(d, l, &t->changes[n->change0 + i]);
 }

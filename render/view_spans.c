@@ -10,21 +10,7 @@
 #include "model/timefmt.h"
 #include "render/summary_common.h"
 
-enum { FIELD_W = 13, TREE_MAX = 5000, INDENT_MAX = 20 };
-
-static void field(struct sbx_doc *d, const char *name)
-{
-    sbx_doc_set_indent(d, FIELD_W);
-    sbx_doc_addf(d, SBX_STYLE_FIELD, "%-*s", FIELD_W, name);
-}
-
-static void heading(struct sbx_doc *d, const char *what)
-{
-    sbx_doc_set_indent(d, 0);
-    sbx_doc_end_line(d);
-    sbx_doc_adds(d, SBX_STYLE_HEADING, what);
-    sbx_doc_end_line(d);
-}
+enum { TREE_MAX = 5000, INDENT_MAX = 20 };
 
 /* Log text, redacted with the summary's patterns, sanitised by the doc. */
 static void untrusted(struct sbx_doc *d, struct sbx_rows_look *l, enum sbx_style style,
@@ -161,7 +147,7 @@ static void tree(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_sp
     char what[160];
     snprintf(what, sizeof what, "Spans beneath it: %u (%zu tool call%s, %zu failed, %zu refused network)",
              t->descendants, tools, tools == 1 ? "" : "s", failed, refused);
-    heading(d, what);
+    sbx_doc_heading(d, what);
     size_t shown = 0;
     for (uint32_t c = sbx_spans_next_in(sp, top, top); c != SBX_SPAN_NONE;
          c = sbx_spans_next_in(sp, top, c)) {
@@ -195,7 +181,7 @@ static void status_field(struct sbx_doc *d, struct sbx_rows_look *l, const char 
         return;
     }
     const char *name = status_name(code.p);
-    field(d, "Status");
+    sbx_doc_field(d, "Status");
     if (name)
         sbx_doc_adds(d, strcmp(name, "ERROR") == 0 ? SBX_STYLE_FAILED : SBX_STYLE_NORMAL, name);
     else
@@ -214,7 +200,7 @@ static void id_fields(struct sbx_doc *d, struct sbx_rows_look *l, const char *js
 {
     struct sbx_buf v = SBX_BUF_INIT;
     if (member_text(json, json + len, "traceId", &v)) {
-        field(d, "Trace");
+        sbx_doc_field(d, "Trace");
         untrusted(d, l, SBX_STYLE_NORMAL, v.p ? v.p : "", v.len);
         if (member_text(json, json + len, "spanId", &v)) {
             sbx_doc_adds(d, SBX_STYLE_NOTE, ", span ");
@@ -230,7 +216,7 @@ static void name_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *j
 {
     static const char *const kinds[] = {"unspecified", "internal", "server", "client", "producer", "consumer"};
     struct sbx_buf v = SBX_BUF_INIT;
-    field(d, "Span");
+    sbx_doc_field(d, "Span");
     if (member_text(json, json + len, "name", &v))
         untrusted(d, l, SBX_STYLE_NORMAL, v.p ? v.p : "", v.len);
     if (member_text(json, json + len, "kind", &v)) {
@@ -260,7 +246,7 @@ static void service_field(struct sbx_doc *d, struct sbx_rows_look *l, const stru
         if (!sbx_jwk_key_is(a.key, a.key_len, "service.name"))
             continue;
         value_text(a.val, a.val_end, &v);
-        field(d, "Service");
+        sbx_doc_field(d, "Service");
         untrusted(d, l, SBX_STYLE_NORMAL, v.p ? v.p : "", v.len);
         sbx_doc_end_line(d);
         break;
@@ -286,19 +272,19 @@ static void parent_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     const struct sbx_span_node *nd = &sp->nodes[node];
     if (nd->parent != SBX_SPAN_NONE) {
         const struct sbx_event *p = sp->nodes[nd->parent].event;
-        field(d, p->kind == SBX_EV_SPAN ? "Agent" : "Parent");
+        sbx_doc_field(d, p->kind == SBX_EV_SPAN ? "Agent" : "Parent");
         span_ref(d, l, p);
         sbx_doc_end_line(d);
         uint32_t agent = sbx_spans_agent_of(sp, node);
         if (agent != SBX_SPAN_NONE && agent != nd->parent) {
-            field(d, "Agent");
+            sbx_doc_field(d, "Agent");
             span_ref(d, l, sp->nodes[agent].event);
             sbx_doc_end_line(d);
         }
     } else if (nd->flags & (SBX_SPAN_ORPHAN | SBX_SPAN_CYCLE)) {
         struct sbx_buf v = SBX_BUF_INIT;
         member_text(json, json + len, "parentSpanId", &v);
-        field(d, "Parent");
+        sbx_doc_field(d, "Parent");
         untrusted(d, l, SBX_STYLE_WARNING, v.p ? v.p : "", v.len);
         sbx_doc_adds(d, SBX_STYLE_WARNING, nd->flags & SBX_SPAN_ORPHAN
                                                ? " not loaded: an orphan, shown as a root"
@@ -306,12 +292,12 @@ static void parent_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
         sbx_doc_end_line(d);
         sbx_buf_free(&v);
     } else {
-        field(d, "Parent");
+        sbx_doc_field(d, "Parent");
         sbx_doc_adds(d, SBX_STYLE_NOTE, "none (a root span)");
         sbx_doc_end_line(d);
     }
     if (nd->flags & SBX_SPAN_DUPLICATE) {
-        field(d, "");
+        sbx_doc_field(d, "");
         sbx_doc_adds(d, SBX_STYLE_WARNING, "another span with the same ids came first: it has the children");
         sbx_doc_end_line(d);
     }
@@ -326,7 +312,7 @@ static void attributes(struct sbx_doc *d, struct sbx_rows_look *l, const char *j
     sbx_span_attrs_begin(&it, json, len);
     while (sbx_span_attrs_next(&it, &a)) {
         if (n++ == 0)
-            heading(d, "Attributes");
+            sbx_doc_heading(d, "Attributes");
         sbx_buf_clear(&key);
         sbx_buf_reserve(&key, a.key_len);
         key.len = sbx_jstr_decode(a.key, a.key_len, key.p);
@@ -360,7 +346,7 @@ void sbx_span_detail(struct sbx_doc *d, struct sbx_rows_look *l, const struct sb
         evidence(json, len, &ev);
         if (ev.len) {
             char mark;
-            field(d, "Evidence");
+            sbx_doc_field(d, "Evidence");
             untrusted(d, l, sbx_finding_look(e->findings, &mark), ev.p, ev.len);
             if (e->findings & SBX_F_REFUSED_HOST)
                 sbx_doc_adds(d, SBX_STYLE_NOTE, " (its policy names no host)");

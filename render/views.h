@@ -67,6 +67,12 @@ char *sbx_clock(int64_t ns, bool local, char *buf);
 /* "2026-11-29 09:29:51 UTC" into buf (at least 40 bytes). */
 char *sbx_stamp(int64_t ns, bool local, char *buf);
 
+/* The layout every page of fields shares (the detail, a file's page, a
+ * span's tree): a field's name in a fixed column with its value wrapped
+ * beside it, and a heading on a line of its own after a blank one. */
+void sbx_doc_field(struct sbx_doc *d, const char *name);
+void sbx_doc_heading(struct sbx_doc *d, const char *what);
+
 /* The detail of one event: every field, the command as written, stdout and
  * stderr, the hash check, the findings and their evidence, where it came
  * from. With raw, the line of the source instead (sanitised). */

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/hex.h"
+
 /* The command line is a stack of byte streams: level 0 is the raw input;
  * level k+1 is one word of level k with the shell's quote removal applied,
  * decoded on the fly. A tokenizer reading level k reads its words through
@@ -184,17 +186,6 @@ static void start_bq(struct lvl *l)
     l->sub_esc = false;
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* $'…' after a backslash (bash's ANSI-C quoting). */
 static int ansi_escape(struct walker *w, int k)
 {
@@ -225,8 +216,8 @@ static int ansi_escape(struct walker *w, int k)
     case 'x': case 'u': case 'U': {
         int maxd = d == 'x' ? 2 : d == 'u' ? 4 : 8, nd = 0;
         uint32_t v = 0;
-        while (nd < maxd && hexval(peek(w, pk)) >= 0) {
-            v = v * 16 + (uint32_t)hexval(next(w, pk));
+        while (nd < maxd && sbx_hex_digit(peek(w, pk)) >= 0) {
+            v = v * 16 + (uint32_t)sbx_hex_digit(next(w, pk));
             nd++;
         }
         if (nd == 0) {

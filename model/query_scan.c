@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/hex.h"
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -32,14 +34,6 @@ static bool equal_at(const struct sbx_lit *lit, const unsigned char *s)
     return true;
 }
 
-static int hex_digit(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* Does the escape whose backslash is raw[j] decode to a byte of the
  * literal? A backslash that is itself the second half of "\\" is also
  * tried: that can only say yes more often, which is safe. */
@@ -53,7 +47,7 @@ static bool escape_hides(const struct sbx_lit *lit, const unsigned char *raw, si
             return false;
         int cp = 0;
         for (int k = 0; k < 4; k++) {
-            int d = hex_digit(raw[j + 2 + k]);
+            int d = sbx_hex_digit(raw[j + 2 + k]);
             if (d < 0)
                 return false; /* copied through as it stands: plain bytes */
             cp = cp << 4 | d;

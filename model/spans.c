@@ -3,28 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/hex.h"
+
 bool sbx_span_event(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
     const char *f = tl->sources[e->source].format;
     return f && strcmp(f, SBX_OTLP_FORMAT) == 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool hex64(const char *s, size_t n, uint64_t *out)
 {
     uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {
-        int d = hexval(s[i]);
+        int d = sbx_hex_digit(s[i]);
         if (d < 0)
             return false;
         v = v << 4 | (uint64_t)d;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/buf.h"
+#include "model/hex.h"
 #include "model/timefmt.h"
 
 enum { MAC_LEN = 32 };
@@ -77,20 +78,13 @@ static bool mac_of(EVP_MAC *mac, const unsigned char *key, size_t key_len, const
     return ok;
 }
 
-static int hex_digit(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* A v1 value as bytes: exactly 64 hex digits. */
 static bool unhex(const char *s, size_t n, unsigned char out[MAC_LEN])
 {
     if (n != 2 * MAC_LEN)
         return false;
     for (size_t i = 0; i < MAC_LEN; i++) {
-        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        int hi = sbx_hex_digit(s[2 * i]), lo = sbx_hex_digit(s[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return false;
         out[i] = (unsigned char)(hi << 4 | lo);

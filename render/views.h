@@ -67,6 +67,12 @@ char *sbx_clock(int64_t ns, bool local, char *buf);
 /* "2026-11-29 09:29:51 UTC" into buf (at least 40 bytes). */
 char *sbx_stamp(int64_t ns, bool local, char *buf);
 
+/* The smallest screen the views are drawn on; below it a screen shows
+ * sbx_draw_too_small's notice instead: the size, the minimum, and hint (a
+ * key that still works, e.g. "q quits"), on as many rows as there are. */
+enum { SBX_MIN_COLS = 40, SBX_MIN_ROWS = 10 };
+void sbx_draw_too_small(struct sbx_grid *g, const char *hint);
+
 /* The layout every page of fields shares (the detail, a file's page, a
  * span's tree): a field's name in a fixed column with its value wrapped
  * beside it, and a heading on a line of its own after a blank one. */

@@ -320,10 +320,8 @@ void sbx_cmpview_draw(struct sbx_cmpview *v, struct sbx_grid *g)
     if (g->cols != v->cols || g->rows != v->rows)
         sbx_grid_resize(g, v->cols, v->rows);
     sbx_grid_clear(g, SBX_STYLE_NORMAL);
-    if (v->cols < 40 || v->rows < 10) {
-        char line[64];
-        snprintf(line, sizeof line, "Terminal too small (%dx%d): needs 40x10.", v->cols, v->rows);
-        sbx_grid_text(g, g->rows / 2, 0, g->cols, SBX_STYLE_ERROR, line, strlen(line));
+    if (v->cols < SBX_MIN_COLS || v->rows < SBX_MIN_ROWS) {
+        sbx_draw_too_small(g, "q closes the view");
         return;
     }
     header(v, g);

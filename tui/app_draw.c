@@ -228,25 +228,13 @@ static void doc_body(struct sbx_app *a, struct sbx_grid *g)
     }
 }
 
-static void too_small(struct sbx_app *a, struct sbx_grid *g)
-{
-    char line[64];
-    snprintf(line, sizeof line, "Terminal too small (%dx%d): needs 40x10.", a->cols, a->rows);
-    int row = g->rows / 2;
-    /* as much as fits, on as many rows as there are */
-    const char *words[] = {"Terminal too small", line + 19, "q quits"};
-    for (int i = 0; i < 3 && row + i < g->rows; i++)
-        sbx_grid_text(g, row - (g->rows > 2 ? 1 : 0) + i, 0, g->cols, i ? SBX_STYLE_NORMAL : SBX_STYLE_ERROR,
-                      words[i], strlen(words[i]));
-}
-
 void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g)
 {
     if (g->cols != a->cols || g->rows != a->rows)
         sbx_grid_resize(g, a->cols, a->rows);
     sbx_grid_clear(g, SBX_STYLE_NORMAL);
     if (sbx_app_too_small(a)) {
-        too_small(a, g);
+        sbx_draw_too_small(g, "q quits");
         return;
     }
     header(a, g);

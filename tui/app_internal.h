@@ -10,7 +10,7 @@
 
 /* Body rows: the screen less the header and status lines. */
 static inline int sbx_app_body(const struct sbx_app *a) { return a->rows > 2 ? a->rows - 2 : 1; }
-static inline bool sbx_app_too_small(const struct sbx_app *a) { return a->cols < 40 || a->rows < 10; }
+static inline bool sbx_app_too_small(const struct sbx_app *a) { return a->cols < SBX_MIN_COLS || a->rows < SBX_MIN_ROWS; }
 
 /* Rows the timeline shows. */
 size_t sbx_app_count(const struct sbx_app *a);

@@ -221,10 +221,8 @@ void sbx_runs_app_draw(struct sbx_runs_app *a, struct sbx_grid *g)
     if (g->cols != a->cols || g->rows != a->rows)
         sbx_grid_resize(g, a->cols, a->rows);
     sbx_grid_clear(g, SBX_STYLE_NORMAL);
-    if (a->cols < 40 || a->rows < 10) {
-        char line[64];
-        snprintf(line, sizeof line, "Terminal too small (%dx%d): needs 40x10.", a->cols, a->rows);
-        sbx_grid_text(g, g->rows / 2, 0, g->cols, SBX_STYLE_ERROR, line, strlen(line));
+    if (a->cols < SBX_MIN_COLS || a->rows < SBX_MIN_ROWS) {
+        sbx_draw_too_small(g, "q quits");
         return;
     }
     header(a, g);

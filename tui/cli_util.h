@@ -60,6 +60,13 @@ struct sbx_cli_runs {
     int threads; /* 0: the default */
     bool quiet;
 };
+/* The long options sbx_cli_runs_option takes, for a command's option
+ * table (with "j:" in its optstring); --quiet ('q') is apart, as the
+ * review has none. */
+#define SBX_CLI_RUNS_LONGOPTS                                                                      \
+    {"as", required_argument, NULL, 'A'}, {"allow-list", required_argument, NULL, 'W'},           \
+        {"threads", required_argument, NULL, 'j'}
+#define SBX_CLI_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
 /* One option from getopt_long (an optstring that starts with "-", so an
  * input comes back as 1 in order): 1 an input, 'A' --as, 'W' --allow-list,
  * 'j' and 'q'. Returns 1 when it took c, 0 when c is another option, -1

@@ -141,9 +141,8 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
-        {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {"as", required_argument, NULL, 'A'},
-        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
+        SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
     };
     struct report r = {0};
     bool json = false;

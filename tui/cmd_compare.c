@@ -40,9 +40,8 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
-        {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {"as", required_argument, NULL, 'A'},
-        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
+        SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     bool fmt_given = false;

@@ -34,12 +34,11 @@ static void given(struct export_args *a, const char *s)
 static int parse(int argc, char **argv, struct export_args *a)
 {
     static const struct option longopts[] = {
-        {"to", required_argument, NULL, 't'},       {"include-output", no_argument, NULL, 'O'},
-        {"dry-run", no_argument, NULL, 'n'},        {"jira-api", required_argument, NULL, 'J'},
-        {"threads", required_argument, NULL, 'j'},  {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},           {"as", required_argument, NULL, 'A'},
-        {"allow-list", required_argument, NULL, 'W'}, {"timeout", required_argument, NULL, 'T'},
-        {"repost", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0},
+        {"to", required_argument, NULL, 't'},      {"include-output", no_argument, NULL, 'O'},
+        {"dry-run", no_argument, NULL, 'n'},       {"jira-api", required_argument, NULL, 'J'},
+        {"timeout", required_argument, NULL, 'T'}, {"repost", no_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},          SBX_CLI_RUNS_LONGOPTS,
+        SBX_CLI_QUIET_LONGOPT,                     {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;

@@ -78,10 +78,9 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
-        {"threads", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
-        {"color", required_argument, NULL, 'C'},   {"colour", required_argument, NULL, 'C'},
-        {"theme", required_argument, NULL, 'T'},   {"help", no_argument, NULL, 'h'},
-        {"as", required_argument, NULL, 'A'},      {"allow-list", required_argument, NULL, 'W'},
+        {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
+        {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
+        SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
         {NULL, 0, NULL, 0},
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;

@@ -321,12 +321,11 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
 {
     static const struct option longopts[] = {
         {"local", no_argument, NULL, 'L'},      {"theme", required_argument, NULL, 'T'},
-        {"no-mouse", no_argument, NULL, 'M'},   {"threads", required_argument, NULL, 'j'},
-        {"dump", no_argument, NULL, 'D'},       {"dump-styles", no_argument, NULL, 'S'},
-        {"size", required_argument, NULL, 'z'}, {"keys", required_argument, NULL, 'k'},
-        {"follow", no_argument, NULL, 'F'},     {"first-screen", no_argument, NULL, 'P'},
-        {"help", no_argument, NULL, 'h'},       {"as", required_argument, NULL, 'A'},
-        {"allow-list", required_argument, NULL, 'W'}, {NULL, 0, NULL, 0},
+        {"no-mouse", no_argument, NULL, 'M'},   {"dump", no_argument, NULL, 'D'},
+        {"dump-styles", no_argument, NULL, 'S'}, {"size", required_argument, NULL, 'z'},
+        {"keys", required_argument, NULL, 'k'}, {"follow", no_argument, NULL, 'F'},
+        {"first-screen", no_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
+        SBX_CLI_RUNS_LONGOPTS,                  {NULL, 0, NULL, 0},
     };
     struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24,
                           .app.open_on_finding = true};

@@ -6,6 +6,7 @@
 
 #include "model/query.h"
 #include "tui/app_internal.h"
+#include "tui/list_window.h"
 
 void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows)
 {
@@ -96,21 +97,7 @@ size_t sbx_app_row_of(const struct sbx_app *a, const struct sbx_event *e, bool e
 
 void sbx_app_select(struct sbx_app *a, size_t i)
 {
-    size_t n = sbx_app_count(a);
-    if (!n) {
-        a->cur = a->top = 0;
-        return;
-    }
-    if (i >= n)
-        i = n - 1;
-    a->cur = i;
-    size_t h = (size_t)sbx_app_body(a);
-    if (a->cur < a->top)
-        a->top = a->cur;
-    if (a->cur >= a->top + h)
-        a->top = a->cur - h + 1;
-    if (a->top + h > n)
-        a->top = n > h ? n - h : 0;
+    sbx_list_select(&a->cur, &a->top, i, sbx_app_count(a), (size_t)sbx_app_body(a));
 }
 
 bool sbx_app_at_end(const struct sbx_app *a)

@@ -10,6 +10,7 @@
 #include "model/secrets.h"
 #include "tui/app_cmp_internal.h"
 #include "tui/app_runs_keys.h"
+#include "tui/list_window.h"
 
 static bool load_run(struct sbx_cmp_side *s, const char *path, const char *name,
                      const struct sbx_format *fmt, const struct sbx_allowlist *allow, int threads,
@@ -105,18 +106,7 @@ size_t sbx_cmpview_body(const struct sbx_cmpview *v)
 
 void sbx_cmpview_select(struct sbx_cmpview *v, size_t i)
 {
-    size_t n = v->cmp.nrows, h = sbx_cmpview_body(v);
-    if (!n) {
-        v->cur = v->top = 0;
-        return;
-    }
-    v->cur = i >= n ? n - 1 : i;
-    if (v->cur < v->top)
-        v->top = v->cur;
-    if (v->cur >= v->top + h)
-        v->top = v->cur - h + 1;
-    if (v->top + h > n)
-        v->top = n > h ? n - h : 0;
+    sbx_list_select(&v->cur, &v->top, i, v->cmp.nrows, sbx_cmpview_body(v));
 }
 
 void sbx_cmpview_resize(struct sbx_cmpview *v, int cols, int rows)

@@ -6,6 +6,7 @@
 
 #include "render/sanitize.h"
 #include "tui/app_internal.h"
+#include "tui/list_window.h"
 
 /* ---- the lists ---- */
 
@@ -166,19 +167,7 @@ static size_t list_height(const struct sbx_app *a)
 
 static void place_in(struct sbx_app *a, enum sbx_view v, size_t *cur, size_t *top)
 {
-    size_t n = count_in(a, v), h = height_in(a, v);
-    if (!n) {
-        *cur = *top = 0;
-        return;
-    }
-    if (*cur >= n)
-        *cur = n - 1;
-    if (*cur < *top)
-        *top = *cur;
-    if (*cur >= *top + h)
-        *top = *cur - h + 1;
-    if (*top + h > n)
-        *top = n > h ? n - h : 0;
+    sbx_list_select(cur, top, *cur, count_in(a, v), height_in(a, v));
 }
 
 static void list_place(struct sbx_app *a, size_t *cur, size_t *top)

@@ -8,6 +8,7 @@
 
 #include "tui/app_cmp.h"
 #include "tui/app_runs_keys.h"
+#include "tui/list_window.h"
 
 static void message(struct sbx_runs_app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -28,18 +29,7 @@ static size_t list_body(const struct sbx_runs_app *a)
 
 static void select_row(struct sbx_runs_app *a, size_t i)
 {
-    size_t n = a->norder, h = list_body(a);
-    if (!n) {
-        a->cur = a->top = 0;
-        return;
-    }
-    a->cur = i >= n ? n - 1 : i;
-    if (a->cur < a->top)
-        a->top = a->cur;
-    if (a->cur >= a->top + h)
-        a->top = a->cur - h + 1;
-    if (a->top + h > n)
-        a->top = n > h ? n - h : 0;
+    sbx_list_select(&a->cur, &a->top, i, a->norder, list_body(a));
 }
 
 /* The order made again (new rows, another sort or filter): the selection

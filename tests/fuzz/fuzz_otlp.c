@@ -35,7 +35,9 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size, int 
         const struct sbx_event *e = tl->order[i];
         CHECK(e->line_off <= size && e->line_len <= size - e->line_off && e->line_len >= 2);
         CHECK(d[e->line_off] == '{' && d[e->line_off + e->line_len - 1] == '}');
-        if (e->kind == SBX_EV_COMMAND) {
+        /* a tool call that names no tool (no attribute, no span name) has
+           no command text at all */
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             const struct sbx_text *t = &e->u.cmd.command;
             CHECK(t->off >= e->line_off && t->off + t->len <= e->line_off + e->line_len);
         }

@@ -179,6 +179,10 @@ static size_t escape_args(struct walker *w, unsigned char d, size_t at)
  * does not take a literal from it. */
 static size_t quoted(struct walker *w, size_t at)
 {
+    /* an empty \Q\E is nothing at all: a quantifier after it applies to
+       what came before */
+    if (at + 1 < w->n && w->p[at] == '\\' && w->p[at + 1] == 'E')
+        return at + 2;
     w->no_lit = true;
     other(w);
     while (at < w->n) {
@@ -208,6 +212,11 @@ static void escape(struct walker *w)
     }
     if (d == 'Q') {
         w->i = quoted(w, at + 1);
+        return;
+    }
+    if (d == 'E') { /* \E without \Q: PCRE2 ignores it, so a quantifier after
+                       it applies to the character before */
+        w->i = at + 1;
         return;
     }
     other(w);

@@ -433,6 +433,11 @@ static void literal_reader(void **state)
         {"\\Qabc\\E", false, NULL, false},
         {"(*UTF)abc", false, NULL, false},
         {"ab{,3}", false, "a", false},
+        /* PCRE2 ignores \E without \Q and an empty \Q\E: the quantifier
+           after either applies to the character before */
+        {"abc\\E*", false, "ab", false},
+        {"xyz\\Q\\E?", false, "xy", false},
+        {"\x19\\E*", false, NULL, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct sbx_lit lit;

@@ -23,12 +23,14 @@ ALL_CFLAGS := -std=gnu11 $(WARN) -I. -DSBX_VERSION='"$(VERSION)"' -D_GNU_SOURCE 
 LIBS := $(shell $(PKG_CONFIG) --libs $(LIB_PKGS)) -lpthread
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
-# Everything but tui/ is the library the tests link (without curses).
-LIB_SRC := $(sort $(wildcard model/*.c importers/*.c render/*.c themes/*.c export/*.c))
-TUI_SRC := $(sort $(wildcard tui/*.c))
+# The layers, lowest first (docs/architecture.md). Everything below app/ is
+# the library the tests link (without curses).
+LIB_DIRS := base model analyses query importers render export
+LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(shell find $(d) -name '*.c')))
 # The interface's logic without a terminal: keys in, grids out. Unit tests
-# and benchmarks link it; only tui/term.c needs curses.
-APP_SRC := $(sort $(wildcard tui/app*.c)) tui/keys.c tui/keymap.c tui/loader.c
+# and benchmarks link it; only tui/ needs curses.
+APP_SRC := $(sort $(wildcard app/*.c))
+TUI_SRC := $(sort $(wildcard tui/*.c) $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
@@ -67,8 +69,8 @@ $(APPA): $(APP_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(TUI_OBJ) $(LIBA)
-	$(CC) $(LDSAN) -o $@ $(TUI_OBJ) $(LIBA) $(LIBS) $(CURSES_LIBS)
+$(BIN): $(TUI_OBJ) $(APPA) $(LIBA)
+	$(CC) $(LDSAN) -o $@ $(TUI_OBJ) $(APPA) $(LIBA) $(LIBS) $(CURSES_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -120,4 +122,4 @@ uninstall:
 clean:
 	rm -rf build sbxview
 
--include $(LIB_OBJ:.o=.d) $(TUI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TUI_OBJ:.o=.d)

@@ -1,11 +1,11 @@
-/* Micro-benchmark for importers/jsonscan: maps a JSONL file, scans every
+/* Micro-benchmark for importers/json/jsonscan: maps a JSONL file, scans every
  * line on one core and prints lines, valid lines, bytes, seconds and MB/s.
  *
  *   jsonscan_speed [--jansson | --lines] [--repeat N] FILE
  *
  * --jansson times json_loadb(JSON_REJECT_DUPLICATES) per line instead, and
  * --lines only splits lines (the `wc -l` floor), for comparison. */
-#include "importers/jsonscan.h"
+#include "importers/json/jsonscan.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "importers/load.h"
-#include "model/query.h"
+#include "query/query.h"
 
 static double now(void)
 {

@@ -14,8 +14,8 @@
 #include <time.h>
 
 #include "importers/runs.h"
-#include "tui/app_runs.h"
-#include "tui/keys.h"
+#include "app/app_runs.h"
+#include "app/keys.h"
 
 static double now_ms(void)
 {

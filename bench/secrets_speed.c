@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/secrets.h"
+#include "analyses/secrets/secrets.h"
 
 static double now(void)
 {

@@ -11,9 +11,9 @@
 #include <time.h>
 
 #include "importers/load.h"
-#include "model/summary.h"
-#include "tui/app.h"
-#include "tui/keys.h"
+#include "analyses/summary.h"
+#include "app/app.h"
+#include "app/keys.h"
 
 static double now_ms(void)
 {

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "export/body_internal.h"
-#include "model/timefmt.h"
+#include "base/timefmt.h"
 #include "render/findings.h"
 #include "render/md.h"
-#include "render/summary.h"
+#include "render/summary/summary.h"
 
 struct ctx {
     const struct sbx_timeline *tl;

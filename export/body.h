@@ -11,14 +11,14 @@
  * The sender wraps GitHub's, GitLab's and Jira's body in the request
  * ({"body": ...}); Slack's payload is sent as it is.
  *
- * What goes in: the one-screen summary (render/summary.h's markdown), the
+ * What goes in: the one-screen summary (render/summary/summary.h's markdown), the
  * findings with their evidence (render/findings.h), with --include-output
  * the last lines of each failed command's output, the SHA-256 of every
  * source, how to reopen the run (`sbxview` and the paths as given, shell
  * quoted), and the marker.
  *
  * What never does: every piece of log text is sanitised (render/sanitize.h),
- * then redacted (model/secrets.h), then quoted: in markdown inside a code
+ * then redacted (analyses/secrets/secrets.h), then quoted: in markdown inside a code
  * span or fence longer than any backtick run it holds; in ADF as text with
  * the code mark or in a codeBlock; in Jira's v2 text inside {noformat}
  * (a "{noformat" inside is written "{-noformat"); in Slack inside a ```
@@ -53,8 +53,8 @@
 #include <stddef.h>
 
 #include "export/target.h"
-#include "model/buf.h"
-#include "model/summary.h"
+#include "base/buf.h"
+#include "analyses/summary.h"
 #include "model/timeline.h"
 
 enum sbx_body_kind {

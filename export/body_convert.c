@@ -1,12 +1,12 @@
 /* The markdown body turned into Jira's and Slack's bodies. The markdown is
- * sbxview's own (render/summary_md.c, export/body.c): headings "### ",
+ * sbxview's own (render/summary/summary_md.c, export/body.c): headings "### ",
  * items "- ", "**strong**", code spans and fenced blocks holding the log's
  * text, blank lines between blocks, and the marker as the last line. */
 #include <string.h>
 #include <strings.h>
 
 #include "export/body_internal.h"
-#include "render/jsonw.h"
+#include "base/jsonw.h"
 
 struct line {
     const char *p;

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 
 /* The line that ends every markdown body: "<!-- sbxview:" DIGEST " -->". */
 #define SBX_MARKER_OPEN "<!-- sbxview:"

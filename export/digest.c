@@ -5,7 +5,7 @@
 #include <openssl/evp.h>
 
 #include "export/body.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 static void hex(const unsigned char *md, char out[SBX_DIGEST_HEX])
 {

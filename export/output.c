@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 
 static bool write_all(int fd, const char *data, size_t len)
 {

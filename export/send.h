@@ -46,7 +46,7 @@
 #include <stdio.h>
 
 #include "export/target.h"
-#include "model/buf.h"
+#include "base/buf.h"
 
 /* The settings: from the environment (borrowed; NULL when unset or "")
  * and --jira-api. */

@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "export/send_internal.h"
-#include "importers/http.h"
+#include "base/http.h"
 
 #define URL_MAX 512
 

@@ -8,8 +8,8 @@
 #include <openssl/evp.h>
 
 #include "export/send_internal.h"
-#include "importers/http.h"
-#include "model/utf8.h"
+#include "base/http.h"
+#include "base/utf8.h"
 
 #define GITHUB_DEFAULT "https://api.github.com"
 #define GITLAB_DEFAULT "https://gitlab.com"

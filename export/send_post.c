@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "export/send_internal.h"
-#include "importers/http.h"
+#include "base/http.h"
 
 #define LIST_MAX_BODY ((size_t)32 << 20)
 #define RATE_DEFAULT_MS 60000 /* GitHub: "wait at least one minute" without a hint */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 
 static const char *const kind_names[] = {"file", "github", "gitlab", "jira", "slack"};
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "importers/jsonscan.h"
+#include "importers/json/jsonscan.h"
 #include "importers/readfile.h"
 
 /* A first line longer than this is not parsed for its keys. */

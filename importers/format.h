@@ -55,17 +55,17 @@ struct sbx_format {
 };
 
 extern const struct sbx_format sbx_format_recorder;
-/* Runtime's own records (importers/runtime.h): each kind in every saved shape. */
+/* Runtime's own records (importers/formats/runtime/runtime.h): each kind in every saved shape. */
 extern const struct sbx_format sbx_format_runtime_commands, sbx_format_runtime_events,
     sbx_format_runtime_audit, sbx_format_runtime_metrics, sbx_format_runtime_webhooks;
-/* Squid's access.log (importers/squid.c), native and Apache combined: one
+/* Squid's access.log (importers/formats/squid.c), native and Apache combined: one
  * network event per request. Hosts are lower case, without port, user info or
  * an IPv6 address's brackets. */
 extern const struct sbx_format sbx_format_squid;
-/* sandboxio's audit lines (importers/sandboxio.c): exec, run_code, stream
+/* sandboxio's audit lines (importers/formats/sandboxio.c): exec, run_code, stream
  * as commands, file_* as files events naming no path, others as notes. */
 extern const struct sbx_format sbx_format_sandboxio;
-/* OpenTelemetry traces as OTLP/JSON (importers/otlp.c): one event per span. */
+/* OpenTelemetry traces as OTLP/JSON (importers/formats/otlp.c): one event per span. */
 extern const struct sbx_format sbx_format_otlp;
 /* sha256sum manifests and unified diffs (importers/mdiff.h): no events of their own. */
 extern const struct sbx_format sbx_format_manifest;

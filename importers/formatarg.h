@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "importers/format.h"
-#include "model/buf.h"
+#include "base/buf.h"
 
 /* The format called name[0..len), exactly, or NULL. */
 const struct sbx_format *sbx_format_named(const char *name, size_t len);

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 #include "model/timeline.h"
 
 /* One manifest line: "<64 hex>  path", " *path" in binary mode, the BSD

@@ -11,8 +11,8 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/readfile.h"
-#include "model/buf.h"
-#include "model/summary.h"
+#include "base/buf.h"
+#include "analyses/summary.h"
 
 enum { SNIFF_BYTES = 64 << 10, MAX_WORKERS = 8 };
 

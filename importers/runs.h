@@ -1,5 +1,5 @@
 /* A folder of runs: telling one from a run folder, finding its runs, and
- * filling their rows (model/runs.h) on a pool of threads, each run loaded
+ * filling their rows (analyses/runs.h) on a pool of threads, each run loaded
  * and summarised, its row ready as soon as its summary is, then the run
  * freed (only the row's numbers are kept).
  *
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/runs.h"
+#include "analyses/runs.h"
 
 struct sbx_allowlist;
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/jsonstr.h"
+#include "base/jsonstr.h"
 
 static bool safe_byte(unsigned char c)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 #include "model/timeline.h"
 
 #define STARTS(s, n, lit) ((n) >= sizeof lit - 1 && memcmp((s), lit, sizeof lit - 1) == 0)

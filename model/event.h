@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/timefmt.h" /* SBX_TIME_UNKNOWN */
+#include "base/timefmt.h" /* SBX_TIME_UNKNOWN */
 
 enum sbx_kind {
     SBX_EV_COMMAND,
@@ -27,7 +27,7 @@ enum sbx_kind {
 
 const char *sbx_kind_name(enum sbx_kind k);
 
-/* Findings: written by the analyses (model/summary.h), read by everyone.
+/* Findings: written by the analyses (analyses/summary.h), read by everyone.
  * Each analysis adds its bits when it lands (the provider cross-check will
  * add outside-wrapper, the audit log account changes). */
 enum sbx_finding {
@@ -45,7 +45,7 @@ enum sbx_finding {
     /* the command, its stdout or its stderr holds invisible or bidi
      * characters (HOSTILE-INPUTS rows 9-10) */
     SBX_F_HIDDEN_TEXT = 1u << 9,
-    /* the cross-check with the provider's command record (model/crosscheck.h) */
+    /* the cross-check with the provider's command record (analyses/crosscheck.h) */
     SBX_F_MISSING_FROM_RECORD = 1u << 10, /* a wrapper command the record lacks */
     SBX_F_EXIT_MISMATCH = 1u << 11,       /* the record saw another exit code */
     SBX_F_BAD_SIGNATURE = 1u << 12,       /* a webhook delivery whose signature failed */
@@ -53,7 +53,7 @@ enum sbx_finding {
      * it): the heaviest finding of a run; set with SBX_F_ACCOUNT_CHANGE */
     SBX_F_ACCOUNT_INSIDE = 1u << 13,
     /* a host the event shows (a request, a refusal, a URL in a command)
-     * that the allow list (--allow-list, model/allowlist.h) lacks */
+     * that the allow list (--allow-list, analyses/allowlist.h) lacks */
     SBX_F_UNLISTED_HOST = 1u << 14,
 };
 

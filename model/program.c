@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/hex.h"
+#include "base/hex.h"
 
 /* The command line is a stack of byte streams: level 0 is the raw input;
  * level k+1 is one word of level k with the shell's quote removal applied,

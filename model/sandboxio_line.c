@@ -1,9 +1,9 @@
 /* sandboxio's lines read again for the views, with the model's JSON walker. */
 #include <string.h>
 
-#include "model/buf.h"
-#include "model/jsonstr.h"
-#include "model/jsonwalk.h"
+#include "base/buf.h"
+#include "base/jsonstr.h"
+#include "base/jsonwalk.h"
 #include "model/sandboxio_line.h"
 
 /* The keys the event itself keeps (or the detail shows on its own). */

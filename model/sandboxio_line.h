@@ -1,5 +1,5 @@
 /* sandboxio's audit lines read again for the views (the importer is
- * importers/sandboxio.c): what a line holds beyond its event.
+ * importers/formats/sandboxio.c): what a line holds beyond its event.
  *
  * An event keeps what every source has (times, sandbox, argv, exit,
  * duration, denials); the rest of a sandboxio line (backend, isolation,

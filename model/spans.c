@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/hex.h"
+#include "base/hex.h"
 
 bool sbx_span_event(const struct sbx_timeline *tl, const struct sbx_event *e)
 {

@@ -1,6 +1,6 @@
 /* OpenTelemetry spans as trees.
  *
- * The OTLP importer (importers/otlp.c) turns each span into one event (an
+ * The OTLP importer (importers/formats/otlp.c) turns each span into one event (an
  * execute_tool span a command, an invoke_agent span a span event, any other
  * a note) whose line_off/line_len are the span's own JSON object. The spans
  * of one trace arrive on many lines in any order, so the tree is built after
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/jsonwalk.h"
+#include "base/jsonwalk.h"
 #include "model/timeline.h"
 
 /* The OTLP importer's format name: its sources' format. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 
 enum { BLOCK_SIZE = 64 * 1024 };
 

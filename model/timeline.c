@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 
 #include "model/argv.h"
-#include "model/jsonstr.h"
+#include "base/jsonstr.h"
 
 static const char *const kind_names[SBX_EV_KIND_COUNT] = {
     "command", "files", "network", "lifecycle", "audit", "metric", "span", "note",

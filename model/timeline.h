@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 #include "model/event.h"
 #include "model/strtab.h"
 

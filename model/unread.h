@@ -1,5 +1,5 @@
 /* An input file that was not read, and why. The loader's report
- * (importers/load.h) lists them; the summary (model/summary.h) keeps a copy
+ * (importers/load.h) lists them; the summary (analyses/summary.h) keeps a copy
  * so that every format shows them.
  *
  * Ownership: whoever holds the array owns both strings (freed with it). */

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 #include "render/grid.h"
 #include "render/style.h"
 

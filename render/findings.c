@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/secrets.h"
+#include "analyses/secrets/secrets.h"
 
 static const char *const kind_names[SBX_FK_COUNT] = {
 #define KIND_NAME(e, name, help) name,

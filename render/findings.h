@@ -4,7 +4,7 @@
  * findings bits.
  *
  * Evidence is unsanitised (sanitise or escape it when showing it) and
- * already redacted (model/secrets.h). Items come heaviest kind first, then
+ * already redacted (analyses/secrets/secrets.h). Items come heaviest kind first, then
  * in timeline order.
  *
  * Ownership: sbx_findings_collect fills a struct that owns its items and
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "model/timeline.h"
 
 /* The kinds, heaviest first; `check --allow` names them. */

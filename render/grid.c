@@ -9,7 +9,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "model/utf8.h"
+#include "base/utf8.h"
 #include "render/sanitize.h"
 
 void sbx_grid_init(struct sbx_grid *g, bool ascii)

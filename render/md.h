@@ -2,7 +2,7 @@
  * link, image, HTML or line-start command (a GitLab quick action) can come
  * out of text inside a code span or a fenced code block.
  *
- * The text is redacted (model/secrets.h; skipped when secrets is NULL),
+ * The text is redacted (analyses/secrets/secrets.h; skipped when secrets is NULL),
  * sanitised (render/sanitize.h: no escape, control, invisible character or
  * invalid UTF-8 is left), redacted again (an escape can hide a token's
  * first bytes from the sanitised text, and sanitising can join pieces into
@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/buf.h"
-#include "model/secrets.h"
+#include "base/buf.h"
+#include "analyses/secrets/secrets.h"
 
 /* One line: a newline becomes a visible ↵ (^J in ascii). */
 void sbx_md_code(struct sbx_buf *out, const char *s, size_t n, bool ascii,

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "model/hidden.h"
-#include "model/utf8.h"
+#include "analyses/hidden.h"
+#include "base/utf8.h"
 
 #define MAX_MARKS 2       /* combining marks kept per base character */
 #define SEQ_SHOW 16       /* bytes of an escape sequence shown after the ESC */

@@ -52,7 +52,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 
 enum sbx_seg_kind {
     SBX_SEG_TEXT,

@@ -3,7 +3,7 @@
  *
  * SBX_STYLES is the one list: enum name, the name theme files use, and the
  * built-in look (foreground, background: a colour 0-255 or -1 for the
- * terminal's default; attributes from themes/theme.h's SBX_ATTR_*, spelled
+ * terminal's default; attributes from render/theme.h's SBX_ATTR_*, spelled
  * here as SBX_B(old) SBX_D(im) SBX_U(nderline) SBX_R(everse)). The built-in look has no
  * background colours and no white or black text, so it reads on dark and
  * light terminals alike. */

@@ -12,7 +12,7 @@
 #include <wchar.h>
 
 #include "importers/readfile.h"
-#include "tui/keys.h"
+#include "app/keys.h"
 
 /* Process-wide by nature: there is one terminal. Written before the signal
  * handlers are installed, read by them. */

@@ -1,5 +1,5 @@
 /* The terminal: ncursesw set up and torn down, a grid copied to the screen
- * (only the cells that changed), keys and mouse read into tui/keys.h codes.
+ * (only the cells that changed), keys and mouse read into app/keys.h codes.
  * The only file that includes curses. Internal to tui/.
  *
  * The terminal is restored on every way out: sbx_term_end on a normal exit,
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "render/grid.h"
-#include "themes/theme.h"
+#include "render/theme.h"
 
 struct sbx_term_opts {
     const struct sbx_theme *theme;

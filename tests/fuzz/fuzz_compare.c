@@ -1,4 +1,4 @@
-/* Fuzz target for model/compare's normalisation and alignment: any bytes.
+/* Fuzz target for analyses/compare/compare's normalisation and alignment: any bytes.
  * Normalising is idempotent (a key normalised again stays the key); the
  * input's lines, split at the first NUL into run A and run B, align into a
  * valid common subsequence, as long as the dynamic programme's when both are
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/compare.h"
+#include "analyses/compare/compare.h"
 
 enum { SMALL = 48 };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "importers/describe.h"
-#include "model/allowlist.h"
+#include "analyses/allowlist.h"
 
 static void check_description(const uint8_t *data, size_t size)
 {

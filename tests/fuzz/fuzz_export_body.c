@@ -21,7 +21,7 @@
 #include "export/body.h"
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 #define TOKEN "ghp_Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3kAB"
 #define TOKEN_BODY "Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3k"

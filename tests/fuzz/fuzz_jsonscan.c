@@ -2,8 +2,8 @@
  * json_loadb(JSON_REJECT_DUPLICATES) + json_is_object, on the whole input as
  * one line and on each '\n'-separated piece. Aborts on any disagreement in the
  * verdict or in an extracted value. */
-#include "importers/jsonscan.h"
-#include "model/jsonstr.h"
+#include "importers/json/jsonscan.h"
+#include "base/jsonstr.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -11,9 +11,9 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/spans.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "render/doc.h"
-#include "render/views.h"
+#include "render/views/views.h"
 
 #define CHECK(c)                                                                                 \
     do {                                                                                         \

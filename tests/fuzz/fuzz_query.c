@@ -1,4 +1,4 @@
-/* Fuzz target for model/query: any expression, compiled as a search or a
+/* Fuzz target for query/query: any expression, compiled as a search or a
  * filter, run over a small timeline (fixed recorder lines plus one event
  * whose stdout is the input's tail, raw and as a JSON body). Checks: errors
  * are one terminated line; one and two threads agree with per-event
@@ -15,8 +15,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/query.h"
-#include "model/query_lit.h"
+#include "query/query.h"
+#include "query/lit.h"
 
 static const char LOG[] =
     "{\"at\": \"2026-01-01T00:00:01Z\", \"sandbox\": \"s1\", \"kind\": \"command\", \"command\": \"pytest -q\", \"exit\": 1, \"ms\": 10, \"stdout\": \"FAILED\\nFLOAT \\u0066loat fl\\u006Fat caf\\u00e9 \\u212a \\u017f\", \"stderr\": \"a\\/b \\\"q\\\" \\\\u0066 \\t\"}\n"

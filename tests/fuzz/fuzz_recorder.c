@@ -8,8 +8,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/summary.h"
-#include "render/summary.h"
+#include "analyses/summary.h"
+#include "render/summary/summary.h"
 
 static void run(const uint8_t *data, size_t size, int threads, size_t *events)
 {

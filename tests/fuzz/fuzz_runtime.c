@@ -10,8 +10,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "importers/runtime.h"
-#include "importers/runtime_span.h"
+#include "importers/formats/runtime/runtime.h"
+#include "importers/formats/runtime/runtime_span.h"
 
 #define CHECK(c)                                                                                 \
     do {                                                                                         \

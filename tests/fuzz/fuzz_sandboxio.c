@@ -17,9 +17,9 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/argv.h"
-#include "model/summary.h"
-#include "render/summary.h"
-#include "render/views.h"
+#include "analyses/summary.h"
+#include "render/summary/summary.h"
+#include "render/views/views.h"
 
 static void inside(const struct sbx_event *e, const struct sbx_text *t)
 {

@@ -1,10 +1,10 @@
-/* Fuzz target for model/secrets: any bytes in, hits in bounds, in order and
+/* Fuzz target for analyses/secrets/secrets: any bytes in, hits in bounds, in order and
  * not overlapping; the SIMD and plain prefilters agree; the work stays
  * linear; masks are well formed; and the redacted text never contains the
  * bytes of a secret longer than 8 characters.
  *
  *   clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
- *     tests/fuzz/fuzz_secrets.c model/secrets*.c model/buf.c \
+ *     tests/fuzz/fuzz_secrets.c analyses/secrets/secrets*.c base/buf.c \
  *     $(pkg-config --cflags --libs libpcre2-8) -o fuzz_secrets
  *   ./fuzz_secrets -timeout=2 tests/fuzz/corpus/secrets */
 #ifndef _GNU_SOURCE
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
-#include "model/secrets.h"
+#include "base/buf.h"
+#include "analyses/secrets/secrets.h"
 
 struct hits {
     struct sbx_secret_hit *v;

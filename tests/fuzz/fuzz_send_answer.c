@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "export/send.h"
-#include "model/utf8.h"
+#include "base/utf8.h"
 
 #define TOKEN "ghp_fuzzTOKEN0123456789abcdefABCDEF0123"
 #define DIGEST "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"

@@ -1,11 +1,11 @@
-/* Fuzz target for model/timefmt: parsing never misbehaves, an accepted time
+/* Fuzz target for base/timefmt: parsing never misbehaves, an accepted time
  * formats to 24 characters that parse back to the same millisecond, and
  * durations always fit their buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/timefmt.h"
+#include "base/timefmt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

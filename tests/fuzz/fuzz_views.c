@@ -1,6 +1,6 @@
 /* Fuzz target for the files and network views' model and drawing
- * (model/filetree, model/netview, model/cmdlink, render/view_files,
- * render/view_network): a wrapper log, a proxy log and a diff from the
+ * (analyses/filetree, analyses/netview, analyses/cmdlink, render/views/files,
+ * render/views/network): a wrapper log, a proxy log and a diff from the
  * input are loaded and summarised; the tree and the hosts are made; every
  * row and every file's document is drawn at two widths. Every cell must be
  * safe to send to a terminal (tests/unit/cellcheck.h); the tree must be in
@@ -19,10 +19,10 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/mdiff.h"
-#include "model/cmdlink.h"
-#include "model/filetree.h"
-#include "model/netview.h"
-#include "render/views.h"
+#include "analyses/cmdlink.h"
+#include "analyses/filetree.h"
+#include "analyses/netview.h"
+#include "render/views/views.h"
 #include "tests/unit/cellcheck.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

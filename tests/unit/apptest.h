@@ -1,4 +1,4 @@
-/* Helpers the tests of tui/app share: type a key script, draw with every
+/* Helpers the tests of app/app share: type a key script, draw with every
  * cell checked (cellcheck.h), read a row of the grid or the text of a doc.
  * Header-only (each test is one program); include after <cmocka.h>. The
  * strings apptest_row and apptest_doc_text return are the caller's to
@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 #include "render/doc.h"
 #include "render/grid.h"
 #include "tests/unit/cellcheck.h"
-#include "tui/app.h"
-#include "tui/keys.h"
+#include "app/app.h"
+#include "app/keys.h"
 
-/* Types a key script (tui/keys.h syntax); returns the flags of the last key. */
+/* Types a key script (app/keys.h syntax); returns the flags of the last key. */
 static inline unsigned apptest_keys(struct sbx_app *a, const char *script)
 {
     unsigned flags = 0;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 
 /* tests/fixtures/mdiff/NAME, found beside this file or from the top of the
  * tree. */

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "model/allowlist.h"
-#include "model/query.h"
-#include "model/summary.h"
+#include "analyses/allowlist.h"
+#include "query/query.h"
+#include "analyses/summary.h"
 #include "tests/unit/loadtest.h"
 
 static struct sbx_allowlist *parse(const char *text, char *err, size_t errsz)

@@ -1,4 +1,4 @@
-/* Tests for tui/app: the interface driven with keys over a run made here,
+/* Tests for app/app: the interface driven with keys over a run made here,
  * looking at its state and at the grid it draws. Moving and paging, the
  * filter narrowing and clearing, findings mode, search with n/N and wrap,
  * marks, the detail, summary and help views and back, Enter on a summary
@@ -18,13 +18,13 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/summary.h"
-#include "render/views.h"
+#include "analyses/summary.h"
+#include "render/views/views.h"
 #include "tests/unit/apptest.h"
 #include "tests/unit/cellcheck.h"
-#include "tui/app.h"
-#include "tui/keymap.h"
-#include "tui/keys.h"
+#include "app/app.h"
+#include "app/keymap.h"
+#include "app/keys.h"
 
 /* ---- the run ---- */
 

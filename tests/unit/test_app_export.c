@@ -16,10 +16,10 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "tests/unit/cellcheck.h"
-#include "tui/app.h"
-#include "tui/keys.h"
+#include "app/app.h"
+#include "app/keys.h"
 
 #define TOKEN "ghp_appTESTtoken0123456789abcdefABCDEF01"
 

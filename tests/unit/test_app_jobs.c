@@ -15,10 +15,10 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/query.h"
-#include "model/summary.h"
-#include "tui/app.h"
-#include "tui/keys.h"
+#include "query/query.h"
+#include "analyses/summary.h"
+#include "app/app.h"
+#include "app/keys.h"
 
 /* Enough events that the app runs its queries on a thread. */
 enum { NEVENTS = 150000 };

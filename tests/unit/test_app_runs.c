@@ -12,10 +12,10 @@
 #include <cmocka.h>
 
 #include "importers/runs.h"
-#include "model/buf.h"
-#include "tui/app_cmp.h"
-#include "tui/app_runs.h"
-#include "tui/keys.h"
+#include "base/buf.h"
+#include "app/app_cmp.h"
+#include "app/app_runs.h"
+#include "app/keys.h"
 
 /* A recorder log: `cmds` commands, the first `fails` failing; with refused
  * a curl to pastebin.com after them, with `other` a command named so. */

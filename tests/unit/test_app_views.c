@@ -1,4 +1,4 @@
-/* Tests for the files view (Tab, F2) and the network view (F3) of tui/app,
+/* Tests for the files view (Tab, F2) and the network view (F3) of app/app,
  * driven with keys over a run made here (a wrapper log, a proxy log and a
  * diff): the tree with system roots first in the system style, folding,
  * a file's changes, the commands before it and its diff in colour; hosts
@@ -21,11 +21,11 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/mdiff.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "tests/unit/apptest.h"
 #include "tests/unit/cellcheck.h"
-#include "tui/app.h"
-#include "tui/keys.h"
+#include "app/app.h"
+#include "app/keys.h"
 
 static const char WRAPPER[] =
     "{\"at\": \"2026-11-29T10:00:02Z\", \"sandbox\": \"s1\", \"kind\": \"command\", \"command\": "

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "model/argv.h"
-#include "model/hidden.h"
-#include "model/query.h"
+#include "analyses/hidden.h"
+#include "query/query.h"
 #include "model/timeline.h"
 
 /* The line sbx_argv_format makes of json, or "(none)". */

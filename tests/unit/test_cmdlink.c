@@ -1,4 +1,4 @@
-/* Tests for model/cmdlink: a proxy request (or any event) linked to the
+/* Tests for analyses/cmdlink: a proxy request (or any event) linked to the
  * command running in its sandbox at that moment: inside, at both edges,
  * between commands, nested commands, no sandbox with one and with two
  * sandboxes in the run, unknown times and ends, a wrapper command before a
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "model/cmdlink.h"
+#include "analyses/cmdlink.h"
 
 #define S(x) ((int64_t)(x) * 1000000000LL)
 

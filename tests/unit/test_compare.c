@@ -12,8 +12,8 @@
 
 #include "importers/format.h"
 #include "loadtest.h"
-#include "model/compare.h"
-#include "render/compare.h"
+#include "analyses/compare/compare.h"
+#include "render/compare/compare.h"
 #include "render/sanitize.h"
 
 struct run {

@@ -16,8 +16,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/crosscheck.h"
-#include "model/summary.h"
+#include "analyses/crosscheck.h"
+#include "analyses/summary.h"
 
 static const int64_t T0 = 1764405000LL * 1000000000LL; /* a start for every test */
 static const int64_t MS = 1000000;

@@ -18,7 +18,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/diffs.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "tests/unit/mdifftest.h"
 
 /* ---- helpers ---- */

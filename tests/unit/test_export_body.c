@@ -17,8 +17,8 @@
 #include "export/body.h"
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/utf8.h"
-#include "model/secrets.h"
+#include "base/utf8.h"
+#include "analyses/secrets/secrets.h"
 #include "render/md.h"
 
 #define GHP "ghp_Zq8Lw3Rt6Yp1Ks4Nv7Bx2Cm5Hd9Fg0Jj3kAB"

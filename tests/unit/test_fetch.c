@@ -26,10 +26,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "importers/fetch_internal.h"
-#include "importers/fetch_runtime.h"
-#include "importers/http.h"
-#include "model/timefmt.h"
+#include "importers/fetch/fetch_internal.h"
+#include "importers/fetch/fetch_runtime.h"
+#include "base/http.h"
+#include "base/timefmt.h"
 
 extern char **environ;
 

@@ -1,4 +1,4 @@
-/* Tests for model/filetree: files events from a recorder log merged per
+/* Tests for analyses/filetree: files events from a recorder log merged per
  * path into a tree: system roots first, then the workspace; directories
  * made from the paths; the latest state wins and every change is kept;
  * odd paths (doubled slashes, "." and "..", a path that is also a
@@ -15,7 +15,7 @@
 
 #include "tests/unit/loadtest.h"
 
-#include "model/filetree.h"
+#include "analyses/filetree.h"
 
 static const char LOG[] =
     "{\"at\": \"2026-01-01T10:00:01Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "

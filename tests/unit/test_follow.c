@@ -17,7 +17,7 @@
 #include "importers/follow.h"
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 
 struct fixture {
     char dir[64];

@@ -12,8 +12,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/hidden.h"
-#include "model/summary.h"
+#include "analyses/hidden.h"
+#include "analyses/summary.h"
 
 static void classes(void **state)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for importers/jsonscan: the recorder line shape, the hostile
+/* Unit tests for importers/json/jsonscan: the recorder line shape, the hostile
  * inputs that concern a line's JSON, numbers, unescaping, error texts, and
  * agreement with jansson on each case. */
 #include <setjmp.h>
@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "importers/jsonscan.h"
-#include "model/jsonstr.h"
+#include "importers/json/jsonscan.h"
+#include "base/jsonstr.h"
 
 #include <jansson.h>
 #include <math.h>

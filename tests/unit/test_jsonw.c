@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "render/jsonw.h"
+#include "base/jsonw.h"
 
 static void structure(void **state)
 {

@@ -1,4 +1,4 @@
-/* Tests for tui/keys (key names and the --keys script syntax) and the key
+/* Tests for app/keys (key names and the --keys script syntax) and the key
  * map the help is made from: every name parses back, bad scripts are
  * refused with SIZE_MAX, <Resize:..> carries its size, and every key in the
  * map can be written in a script. */
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "tui/keymap.h"
-#include "tui/keys.h"
+#include "app/keymap.h"
+#include "app/keys.h"
 
 /* Parses one key from s; returns the bytes used. */
 static size_t parse1(const char *s, int *key)

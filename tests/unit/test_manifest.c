@@ -18,7 +18,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/mdiff.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "tests/unit/mdifftest.h"
 
 #define H64 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

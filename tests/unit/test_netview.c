@@ -1,4 +1,4 @@
-/* Tests for model/netview: a wrapper log and a proxy log together give one
+/* Tests for analyses/netview: a wrapper log and a proxy log together give one
  * row per host: requests, denials, bytes, first and last time, refused
  * hosts first (from the proxy and from a client's message), the commands
  * that ran while a request was made and those that name the host (as a
@@ -17,8 +17,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/allowlist.h"
-#include "model/netview.h"
+#include "analyses/allowlist.h"
+#include "analyses/netview.h"
 
 /* 2026-11-29T10:00:00Z */
 #define T0 1795946400LL

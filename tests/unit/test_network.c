@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "model/summary.h"
+#include "analyses/summary.h"
 #include "tests/unit/loadtest.h"
 
 static const char proxy_log[] =

@@ -21,7 +21,7 @@
 
 #include "importers/format.h"
 #include "model/spans.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 
 #define T1 "0af7651916cd43dd8448eb211c80319c"
 #define T2 "4bf92f3577b34da6a3ce929d0e0e4736"

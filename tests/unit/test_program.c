@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "model/buf.h"
+#include "base/buf.h"
 #include "model/program.h"
 
 static void check_label(const char *cmd, const char *want)

@@ -1,4 +1,4 @@
-/* The search and filter engine (model/query), on small logs made here. */
+/* The search and filter engine (query/query), on small logs made here. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +15,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/query.h"
-#include "model/query_lit.h"
+#include "query/query.h"
+#include "query/lit.h"
 
 #define NS INT64_C(1000000000)
 

@@ -1,4 +1,4 @@
-/* The filter's host:NAME term and searching proxy lines (model/query): a
+/* The filter's host:NAME term and searching proxy lines (query/query): a
  * network event to the host, and the commands whose texts name it as a
  * whole host name; not www.NAME or NAMEx; case; combined and negated;
  * a search finds a proxy line by its URL; highlighting finds the host. */
@@ -14,7 +14,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/query.h"
+#include "query/query.h"
 
 static const char WRAPPER[] =
     "{\"at\": \"2026-11-29T10:00:02Z\", \"sandbox\": \"s1\", \"kind\": \"command\", "

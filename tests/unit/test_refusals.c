@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "model/buf.h"
-#include "model/refusals.h"
+#include "base/buf.h"
+#include "analyses/refusals.h"
 
 static const struct {
     const char *text, *host, *client;

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "importers/runs.h"
-#include "model/buf.h"
-#include "model/runs.h"
+#include "base/buf.h"
+#include "analyses/runs.h"
 #include "model/timeline.h"
 
 /* ---- folders made here ---- */

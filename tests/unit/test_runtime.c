@@ -1,4 +1,4 @@
-/* Runtime's records (importers/runtime.h): every record type in every saved
+/* Runtime's records (importers/formats/runtime/runtime.h): every record type in every saved
  * shape, the raw text and line of items inside arrays and pages, the file
  * watch's files event, notes for other types, bad items reported with line
  * and reason while the rest loads, and detection by content (which must not
@@ -16,8 +16,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "importers/runtime.h"
-#include "model/timefmt.h"
+#include "importers/formats/runtime/runtime.h"
+#include "base/timefmt.h"
 
 static int64_t ts(const char *iso)
 {

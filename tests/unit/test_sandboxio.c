@@ -18,8 +18,8 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/sandboxio_line.h"
-#include "model/query.h"
-#include "model/summary.h"
+#include "query/query.h"
+#include "analyses/summary.h"
 #include "render/findings.h"
 
 #define MS INT64_C(1000000)

@@ -1,4 +1,4 @@
-/* Unit tests for model/secrets: kinds and spans, masks, redaction,
+/* Unit tests for analyses/secrets/secrets: kinds and spans, masks, redaction,
  * placeholders, clipped tokens, JSON-escaped text, no false positives on
  * ordinary output, linear work on hostile lines, SIMD/portable agreement,
  * and sharing one compiled set between threads. */
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/buf.h"
-#include "model/secrets.h"
+#include "base/buf.h"
+#include "analyses/secrets/secrets.h"
 
 struct fx {
     struct sbx_secrets *s;

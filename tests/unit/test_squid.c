@@ -18,7 +18,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/summary.h"
+#include "analyses/summary.h"
 
 static struct sbx_timeline *load_bytes(const char *bytes, size_t n, int threads)
 {

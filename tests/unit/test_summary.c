@@ -11,8 +11,8 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "model/secrets.h"
-#include "model/summary.h"
+#include "analyses/secrets/secrets.h"
+#include "analyses/summary.h"
 
 static char *sha16(const char *s)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "themes/theme.h"
+#include "render/theme.h"
 
 /* The shipped default.theme says exactly what the built-in default does. */
 static void shipped_default_matches_builtin(void **state)

@@ -1,4 +1,4 @@
-/* Tests for model/timefmt: parsing edge cases (HOSTILE-INPUTS row 27), the
+/* Tests for base/timefmt: parsing edge cases (HOSTILE-INPUTS row 27), the
  * int64 range limits, formatting (floor for pre-1970) and durations. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* timegm, as an oracle */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "model/timefmt.h"
+#include "base/timefmt.h"
 
 static bool parse(const char *s, int64_t *ns, unsigned *flags)
 {

@@ -1,5 +1,5 @@
-/* Webhook signatures (model/webhook.h) and the deliveries importer
- * (importers/runtime.h): good, bad, rotated (two v1, two secrets), too old,
+/* Webhook signatures (analyses/webhook.h) and the deliveries importer
+ * (importers/formats/runtime/runtime.h): good, bad, rotated (two v1, two secrets), too old,
  * missing or malformed header, no secret (unchecked), and the flags and
  * finding the importer sets. Signatures are made here with OpenSSL's
  * one-shot HMAC, besides one known answer from another implementation. */
@@ -17,9 +17,9 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
-#include "importers/runtime.h"
-#include "model/timefmt.h"
-#include "model/webhook.h"
+#include "importers/formats/runtime/runtime.h"
+#include "base/timefmt.h"
+#include "analyses/webhook.h"
 
 #define T0 "1791469920" /* 2026-10-08T14:32:00Z */
 static const int64_t T0_NS = 1791469920LL * 1000000000LL;

@@ -1,0 +1,275 @@
+/* Which command was running when (the rule is in analyses/cmdlink.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "analyses/cmdlink.h"
+
+static int64_t event_time(const struct sbx_event *e)
+{
+    return e->start != SBX_TIME_UNKNOWN ? e->start : e->end;
+}
+
+static int64_t command_end(const struct sbx_event *c)
+{
+    return c->end != SBX_TIME_UNKNOWN && c->end > c->start ? c->end : c->start;
+}
+
+static bool is_command(const struct sbx_event *e)
+{
+    return e->kind == SBX_EV_COMMAND && e->start != SBX_TIME_UNKNOWN;
+}
+
+static bool is_record(const struct sbx_event *e)
+{
+    return e->u.cmd.flags & SBX_CMD_RECORD;
+}
+
+uint32_t sbx_only_sandbox(const struct sbx_timeline *tl)
+{
+    uint32_t only = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (!e->sandbox || e->kind == SBX_EV_AUDIT || e->sandbox == only)
+            continue;
+        if (only)
+            return 0;
+        only = e->sandbox;
+    }
+    return only;
+}
+
+static uint32_t sandbox_of(const struct sbx_event *e, uint32_t only)
+{
+    return e->sandbox ? e->sandbox : only;
+}
+
+/* The first position in tl->order whose start is after t. */
+static size_t after(const struct sbx_timeline *tl, int64_t t)
+{
+    size_t lo = 0, hi = tl->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tl->order[mid]->start <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
+                                           const struct sbx_event *e)
+{
+    int64_t t = event_time(e);
+    uint32_t sb = e->sandbox ? e->sandbox : sbx_only_sandbox(tl);
+    if (t == SBX_TIME_UNKNOWN || !sb)
+        return NULL;
+    const struct sbx_event *record = NULL;
+    /* backwards: the first wrapper command found running is the answer */
+    for (size_t i = after(tl, t); i-- > 0;) {
+        const struct sbx_event *c = tl->order[i];
+        if (c->start == SBX_TIME_UNKNOWN)
+            break;
+        if (c == e || !is_command(c) || c->sandbox != sb || command_end(c) < t)
+            continue;
+        if (!is_record(c))
+            return c;
+        if (!record)
+            record = c;
+    }
+    return record;
+}
+
+static size_t collect_before(const struct sbx_timeline *tl, const struct sbx_event *e, uint32_t sb,
+                             int64_t t, bool records, const struct sbx_event **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = after(tl, t); i-- > 0 && n < max;) {
+        const struct sbx_event *c = tl->order[i];
+        if (c->start == SBX_TIME_UNKNOWN)
+            break;
+        if (c != e && is_command(c) && c->sandbox == sb && is_record(c) == records)
+            out[n++] = c;
+    }
+    return n;
+}
+
+size_t sbx_commands_before(const struct sbx_timeline *tl, const struct sbx_event *e,
+                           const struct sbx_event **out, size_t max)
+{
+    int64_t t = event_time(e);
+    uint32_t sb = e->sandbox ? e->sandbox : sbx_only_sandbox(tl);
+    if (t == SBX_TIME_UNKNOWN || !sb || !max)
+        return 0;
+    size_t n = collect_before(tl, e, sb, t, false, out, max);
+    return n ? n : collect_before(tl, e, sb, t, true, out, max);
+}
+
+/* ---- the index: per (sandbox, wrapper or record), the commands by start
+ * and a max-tree over their ends, to find the last one started at or
+ * before t that is still running at t ---- */
+
+struct cmdlist {
+    uint32_t sandbox;
+    bool record;
+    size_t n, size;               /* commands; leaves of the tree (a power of two) */
+    int64_t *start;               /* ascending */
+    const struct sbx_event **ev;
+    int64_t *tree;                /* 1-based heap of maxima over the ends; 2 * size */
+};
+
+struct sbx_cmdindex {
+    const struct sbx_timeline *tl;
+    uint32_t only;
+    struct cmdlist *lists;        /* by (sandbox, record) */
+    size_t nlists;
+};
+
+struct entry {
+    uint32_t sandbox;
+    uint32_t record;
+    size_t pos;
+};
+
+static int by_list_then_pos(const void *x, const void *y)
+{
+    const struct entry *a = x, *b = y;
+    if (a->sandbox != b->sandbox)
+        return a->sandbox < b->sandbox ? -1 : 1;
+    if (a->record != b->record)
+        return a->record < b->record ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const struct entry *ents,
+                       size_t n)
+{
+    l->sandbox = ents[0].sandbox;
+    l->record = ents[0].record;
+    l->n = n;
+    l->size = 1;
+    while (l->size < n)
+        l->size *= 2;
+    l->start = sbx_xmalloc(n * sizeof *l->start);
+    l->ev = sbx_xmalloc(n * sizeof *l->ev);
+    l->tree = sbx_xmalloc(2 * l->size * sizeof *l->tree);
+    for (size_t i = 0; i < l->size; i++)
+        l->tree[l->size + i] = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        const struct sbx_event *c = tl->order[ents[i].pos];
+        l->ev[i] = c;
+        l->start[i] = c->start;
+        l->tree[l->size + i] = command_end(c);
+    }
+    for (size_t k = l->size; k-- > 1;)
+        l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
+}
+
+struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
+{
+    struct sbx_cmdindex *ix = sbx_xcalloc(1, sizeof *ix);
+    ix->tl = tl;
+    ix->only = sbx_only_sandbox(tl);
+    size_t n = 0;
+    for (size_t i = 0; i < tl->n; i++)
+        n += is_command(tl->order[i]) && tl->order[i]->sandbox;
+    if (!n)
+        return ix;
+    struct entry *ents = sbx_xmalloc(n * sizeof *ents);
+    size_t k = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *c = tl->order[i];
+        if (is_command(c) && c->sandbox)
+            ents[k++] = (struct entry){c->sandbox, is_record(c), i};
+    }
+    qsort(ents, n, sizeof *ents, by_list_then_pos);
+    size_t cap = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && ents[j].sandbox == ents[i].sandbox && ents[j].record == ents[i].record)
+            j++;
+        SBX_GROW(ix->lists, ix->nlists, cap);
+        build_list(&ix->lists[ix->nlists++], tl, ents + i, j - i);
+        i = j;
+    }
+    free(ents);
+    return ix;
+}
+
+void sbx_cmdindex_free(struct sbx_cmdindex *ix)
+{
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->nlists; i++) {
+        free(ix->lists[i].start);
+        free(ix->lists[i].ev);
+        free(ix->lists[i].tree);
+    }
+    free(ix->lists);
+    free(ix);
+}
+
+static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t sandbox, bool record)
+{
+    size_t lo = 0, hi = ix->nlists;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct cmdlist *l = &ix->lists[mid];
+        if (l->sandbox < sandbox || (l->sandbox == sandbox && l->record < record))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->nlists && ix->lists[lo].sandbox == sandbox && ix->lists[lo].record == record
+               ? &ix->lists[lo]
+               : NULL;
+}
+
+/* The last leaf in [lo, min(hi, qhi)] of node's range whose end is >= t, or SIZE_MAX. */
+static size_t rightmost(const struct cmdlist *l, size_t node, size_t lo, size_t hi, size_t qhi,
+                        int64_t t)
+{
+    if (lo > qhi || l->tree[node] < t)
+        return SIZE_MAX;
+    if (lo == hi)
+        return lo;
+    size_t mid = lo + (hi - lo) / 2;
+    size_t r = rightmost(l, 2 * node + 1, mid + 1, hi, qhi, t);
+    return r != SIZE_MAX ? r : rightmost(l, 2 * node, lo, mid, qhi, t);
+}
+
+static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
+                                          const struct sbx_event *e)
+{
+    if (!l)
+        return NULL;
+    size_t lo = 0, hi = l->n; /* the first start after t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->start[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t qhi = lo;
+    while (qhi-- > 0) {
+        size_t i = rightmost(l, 1, 0, l->size - 1, qhi, t);
+        if (i == SIZE_MAX)
+            return NULL;
+        if (l->ev[i] != e)
+            return l->ev[i];
+        qhi = i; /* e itself is a command: the one before it */
+    }
+    return NULL;
+}
+
+const struct sbx_event *sbx_cmdindex_during(const struct sbx_cmdindex *ix,
+                                            const struct sbx_event *e)
+{
+    int64_t t = event_time(e);
+    uint32_t sb = sandbox_of(e, ix->only);
+    if (t == SBX_TIME_UNKNOWN || !sb)
+        return NULL;
+    const struct sbx_event *c = running_in(find_list(ix, sb, false), t, e);
+    return c ? c : running_in(find_list(ix, sb, true), t, e);
+}

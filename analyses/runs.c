@@ -1,0 +1,236 @@
+#include "analyses/runs.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/buf.h"
+#include "analyses/summary.h"
+#include "model/timeline.h"
+
+void sbx_runs_init(struct sbx_runs *r, const char *root)
+{
+    memset(r, 0, sizeof *r);
+    r->root = sbx_xstrndup(root, strlen(root));
+}
+
+void sbx_runs_add(struct sbx_runs *r, const char *name, const char *path)
+{
+    r->rows = sbx_xrealloc(r->rows, (r->n + 1) * sizeof *r->rows);
+    struct sbx_run_row *row = &r->rows[r->n++];
+    memset(row, 0, sizeof *row);
+    row->name = sbx_xstrndup(name, strlen(name));
+    row->path = sbx_xstrndup(path, strlen(path));
+    row->start = row->end = SBX_TIME_UNKNOWN;
+    atomic_init(&row->state, SBX_RUN_PENDING);
+}
+
+void sbx_runs_free(struct sbx_runs *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->rows[i].name);
+        free(r->rows[i].path);
+    }
+    free(r->rows);
+    free(r->root);
+    memset(r, 0, sizeof *r);
+}
+
+static const char *const col_names[] = {
+#define SBX_RUN_COL_NAME(e, name) name,
+    SBX_RUN_COLS(SBX_RUN_COL_NAME)
+#undef SBX_RUN_COL_NAME
+};
+
+const char *sbx_run_col_name(enum sbx_run_col c)
+{
+    return (unsigned)c < SBX_RUN_NCOLS ? col_names[c] : NULL;
+}
+
+int sbx_run_col_by_name(const char *name)
+{
+    for (int c = 0; c < SBX_RUN_NCOLS; c++)
+        if (strcmp(col_names[c], name) == 0)
+            return c;
+    return -1;
+}
+
+void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *tl,
+                      const struct sbx_summary *sum)
+{
+    struct sbx_run_row *row = &r->rows[i];
+    row->start = sum->start;
+    row->end = sum->end;
+    row->count[SBX_RUN_SANDBOXES] = sum->nsandboxes;
+    row->count[SBX_RUN_COMMANDS] = sum->commands;
+    row->count[SBX_RUN_FAILED] = sum->failed;
+    row->count[SBX_RUN_REFUSED] = sum->nrefused;
+    row->count[SBX_RUN_OUTSIDE] = sum->cross.noutside;
+    row->count[SBX_RUN_ACCOUNT] = sum->naccount;
+    row->count[SBX_RUN_SECRETS] = sbx_summary_distinct_secrets(sum);
+    row->events = tl->n;
+    uint32_t f = 0;
+    for (size_t k = 0; k < tl->n; k++)
+        f |= tl->order[k]->findings;
+    row->findings = f;
+    atomic_store_explicit(&row->state, SBX_RUN_READY, memory_order_release);
+    atomic_fetch_add(&r->done, 1);
+}
+
+void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why)
+{
+    struct sbx_run_row *row = &r->rows[i];
+    snprintf(row->why, sizeof row->why, "%s", why ? why : "not read");
+    atomic_store_explicit(&row->state, SBX_RUN_UNREADABLE, memory_order_release);
+    atomic_fetch_add(&r->done, 1);
+}
+
+int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c)
+{
+    switch (c) {
+    case SBX_RUN_NAME: return -1;
+    case SBX_RUN_START: return row->start == SBX_TIME_UNKNOWN ? -1 : row->start;
+    case SBX_RUN_DURATION:
+        return row->start == SBX_TIME_UNKNOWN || row->end == SBX_TIME_UNKNOWN ? -1
+                                                                              : row->end - row->start;
+    default: return (unsigned)c < SBX_RUN_NCOLS ? (int64_t)row->count[c] : -1;
+    }
+}
+
+/* ---- the filter ---- */
+
+struct word_rule {
+    const char *word;
+    int col;       /* a count column that must be non-zero, or -1 */
+    uint32_t bits; /* or findings bits one of which an event must have */
+};
+
+static const struct word_rule finding_words[] = {
+    {"failed", SBX_RUN_FAILED, 0},
+    {"refused", SBX_RUN_REFUSED, 0},
+    {"outside", SBX_RUN_OUTSIDE, 0},
+    {"account", SBX_RUN_ACCOUNT, 0},
+    {"secret", SBX_RUN_SECRETS, 0},
+    {"secrets", SBX_RUN_SECRETS, 0},
+    {"timedout", -1, SBX_F_TIMED_OUT},
+    {"system", -1, SBX_F_SYSTEM_FILES},
+    {"hidden", -1, SBX_F_HIDDEN_TEXT},
+    {"mismatch", -1, SBX_F_HASH_MISMATCH | SBX_F_EXIT_MISMATCH},
+    {"findings", -1, ~(uint32_t)SBX_F_BAD_FIELD},
+};
+
+static const struct word_rule *finding_word(const char *w, size_t n)
+{
+    for (size_t i = 0; i < sizeof finding_words / sizeof finding_words[0]; i++)
+        if (strlen(finding_words[i].word) == n && strncasecmp(finding_words[i].word, w, n) == 0)
+            return &finding_words[i];
+    return NULL;
+}
+
+static bool contains_nocase(const char *hay, const char *needle, size_t n)
+{
+    if (!n)
+        return true;
+    for (const char *h = hay; *h; h++)
+        if (strncasecmp(h, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* -1: cannot tell yet (a finding word on a pending row); else 0 or 1. */
+static int word_holds(const struct sbx_run_row *row, int state, const char *w, size_t n)
+{
+    const struct word_rule *rule = finding_word(w, n);
+    if (!rule)
+        return contains_nocase(row->name, w, n);
+    if (state == SBX_RUN_PENDING)
+        return -1;
+    if (state == SBX_RUN_UNREADABLE)
+        return 0;
+    if (rule->col >= 0)
+        return row->count[rule->col] > 0;
+    return (row->findings & rule->bits) != 0;
+}
+
+static bool row_shows(const struct sbx_run_row *row, int state, const char *filter)
+{
+    const char *p = filter ? filter : "";
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        bool neg = *p == '!';
+        if (neg)
+            p++;
+        const char *w = p;
+        while (*p && *p != ' ')
+            p++;
+        int h = word_holds(row, state, w, (size_t)(p - w));
+        if (h < 0 || (h != 0) == neg)
+            return false;
+    }
+    return true;
+}
+
+/* ---- the order ---- */
+
+struct key {
+    uint32_t i;
+    int rank;      /* 0 read, 1 pending, 2 unreadable */
+    int64_t value;
+    const char *name;
+};
+
+struct sort_ctx {
+    enum sbx_run_col col;
+    bool reverse;
+};
+
+static int cmp_keys(const void *pa, const void *pb, void *pc)
+{
+    const struct key *a = pa, *b = pb;
+    const struct sort_ctx *c = pc;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    int d = 0;
+    if (c->col == SBX_RUN_NAME || a->rank) {
+        d = strcmp(a->name, b->name);
+        return c->reverse && c->col == SBX_RUN_NAME ? -d : d;
+    }
+    if (a->value != b->value) {
+        /* start: earliest first; the counts and durations: most first */
+        d = c->col == SBX_RUN_START ? (a->value < b->value ? -1 : 1) : (a->value > b->value ? -1 : 1);
+        return c->reverse ? -d : d;
+    }
+    d = strcmp(a->name, b->name);
+    return d ? d : (a->i < b->i ? -1 : 1);
+}
+
+size_t sbx_runs_view(const struct sbx_runs *r, const struct sbx_runs_query *q, uint32_t *out)
+{
+    if (!r->n)
+        return 0;
+    struct key *keys = sbx_xmalloc(r->n * sizeof *keys);
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const struct sbx_run_row *row = &r->rows[i];
+        /* one look at the state: the row may be filled meanwhile */
+        int state = atomic_load_explicit(&row->state, memory_order_acquire);
+        if (!row_shows(row, state, q->filter))
+            continue;
+        keys[n++] = (struct key){(uint32_t)i,
+                                 state == SBX_RUN_READY ? 0 : state == SBX_RUN_PENDING ? 1 : 2,
+                                 state == SBX_RUN_READY ? sbx_run_row_value(row, q->sort) : -1,
+                                 row->name};
+    }
+    struct sort_ctx ctx = {q->sort, q->reverse};
+    if (n > 1)
+        qsort_r(keys, n, sizeof *keys, cmp_keys, &ctx);
+    for (size_t k = 0; k < n; k++)
+        out[k] = keys[k].i;
+    free(keys);
+    return n;
+}

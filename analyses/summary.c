@@ -1,0 +1,149 @@
+#include "analyses/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses/analyses.h"
+#include "analyses/secrets/secrets.h"
+
+void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n)
+{
+    /* capacity: the next power of two at or above n, so no separate field */
+    if ((l->n & (l->n - 1)) == 0)
+        l->s = sbx_xrealloc(l->s, (l->n ? l->n * 2 : 1) * sizeof *l->s);
+    l->s[l->n++] = sbx_xstrndup(s, n);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sbx_strlist_finish(struct sbx_strlist *l)
+{
+    if (!l->n)
+        return;
+    qsort(l->s, l->n, sizeof *l->s, str_cmp);
+    size_t k = 1;
+    for (size_t i = 1; i < l->n; i++) {
+        if (strcmp(l->s[i], l->s[k - 1]) == 0)
+            free(l->s[i]);
+        else
+            l->s[k++] = l->s[i];
+    }
+    l->n = k;
+}
+
+void sbx_strlist_free(struct sbx_strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->s[i]);
+    free(l->s);
+    l->s = NULL;
+    l->n = 0;
+}
+
+/* Hosts the run reached: named or proxied, minus those that were refused. */
+static void drop_refused_hosts(struct sbx_summary *sum)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sum->hosts.n; i++) {
+        bool refused = false;
+        for (size_t r = 0; r < sum->nrefused && !refused; r++)
+            refused = strcmp(sum->refused[r].host, sum->hosts.s[i]) == 0;
+        if (refused)
+            free(sum->hosts.s[i]);
+        else
+            sum->hosts.s[k++] = sum->hosts.s[i];
+    }
+    sum->hosts.n = k;
+}
+
+static void copy_unread(struct sbx_summary *sum, const struct sbx_summary_opts *opts)
+{
+    if (!opts || !opts->nunread)
+        return;
+    sum->unread = sbx_xcalloc(opts->nunread, sizeof *sum->unread);
+    for (size_t i = 0; i < opts->nunread; i++) {
+        const struct sbx_unread *u = &opts->unread[i];
+        sum->unread[i] = (struct sbx_unread){sbx_xstrndup(u->path, strlen(u->path)),
+                                             sbx_xstrndup(u->reason, strlen(u->reason)),
+                                             u->in_folder};
+    }
+    sum->nunread = opts->nunread;
+}
+
+bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
+                   struct sbx_summary *sum, char *err, size_t errsz)
+{
+    memset(sum, 0, sizeof *sum);
+    const struct sbx_allowlist *allow = opts ? opts->allow : NULL;
+    struct sbx_unlisted_hits hits = {0};
+    sbx_analyze_commands(tl, sum);
+    sbx_analyze_records(tl, sum);
+    sbx_analyze_spans(tl, sum);
+    sbx_analyze_files(tl, sum);
+    if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, allow, &hits, err, errsz)) {
+        sbx_summary_free(sum);
+        return false;
+    }
+    sbx_analyze_network(tl, sum);
+    sbx_analyze_denials(tl, sum);
+    if (allow) {
+        sum->allow_list = true;
+        sbx_analyze_unlisted(tl, sum, allow, &hits);
+    }
+    drop_refused_hosts(sum);
+    copy_unread(sum, opts);
+    return true;
+}
+
+void sbx_summary_free(struct sbx_summary *sum)
+{
+    free(sum->sandboxes);
+    free(sum->failed_by);
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        sbx_strlist_free(&sum->files[c]);
+        sbx_strlist_free(&sum->system[c]);
+    }
+    sbx_strlist_free(&sum->system_roots);
+    sbx_strlist_free(&sum->hosts);
+    for (size_t i = 0; i < sum->nrefused; i++) {
+        free(sum->refused[i].host);
+        free(sum->refused[i].evidence);
+    }
+    free(sum->refused);
+    free(sum->denials);
+    for (size_t i = 0; i < sum->nunlisted; i++)
+        free(sum->unlisted[i].host);
+    free(sum->unlisted);
+    for (size_t i = 0; i < sum->nunread; i++) {
+        free(sum->unread[i].path);
+        free(sum->unread[i].reason);
+    }
+    free(sum->unread);
+    free(sum->secrets);
+    sbx_secrets_free(sum->patterns);
+    sbx_crosscheck_free(&sum->cross);
+    free(sum->account);
+    free(sum->proxy_hosts);
+    sbx_strlist_free(&sum->stop_reasons);
+    sbx_spans_free(&sum->spans);
+    sbx_strlist_free(&sum->traces.agents);
+    memset(sum, 0, sizeof *sum);
+}
+
+size_t sbx_summary_distinct_secrets(const struct sbx_summary *s)
+{
+    if (s->nsecrets > 1000) /* quadratic below: past this, places will do */
+        return s->nsecrets;
+    size_t n = 0;
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = s->secrets[j].kind == s->secrets[i].kind &&
+                   strcmp(s->secrets[j].sample, s->secrets[i].sample) == 0;
+        n += !seen;
+    }
+    return n;
+}

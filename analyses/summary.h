@@ -1,0 +1,174 @@
+/* The analyses behind the one-screen summary, and their results.
+ *
+ * sbx_summarize reads a finished timeline, writes findings bits into its
+ * events, and fills a summary with everything the summary formats show; it
+ * never prints. Ownership: the summary owns its arrays and strings (free with
+ * sbx_summary_free); event pointers and strtab strings in it belong to the
+ * timeline, which must outlive the summary. */
+#ifndef SBX_SUMMARY_H
+#define SBX_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyses/crosscheck.h"
+#include "model/spans.h"
+#include "model/timeline.h"
+#include "model/unread.h"
+
+struct sbx_allowlist;
+
+struct sbx_program_count {
+    uint32_t program; /* strtab id */
+    size_t count;
+};
+
+struct sbx_strlist {
+    char **s; /* sorted, unique, owned */
+    size_t n;
+};
+
+struct sbx_refusal {
+    char *host;                     /* owned */
+    size_t count;
+    int64_t first;                  /* start of the first event that showed it */
+    const struct sbx_event *event;  /* that event */
+    char *evidence;                 /* the line that showed it (decoded, unsanitised); owned */
+    const char *pattern;            /* which client's message matched: "curl", "pip", … */
+};
+
+/* What the egress proxy saw of one host. */
+struct sbx_host_stat {
+    uint32_t host;        /* strtab id */
+    size_t requests, denied, unreached;
+    int64_t bytes_in;     /* bytes the proxy sent back, summed */
+};
+
+/* A host the run reached or tried that the allow list lacks. */
+struct sbx_unlisted {
+    char *host;                    /* owned; lower case */
+    size_t events;                 /* events that show it */
+    const struct sbx_event *first; /* the earliest of them */
+};
+
+struct sbx_secret_found {
+    unsigned kind;                  /* analyses/secrets/secrets.h kind */
+    const struct sbx_event *event;
+    const char *where;              /* "command", "stdout", "stderr", "record" (another field) */
+    char sample[48];                /* masked */
+};
+
+struct sbx_skip_count {
+    const struct sbx_source *source;
+    size_t events, skipped;
+};
+
+/* What the OpenTelemetry spans say (model/spans.h has the trees). */
+struct sbx_trace_stats {
+    size_t spans, traces, orphans;
+    size_t tool_calls;              /* execute_tool spans (command events) */
+    size_t failed;                  /* of those, failed or timed out */
+    size_t refused;                 /* of those, with connections refused */
+    struct sbx_strlist agents;      /* the invoke_agent spans' agent names */
+};
+
+struct sbx_summary {
+    int64_t start, end;             /* of the whole run; SBX_TIME_UNKNOWN when nothing has a time */
+    uint32_t *sandboxes;            /* strtab ids, sorted by name */
+    size_t nsandboxes;
+
+    size_t commands, failed, timed_out;
+    struct sbx_program_count *failed_by; /* most failures first, then by name */
+    size_t nfailed_by;
+    const struct sbx_event *longest;     /* NULL when no command has a duration */
+
+    struct sbx_strlist files[SBX_CHANGE_COUNT];  /* workspace */
+    struct sbx_strlist system[SBX_CHANGE_COUNT]; /* under a system root (/etc, /usr/local …) */
+    struct sbx_strlist system_roots;             /* the system roots a manifest covered */
+    size_t workspace_manifests;                  /* files events without a root */
+    bool files_from_manifests;                   /* a manifest pair gave workspace lists */
+    size_t diff_files, diff_added_lines, diff_removed_lines; /* the loaded diffs (model/diffs.h) */
+
+    struct sbx_strlist hosts;       /* reached or named, not refused */
+    struct sbx_host_stat *proxy_hosts; /* from the proxy's log: most requests first */
+    size_t nproxy_hosts;
+    struct sbx_refusal *refused;    /* by first time */
+    size_t nrefused;
+    /* operations during which the sandbox's own network policy refused
+     * connections (sandboxio's network_denials): no host is known, the
+     * operations are the evidence; in timeline order */
+    const struct sbx_event **denials;
+    size_t ndenials;
+    uint64_t denied_connections;    /* their denials, summed */
+    /* With an allow list (allow_list true): the hosts it lacks, by first
+     * time; their events carry SBX_F_UNLISTED_HOST. */
+    bool allow_list;
+    struct sbx_unlisted *unlisted;
+    size_t nunlisted;
+
+    size_t hash_verified, hash_mismatched, hash_unverifiable;
+
+    struct sbx_secret_found *secrets; /* in timeline order */
+    size_t nsecrets;
+
+    struct sbx_crosscheck cross;      /* the wrapper's log against the command record */
+
+    /* the account audit log: entries about the run (in its window, or naming
+     * one of its sandboxes), and of those the account changes (keys, network
+     * rules, secrets, previews), from inside a sandbox first, then by time */
+    size_t audit_entries, audit_about_run;
+    const struct sbx_event **account;
+    size_t naccount, account_inside;
+
+    /* lifecycle events and webhook deliveries */
+    size_t lifecycle, pauses, wakes, stops, failed_starts;
+    struct sbx_strlist stop_reasons;
+    size_t webhooks, signatures_verified, signatures_failed;
+
+    /* metrics readings: the peaks, and where */
+    size_t metrics;
+    const struct sbx_event *cpu_peak, *memory_peak; /* NULL when none */
+    struct sbx_secrets *patterns;     /* the secret patterns found them with, for
+                                         redacting what a summary quotes; owned */
+
+    /* OpenTelemetry spans: their trees (for the views) and counts */
+    struct sbx_spans spans;
+    struct sbx_trace_stats traces;
+    /* the input files that were not read, and why (copied from the options) */
+    struct sbx_unread *unread;
+    size_t nunread;
+};
+
+struct sbx_summary_opts {
+    int threads; /* 0: one per online CPU, at most 8 */
+    /* Optional: the hosts the run may reach; every other host it reached or
+     * tried becomes a finding. Only read during the call. */
+    const struct sbx_allowlist *allow;
+    /* Optional: the files the load did not read (the loader's report), for
+     * the summary to list; copied. */
+    const struct sbx_unread *unread;
+    size_t nunread;
+};
+
+/* How many connections the sandbox's network policy refused during the
+ * event's operation (SBX_CMD_DENIALS, a files operation's denials); 0 when
+ * none or not known. */
+uint64_t sbx_event_denials(const struct sbx_event *e);
+
+/* Returns false with a message in err when the analyses cannot run (their
+ * patterns failed to compile: a build problem, not an input problem). */
+bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
+                   struct sbx_summary *sum, char *err, size_t errsz);
+void sbx_summary_free(struct sbx_summary *sum);
+
+/* Secrets told apart by kind and masked sample (a token echoed and printed
+ * is one secret); past 1,000 places, the number of places. */
+size_t sbx_summary_distinct_secrets(const struct sbx_summary *s);
+
+/* Sorted-unique string lists. */
+void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n); /* unsorted append */
+void sbx_strlist_finish(struct sbx_strlist *l);                         /* sort + dedupe */
+void sbx_strlist_free(struct sbx_strlist *l);
+
+#endif

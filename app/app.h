@@ -1,0 +1,151 @@
+/* The interactive review's state and behaviour, without a terminal: keys
+ * in, a grid of cells out. tui/term.c feeds it from ncurses; --dump feeds it
+ * a key script. Nothing here includes curses.
+ *
+ * Ownership: the app borrows the timeline and summary it is given (the
+ * caller frees them after the app stops using them: after sbx_app_free or
+ * the next sbx_app_set_data); it owns everything else it holds. */
+#ifndef SBX_APP_H
+#define SBX_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyses/filetree.h"
+#include "analyses/netview.h"
+#include "analyses/summary.h"
+#include "model/timeline.h"
+#include "render/doc.h"
+#include "render/grid.h"
+#include "render/summary/summary.h"
+#include "render/views/views.h"
+
+struct sbx_query;
+
+enum sbx_view {
+    SBX_VIEW_TIMELINE,
+    SBX_VIEW_DETAIL,
+    SBX_VIEW_SUMMARY,
+    SBX_VIEW_HELP,
+    SBX_VIEW_FILES,   /* the file changes as a tree */
+    SBX_VIEW_NETWORK, /* one row per host */
+    SBX_VIEW_FILE,    /* one file of the tree: its changes, the commands before, its diff */
+    SBX_VIEW_EXPORT,  /* the request an export would send, to confirm */
+};
+
+/* What a key asks of the program around the app. */
+enum {
+    SBX_APP_QUIT = 1u,
+    SBX_APP_FOLLOW = 2u, /* turn following on or off (sbx_app_following says which is wanted) */
+};
+
+struct sbx_app_opts {
+    bool local;   /* times in the local zone */
+    bool ascii;   /* the terminal is not UTF-8 */
+    int threads;  /* for search and filter; 0: one per CPU */
+    bool background; /* long searches and filters on a thread (the terminal);
+                        off, every key is finished before it returns (--dump, tests) */
+    bool open_on_finding; /* the first data opens on the heaviest finding (the
+                             program does; tests that count rows from the top do not) */
+    bool exports; /* e may write files and post to tickets (the program; not
+                     tests that press random keys) */
+    const char *const *inputs; /* the inputs as given (borrowed), for an export's
+                                  "review again" line; NULL: the sources' paths */
+    size_t ninputs;
+};
+
+struct sbx_app_job;
+struct sbx_app_export;
+
+struct sbx_app {
+    struct sbx_app_opts opts;
+    struct sbx_timeline *tl;       /* borrowed; NULL before the first data */
+    struct sbx_summary *sum;       /* borrowed; NULL while there is none */
+    struct sbx_rows_look look;
+    int cols, rows;
+    enum sbx_view view, back_to;
+
+    /* the timeline: positions in tl->order that show, all when !vis */
+    uint32_t *vis;
+    size_t nvis;
+    size_t cur, top;
+    char *filter_text;             /* NULL: no filter */
+    struct sbx_query *filter;
+    int findings_mode;             /* 0 all, 1 any finding, 2 serious ones */
+
+    /* search */
+    char *search_text;
+    struct sbx_query *search;
+    uint32_t *hits;                /* positions in tl->order, ascending */
+    size_t nhits;
+    bool search_back;
+
+    /* detail, summary and help: a document and a place in it */
+    struct sbx_doc doc;
+    size_t doc_top, doc_sel;       /* doc_sel: the selected line in the summary */
+    bool raw;
+    struct sbx_summary_line *slines;
+    size_t nslines;
+
+    /* typing a search or filter */
+    int prompt;                    /* 0, '/', '\\' (backward) or '&' */
+    struct sbx_buf input;
+    int pending;                   /* 'm' or '\'' waiting for a letter */
+    const struct sbx_event *marks[52];
+
+    struct sbx_app_job *job;       /* a search or filter running, or NULL */
+    struct sbx_app_export *exp;    /* the export being previewed or sent, or NULL */
+
+    /* the files and network views: made from the data when first shown,
+     * dropped when new data comes */
+    bool have_tree, have_net;
+    struct sbx_filetree tree;
+    bool *folded;                  /* per tree node */
+    uint32_t *frows;               /* the tree nodes that show (none folded above them) */
+    size_t nfrows, fcur, ftop;
+    uint32_t fnode;                /* the node SBX_VIEW_FILE shows */
+    struct sbx_netview net;
+    size_t ncur, ntop;
+    char *keep_path, *keep_host;   /* the selections to find again when the lists are
+                                      next made from new data */
+
+    char msg[256];
+    bool msg_error;
+    char progress[160];            /* "loading 43% · 412,003 events", or "" */
+    bool preview;                  /* the data is a preview of a load still running */
+    bool following;
+};
+
+void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows);
+void sbx_app_free(struct sbx_app *a);
+
+/* New data (a first load, the full load after a preview, or more lines of a
+ * followed log): the selection stays on the same event when it is still
+ * there, filter and search are applied again. */
+void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_summary *sum,
+                      bool preview);
+void sbx_app_resize(struct sbx_app *a, int cols, int rows);
+/* Handles one key (mouse keys at screen row/col). Returns SBX_APP_* flags. */
+unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol);
+/* A line for the status bar while loading ("" when done). */
+void sbx_app_set_progress(struct sbx_app *a, const char *text);
+/* A message for the status bar until the next key. */
+void sbx_app_message(struct sbx_app *a, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void sbx_app_draw(struct sbx_app *a, struct sbx_grid *g);
+/* A search or filter is running (background mode only), or an export is
+ * being sent. */
+bool sbx_app_busy(const struct sbx_app *a);
+/* Takes in the result of a search, filter or export that finished; true if
+ * it did (the screen changed). */
+bool sbx_app_poll(struct sbx_app *a);
+/* Stops a running search or filter; with say, tells the user. */
+void sbx_app_cancel(struct sbx_app *a, bool say);
+/* "searching 43%" for the status line, or "" */
+void sbx_app_job_progress(const struct sbx_app *a, char *buf, size_t n);
+
+/* When the selection is on the last event: a followed log scrolls with it. */
+bool sbx_app_at_end(const struct sbx_app *a);
+
+#endif

@@ -1,0 +1,49 @@
+/* The compare view, without a terminal: two runs' commands aligned
+ * (analyses/compare/compare.h), keys in, a grid out.
+ *
+ * Wide screens (100 columns and more) show the two timelines side by side,
+ * A on the left, B on the right, one row per aligned pair, its kind marked
+ * as the printed comparison marks it (= same, ! changed, ~ replaced, - only
+ * in A, + only in B, > moved) and one cursor over both. Narrower screens show one line per pair (the mark,
+ * both exit codes, the command) and, under it, the selected pair with A
+ * above B. The header names the runs and counts the rows of each kind; the
+ * line under it counts the run-level differences. ] and [ go to the next
+ * and previous row that is not the same; Enter shows the pair's stdout and
+ * stderr as a line diff (q comes back).
+ *
+ * Ownership: the view owns the two runs it loads (timelines, summaries) and
+ * the comparison; sbx_cmpview_free releases everything. */
+#ifndef SBX_APP_CMP_H
+#define SBX_APP_CMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "render/grid.h"
+#include "app/app.h"
+
+struct sbx_allowlist;
+struct sbx_cmpview;
+struct sbx_format;
+
+/* Loads run A and run B (a file or a run folder each, named name_a and
+ * name_b in the header; each read as fmt_a or fmt_b, NULL: detected),
+ * summarises and compares them. NULL with a reason in err when either
+ * cannot be read. */
+struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
+                                     const struct sbx_format *fmt_a, const char *path_b,
+                                     const char *name_b, const struct sbx_format *fmt_b,
+                                     const struct sbx_allowlist *allow,
+                                     const struct sbx_app_opts *opts, int cols, int rows,
+                                     char *err, size_t errsz);
+/* NULL is fine. */
+void sbx_cmpview_free(struct sbx_cmpview *v);
+void sbx_cmpview_resize(struct sbx_cmpview *v, int cols, int rows);
+/* One key (mouse keys at screen row mrow); SBX_APP_QUIT when q leaves the
+ * view (from the pairs, not from an output diff) or Q is pressed. */
+unsigned sbx_cmpview_key(struct sbx_cmpview *v, int key, int mrow);
+/* An output diff is showing (q goes back to the pairs). */
+bool sbx_cmpview_showing_diff(const struct sbx_cmpview *v);
+void sbx_cmpview_draw(struct sbx_cmpview *v, struct sbx_grid *g);
+
+#endif

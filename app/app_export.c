@@ -1,0 +1,300 @@
+/* e: export the summary from the terminal. A prompt for the target, then
+ * the exact request (or file) in a scrollable view, sent only on y or
+ * Enter, on a thread of its own so the interface stays live; the result,
+ * the comment's URL or why not, in the status line. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/body.h"
+#include "export/output.h"
+#include "export/send.h"
+#include "export/target.h"
+#include "app/app_internal.h"
+
+struct sbx_app_export {
+    struct sbx_target target;
+    char name[160];
+    char digest[SBX_DIGEST_HEX];
+    struct sbx_buf body;        /* as built for the target */
+    struct sbx_buf shown;       /* what the preview shows */
+    char note[200];             /* a line above it: a variable not set */
+    enum sbx_view back;
+    struct sbx_send_env env;
+    /* the send */
+    bool sent, running, threaded;
+    pthread_t tid;
+    _Atomic bool finished, cancel;
+    struct sbx_send_result res;
+    bool file_ok;
+    char file_err[512];
+};
+
+static void drop(struct sbx_app *a)
+{
+    struct sbx_app_export *x = a->exp;
+    if (!x)
+        return;
+    if (x->running) {
+        atomic_store(&x->cancel, true);
+        if (x->threaded)
+            pthread_join(x->tid, NULL);
+    }
+    sbx_target_free(&x->target);
+    sbx_buf_free(&x->body);
+    sbx_buf_free(&x->shown);
+    sbx_send_result_free(&x->res);
+    free(x);
+    a->exp = NULL;
+}
+
+void sbx_app_export_free(struct sbx_app *a) { drop(a); }
+
+bool sbx_app_export_busy(const struct sbx_app *a) { return a->exp && a->exp->running; }
+
+const char *sbx_app_export_name(const struct sbx_app *a) { return a->exp ? a->exp->name : ""; }
+
+enum sbx_view sbx_app_export_back(const struct sbx_app *a)
+{
+    return a->exp ? a->exp->back : SBX_VIEW_TIMELINE;
+}
+
+void sbx_app_export_prompt(struct sbx_app *a)
+{
+    if (!a->opts.exports) {
+        sbx_app_message(a, false, "exports are off here");
+        return;
+    }
+    if (sbx_app_export_busy(a)) {
+        sbx_app_message(a, false, "still sending to %s (Esc stops)", a->exp->name);
+        return;
+    }
+    if (!a->tl || !a->sum || a->preview) {
+        sbx_app_message(a, true, "the run is still loading: export when it is whole");
+        return;
+    }
+    a->prompt = 'e';
+    sbx_buf_clear(&a->input);
+    /* the last target again, to send to the same place or correct it */
+    if (a->exp && a->exp->name[0])
+        sbx_buf_adds(&a->input, a->exp->name);
+}
+
+/* A dry preview needs no credentials: a missing one shows masked, noted. */
+static void placeholders(enum sbx_target_kind kind, struct sbx_send_env *env, char *note,
+                         size_t notesz)
+{
+    static const char ph[] = "not-set";
+    const char **slot = NULL, **slot2 = NULL;
+    switch (kind) {
+    case SBX_TARGET_GITHUB: slot = &env->github_token; break;
+    case SBX_TARGET_GITLAB: slot = &env->gitlab_token; break;
+    case SBX_TARGET_JIRA: slot = &env->jira_user, slot2 = &env->jira_token; break;
+    default: return;
+    }
+    if ((slot && !*slot) || (slot2 && !*slot2))
+        snprintf(note, notesz, "%s is not set: sending will fail until it is.",
+                 sbx_send_secret_vars(kind));
+    if (slot && !*slot)
+        *slot = ph;
+    if (slot2 && !*slot2)
+        *slot2 = ph;
+}
+
+static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t errsz)
+{
+    const int jira_api = 3;
+    struct sbx_export_digests d;
+    sbx_export_digests(a->tl, &d);
+    snprintf(x->digest, sizeof x->digest, "%s", d.run);
+    const char **paths = NULL;
+    size_t npaths = a->opts.ninputs;
+    if (a->opts.inputs) {
+        paths = (const char **)a->opts.inputs;
+    } else {
+        npaths = a->tl->nsources;
+        paths = sbx_xcalloc(npaths ? npaths : 1, sizeof *paths);
+        for (size_t i = 0; i < npaths; i++)
+            paths[i] = a->tl->sources[i].path;
+    }
+    struct sbx_body_opts bo = {
+        .kind = sbx_target_body_kind(x->target.kind, jira_api),
+        .limit = sbx_target_limit(x->target.kind),
+        .paths = (const char *const *)paths,
+        .npaths = npaths,
+    };
+    bool ok = sbx_export_body(a->tl, a->sum, &d, &bo, &x->body, NULL, err, errsz);
+    if (!a->opts.inputs)
+        free(paths);
+    sbx_export_digests_free(&d);
+    if (!ok)
+        return false;
+    if (x->target.kind == SBX_TARGET_FILE) {
+        sbx_buf_addf(&x->shown, "write %zu bytes to %s\n\n", x->body.len, x->target.path);
+        sbx_buf_add(&x->shown, x->body.p, x->body.len);
+        return true;
+    }
+    sbx_send_env_load(&x->env);
+    x->env.jira_api = jira_api;
+    struct sbx_send_env shown_env = x->env;
+    placeholders(x->target.kind, &shown_env, x->note, sizeof x->note);
+    struct sbx_send_request r;
+    if (!sbx_send_build(&x->target, &shown_env, x->body.p, x->body.len, x->digest, &r, err,
+                        errsz))
+        return false;
+    /* the request's line and headers as sent, then the comment's text
+     * itself rather than its JSON string, which is one unreadable line */
+    struct sbx_buf req = SBX_BUF_INIT;
+    sbx_send_format(&req, &r);
+    size_t head = req.len;
+    const char *blank = memmem(req.p, req.len, "\n\n", 2);
+    if (blank)
+        head = (size_t)(blank - req.p) + 1;
+    sbx_buf_add(&x->shown, req.p, head);
+    sbx_buf_free(&req);
+    bool wrapped = x->target.kind != SBX_TARGET_SLACK &&
+                   !(x->target.kind == SBX_TARGET_JIRA && jira_api == 3);
+    sbx_buf_addf(&x->shown, "\n%s (%zu bytes):\n\n", wrapped ? "body: {\"body\": TEXT} with TEXT"
+                                                             : "body, as sent",
+                 r.body.len);
+    sbx_buf_add(&x->shown, x->body.p, x->body.len);
+    sbx_send_request_free(&r);
+    return true;
+}
+
+void sbx_app_export_prepare(struct sbx_app *a, const char *target)
+{
+    if (!*target)
+        return;
+    if (sbx_app_export_busy(a)) {
+        sbx_app_message(a, false, "still sending to %s (Esc stops)", a->exp->name);
+        return;
+    }
+    struct sbx_app_export *x = sbx_xcalloc(1, sizeof *x);
+    char err[600];
+    if (!sbx_target_parse(target, &x->target, err, sizeof err)) {
+        sbx_app_message(a, true, "export: %s", err);
+        free(x);
+        return;
+    }
+    if (!sbx_target_format(&x->target, x->name, sizeof x->name))
+        snprintf(x->name, sizeof x->name, "%s:", sbx_target_kind_name(x->target.kind));
+    if (!build(a, x, err, sizeof err)) {
+        sbx_app_message(a, true, "export to %s: %s", x->name, err);
+        sbx_target_free(&x->target);
+        sbx_buf_free(&x->body);
+        sbx_buf_free(&x->shown);
+        free(x);
+        return;
+    }
+    drop(a);
+    a->exp = x;
+    x->back = a->view == SBX_VIEW_HELP ? a->back_to : a->view;
+    a->view = SBX_VIEW_EXPORT;
+    a->doc_top = 0;
+    sbx_app_rebuild_doc(a);
+}
+
+void sbx_app_export_build_doc(struct sbx_app *a)
+{
+    struct sbx_doc *d = &a->doc;
+    struct sbx_app_export *x = a->exp;
+    if (!x)
+        return;
+    sbx_doc_addf(d, SBX_STYLE_HEADING, "Export to %s", x->name);
+    sbx_doc_end_line(d);
+    sbx_doc_adds(d, SBX_STYLE_NORMAL,
+                 x->target.kind == SBX_TARGET_FILE
+                     ? "This is the file that will be written. y or Enter writes it; q or Esc "
+                       "cancels."
+                     : "This is the exact request that will be sent, the credentials masked. "
+                       "y or Enter sends it; q or Esc cancels.");
+    sbx_doc_end_line(d);
+    if (x->note[0]) {
+        sbx_doc_adds(d, SBX_STYLE_ERROR, x->note);
+        sbx_doc_end_line(d);
+    }
+    sbx_doc_end_line(d);
+    /* the body holds log text: shown inert, as everywhere */
+    sbx_doc_untrusted(d, SBX_STYLE_NORMAL, x->shown.p ? x->shown.p : "", x->shown.len, false);
+    sbx_doc_end_line(d);
+}
+
+static void *run(void *arg)
+{
+    struct sbx_app_export *x = arg;
+    if (x->target.kind == SBX_TARGET_FILE) {
+        x->file_ok = sbx_write_output(x->target.path, x->body.p, x->body.len, x->file_err,
+                                      sizeof x->file_err);
+    } else {
+        struct sbx_send_opts o = {.cancel = &x->cancel};
+        sbx_send_post(&x->target, &x->env, x->body.p, x->body.len, x->digest, &o, &x->res);
+    }
+    atomic_store(&x->finished, true);
+    return NULL;
+}
+
+void sbx_app_export_send(struct sbx_app *a)
+{
+    struct sbx_app_export *x = a->exp;
+    if (!x || x->running)
+        return;
+    if (x->sent) {
+        sbx_app_message(a, false, "already done: e exports again");
+        return;
+    }
+    x->sent = x->running = true;
+    atomic_init(&x->finished, false);
+    atomic_init(&x->cancel, false);
+    a->view = x->back;
+    if (a->view != SBX_VIEW_TIMELINE)
+        sbx_app_rebuild_doc(a);
+    if (a->opts.background && pthread_create(&x->tid, NULL, run, x) == 0) {
+        x->threaded = true;
+        sbx_app_message(a, false, "sending to %s (Esc stops)", x->name);
+        return;
+    }
+    run(x);
+    sbx_app_export_poll(a);
+}
+
+bool sbx_app_export_poll(struct sbx_app *a)
+{
+    struct sbx_app_export *x = a->exp;
+    if (!x || !x->running || !atomic_load(&x->finished))
+        return false;
+    if (x->threaded)
+        pthread_join(x->tid, NULL);
+    x->running = x->threaded = false;
+    if (x->target.kind == SBX_TARGET_FILE) {
+        if (x->file_ok)
+            sbx_app_message(a, false, "wrote %s (%zu bytes)", x->target.path, x->body.len);
+        else
+            sbx_app_message(a, true, "export: %s", x->file_err);
+        return true;
+    }
+    const struct sbx_send_result *r = &x->res;
+    switch (r->status) {
+    case SBX_SEND_POSTED:
+        if (r->url)
+            sbx_app_message(a, false, "posted: %s", r->url);
+        else
+            sbx_app_message(a, false, "posted to %s", x->name);
+        break;
+    case SBX_SEND_EXISTED:
+        sbx_app_message(a, false, "already on %s, not posted again: %s", x->name,
+                        r->url ? r->url : "(no URL given)");
+        break;
+    case SBX_SEND_FAILED:
+        sbx_app_message(a, true, "export to %s: %s", x->name, r->message);
+        break;
+    }
+    return true;
+}
+
+void sbx_app_export_cancel(struct sbx_app *a)
+{
+    if (sbx_app_export_busy(a))
+        atomic_store(&a->exp->cancel, true);
+}

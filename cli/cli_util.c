@@ -1,0 +1,200 @@
+#include "cli/cli_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "importers/formatarg.h"
+#include "render/sanitize.h"
+#include "tui/term.h"
+
+#ifndef SBX_THEMEDIR
+#define SBX_THEMEDIR "/usr/local/share/sbxview/themes"
+#endif
+
+void sbx_warn(const char *msg)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_sanitize(&b, msg, strlen(msg), SBX_SAN_ONE_LINE, 0);
+    fprintf(stderr, "sbxview: %s\n", b.p ? b.p : "");
+    sbx_buf_free(&b);
+}
+
+/* themes/ beside the running binary: a build that is not installed (the
+ * binary at the top of a clone) finds the project's own themes. */
+static bool beside_binary(char *dir, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", dir, n - 8);
+    if (len <= 0)
+        return false;
+    dir[len] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return false;
+    strcpy(slash, "/themes");
+    return true;
+}
+
+bool sbx_pick_theme(const char *name, struct sbx_theme *t)
+{
+    char err[256], here[4096];
+    if (sbx_theme_load(t, name, SBX_THEMEDIR, err, sizeof err))
+        return true;
+    if (strstr(err, "no theme") && beside_binary(here, sizeof here) &&
+        sbx_theme_load(t, name, here, err, sizeof err))
+        return true;
+    bool is_default = strcmp(name, "default") == 0;
+    if (!is_default || !strstr(err, "no theme"))
+        sbx_warn(err);
+    sbx_theme_default(t);
+    return is_default;
+}
+
+void sbx_warn_load_report(const struct sbx_load_report *rep)
+{
+    for (size_t i = 0; i < rep->nerrors; i++)
+        sbx_warn(rep->errors[i]);
+    /* files in a run folder that nothing reads: say which and why, so nothing is lost quietly */
+    for (size_t i = 0; i < rep->nunread; i++) {
+        if (!rep->unread[i].in_folder)
+            continue; /* named inputs are among the errors */
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_addf(&b, "%s: not read: %s", rep->unread[i].path, rep->unread[i].reason);
+        sbx_warn(b.p);
+        sbx_buf_free(&b);
+    }
+}
+
+bool sbx_screen_begin(const char *theme, bool mouse, int *cols, int *rows)
+{
+    struct sbx_theme t;
+    if (!sbx_pick_theme(theme, &t))
+        return false;
+    const char *no_color = getenv("NO_COLOR");
+    struct sbx_term_opts topts = {.theme = &t, .colour = !(no_color && *no_color), .mouse = mouse};
+    char err[256];
+    if (!sbx_term_begin(&topts, err, sizeof err)) {
+        fprintf(stderr, "sbxview: %s\n", err);
+        return false;
+    }
+    sbx_term_size(cols, rows);
+    return true;
+}
+
+bool sbx_inputs_as(struct sbx_inputs *in, const char *name)
+{
+    char err[512];
+    if (sbx_format_arg(name, &in->as, err, sizeof err)) {
+        in->last_as = name;
+        return true;
+    }
+    fprintf(stderr, "sbxview: --as: %s\n", err);
+    return false;
+}
+
+bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
+{
+    char err[1024];
+    bool named;
+    const struct sbx_format *fmt;
+    const char *path;
+    if (!sbx_input_arg(arg, &named, &fmt, &path, err, sizeof err)) {
+        fprintf(stderr, "sbxview: %s\n", err);
+        return false;
+    }
+    if (in->n == in->cap) {
+        in->cap = in->cap ? in->cap * 2 : 8;
+        in->paths = sbx_xrealloc(in->paths, in->cap * sizeof *in->paths);
+        in->formats = sbx_xrealloc(in->formats, in->cap * sizeof *in->formats);
+    }
+    in->paths[in->n] = path;
+    in->formats[in->n++] = named ? fmt : in->as;
+    in->last_as = NULL;
+    return true;
+}
+
+bool sbx_inputs_done(const struct sbx_inputs *in)
+{
+    if (in->last_as) { /* names a known format: safe to print */
+        fprintf(stderr, "sbxview: --as %s is for the inputs after it, and none follows\n",
+                in->last_as);
+        return false;
+    }
+    return true;
+}
+
+void sbx_inputs_free(struct sbx_inputs *in)
+{
+    free(in->paths);
+    free(in->formats);
+    memset(in, 0, sizeof *in);
+}
+
+bool sbx_load_allow_list(const char *path, struct sbx_allowlist **list)
+{
+    char err[512];
+    struct sbx_allowlist *a = sbx_allowlist_load(path, err, sizeof err);
+    if (!a) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "--allow-list: %s", err);
+        sbx_warn(msg); /* sanitised: it quotes the path */
+        return false;
+    }
+    sbx_allowlist_free(*list);
+    *list = a;
+    return true;
+}
+
+bool sbx_parse_threads(const char *s, int *threads)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*end || end == s || n < 1 || n > 64) {
+        fprintf(stderr, "sbxview: --threads wants a number from 1 to 64\n");
+        return false;
+    }
+    *threads = (int)n;
+    return true;
+}
+
+int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg)
+{
+    bool ok;
+    switch (c) {
+    case 1: ok = sbx_inputs_add(&r->in, arg); break;
+    case 'A': ok = sbx_inputs_as(&r->in, arg); break;
+    case 'W': ok = sbx_load_allow_list(arg, &r->allow); break;
+    case 'j': ok = sbx_parse_threads(arg, &r->threads); break;
+    case 'q': r->quiet = ok = true; break;
+    default: return 0;
+    }
+    return ok ? 1 : -1;
+}
+
+bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv)
+{
+    for (; optind < argc; optind++)
+        if (!sbx_inputs_add(&r->in, argv[optind]))
+            return false;
+    return true;
+}
+
+void sbx_cli_runs_free(struct sbx_cli_runs *r)
+{
+    sbx_inputs_free(&r->in);
+    sbx_allowlist_free(r->allow);
+    r->allow = NULL;
+}
+
+bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,
+                       const struct sbx_load_report *rep, struct sbx_summary *sum)
+{
+    char err[256];
+    struct sbx_summary_opts so = {.threads = r->threads, .allow = r->allow,
+                                  .unread = rep->unread, .nunread = rep->nunread};
+    if (sbx_summarize(tl, &so, sum, err, sizeof err))
+        return true;
+    sbx_warn(err);
+    return false;
+}

@@ -1,0 +1,85 @@
+/* Helpers the sub-commands share (internal to tui/). */
+#ifndef SBX_CLI_UTIL_H
+#define SBX_CLI_UTIL_H
+
+#include <stdbool.h>
+
+#include "importers/format.h"
+#include "importers/load.h"
+#include "analyses/allowlist.h"
+#include "analyses/summary.h"
+#include "render/theme.h"
+
+/* "sbxview: MSG" on stderr, MSG sanitised (it may quote file names). */
+void sbx_warn(const char *msg);
+/* The theme called name, or the built-in default with a warning when the
+ * default theme file is missing or bad; false when a named theme cannot load. */
+bool sbx_pick_theme(const char *name, struct sbx_theme *t);
+/* The load's errors and the files a folder held that nothing reads (a line
+ * each, with the reason), on stderr. */
+void sbx_warn_load_report(const struct sbx_load_report *rep);
+
+/* The inputs of a command line in order, each with the format it is read as
+ * (NULL: detected): --as FORMAT sets it for the inputs after it (--as auto
+ * goes back to detecting), FORMAT:path for one input. The arrays point into
+ * argv; free them with sbx_inputs_free. */
+struct sbx_inputs {
+    const char **paths;
+    const struct sbx_format **formats;
+    size_t n, cap;
+    const struct sbx_format *as;
+    const char *last_as; /* the last --as value, until an input follows it */
+};
+/* --as's value; false with a message on stderr (the known names). */
+bool sbx_inputs_as(struct sbx_inputs *in, const char *name);
+/* One input argument; false with a message on stderr. */
+bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
+/* After the last argument: false with a message on stderr when an --as
+ * has no input after it (it would apply to nothing). */
+bool sbx_inputs_done(const struct sbx_inputs *in);
+void sbx_inputs_free(struct sbx_inputs *in);
+
+/* Starts the full-screen terminal with the theme called theme (as
+ * sbx_pick_theme), colour unless NO_COLOR is set, and the mouse if asked;
+ * its size into *cols and *rows. False with the reason on stderr; on true
+ * the caller ends it with sbx_term_end. */
+bool sbx_screen_begin(const char *theme, bool mouse, int *cols, int *rows);
+
+/* --allow-list FILE: the list, replacing *list (freed); false with the
+ * file, line and reason on stderr. */
+bool sbx_load_allow_list(const char *path, struct sbx_allowlist **list);
+/* Parses -j's number (1-64); false with a message on stderr. */
+bool sbx_parse_threads(const char *s, int *threads);
+
+/* What every command that reads runs takes from its command line: the
+ * inputs (with --as), --allow-list, -j and -q. Start it zeroed; it owns
+ * in's arrays and allow: free them with sbx_cli_runs_free. */
+struct sbx_cli_runs {
+    struct sbx_inputs in;
+    struct sbx_allowlist *allow;
+    int threads; /* 0: the default */
+    bool quiet;
+};
+/* The long options sbx_cli_runs_option takes, for a command's option
+ * table (with "j:" in its optstring); --quiet ('q') is apart, as the
+ * review has none. */
+#define SBX_CLI_RUNS_LONGOPTS                                                                      \
+    {"as", required_argument, NULL, 'A'}, {"allow-list", required_argument, NULL, 'W'},           \
+        {"threads", required_argument, NULL, 'j'}
+#define SBX_CLI_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
+/* One option from getopt_long (an optstring that starts with "-", so an
+ * input comes back as 1 in order): 1 an input, 'A' --as, 'W' --allow-list,
+ * 'j' and 'q'. Returns 1 when it took c, 0 when c is another option, -1
+ * when its value is bad (the message on stderr). */
+int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
+/* The inputs after "--" (argv[optind] on); false with a message on stderr. */
+bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv);
+void sbx_cli_runs_free(struct sbx_cli_runs *r);
+
+/* Summarises tl with r's allow-list and threads, listing the files rep says
+ * the load could not read; false with the reason on stderr. On true, *sum
+ * is the caller's to free (sbx_summary_free). */
+bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,
+                       const struct sbx_load_report *rep, struct sbx_summary *sum);
+
+#endif

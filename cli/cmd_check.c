@@ -1,0 +1,216 @@
+/* sbxview check: the findings of a run, one per line with their evidence,
+ * for CI and scripts. Exit 0 clean, 1 findings, 2 could not check. */
+#include <getopt.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "importers/load.h"
+#include "analyses/summary.h"
+#include "base/timefmt.h"
+#include "render/findings.h"
+#include "base/jsonw.h"
+#include "render/sanitize.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+
+struct report {
+    const struct sbx_timeline *tl;
+    struct sbx_findings found;
+    bool allowed[SBX_FK_COUNT];
+};
+
+static const char *str(const struct report *r, uint32_t id)
+{
+    return sbx_str(r->tl, id);
+}
+
+static void print_text(const struct report *r, bool ascii)
+{
+    for (size_t i = 0; i < r->found.n; i++) {
+        const struct sbx_finding_item *f = &r->found.f[i];
+        const struct sbx_event *e = f->event;
+        char t[SBX_TIME_BUFSZ];
+        struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
+        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u)", sbx_finding_kind_name(f->kind),
+                     sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
+                     f->evidence, r->tl->sources[e->source].path, e->line_no);
+        sbx_sanitize(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
+        printf("%s\n", safe.p ? safe.p : "");
+        sbx_buf_free(&line);
+        sbx_buf_free(&safe);
+    }
+}
+
+static void print_json(const struct report *r, const char *const *missing, size_t nmissing)
+{
+    struct sbx_buf out = SBX_BUF_INIT;
+    struct sbx_jsonw w;
+    sbx_jw_init(&w, &out, true);
+    sbx_jw_object(&w);
+    sbx_jw_key(&w, "schema");
+    sbx_jw_int(&w, 1);
+    sbx_jw_key(&w, "missing_sources");
+    sbx_jw_array(&w);
+    for (size_t i = 0; i < nmissing; i++)
+        sbx_jw_cstr(&w, missing[i]);
+    sbx_jw_end_array(&w);
+    sbx_jw_key(&w, "findings");
+    sbx_jw_array(&w);
+    for (size_t i = 0; i < r->found.n; i++) {
+        const struct sbx_finding_item *f = &r->found.f[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_jw_object(&w);
+        sbx_jw_key(&w, "kind");
+        sbx_jw_cstr(&w, sbx_finding_kind_name(f->kind));
+        sbx_jw_key(&w, "at");
+        if (f->event->start == SBX_TIME_UNKNOWN)
+            sbx_jw_null(&w);
+        else
+            sbx_jw_cstr(&w, sbx_time_format(f->event->start, t));
+        sbx_jw_key(&w, "sandbox");
+        sbx_jw_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
+        sbx_jw_key(&w, "evidence");
+        sbx_jw_cstr(&w, f->evidence);
+        sbx_jw_key(&w, "source");
+        sbx_jw_cstr(&w, r->tl->sources[f->event->source].path);
+        sbx_jw_key(&w, "line");
+        sbx_jw_int(&w, f->event->line_no);
+        sbx_jw_end_object(&w);
+    }
+    sbx_jw_end_array(&w);
+    sbx_jw_end_object(&w);
+    sbx_buf_addc(&out, '\n');
+    fwrite(out.p, 1, out.len, stdout);
+    sbx_buf_free(&out);
+}
+
+static bool allow(struct report *r, char *list)
+{
+    for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        enum sbx_finding_kind kind;
+        bool known = sbx_finding_kind_parse(k, &kind);
+        if (known)
+            r->allowed[kind] = true;
+        if (!known) {
+            struct sbx_buf b = SBX_BUF_INIT;
+            sbx_buf_addf(&b, "--allow: no finding kind called %s", k);
+            sbx_warn(b.p);
+            sbx_buf_free(&b);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool has_format(const struct sbx_timeline *tl, const char *name)
+{
+    for (size_t i = 0; i < tl->nsources; i++)
+        if (strcmp(tl->sources[i].format, name) == 0)
+            return true;
+    return false;
+}
+
+static bool has_record(const struct sbx_timeline *tl)
+{
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->order[i]->kind == SBX_EV_COMMAND && (tl->order[i]->u.cmd.flags & SBX_CMD_RECORD))
+            return true;
+    return false;
+}
+
+void sbx_check_kinds(FILE *to)
+{
+    for (int i = 0; i < SBX_FK_COUNT; i++)
+        fprintf(to, "  %-20s %s\n", sbx_finding_kind_name((enum sbx_finding_kind)i),
+                sbx_finding_kind_help((enum sbx_finding_kind)i));
+}
+
+static int run_check(int argc, char **argv, struct sbx_cli_runs *runs);
+
+int sbx_cmd_check(int argc, char **argv)
+{
+    struct sbx_cli_runs runs = {0};
+    int status = run_check(argc, argv, &runs);
+    sbx_cli_runs_free(&runs);
+    return status;
+}
+
+static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
+        SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
+    };
+    struct report r = {0};
+    bool json = false;
+    int c;
+    optind = 1;
+    /* "-": inputs come back in place, so --as applies to those after it */
+    while ((c = getopt_long(argc, argv, "-f:a:j:qh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(runs, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
+        switch (c) {
+        case 'f':
+            if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+                fprintf(stderr, "sbxview: check --format is text or json\n");
+                return SBX_EXIT_USAGE;
+            }
+            json = strcmp(optarg, "json") == 0;
+            break;
+        case 'a':
+            if (!allow(&r, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
+        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        }
+    }
+    if (!sbx_cli_runs_rest(runs, argc, argv)) /* after "--" */
+        return SBX_EXIT_USAGE;
+    struct sbx_inputs *in = &runs->in;
+    if (!in->n) {
+        fprintf(stderr, "sbxview: check: no input given (a run folder, or the logs of a run)\n");
+        return SBX_EXIT_USAGE;
+    }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts lo = {.threads = runs->threads, .formats = in->formats};
+    size_t loaded = sbx_load_paths(&tl, in->paths, in->n, &lo, &rep);
+    if (!runs->quiet)
+        sbx_warn_load_report(&rep);
+    int status = SBX_EXIT_USAGE;
+    struct sbx_summary sum;
+    const char *missing[2];
+    size_t nmissing = 0;
+    if (!loaded || !sbx_cli_summarize(&tl, runs, &rep, &sum))
+        goto done;
+    /* the integrity check needs both sides: say which one is not there */
+    if (!has_format(&tl, "recorder"))
+        missing[nmissing++] = "the wrapper's log (agent-run.jsonl)";
+    if (!has_record(&tl))
+        missing[nmissing++] = "Runtime's command record (sbxview fetch runtime saves it)";
+    r.tl = &tl;
+    sbx_findings_collect(&tl, &sum, r.allowed, &r.found);
+    if (json)
+        print_json(&r, missing, nmissing);
+    else
+        print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+    for (size_t i = 0; i < nmissing; i++)
+        fprintf(stderr, "sbxview: could not check: %s is not among the inputs\n", missing[i]);
+    status = nmissing ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
+    sbx_findings_free(&r.found);
+    sbx_summary_free(&sum);
+done:
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    return status;
+}

@@ -1,0 +1,194 @@
+/* sbxview export: the summary, findings and digests of a run, as a
+ * markdown file or a ticket comment (export/body.h builds the body). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/body.h"
+#include "export/output.h"
+#include "export/target.h"
+#include "importers/load.h"
+#include "analyses/summary.h"
+#include "render/sanitize.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "cli/export_send.h"
+
+struct export_args {
+    struct sbx_cli_runs runs;
+    const char **given; /* the input arguments as given (with --as and --allow-list) */
+    size_t ngiven;
+    const char *to;
+    bool include_output, dry_run, repost;
+    int jira_api;
+    long timeout_ms;
+};
+
+static void given(struct export_args *a, const char *s)
+{
+    a->given = sbx_xrealloc(a->given, (a->ngiven + 1) * sizeof *a->given);
+    a->given[a->ngiven++] = s;
+}
+
+static int parse(int argc, char **argv, struct export_args *a)
+{
+    static const struct option longopts[] = {
+        {"to", required_argument, NULL, 't'},      {"include-output", no_argument, NULL, 'O'},
+        {"dry-run", no_argument, NULL, 'n'},       {"jira-api", required_argument, NULL, 'J'},
+        {"timeout", required_argument, NULL, 'T'}, {"repost", no_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},          SBX_CLI_RUNS_LONGOPTS,
+        SBX_CLI_QUIET_LONGOPT,                     {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "-t:j:qh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(&a->runs, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took) { /* the body names the inputs as they were given */
+            if (c == 'A' || c == 'W')
+                given(a, c == 'A' ? "--as" : "--allow-list");
+            if (c == 1 || c == 'A' || c == 'W')
+                given(a, optarg);
+            continue;
+        }
+        switch (c) {
+        case 't': a->to = optarg; break;
+        case 'O': a->include_output = true; break;
+        case 'n': a->dry_run = true; break;
+        case 'J':
+            if (strcmp(optarg, "2") && strcmp(optarg, "3")) {
+                fprintf(stderr, "sbxview: --jira-api is 2 (plain text) or 3 (Atlassian Document Format)\n");
+                return SBX_EXIT_USAGE;
+            }
+            a->jira_api = optarg[0] - '0';
+            break;
+        case 'R': a->repost = true; break;
+        case 'T': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v > 0 && v <= 86400)) {
+                fprintf(stderr, "sbxview: --timeout wants seconds (more than 0, at most 86400)\n");
+                return SBX_EXIT_USAGE;
+            }
+            a->timeout_ms = (long)(v * 1000 + 0.5) > 0 ? (long)(v * 1000 + 0.5) : 1;
+            break;
+        }
+        case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
+        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        }
+    }
+    for (; optind < argc; optind++) { /* after "--" */
+        if (!sbx_inputs_add(&a->runs.in, argv[optind]))
+            return SBX_EXIT_USAGE;
+        given(a, argv[optind]);
+    }
+    if (!a->to) {
+        fprintf(stderr, "sbxview: export needs --to TARGET (file:PATH.md, github:OWNER/REPO#N, "
+                        "gitlab:GROUP/PROJECT#N, jira:KEY-123 or slack:)\n");
+        return SBX_EXIT_USAGE;
+    }
+    if (!a->runs.in.n) {
+        fprintf(stderr, "sbxview: export: no input given (a run folder, or the logs of a run)\n");
+        return SBX_EXIT_USAGE;
+    }
+    if (!sbx_inputs_done(&a->runs.in))
+        return SBX_EXIT_USAGE;
+    return -1;
+}
+
+/* A file: written, or printed for --dry-run. */
+static int write_file(const struct export_args *a, const struct sbx_target *t, const struct sbx_buf *body)
+{
+    char err[512];
+    if (a->dry_run) {
+        fwrite(body->p, 1, body->len, stdout);
+        return SBX_EXIT_OK;
+    }
+    if (!sbx_write_output(t->path, body->p, body->len, err, sizeof err)) {
+        sbx_warn(err);
+        return SBX_EXIT_USAGE;
+    }
+    if (!a->runs.quiet && strcmp(t->path, "-") != 0) {
+        struct sbx_buf name = SBX_BUF_INIT;
+        sbx_sanitize(&name, t->path, strlen(t->path), SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 0);
+        fprintf(stderr, "sbxview: wrote %s (%zu bytes)\n", name.p ? name.p : "", body->len);
+        sbx_buf_free(&name);
+    }
+    return SBX_EXIT_OK;
+}
+
+/* A ticket: the request printed for --dry-run, else sent (cli/export_send.h). */
+static int send_ticket(const struct export_args *a, const struct sbx_target *t,
+                       const struct sbx_buf *body, const char *digest)
+{
+    struct sbx_export_send_args sa = {
+        .target = t, .jira_api = a->jira_api, .body = body->p, .len = body->len,
+        .digest = digest, .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
+        .timeout_ms = a->timeout_ms,
+    };
+    return sbx_export_send(&sa);
+}
+
+static int run(struct export_args *a, const struct sbx_target *t)
+{
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts lo = {.threads = a->runs.threads, .formats = a->runs.in.formats};
+    size_t loaded = sbx_load_paths(&tl, a->runs.in.paths, a->runs.in.n, &lo, &rep);
+    if (!a->runs.quiet)
+        sbx_warn_load_report(&rep);
+    int status = SBX_EXIT_USAGE;
+    char err[512];
+    struct sbx_summary sum;
+    if (!loaded || !sbx_cli_summarize(&tl, &a->runs, &rep, &sum))
+        goto done;
+    struct sbx_export_digests d;
+    sbx_export_digests(&tl, &d);
+    struct sbx_body_opts bo = {
+        .kind = sbx_target_body_kind(t->kind, a->jira_api),
+        .limit = sbx_target_limit(t->kind),
+        .include_output = a->include_output,
+        .paths = a->given,
+        .npaths = a->ngiven,
+    };
+    struct sbx_buf body = SBX_BUF_INIT;
+    struct sbx_body_info info;
+    if (!sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err)) {
+        sbx_warn(err);
+    } else {
+        if (info.shortened && !a->runs.quiet)
+            fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
+                    info.list_max, sbx_target_kind_name(t->kind), bo.limit);
+        status = t->kind == SBX_TARGET_FILE ? write_file(a, t, &body) : send_ticket(a, t, &body, d.run);
+    }
+    sbx_buf_free(&body);
+    sbx_export_digests_free(&d);
+    sbx_summary_free(&sum);
+done:
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    return status;
+}
+
+int sbx_cmd_export(int argc, char **argv)
+{
+    struct export_args a = {.jira_api = 3};
+    int status = parse(argc, argv, &a);
+    if (status < 0) {
+        struct sbx_target t;
+        char err[512];
+        if (!sbx_target_parse(a.to, &t, err, sizeof err)) {
+            fprintf(stderr, "sbxview: --to: %s\n", err);
+            status = SBX_EXIT_USAGE;
+        } else {
+            status = run(&a, &t);
+        }
+        sbx_target_free(&t);
+    }
+    sbx_cli_runs_free(&a.runs);
+    free(a.given);
+    return status;
+}

@@ -1,0 +1,406 @@
+/* sbxview FILE...: the interactive review, and --dump, which prints the
+ * screen it would show after a key script. */
+#include <getopt.h>
+#include <signal.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "importers/follow.h"
+#include "app/app.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "app/keys.h"
+#include "app/loader.h"
+#include "tui/term.h"
+#include "cli/view_runs.h"
+#include "importers/runs.h"
+
+struct view_opts {
+    struct sbx_app_opts app;
+    const char *theme;
+    bool mouse, dump, dump_styles, follow, first_screen;
+    int cols, rows;
+    const char *keys;
+};
+
+static bool utf8_locale(void)
+{
+    return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+static bool has_preview_source(const struct sbx_timeline *tl)
+{
+    for (size_t i = 0; i < tl->nsources; i++)
+        if (tl->sources[i].preview)
+            return true;
+    return false;
+}
+
+/* Runs a key script against the app over tl and sum (may be NULL), as
+ * --dump does, and prints the screen. */
+static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary *sum)
+{
+    struct sbx_app app;
+    sbx_app_init(&app, &o->app, o->cols, o->rows);
+    sbx_app_set_data(&app, tl, sum, has_preview_source(tl));
+    const char *k = o->keys ? o->keys : "";
+    size_t n = strlen(k);
+    int status = SBX_EXIT_OK;
+    for (size_t i = 0; i < n;) {
+        int key = 0, cols = 0, rows = 0;
+        size_t used = sbx_key_parse(k + i, n - i, &key, &cols, &rows);
+        if (used == SIZE_MAX || used == 0) {
+            fprintf(stderr, "sbxview: --keys: cannot read the key at byte %zu (see --help)\n", i);
+            status = SBX_EXIT_USAGE;
+            break;
+        }
+        i += used;
+        if (key == SBX_KEY_RESIZE) {
+            sbx_app_resize(&app, cols, rows);
+            continue;
+        }
+        if (sbx_app_key(&app, key, 1, 0) & SBX_APP_QUIT)
+            break;
+    }
+    if (status == SBX_EXIT_OK) {
+        struct sbx_grid g;
+        sbx_grid_init(&g, o->app.ascii);
+        sbx_app_draw(&app, &g);
+        struct sbx_buf out = SBX_BUF_INIT;
+        sbx_grid_dump(&g, o->dump_styles, &out);
+        fwrite(out.p, 1, out.len, stdout);
+        sbx_buf_free(&out);
+        sbx_grid_free(&g);
+    }
+    sbx_app_free(&app);
+    return status;
+}
+
+enum { PREVIEW_BYTES = 2 << 20, PREVIEW_AFTER_MS = 120, FOLLOW_POLL_MS = 250 };
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* What the interface shows, and who owns it: the preview until the full
+ * load lands, then the loader's timeline with the loader's summary or, once
+ * a followed log grew, a summary made here. */
+struct live {
+    struct sbx_loader *l;
+    bool taken;                 /* the full load is shown */
+    struct sbx_timeline ptl;    /* the preview */
+    struct sbx_summary psum;
+    bool have_preview;
+    struct sbx_summary *fsum;   /* the latest summary made while following, or NULL */
+    struct sbx_follow *follow;
+    double next_poll, summarize_ms;
+};
+
+static void drop_preview(struct live *v)
+{
+    if (!v->have_preview)
+        return;
+    sbx_summary_free(&v->psum);
+    sbx_timeline_free(&v->ptl);
+    v->have_preview = false;
+}
+
+static void take_loaded(struct sbx_app *app, struct live *v)
+{
+    struct sbx_loader *l = v->l;
+    sbx_loader_wait(l);
+    sbx_app_cancel(app, false); /* a search over the preview is moot */
+    sbx_app_set_progress(app, "");
+    sbx_app_set_data(app, &l->tl, l->summarized ? &l->sum : NULL, false);
+    drop_preview(v); /* the app no longer points into it */
+    v->taken = true;
+    if (l->report.nerrors) {
+        sbx_app_message(app, true, "%s%s", l->report.errors[0],
+                        l->report.nerrors > 1 ? " (and more: listed when you quit)" : "");
+    } else if (l->report.nunread && app->msg[0]) { /* the heaviest finding's hint: keep it, after this */
+        char hint[sizeof app->msg];
+        snprintf(hint, sizeof hint, "%s", app->msg);
+        sbx_app_message(app, app->msg_error, "%zu file%s not read; %s", l->report.nunread,
+                        l->report.nunread == 1 ? "" : "s", hint);
+    } else if (l->report.nunread) { /* files in a folder: the summary lists them all */
+        sbx_app_message(app, true, "%s: not read: %s%s", l->report.unread[0].path,
+                        l->report.unread[0].reason,
+                        l->report.nunread > 1 ? " (and more: see the summary)" : "");
+    } else if (l->err[0]) {
+        sbx_app_message(app, true, "%s", l->err);
+    }
+}
+
+static void follow_toggle(struct sbx_app *app, struct live *v)
+{
+    if (!app->following) {
+        sbx_follow_free(v->follow);
+        v->follow = NULL;
+        sbx_app_message(app, false, "stopped following");
+        return;
+    }
+    if (!v->taken) {
+        sbx_app_message(app, false, "following: starts once the load is done");
+        return;
+    }
+    v->follow = sbx_follow_start(&v->l->tl);
+    if (!sbx_follow_count(v->follow)) {
+        sbx_follow_free(v->follow);
+        v->follow = NULL;
+        app->following = false;
+        sbx_app_message(app, true, "nothing to follow: only files can be followed, not standard input or pipes");
+        return;
+    }
+    v->next_poll = 0;
+    sbx_app_message(app, false, "following: new lines show as they are written (F stops)");
+}
+
+/* Takes in what the followed files gained, and analyses the run again. */
+static void follow_poll(struct sbx_app *app, struct live *v)
+{
+    double t0 = now_ms();
+    if (!v->follow || t0 < v->next_poll)
+        return;
+    struct sbx_follow_report rep = {0};
+    size_t added = sbx_follow_poll(v->follow, &v->l->tl, &rep);
+    for (size_t i = 0; i < rep.nfiles; i++)
+        if (rep.files[i].message && rep.files[i].status != SBX_FOLLOW_GREW)
+            sbx_app_message(app, true, "%s", rep.files[i].message);
+    sbx_follow_report_free(&rep);
+    if (added) {
+        struct sbx_summary *s = sbx_xmalloc(sizeof *s);
+        char err[256];
+        struct sbx_summary_opts so = {.allow = v->l->in->allow, .unread = v->l->report.unread,
+                                      .nunread = v->l->report.nunread};
+        if (sbx_summarize(&v->l->tl, &so, s, err, sizeof err)) {
+            sbx_app_set_data(app, &v->l->tl, s, false);
+            if (v->fsum) {
+                sbx_summary_free(v->fsum);
+                free(v->fsum);
+            }
+            v->fsum = s;
+        } else {
+            free(s);
+            sbx_app_set_data(app, &v->l->tl, app->sum, false);
+        }
+    } else if (sbx_follow_count(v->follow) == 0) {
+        app->following = false;
+    }
+    /* a big run takes a while to analyse again: look less often then */
+    v->summarize_ms = added ? now_ms() - t0 : v->summarize_ms;
+    v->next_poll = now_ms() + (FOLLOW_POLL_MS > 4 * v->summarize_ms ? FOLLOW_POLL_MS : 4 * v->summarize_ms);
+}
+
+static void live_free(struct live *v)
+{
+    drop_preview(v);
+    sbx_follow_free(v->follow);
+    if (v->fsum) {
+        sbx_summary_free(v->fsum);
+        free(v->fsum);
+    }
+}
+
+static int interactive(struct view_opts *o, struct sbx_loader *l, const struct sbx_loader_inputs *in)
+{
+    int cols, rows;
+    if (!sbx_screen_begin(o->theme, o->mouse, &cols, &rows))
+        return SBX_EXIT_USAGE;
+    struct sbx_app app;
+    struct sbx_app_opts aopts = o->app;
+    aopts.background = true;
+    sbx_app_init(&app, &aopts, cols, rows);
+    app.following = o->follow;
+    struct sbx_grid grid;
+    sbx_grid_init(&grid, o->app.ascii);
+    struct live v = {.l = l};
+    /* a small run loads at once; a big one shows a preview of its start */
+    double until = now_ms() + PREVIEW_AFTER_MS;
+    while (!sbx_loader_done(l) && now_ms() < until)
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    if (!sbx_loader_done(l) && sbx_loader_preview(in, PREVIEW_BYTES, &v.ptl, &v.psum)) {
+        v.have_preview = true;
+        sbx_app_set_data(&app, &v.ptl, &v.psum, has_preview_source(&v.ptl));
+    }
+    bool quit = false;
+    int quit_signal = 0;
+    char progress[160] = "";
+    while (!quit) {
+        if (!v.taken && sbx_loader_done(l)) {
+            take_loaded(&app, &v);
+            if (app.following) {
+                sbx_app_key(&app, SBX_KEY_END, 0, 0);
+                follow_toggle(&app, &v);
+            }
+        } else if (!v.taken) {
+            sbx_loader_progress(l, progress, sizeof progress);
+            sbx_app_set_progress(&app, progress);
+        }
+        if (app.following && !sbx_app_busy(&app))
+            follow_poll(&app, &v);
+        sbx_app_poll(&app);
+        sbx_app_draw(&app, &grid);
+        sbx_term_draw(&grid);
+        int mrow = 0, mcol = 0;
+        /* while something runs behind, wake up to show how far it got */
+        int wait = !v.taken || sbx_app_busy(&app) ? 100 : app.following ? FOLLOW_POLL_MS : -1;
+        int key = sbx_term_key(wait, &mrow, &mcol);
+        int sig = sbx_term_signal();
+        if (sig) {
+            sbx_term_clear_signal();
+            /* Ctrl-C leaves a prompt or stops a search, as in less; otherwise every signal quits */
+            if (sig == SIGINT && app.prompt) {
+                app.prompt = 0;
+                continue;
+            }
+            if (sig == SIGINT && sbx_app_busy(&app)) {
+                sbx_app_cancel(&app, true);
+                continue;
+            }
+            quit_signal = sig;
+            break;
+        }
+        if (!key)
+            continue;
+        if (key == SBX_KEY_RESIZE) {
+            sbx_term_size(&cols, &rows);
+            sbx_app_resize(&app, cols, rows);
+            continue;
+        }
+        unsigned flags = sbx_app_key(&app, key, mrow, mcol);
+        if (flags & SBX_APP_QUIT)
+            quit = true;
+        if (flags & SBX_APP_FOLLOW)
+            follow_toggle(&app, &v);
+    }
+    sbx_term_end();
+    sbx_app_free(&app);
+    sbx_grid_free(&grid);
+    live_free(&v);
+    return quit_signal ? 128 + quit_signal : SBX_EXIT_OK; /* as a shell reports a signal */
+}
+
+/* --dump --first-screen: the screen a big input shows first, from the preview. */
+static int dump_first_screen(struct view_opts *o, const struct sbx_loader_inputs *in)
+{
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+    if (!sbx_loader_preview(in, PREVIEW_BYTES, &tl, &sum)) {
+        fprintf(stderr, "sbxview: nothing could be previewed (see sbxview --dump without --first-screen)\n");
+        return SBX_EXIT_USAGE;
+    }
+    int status = dump(o, &tl, &sum);
+    sbx_summary_free(&sum);
+    sbx_timeline_free(&tl);
+    return status;
+}
+
+static void usage_view(FILE *to)
+{
+    sbx_usage(to);
+}
+
+static int run_view(int argc, char **argv, struct sbx_cli_runs *r);
+
+int sbx_cmd_view(int argc, char **argv)
+{
+    struct sbx_cli_runs r = {0};
+    int status = run_view(argc, argv, &r);
+    sbx_cli_runs_free(&r);
+    return status;
+}
+
+static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
+{
+    static const struct option longopts[] = {
+        {"local", no_argument, NULL, 'L'},      {"theme", required_argument, NULL, 'T'},
+        {"no-mouse", no_argument, NULL, 'M'},   {"dump", no_argument, NULL, 'D'},
+        {"dump-styles", no_argument, NULL, 'S'}, {"size", required_argument, NULL, 'z'},
+        {"keys", required_argument, NULL, 'k'}, {"follow", no_argument, NULL, 'F'},
+        {"first-screen", no_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
+        SBX_CLI_RUNS_LONGOPTS,                  {NULL, 0, NULL, 0},
+    };
+    struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24,
+                          .app.open_on_finding = true};
+    o.app.ascii = !utf8_locale();
+    int c;
+    optind = 1;
+    /* "-": inputs come back in place, so --as applies to those after it */
+    while ((c = getopt_long(argc, argv, "-j:Fh", longopts, NULL)) != -1) {
+        int took = sbx_cli_runs_option(r, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
+        switch (c) {
+        case 'L': o.app.local = true; break;
+        case 'T': o.theme = optarg; break;
+        case 'M': o.mouse = false; break;
+        case 'D': o.dump = true; break;
+        case 'S': o.dump = o.dump_styles = true; break;
+        case 'z':
+            if (!sbx_parse_size(optarg, &o.cols, &o.rows)) {
+                fprintf(stderr, "sbxview: --size wants COLSxROWS, like 80x24\n");
+                return SBX_EXIT_USAGE;
+            }
+            break;
+        case 'k': o.keys = optarg; break;
+        case 'F': o.follow = true; break;
+        case 'P': o.dump = o.first_screen = true; break;
+        case 'h': usage_view(stdout); return SBX_EXIT_OK;
+        default: usage_view(stderr); return SBX_EXIT_USAGE;
+        }
+    }
+    if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
+        return SBX_EXIT_USAGE;
+    o.app.threads = r->threads;
+    struct sbx_inputs *in = &r->in;
+    if (!in->n) {
+        fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
+        usage_view(stderr);
+        return SBX_EXIT_USAGE;
+    }
+    if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
+    struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
+                                   .allow = r->allow};
+    o.app.exports = true;
+    /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
+    struct sbx_runs runs;
+    if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
+        sbx_runs_discover(in->paths[0], &runs)) {
+        struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
+                                     .dump = o.dump, .dump_styles = o.dump_styles,
+                                     .cols = o.cols, .rows = o.rows, .keys = o.keys};
+        int status = sbx_view_runs(&so, &runs, r->allow);
+        sbx_runs_free(&runs);
+        return status;
+    }
+    o.app.inputs = in->paths; /* an export's "review again" line names them */
+    o.app.ninputs = in->n;
+    if (o.first_screen)
+        return dump_first_screen(&o, &li);
+    struct sbx_loader *l = sbx_xmalloc(sizeof *l);
+    sbx_loader_start(l, &li, o.app.threads, !o.dump);
+    int status;
+    if (o.dump) {
+        sbx_warn_load_report(&l->report);
+        status = l->loaded ? dump(&o, &l->tl, l->summarized ? &l->sum : NULL) : SBX_EXIT_USAGE;
+    } else {
+        status = interactive(&o, l, &li);
+        sbx_loader_stop(l); /* quit during a load: it stops within a few MiB */
+        sbx_warn_load_report(&l->report);
+        if (!l->loaded && !l->report.cancelled)
+            status = SBX_EXIT_USAGE;
+    }
+    sbx_loader_free(l);
+    free(l);
+    return status;
+}

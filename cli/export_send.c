@@ -1,0 +1,102 @@
+#include "cli/export_send.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/send.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+
+static _Atomic bool interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupted, true);
+}
+
+static void progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    sbx_warn(line);
+}
+
+/* A dry run needs no credentials: a missing one prints as masked. */
+static void placeholders(struct sbx_send_env *env, enum sbx_target_kind k)
+{
+    static const char ph[] = "not-set";
+    const char **slot[3] = {NULL, NULL, NULL};
+    const char *names[3] = {NULL, NULL, NULL};
+    switch (k) {
+    case SBX_TARGET_GITHUB: slot[0] = &env->github_token, names[0] = "GITHUB_TOKEN"; break;
+    case SBX_TARGET_GITLAB: slot[0] = &env->gitlab_token, names[0] = "GITLAB_TOKEN"; break;
+    case SBX_TARGET_JIRA:
+        slot[0] = &env->jira_user, names[0] = "JIRA_USER";
+        slot[1] = &env->jira_token, names[1] = "JIRA_TOKEN";
+        break;
+    default: break;
+    }
+    for (int i = 0; i < 3 && slot[i]; i++)
+        if (!*slot[i]) {
+            *slot[i] = ph;
+            fprintf(stderr, "sbxview: %s is not set: a real export would stop here\n", names[i]);
+        }
+}
+
+int sbx_export_send(const struct sbx_export_send_args *a)
+{
+    struct sbx_send_env env;
+    sbx_send_env_load(&env);
+    env.jira_api = a->jira_api;
+    char name[160], err[600];
+    if (!sbx_target_format(a->target, name, sizeof name))
+        snprintf(name, sizeof name, "%s:", sbx_target_kind_name(a->target->kind));
+    if (a->dry_run) {
+        placeholders(&env, a->target->kind);
+        struct sbx_send_request r;
+        if (!sbx_send_build(a->target, &env, a->body, a->len, a->digest, &r, err, sizeof err)) {
+            sbx_warn(err);
+            return SBX_EXIT_USAGE;
+        }
+        sbx_send_print(stdout, &r);
+        sbx_send_request_free(&r);
+        return SBX_EXIT_OK;
+    }
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    struct sbx_send_opts o = {
+        .timeout_ms = a->timeout_ms,
+        .wait_max_ms = a->wait_ms,
+        .repost = a->repost,
+        .cancel = &interrupted,
+        .progress = a->quiet ? NULL : progress,
+    };
+    struct sbx_send_result res;
+    bool ok = sbx_send_post(a->target, &env, a->body, a->len, a->digest, &o, &res);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (res.url)
+        printf("%s\n", res.url);
+    if (!ok) {
+        struct sbx_buf m = SBX_BUF_INIT;
+        sbx_buf_addf(&m, "export to %s: %s", name, res.message);
+        sbx_warn(m.p);
+        sbx_buf_free(&m);
+    } else if (!a->quiet) {
+        struct sbx_buf m = SBX_BUF_INIT;
+        if (res.status == SBX_SEND_EXISTED)
+            sbx_buf_addf(&m, "%s: %s: not posted again", name, res.message);
+        else
+            sbx_buf_addf(&m, "posted to %s", name);
+        sbx_warn(m.p);
+        sbx_buf_free(&m);
+    }
+    sbx_send_result_free(&res);
+    return ok ? SBX_EXIT_OK : SBX_EXIT_USAGE;
+}

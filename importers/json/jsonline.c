@@ -1,0 +1,84 @@
+#include "importers/json/jsonline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/jsonstr.h"
+
+void sbx_jline_init(struct sbx_jline *j, struct sbx_timeline *tl, uint32_t source)
+{
+    memset(j, 0, sizeof *j);
+    j->tl = tl;
+    j->source = source;
+    j->base = tl->sources[source].data;
+    sbx_jscan_init(&j->scan);
+}
+
+void sbx_jline_free(struct sbx_jline *j)
+{
+    sbx_jscan_free(&j->scan);
+    sbx_buf_free(&j->scratch);
+}
+
+const char *sbx_jline_string(struct sbx_jline *j, const struct sbx_jmember *m, size_t *n)
+{
+    if (!m->val_escaped) {
+        *n = m->val_len;
+        return m->val;
+    }
+    sbx_buf_clear(&j->scratch);
+    sbx_buf_reserve(&j->scratch, m->val_len);
+    *n = j->scratch.len = sbx_jstr_decode(m->val, m->val_len, j->scratch.p);
+    return j->scratch.p;
+}
+
+struct sbx_text sbx_jline_text(const struct sbx_jline *j, const struct sbx_jmember *m,
+                               uint32_t flags)
+{
+    struct sbx_text t;
+    t.off = (uint64_t)(m->val - j->base);
+    t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
+    t.flags = SBX_TEXT_PRESENT | flags;
+    return t;
+}
+
+enum sbx_line_status sbx_jline_scan(struct sbx_jline *j, const char *line, size_t len,
+                                    char *reason, size_t reasonsz)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+        i++;
+    if (i == len)
+        return SBX_LINE_BLANK;
+    if (!sbx_jscan_line(&j->scan, line, len)) {
+        snprintf(reason, reasonsz, "not JSON: %s (byte %zu)", j->scan.err, j->scan.err_pos + 1);
+        return SBX_LINE_BAD;
+    }
+    return SBX_LINE_OK;
+}
+
+uint32_t sbx_jline_intern(struct sbx_jline *j, struct sbx_jline_last *last,
+                          const struct sbx_jmember *m)
+{
+    for (int i = 0; i < SBX_JLINE_LAST; i++)
+        if (last[i].id && m->val_len == last[i].len && memcmp(m->val, last[i].raw, m->val_len) == 0)
+            return last[i].id;
+    size_t n;
+    const char *s = sbx_jline_string(j, m, &n);
+    uint32_t id = sbx_strtab_intern(&j->tl->strings, s, n);
+    if (m->val_len <= sizeof last->raw) {
+        memmove(last + 1, last, (SBX_JLINE_LAST - 1) * sizeof *last);
+        memcpy(last[0].raw, m->val, m->val_len);
+        last[0].len = m->val_len;
+        last[0].id = id;
+    }
+    return id;
+}
+
+uint64_t sbx_jline_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}

@@ -1,0 +1,227 @@
+#include "render/summary/summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/summary/summary_common.h"
+
+bool sbx_summary_format_parse(const char *s, enum sbx_summary_format *f)
+{
+    if (strcmp(s, "text") == 0)
+        *f = SBX_SUMMARY_TEXT;
+    else if (strcmp(s, "markdown") == 0 || strcmp(s, "md") == 0)
+        *f = SBX_SUMMARY_MARKDOWN;
+    else if (strcmp(s, "json") == 0)
+        *f = SBX_SUMMARY_JSON;
+    else
+        return false;
+    return true;
+}
+
+const char *sbx_display_path(const char *path)
+{
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return path;
+}
+
+const char *sbx_sum_bytes(int64_t bytes, char buf[24])
+{
+    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    if (bytes < 1000) {
+        snprintf(buf, 24, "%lld B", (long long)(bytes < 0 ? 0 : bytes));
+        return buf;
+    }
+    double v = (double)bytes / 1000;
+    size_t u = 0;
+    while (v >= 999.95 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(buf, 24, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+static int proxy_cmp(const void *x, const void *y, void *ctx)
+{
+    const struct sbx_summary *s = ((const void *const *)ctx)[0];
+    const struct sbx_timeline *tl = ((const void *const *)ctx)[1];
+    const struct sbx_host_stat *a = &s->proxy_hosts[*(const size_t *)x],
+                               *b = &s->proxy_hosts[*(const size_t *)y];
+    if ((a->denied > 0) != (b->denied > 0))
+        return a->denied > 0 ? -1 : 1;
+    if (a->requests != b->requests)
+        return a->requests > b->requests ? -1 : 1;
+    return strcmp(sbx_str(tl, a->host), sbx_str(tl, b->host));
+}
+
+size_t *sbx_sum_proxy_order(const struct sbx_timeline *tl, const struct sbx_summary *s)
+{
+    if (!s->nproxy_hosts)
+        return NULL;
+    size_t *idx = sbx_xmalloc(s->nproxy_hosts * sizeof *idx);
+    for (size_t i = 0; i < s->nproxy_hosts; i++)
+        idx[i] = i;
+    const void *ctx[2] = {s, tl};
+    qsort_r(idx, s->nproxy_hosts, sizeof *idx, proxy_cmp, (void *)ctx);
+    return idx;
+}
+
+const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t *len)
+{
+    sbx_buf_clear(&c->red);
+    sbx_secrets_redact(c->secrets, c->scratch, s, n, &c->red);
+    *len = c->red.len;
+    return c->red.p ? c->red.p : "";
+}
+
+const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, size_t *len)
+{
+    size_t n;
+    const char *s = sbx_text_get(c->tl, e, &e->u.cmd.command, &c->tmp, &n);
+    return sbx_sum_redact(c, s, n, len);
+}
+
+void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
+{
+    const struct sbx_crosscheck *x = &s->cross;
+    if (!x->records) {
+        sbx_buf_adds(out, "not checked (no command record loaded)");
+        return;
+    }
+    sbx_buf_addf(out, "%zu of %zu matched", x->npairs, x->checked_commands);
+    if (x->noutside)
+        sbx_buf_addf(out, "; %zu OUTSIDE the wrapper", x->noutside);
+    if (x->nmissing)
+        sbx_buf_addf(out, "; %zu missing from the record", x->nmissing);
+    if (x->nexit_mismatch)
+        sbx_buf_addf(out, "; %zu exit code%s differ", x->nexit_mismatch, x->nexit_mismatch == 1 ? "" : "s");
+    if (x->skew_known)
+        sbx_buf_addf(out, "; skew %+lld ms", (long long)(x->skew_ns / 1000000));
+    if (x->older_than_record)
+        sbx_buf_addf(out, "; %zu older than the record", x->older_than_record);
+    if (x->running)
+        sbx_buf_addf(out, "; %zu running", x->running);
+    if (x->unread)
+        sbx_buf_addf(out, "; %zu unread", x->unread);
+}
+
+void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
+                           struct sbx_buf *out)
+{
+    (void)tl;
+    if (!s->audit_entries) {
+        sbx_buf_adds(out, "no changes seen (no audit log loaded)");
+        return;
+    }
+    if (!s->naccount) {
+        sbx_buf_addf(out, "no changes (%zu audit entr%s about the run)", s->audit_about_run,
+                     s->audit_about_run == 1 ? "y" : "ies");
+        return;
+    }
+    sbx_buf_addf(out, "%zu change%s", s->naccount, s->naccount == 1 ? "" : "s");
+    if (s->account_inside)
+        sbx_buf_addf(out, ", %zu made FROM INSIDE a sandbox", s->account_inside);
+}
+
+bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out)
+{
+    if (!s->lifecycle && !s->metrics && !s->webhooks)
+        return false;
+    const char *sep = "";
+    if (s->lifecycle) {
+        sbx_buf_addf(out, "%zu event%s", s->lifecycle, s->lifecycle == 1 ? "" : "s");
+        if (s->pauses)
+            sbx_buf_addf(out, ", %zu paused", s->pauses);
+        if (s->wakes)
+            sbx_buf_addf(out, ", %zu woken", s->wakes);
+        if (s->stops)
+            sbx_buf_addf(out, ", %zu stopped", s->stops);
+        if (s->failed_starts)
+            sbx_buf_addf(out, ", %zu failed to start", s->failed_starts);
+        sep = "; ";
+    }
+    if (s->cpu_peak) {
+        const struct sbx_metric *m = &s->cpu_peak->u.metric;
+        sbx_buf_addf(out, "%sCPU peak %.0f%%", sep, m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent);
+        sep = ", ";
+    }
+    if (s->memory_peak) {
+        const struct sbx_metric *m = &s->memory_peak->u.metric;
+        int64_t b = m->memory_peak_bytes >= 0 ? m->memory_peak_bytes : m->memory_bytes;
+        sbx_buf_addf(out, "%smemory peak %lld MiB", sep, (long long)(b >> 20));
+        sep = "; ";
+    }
+    if (s->webhooks)
+        sbx_buf_addf(out, "%s%zu webhook%s: %zu signed right, %zu FAILED", *sep ? "; " : "", s->webhooks,
+                     s->webhooks == 1 ? "" : "s", s->signatures_verified, s->signatures_failed);
+    return true;
+}
+
+size_t sbx_change_count(const struct sbx_strlist *lists)
+{
+    return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;
+}
+
+bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                        enum sbx_summary_format fmt, const struct sbx_summary_look *look,
+                        struct sbx_buf *out, char *err, size_t errsz)
+{
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
+                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX};
+    c.secrets = sum->patterns;
+    if (!c.secrets) {
+        snprintf(err, errsz, "the summary was not made by sbx_summarize");
+        return false;
+    }
+    c.scratch = sbx_secrets_scratch_new(c.secrets);
+    switch (fmt) {
+    case SBX_SUMMARY_TEXT: sbx_render_text(&c, out); break;
+    case SBX_SUMMARY_MARKDOWN: sbx_render_markdown(&c, out); break;
+    case SBX_SUMMARY_JSON: sbx_render_json(&c, out); break;
+    }
+    sbx_secrets_scratch_free(c.scratch);
+    sbx_buf_free(&c.tmp);
+    sbx_buf_free(&c.red);
+    return true;
+}
+
+bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                              bool ascii, int cols, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              size_t *nlines, char *err, size_t errsz)
+{
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns,
+                           .cols = cols > 80 ? cols : 80};
+    if (!c.secrets) {
+        snprintf(err, errsz, "the summary was not made by sbx_summarize");
+        return false;
+    }
+    c.scratch = sbx_secrets_scratch_new(c.secrets);
+    c.lines = sbx_xmalloc(16 * sizeof *c.lines);
+    c.caplines = 16;
+    sbx_render_text(&c, out);
+    sbx_secrets_scratch_free(c.scratch);
+    sbx_buf_free(&c.tmp);
+    sbx_buf_free(&c.red);
+    *lines = c.lines;
+    *nlines = c.nlines;
+    return true;
+}
+
+bool sbx_render_summary_markdown(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                                 int list_max, struct sbx_buf *out, char *err, size_t errsz)
+{
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .secrets = sum->patterns,
+                           .list_max = list_max < 0 ? SBX_SUMMARY_LIST_MAX : list_max};
+    if (!c.secrets) {
+        snprintf(err, errsz, "the summary was not made by sbx_summarize");
+        return false;
+    }
+    c.scratch = sbx_secrets_scratch_new(c.secrets);
+    sbx_render_markdown(&c, out);
+    sbx_secrets_scratch_free(c.scratch);
+    sbx_buf_free(&c.tmp);
+    sbx_buf_free(&c.red);
+    return true;
+}

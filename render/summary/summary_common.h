@@ -1,0 +1,51 @@
+/* Shared by the three summary renderers (internal to render/). */
+#ifndef SBX_SUMMARY_COMMON_H
+#define SBX_SUMMARY_COMMON_H
+
+#include "analyses/secrets/secrets.h"
+#include "render/summary/summary.h"
+
+struct sbx_sumctx {
+    const struct sbx_timeline *tl;
+    const struct sbx_summary *sum;
+    const struct sbx_secrets *secrets; /* the summary's */
+    struct sbx_secrets_scratch *scratch;
+    bool ascii;
+    int cols;               /* text: lines are cut to this width (80 for the printed summary) */
+    int list_max;           /* markdown: items each list shows (10 by default) */
+    const char *const *sgr; /* NULL: no colour */
+    struct sbx_summary_line *lines; /* text only, when asked: one per line written */
+    size_t nlines, caplines;
+    struct sbx_buf tmp; /* decoded text */
+    struct sbx_buf red; /* redacted text */
+};
+
+/* A source path for display: without a leading "./". */
+const char *sbx_display_path(const char *path);
+/* The event's decoded command line with secrets redacted (valid until the next call). */
+const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, size_t *len);
+/* s with secrets redacted (valid until the next call). */
+const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t *len);
+/* Bytes in short decimal units: "512 B", "1.2 kB", "3.4 MB", "1.0 GB". */
+const char *sbx_sum_bytes(int64_t bytes, char buf[24]);
+/* The proxy's hosts in the order the text and markdown summaries list
+ * them: those with denials first, then most requests, then by name. An
+ * allocated array of indices into sum->proxy_hosts (caller frees); NULL
+ * when there are none. */
+size_t *sbx_sum_proxy_order(const struct sbx_timeline *tl, const struct sbx_summary *s);
+/* How many paths the three change lists (added, changed, removed) hold. */
+size_t sbx_change_count(const struct sbx_strlist *lists);
+
+/* The cross-check, the account changes and the sandbox's life in words
+ * (numbers and fixed words only: safe as they are), appended to out. */
+void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out);
+void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
+                           struct sbx_buf *out);
+/* false when there is nothing to say (no lifecycle event, no metrics) */
+bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
+
+void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
+void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);
+void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out);
+
+#endif

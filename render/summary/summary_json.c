@@ -1,0 +1,464 @@
+/* The summary as JSON: exactly the "schema": 1 contract of DESIGN.md. */
+#include <string.h>
+
+#include "analyses/secrets/secrets.h"
+#include "base/timefmt.h"
+#include "base/jsonw.h"
+#include "render/summary/summary_common.h"
+
+/* "key": integer, the pair this contract writes most. */
+static void int_field(struct sbx_jsonw *w, const char *key, int64_t v)
+{
+    sbx_jw_key(w, key);
+    sbx_jw_int(w, v);
+}
+
+static void time_value(struct sbx_jsonw *w, int64_t ns)
+{
+    char buf[SBX_TIME_BUFSZ];
+    if (ns == SBX_TIME_UNKNOWN)
+        sbx_jw_null(w);
+    else
+        sbx_jw_cstr(w, sbx_time_format(ns, buf));
+}
+
+static void string_list(struct sbx_jsonw *w, const char *key, const struct sbx_strlist *l)
+{
+    sbx_jw_key(w, key);
+    sbx_jw_array(w);
+    for (size_t i = 0; i < l->n; i++)
+        sbx_jw_cstr(w, l->s[i]);
+    sbx_jw_end_array(w);
+}
+
+static void change_lists(struct sbx_jsonw *w, const struct sbx_strlist *lists)
+{
+    string_list(w, "added", &lists[SBX_ADDED]);
+    string_list(w, "changed", &lists[SBX_CHANGED]);
+    string_list(w, "removed", &lists[SBX_REMOVED]);
+}
+
+static void run(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "run");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "start");
+    time_value(w, s->start);
+    sbx_jw_key(w, "end");
+    time_value(w, s->end);
+    sbx_jw_key(w, "sandboxes");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nsandboxes; i++)
+        sbx_jw_cstr(w, sbx_str(c->tl, s->sandboxes[i]));
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "sources");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->tl->nsources; i++) {
+        const struct sbx_source *src = &c->tl->sources[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_jw_cstr(w, sbx_display_path(src->path));
+        sbx_jw_key(w, "format");
+        sbx_jw_cstr(w, src->format);
+        int_field(w, "events", (int64_t)src->events);
+        int_field(w, "skipped", (int64_t)src->skipped);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_jw_end_object(w);
+}
+
+static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "commands");
+    sbx_jw_object(w);
+    int_field(w, "total", (int64_t)s->commands);
+    int_field(w, "failed", (int64_t)s->failed);
+    int_field(w, "timed_out", (int64_t)s->timed_out);
+    sbx_jw_key(w, "failed_by_program");
+    sbx_jw_object(w);
+    for (size_t i = 0; i < s->nfailed_by; i++) {
+        const char *prog = sbx_str(c->tl, s->failed_by[i].program);
+        sbx_jw_key(w, prog[0] ? prog : "?");
+        sbx_jw_int(w, (int64_t)s->failed_by[i].count);
+    }
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "longest");
+    if (!s->longest) {
+        sbx_jw_null(w);
+    } else {
+        const struct sbx_event *e = s->longest;
+        sbx_jw_object(w);
+        sbx_jw_key(w, "program");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->u.cmd.program));
+        sbx_jw_key(w, "command");
+        size_t n;
+        const char *cmd = sbx_sum_command(c, e, &n);
+        sbx_jw_string(w, cmd, n);
+        int_field(w, "ms", e->u.cmd.ms);
+        sbx_jw_key(w, "start");
+        time_value(w, e->start);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_object(w);
+}
+
+static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "files");
+    sbx_jw_object(w);
+    change_lists(w, c->sum->files);
+    sbx_jw_key(w, "from_manifests");
+    sbx_jw_bool(w, c->sum->files_from_manifests);
+    sbx_jw_key(w, "diff");
+    if (c->tl->ndiffs || c->sum->diff_files) {
+        sbx_jw_object(w);
+        int_field(w, "files", (int64_t)c->sum->diff_files);
+        int_field(w, "added_lines", (int64_t)c->sum->diff_added_lines);
+        int_field(w, "removed_lines", (int64_t)c->sum->diff_removed_lines);
+        sbx_jw_end_object(w);
+    } else {
+        sbx_jw_null(w);
+    }
+    sbx_jw_key(w, "system");
+    sbx_jw_object(w);
+    change_lists(w, c->sum->system);
+    sbx_jw_end_object(w);
+    sbx_jw_end_object(w);
+}
+
+static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "network");
+    sbx_jw_object(w);
+    string_list(w, "hosts", &s->hosts);
+    sbx_jw_key(w, "refused");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nrefused; i++) {
+        const struct sbx_refusal *r = &s->refused[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "host");
+        sbx_jw_cstr(w, r->host);
+        int_field(w, "count", (int64_t)r->count);
+        sbx_jw_key(w, "first");
+        time_value(w, r->first);
+        sbx_jw_key(w, "evidence");
+        size_t n;
+        const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
+        sbx_jw_string(w, ev, n);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    /* added to schema 1: what the egress proxy saw, per host */
+    sbx_jw_key(w, "proxy_hosts");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nproxy_hosts; i++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "host");
+        sbx_jw_cstr(w, sbx_str(c->tl, h->host));
+        int_field(w, "requests", (int64_t)h->requests);
+        int_field(w, "denied", (int64_t)h->denied);
+        int_field(w, "unreached", (int64_t)h->unreached);
+        int_field(w, "bytes_in", h->bytes_in);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    /* added to schema 1: connections the sandbox's own network policy
+     * refused (no host named), and the first operation they happened in */
+    sbx_jw_key(w, "sandbox_denials");
+    sbx_jw_object(w);
+    int_field(w, "operations", (int64_t)s->ndenials);
+    int_field(w, "connections", (int64_t)s->denied_connections);
+    sbx_jw_key(w, "first");
+    if (!s->ndenials) {
+        sbx_jw_null(w);
+    } else {
+        const struct sbx_event *e = s->denials[0];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "start");
+        time_value(w, e->start);
+        sbx_jw_key(w, "operation");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        int_field(w, "connections", (int64_t)sbx_event_denials(e));
+        sbx_jw_key(w, "sandbox");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+        sbx_jw_key(w, "command");
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            size_t n;
+            const char *cmd = sbx_sum_command(c, e, &n);
+            sbx_jw_string(w, cmd, n);
+        } else {
+            sbx_jw_null(w);
+        }
+        sbx_jw_key(w, "source");
+        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+        int_field(w, "line", e->line_no);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_object(w);
+    /* added to schema 1: null without --allow-list, else the hosts it lacks */
+    sbx_jw_key(w, "unlisted");
+    if (!s->allow_list) {
+        sbx_jw_null(w);
+    } else {
+        sbx_jw_array(w);
+        for (size_t i = 0; i < s->nunlisted; i++) {
+            const struct sbx_unlisted *u = &s->unlisted[i];
+            sbx_jw_object(w);
+            sbx_jw_key(w, "host");
+            sbx_jw_cstr(w, u->host);
+            int_field(w, "events", (int64_t)u->events);
+            sbx_jw_key(w, "first");
+            time_value(w, u->first->start);
+            sbx_jw_end_object(w);
+        }
+        sbx_jw_end_array(w);
+    }
+    sbx_jw_end_object(w);
+}
+
+/* A command as the cross-check reports it: sandbox, program, start, exit
+ * (null unless known), and for a wrapper command its command line. */
+static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    const struct sbx_command *cmd = &e->u.cmd;
+    sbx_jw_object(w);
+    sbx_jw_key(w, "sandbox");
+    sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+    sbx_jw_key(w, "program");
+    sbx_jw_cstr(w, sbx_str(c->tl, cmd->program));
+    sbx_jw_key(w, "start");
+    time_value(w, e->start);
+    sbx_jw_key(w, "exit");
+    if (cmd->flags & SBX_CMD_EXIT_KNOWN)
+        sbx_jw_int(w, cmd->exit);
+    else
+        sbx_jw_null(w);
+    if (cmd->flags & SBX_CMD_RECORD) {
+        sbx_jw_key(w, "state");
+        sbx_jw_cstr(w, cmd->flags & SBX_CMD_RUNNING ? "running"
+                       : cmd->flags & SBX_CMD_UNREAD ? "unread" : "exited");
+    } else {
+        size_t n;
+        const char *line = sbx_sum_command(c, e, &n);
+        sbx_jw_key(w, "command");
+        sbx_jw_string(w, line, n);
+    }
+    sbx_jw_end_object(w);
+}
+
+static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    const struct sbx_crosscheck *x = &s->cross;
+    sbx_jw_key(w, "integrity");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "outside_wrapper");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->noutside; i++)
+        command_entry(c, w, x->outside[i]);
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "missing_from_record");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nmissing; i++)
+        command_entry(c, w, x->missing[i]);
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "clock_skew_ms");
+    if (x->skew_known)
+        sbx_jw_int(w, x->skew_ns / 1000000);
+    else
+        sbx_jw_null(w);
+    /* added to schema 1: the rest of the cross-check */
+    sbx_jw_key(w, "command_record");
+    sbx_jw_object(w);
+    int_field(w, "records", (int64_t)x->records);
+    int_field(w, "matched", (int64_t)x->npairs);
+    int_field(w, "older_than_record", (int64_t)x->older_than_record);
+    int_field(w, "running", (int64_t)x->running);
+    int_field(w, "unread", (int64_t)x->unread);
+    sbx_jw_key(w, "exit_mismatch");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nexit_mismatch; i++) {
+        sbx_jw_object(w);
+        sbx_jw_key(w, "wrapper");
+        command_entry(c, w, x->exit_mismatch[i].wrapper);
+        sbx_jw_key(w, "record");
+        command_entry(c, w, x->exit_mismatch[i].record);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "webhook_signatures");
+    sbx_jw_object(w);
+    int_field(w, "deliveries", (int64_t)s->webhooks);
+    int_field(w, "verified", (int64_t)s->signatures_verified);
+    int_field(w, "failed", (int64_t)s->signatures_failed);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "stdout_hash");
+    sbx_jw_object(w);
+    int_field(w, "verified", (int64_t)s->hash_verified);
+    int_field(w, "mismatched", (int64_t)s->hash_mismatched);
+    int_field(w, "unverifiable", (int64_t)s->hash_unverifiable);
+    sbx_jw_end_object(w);
+    sbx_jw_end_object(w);
+}
+
+static void secrets(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "secrets");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        const struct sbx_secret_found *f = &s->secrets[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "kind");
+        sbx_jw_cstr(w, sbx_secret_kind_name(f->kind));
+        sbx_jw_key(w, "start");
+        time_value(w, f->event->start);
+        sbx_jw_key(w, "where");
+        sbx_jw_cstr(w, f->where);
+        sbx_jw_key(w, "sample");
+        sbx_jw_cstr(w, f->sample);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
+static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "skipped");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->tl->nskips; i++) {
+        const struct sbx_skip *k = &c->tl->skips[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "source");
+        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[k->source].path));
+        int_field(w, "line", k->line);
+        sbx_jw_key(w, "reason");
+        sbx_jw_cstr(w, k->reason);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
+/* Added to schema 1: the input files that were not read, and why. */
+static void unread_files(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    sbx_jw_key(w, "unread_files");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < c->sum->nunread; i++) {
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_jw_cstr(w, sbx_display_path(c->sum->unread[i].path));
+        sbx_jw_key(w, "reason");
+        sbx_jw_cstr(w, c->sum->unread[i].reason);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
+static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "account");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "changes");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->naccount; i++) {
+        const struct sbx_event *e = s->account[i];
+        const char *inside = sbx_str(c->tl, e->u.audit.inside);
+        sbx_jw_object(w);
+        sbx_jw_key(w, "at");
+        time_value(w, e->start);
+        sbx_jw_key(w, "action");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        sbx_jw_key(w, "actor");
+        sbx_jw_cstr(w, sbx_str(c->tl, e->u.audit.actor));
+        sbx_jw_key(w, "sandbox");
+        sbx_jw_cstr(w, inside[0] ? inside : NULL);
+        sbx_jw_key(w, "target"); /* added to schema 1 */
+        sbx_jw_cstr(w, sbx_str(c->tl, e->u.audit.target));
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    int_field(w, "audit_entries", (int64_t)s->audit_entries); /* added to schema 1: loaded, and about the run */
+    int_field(w, "audit_entries_about_run", (int64_t)s->audit_about_run);
+    sbx_jw_end_object(w);
+}
+
+/* Added to schema 1: lifecycle events and metrics peaks. */
+static void sandbox_life(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "lifecycle");
+    sbx_jw_object(w);
+    int_field(w, "events", (int64_t)s->lifecycle);
+    int_field(w, "pauses", (int64_t)s->pauses);
+    int_field(w, "wakes", (int64_t)s->wakes);
+    int_field(w, "stops", (int64_t)s->stops);
+    int_field(w, "failed_starts", (int64_t)s->failed_starts);
+    string_list(w, "stop_reasons", &s->stop_reasons);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "metrics");
+    sbx_jw_object(w);
+    int_field(w, "readings", (int64_t)s->metrics);
+    sbx_jw_key(w, "cpu_peak_percent");
+    if (s->cpu_peak) {
+        const struct sbx_metric *m = &s->cpu_peak->u.metric;
+        sbx_jw_int(w, (int64_t)(m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent));
+    } else {
+        sbx_jw_null(w);
+    }
+    sbx_jw_key(w, "memory_peak_bytes");
+    if (s->memory_peak) {
+        const struct sbx_metric *m = &s->memory_peak->u.metric;
+        sbx_jw_int(w, m->memory_peak_bytes >= 0 ? m->memory_peak_bytes : m->memory_bytes);
+    } else {
+        sbx_jw_null(w);
+    }
+    sbx_jw_end_object(w);
+}
+
+/* Added to schema 1: the OpenTelemetry spans, when some were loaded. */
+static void traces(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_trace_stats *t = &c->sum->traces;
+    if (!t->spans)
+        return;
+    sbx_jw_key(w, "traces");
+    sbx_jw_object(w);
+    int_field(w, "spans", (int64_t)t->spans);
+    int_field(w, "traces", (int64_t)t->traces);
+    int_field(w, "orphans", (int64_t)t->orphans);
+    string_list(w, "agents", &t->agents);
+    int_field(w, "tool_calls", (int64_t)t->tool_calls);
+    int_field(w, "failed", (int64_t)t->failed);
+    int_field(w, "refused", (int64_t)t->refused);
+    sbx_jw_end_object(w);
+}
+
+void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    struct sbx_jsonw w;
+    sbx_jw_init(&w, out, true);
+    sbx_jw_object(&w);
+    sbx_jw_key(&w, "schema");
+    sbx_jw_int(&w, 1);
+    run(c, &w);
+    commands(c, &w);
+    files(c, &w);
+    network(c, &w);
+    account(c, &w);
+    integrity(c, &w);
+    sandbox_life(c, &w);
+    traces(c, &w);
+    secrets(c, &w);
+    skipped(c, &w);
+    unread_files(c, &w);
+    sbx_jw_end_object(&w);
+    sbx_buf_addc(out, '\n');
+}

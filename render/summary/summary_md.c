@@ -1,0 +1,336 @@
+/* The summary as Markdown for a ticket. Everything from the log goes into an
+ * inline code span whose backtick fence is longer than any run inside it,
+ * after sanitising to one line, so nothing in a log can become a mention, a
+ * link, an image or a closing command in the ticket. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses/secrets/secrets.h"
+#include "base/timefmt.h"
+#include "render/md.h"
+#include "render/sanitize.h"
+#include "render/summary/summary_common.h"
+
+enum { PROXY_MAX = 5 };
+
+/* Items each list shows; the export shortens lists to fit a ticket. */
+#define LIST_MAX ((size_t)c->list_max)
+
+/* ", and 3 more" after shown items; " 3 more" when none was shown */
+static void more(struct sbx_sumctx *c, struct sbx_buf *out, size_t n)
+{
+    sbx_buf_addf(out, "%s%zu more", c->list_max ? ", and " : " ", n);
+}
+
+static void code(struct sbx_sumctx *c, struct sbx_buf *out, const char *s, size_t n)
+{
+    sbx_md_code(out, s, n, c->ascii, c->secrets, c->scratch);
+}
+
+static void code_cstr(struct sbx_sumctx *c, struct sbx_buf *out, const char *s)
+{
+    code(c, out, s, strlen(s));
+}
+
+static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_strlist *l)
+{
+    for (size_t i = 0; i < l->n && i < LIST_MAX; i++) {
+        sbx_buf_adds(out, i ? ", " : " ");
+        code_cstr(c, out, l->s[i]);
+    }
+    if (l->n > LIST_MAX)
+        more(c, out, l->n - LIST_MAX);
+}
+
+/* What the proxy saw per host: refused first, then the busiest. */
+static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    size_t *order = sbx_sum_proxy_order(c->tl, s);
+    size_t proxy_max = LIST_MAX < PROXY_MAX ? LIST_MAX : PROXY_MAX;
+    for (size_t k = 0; k < s->nproxy_hosts && k < proxy_max; k++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
+        char bytes[24];
+        sbx_buf_adds(out, "- proxy: ");
+        code_cstr(c, out, sbx_str(c->tl, h->host));
+        sbx_buf_addf(out, " %zu request%s", h->requests, h->requests == 1 ? "" : "s");
+        if (h->denied)
+            sbx_buf_addf(out, ", **%zu denied**", h->denied);
+        if (h->unreached)
+            sbx_buf_addf(out, ", %zu unreached", h->unreached);
+        if (h->bytes_in > 0)
+            sbx_buf_addf(out, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nproxy_hosts > proxy_max) {
+        size_t rest = 0;
+        for (size_t k = proxy_max; k < s->nproxy_hosts; k++)
+            rest += s->proxy_hosts[order[k]].requests;
+        sbx_buf_addf(out, "- proxy: %zu more host%s (%zu request%s)\n", s->nproxy_hosts - proxy_max,
+                     s->nproxy_hosts - proxy_max == 1 ? "" : "s",
+                     rest, rest == 1 ? "" : "s");
+    }
+    free(order);
+}
+
+/* With an allow list: the hosts it lacks. */
+static void unlisted(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    char t[SBX_TIME_BUFSZ];
+    if (!s->allow_list)
+        return;
+    if (!s->nunlisted) {
+        sbx_buf_adds(out, "**Unlisted hosts:** none: every host seen is on the allow list\n\n");
+        return;
+    }
+    sbx_buf_addf(out, "**Unlisted hosts:** %zu not on the allow list\n\n", s->nunlisted);
+    for (size_t i = 0; i < s->nunlisted && i < LIST_MAX; i++) {
+        const struct sbx_unlisted *u = &s->unlisted[i];
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, u->host);
+        sbx_buf_addf(out, " in %zu event%s, first at %s\n", u->events, u->events == 1 ? "" : "s",
+                     sbx_time_format(u->first->start, t));
+    }
+    if (s->nunlisted > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more\n", s->nunlisted - LIST_MAX);
+    sbx_buf_addc(out, '\n');
+}
+
+static void changes(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_strlist *lists,
+                    const char *where)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    size_t total = 0;
+    for (int k = 0; k < SBX_CHANGE_COUNT; k++) {
+        total += lists[k].n;
+        if (!lists[k].n)
+            continue;
+        sbx_buf_addf(out, "- **%s %s** (%zu):", where, verbs[k], lists[k].n);
+        list(c, out, &lists[k]);
+        sbx_buf_addc(out, '\n');
+    }
+    if (!total)
+        sbx_buf_addf(out, "- %s: unchanged\n", where);
+}
+
+void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    const struct sbx_timeline *tl = c->tl;
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_TIME_BUFSZ];
+
+    sbx_buf_adds(out, "### Agent run summary\n\n");
+    sbx_buf_addf(out, "**Run:** %s to %s", sbx_time_format(s->start, a), sbx_time_format(s->end, b));
+    if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN)
+        sbx_buf_addf(out, " (%s)", sbx_duration_format((s->end - s->start) / 1000000, d));
+    if (s->nsandboxes) {
+        sbx_buf_adds(out, s->nsandboxes == 1 ? " in sandbox" : " in sandboxes");
+        for (size_t i = 0; i < s->nsandboxes; i++) {
+            sbx_buf_adds(out, i ? ", " : " ");
+            code_cstr(c, out, sbx_str(tl, s->sandboxes[i]));
+        }
+    }
+    sbx_buf_adds(out, "  \n**Sources:**");
+    for (size_t i = 0; i < tl->nsources; i++) {
+        sbx_buf_adds(out, i ? "; " : " ");
+        code_cstr(c, out, sbx_display_path(tl->sources[i].path));
+        sbx_buf_addf(out, " (%s, %zu events, %zu skipped)", tl->sources[i].format,
+                     tl->sources[i].events, tl->sources[i].skipped);
+    }
+    sbx_buf_adds(out, "\n\n");
+
+    sbx_buf_addf(out, "**Commands:** %zu, %zu failed, %zu timed out", s->commands, s->failed,
+                 s->timed_out);
+    if (s->longest) {
+        sbx_buf_addf(out, "; longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        size_t n;
+        const char *cmd = sbx_sum_command(c, s->longest, &n);
+        code(c, out, cmd, n);
+    }
+    sbx_buf_adds(out, "\n\n");
+    for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
+        const char *prog = sbx_str(tl, s->failed_by[i].program);
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, prog[0] ? prog : "?");
+        sbx_buf_addf(out, " failed %zu time%s\n", s->failed_by[i].count,
+                     s->failed_by[i].count == 1 ? "" : "s");
+    }
+    if (s->nfailed_by > LIST_MAX) {
+        size_t rest = 0;
+        for (size_t i = LIST_MAX; i < s->nfailed_by; i++)
+            rest += s->failed_by[i].count;
+        sbx_buf_addf(out, "- %zu more program%s failed %zu time%s\n", s->nfailed_by - LIST_MAX,
+                     s->nfailed_by - LIST_MAX == 1 ? "" : "s", rest, rest == 1 ? "" : "s");
+    }
+    if (s->nfailed_by)
+        sbx_buf_addc(out, '\n');
+
+    sbx_buf_adds(out, "**Files:**\n\n");
+    if (s->workspace_manifests || sbx_change_count(s->files))
+        changes(c, out, s->files, "workspace");
+    else
+        sbx_buf_adds(out, "- workspace: not checked (no manifest of it)\n");
+    if (s->files_from_manifests)
+        sbx_buf_adds(out, "- workspace compared by its manifests, before and after\n");
+    if (s->diff_files)
+        sbx_buf_addf(out, "- diff: %zu file%s, %zu line%s added, %zu removed\n", s->diff_files,
+                     s->diff_files == 1 ? "" : "s", s->diff_added_lines,
+                     s->diff_added_lines == 1 ? "" : "s", s->diff_removed_lines);
+    if (s->system_roots.n) {
+        struct sbx_buf where = SBX_BUF_INIT;
+        for (size_t i = 0; i < s->system_roots.n; i++) {
+            sbx_buf_adds(&where, i ? ", " : "");
+            sbx_sanitize(&where, s->system_roots.s[i], strlen(s->system_roots.s[i]),
+                         SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 40);
+        }
+        /* system roots are shown as plain text: keep markdown specials out */
+        for (size_t i = 0; i < where.len; i++)
+            if (strchr("*_`[]()<>#|!@\\~", where.p[i]))
+                where.p[i] = '?';
+        changes(c, out, s->system, where.p);
+        sbx_buf_free(&where);
+    } else {
+        sbx_buf_adds(out, "- system folders: not checked (no manifest of them)\n");
+    }
+    sbx_buf_addc(out, '\n');
+
+    sbx_buf_addf(out, "**Network:** %zu refused, ", s->nrefused);
+    if (s->ndenials)
+        sbx_buf_addf(out, "%llu connection%s refused by the sandbox, ",
+                     (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
+    sbx_buf_addf(out, "%zu other host%s named\n\n", s->hosts.n, s->hosts.n == 1 ? "" : "s");
+    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->denials[i];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        sbx_buf_addf(out, "- %llu connection%s refused by the sandbox's network policy (no host named), at %s in ",
+                     n, n == 1 ? "" : "s", sbx_time_format(e->start, a));
+        const char *op = sbx_str(c->tl, e->label);
+        code_cstr(c, out, op[0] ? op : "?");
+        if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            size_t len;
+            const char *cmd = sbx_sum_command(c, e, &len);
+            sbx_buf_adds(out, ": ");
+            code(c, out, cmd, len);
+        }
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->ndenials > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more operations with refused connections\n", s->ndenials - LIST_MAX);
+    for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+        const struct sbx_refusal *r = &s->refused[i];
+        size_t n;
+        sbx_buf_adds(out, "- refused ");
+        code_cstr(c, out, r->host);
+        sbx_buf_addf(out, " %zu time%s, first at %s: ", r->count, r->count == 1 ? "" : "s",
+                     sbx_time_format(r->first, a));
+        const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
+        code(c, out, ev, n);
+        if (r->event->kind == SBX_EV_COMMAND) { /* a proxy's denial has no command */
+            sbx_buf_adds(out, " from ");
+            const char *cmd = sbx_sum_command(c, r->event, &n);
+            code(c, out, cmd, n);
+        }
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->hosts.n) {
+        sbx_buf_adds(out, "- hosts named:");
+        list(c, out, &s->hosts);
+        sbx_buf_addc(out, '\n');
+    }
+    proxy_hosts(c, out);
+    sbx_buf_addc(out, '\n');
+    unlisted(c, out);
+
+    struct sbx_buf words = SBX_BUF_INIT;
+    sbx_sum_account_words(c->tl, s, &words);
+    sbx_buf_addf(out, "**Account:** %s\n\n", words.p);
+    for (size_t i = 0; i < s->naccount && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->account[i];
+        sbx_buf_addf(out, "- %s: ", sbx_time_format(e->start, a));
+        code_cstr(c, out, sbx_str(c->tl, e->label));
+        sbx_buf_adds(out, " by ");
+        code_cstr(c, out, sbx_str(c->tl, e->u.audit.actor));
+        if (e->u.audit.inside) {
+            sbx_buf_adds(out, " from inside sandbox ");
+            code_cstr(c, out, sbx_str(c->tl, e->u.audit.inside));
+        }
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->naccount)
+        sbx_buf_addc(out, '\n');
+    sbx_buf_clear(&words);
+    sbx_sum_record_words(s, &words);
+    sbx_buf_addf(out, "**Record:** %s\n\n", words.p);
+    for (size_t i = 0; i < s->cross.noutside && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->cross.outside[i];
+        sbx_buf_addf(out, "- outside the wrapper at %s: ", sbx_time_format(e->start, a));
+        code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
+        sbx_buf_adds(out, " in ");
+        code_cstr(c, out, sbx_str(c->tl, e->sandbox));
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->cross.noutside)
+        sbx_buf_addc(out, '\n');
+    sbx_buf_clear(&words);
+    if (sbx_sum_sandbox_words(s, &words))
+        sbx_buf_addf(out, "**Sandbox:** %s\n\n", words.p);
+    sbx_buf_free(&words);
+    const struct sbx_trace_stats *t = &s->traces;
+    if (t->spans) {
+        sbx_buf_addf(out, "**Traces:** %zu span%s in %zu trace%s", t->spans, t->spans == 1 ? "" : "s",
+                     t->traces, t->traces == 1 ? "" : "s");
+        if (t->agents.n) {
+            sbx_buf_adds(out, t->agents.n == 1 ? ", agent" : ", agents");
+            list(c, out, &t->agents);
+        }
+        sbx_buf_addf(out, "; %zu tool call%s, %zu failed", t->tool_calls,
+                     t->tool_calls == 1 ? "" : "s", t->failed);
+        if (t->refused)
+            sbx_buf_addf(out, ", %zu with connections refused", t->refused);
+        if (t->orphans)
+            sbx_buf_addf(out, ", %zu orphan%s (parent not loaded)", t->orphans,
+                         t->orphans == 1 ? "" : "s");
+        sbx_buf_adds(out, "\n\n");
+    }
+    sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
+                 s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
+
+    sbx_buf_addf(out, "**Secrets:** %zu found\n\n", s->nsecrets);
+    for (size_t i = 0; i < s->nsecrets && i < LIST_MAX; i++) {
+        const struct sbx_secret_found *f = &s->secrets[i];
+        sbx_buf_addf(out, "- %s in %s at %s: ", sbx_secret_kind_name(f->kind), f->where,
+                     sbx_time_format(f->event->start, a));
+        code_cstr(c, out, f->sample);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nsecrets > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more\n", s->nsecrets - LIST_MAX);
+    if (s->nsecrets)
+        sbx_buf_addc(out, '\n');
+
+    size_t skipped = 0;
+    for (size_t i = 0; i < tl->nsources; i++)
+        skipped += tl->sources[i].skipped;
+    sbx_buf_addf(out, "**Skipped lines:** %zu\n", skipped);
+    for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
+        const struct sbx_skip *k = &tl->skips[i];
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, sbx_display_path(tl->sources[k->source].path));
+        sbx_buf_addf(out, " line %u: ", k->line);
+        code_cstr(c, out, k->reason);
+        sbx_buf_addc(out, '\n');
+    }
+    if (!s->nunread)
+        return;
+    sbx_buf_addf(out, "\n**Files not read:** %zu\n", s->nunread);
+    for (size_t i = 0; i < s->nunread && i < LIST_MAX; i++) {
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, sbx_display_path(s->unread[i].path));
+        sbx_buf_adds(out, ": ");
+        code_cstr(c, out, s->unread[i].reason);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nunread > LIST_MAX)
+        sbx_buf_addf(out, "- and %zu more\n", s->nunread - LIST_MAX);
+}

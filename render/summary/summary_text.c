@@ -1,0 +1,606 @@
+/* The summary as plain text for an 80x24 terminal: one line per topic, most
+ * important first within each; every line cut to 80 columns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses/secrets/secrets.h"
+#include "base/timefmt.h"
+#include "render/sanitize.h"
+#include "render/style.h"
+#include "render/summary/summary_common.h"
+
+enum { COLS = 80, LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
+
+struct line {
+    struct sbx_sumctx *c;
+    struct sbx_buf b;
+    const struct sbx_event *event; /* where Enter on this line leads, in the summary view */
+    const char *filter;
+};
+
+static const char *times_sign(const struct sbx_sumctx *c) { return c->ascii ? "x" : "\xC3\x97"; }
+
+/* Untrusted text, made safe to show on one line. */
+static void add_untrusted(struct line *l, const char *s, size_t n)
+{
+    sbx_sanitize(&l->b, s, n, SBX_SAN_ONE_LINE | (l->c->ascii ? SBX_SAN_ASCII : 0), 0);
+}
+
+static void add_untrusted_cstr(struct line *l, const char *s)
+{
+    add_untrusted(l, s, strlen(s));
+}
+
+static void styled_part(const struct line *l, struct sbx_buf *out, enum sbx_style style,
+                        const char *s, size_t n)
+{
+    const char *on = l->c->sgr[style];
+    if (!n)
+        return;
+    if (on)
+        sbx_buf_adds(out, on);
+    sbx_buf_add(out, s, n);
+    if (on)
+        sbx_buf_adds(out, "\033[0m");
+}
+
+/* A line in its style; a topic line's label ("Commands:  ") in the label
+ * style. */
+static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style style)
+{
+    struct sbx_buf cut = SBX_BUF_INIT;
+    /* the line is safe text already; this pass only cuts it to the screen */
+    sbx_sanitize(&cut, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0,
+                 l->c->cols > 0 ? l->c->cols : COLS);
+    size_t label = cut.len > LABEL_WIDTH && cut.p[0] != ' ' ? LABEL_WIDTH : 0;
+    if (!l->c->sgr) {
+        if (cut.len)
+            sbx_buf_add(out, cut.p, cut.len);
+    } else {
+        styled_part(l, out, SBX_STYLE_LABEL, cut.p, label);
+        styled_part(l, out, style, cut.p + label, cut.len - label);
+    }
+    sbx_buf_addc(out, '\n');
+    if (l->c->lines) {
+        SBX_GROW(l->c->lines, l->c->nlines, l->c->caplines);
+        l->c->lines[l->c->nlines++] = (struct sbx_summary_line){style, label, l->event, l->filter};
+    }
+    l->event = NULL;
+    l->filter = NULL;
+    sbx_buf_free(&cut);
+    sbx_buf_clear(&l->b);
+}
+
+static void emit(struct line *l, struct sbx_buf *out)
+{
+    emit_styled(l, out, SBX_STYLE_NORMAL);
+}
+
+static void list_items(struct line *l, const struct sbx_strlist *list)
+{
+    for (size_t i = 0; i < list->n && i < LIST_MAX; i++) {
+        if (i)
+            sbx_buf_adds(&l->b, ", ");
+        add_untrusted_cstr(l, list->s[i]);
+    }
+    if (list->n > LIST_MAX)
+        sbx_buf_addf(&l->b, ", +%zu more", list->n - LIST_MAX);
+}
+
+static void run_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_TIME_BUFSZ];
+    sbx_buf_addf(&l->b, "Run:       %s", sbx_time_format(s->start, a));
+    if (s->end != SBX_TIME_UNKNOWN && s->start != SBX_TIME_UNKNOWN) {
+        const char *end = sbx_time_format(s->end, b);
+        /* same day: the end time alone */
+        sbx_buf_addf(&l->b, " to %s (%s)", strncmp(a, end, 11) == 0 ? end + 11 : end,
+                     sbx_duration_format((s->end - s->start) / 1000000, d));
+    }
+    if (s->nsandboxes) {
+        sbx_buf_adds(&l->b, s->nsandboxes == 1 ? ", sandbox " : ", sandboxes ");
+        for (size_t i = 0; i < s->nsandboxes && i < LIST_MAX; i++) {
+            if (i)
+                sbx_buf_adds(&l->b, ", ");
+            add_untrusted_cstr(l, sbx_str(l->c->tl, s->sandboxes[i]));
+        }
+        if (s->nsandboxes > LIST_MAX)
+            sbx_buf_addf(&l->b, ", +%zu more", s->nsandboxes - LIST_MAX);
+    }
+    emit(l, out);
+    sbx_buf_adds(&l->b, "Sources:   ");
+    for (size_t i = 0; i < l->c->tl->nsources; i++) {
+        const struct sbx_source *src = &l->c->tl->sources[i];
+        if (i)
+            sbx_buf_adds(&l->b, "; ");
+        add_untrusted_cstr(l, sbx_display_path(src->path));
+        sbx_buf_addf(&l->b, " (%s, %zu events", src->format, src->events);
+        if (src->skipped)
+            sbx_buf_addf(&l->b, ", %zu skipped", src->skipped);
+        sbx_buf_adds(&l->b, ")");
+    }
+    emit(l, out);
+}
+
+static void commands_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_addf(&l->b, "Commands:  %zu", s->commands);
+    if (s->failed) {
+        sbx_buf_addf(&l->b, " (%zu failed: ", s->failed);
+        for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
+            if (i)
+                sbx_buf_adds(&l->b, ", ");
+            const char *prog = sbx_str(l->c->tl, s->failed_by[i].program);
+            add_untrusted_cstr(l, prog[0] ? prog : "?");
+            sbx_buf_addf(&l->b, " %s%zu", times_sign(l->c), s->failed_by[i].count);
+        }
+        if (s->nfailed_by > LIST_MAX)
+            sbx_buf_addf(&l->b, ", +%zu more", s->nfailed_by - LIST_MAX);
+        sbx_buf_adds(&l->b, ")");
+        l->filter = "failed";
+    } else if (s->commands) {
+        sbx_buf_adds(&l->b, " (none failed)");
+        l->filter = "kind:command";
+    }
+    emit_styled(l, out, s->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
+    if (s->longest) {
+        char d[SBX_TIME_BUFSZ];
+        size_t n;
+        sbx_buf_adds(&l->b, "           ");
+        if (s->timed_out)
+            sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
+        sbx_buf_addf(&l->b, "longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        l->event = s->longest;
+        const char *cmd = sbx_sum_command(l->c, s->longest, &n);
+        add_untrusted(l, cmd, n);
+        emit(l, out);
+    }
+}
+
+static void changes(struct line *l, const struct sbx_strlist *lists)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    bool any = false;
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        if (!lists[c].n)
+            continue;
+        sbx_buf_addf(&l->b, "%s%zu %s (", any ? ", " : "", lists[c].n, verbs[c]);
+        list_items(l, &lists[c]);
+        sbx_buf_adds(&l->b, ")");
+        any = true;
+    }
+}
+
+static void files_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Files:     ");
+    l->filter = sbx_change_count(s->system) ? "system" : "kind:files";
+    if (sbx_change_count(s->files))
+        changes(l, s->files);
+    else if (s->workspace_manifests)
+        sbx_buf_adds(&l->b, "workspace unchanged");
+    else
+        sbx_buf_adds(&l->b, "workspace not checked");
+    if (!s->system_roots.n) {
+        sbx_buf_adds(&l->b, "; system folders not checked");
+    } else if (!sbx_change_count(s->system)) {
+        sbx_buf_adds(&l->b, "; ");
+        list_items(l, &s->system_roots);
+        sbx_buf_adds(&l->b, " unchanged");
+    } else {
+        sbx_buf_adds(&l->b, "; SYSTEM: ");
+        changes(l, s->system);
+    }
+    emit_styled(l, out, sbx_change_count(s->system) ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    if (s->files_from_manifests || s->diff_files) {
+        sbx_buf_adds(&l->b, "           ");
+        if (s->files_from_manifests)
+            sbx_buf_adds(&l->b, "workspace from the manifests");
+        if (s->diff_files)
+            sbx_buf_addf(&l->b, "%sdiff: %zu file%s, +%zu -%zu lines",
+                         s->files_from_manifests ? "; " : "", s->diff_files,
+                         s->diff_files == 1 ? "" : "s", s->diff_added_lines, s->diff_removed_lines);
+        l->filter = "kind:files";
+        emit(l, out);
+    }
+}
+
+/* The operations during which the sandbox's network policy refused
+ * connections: no host is known, the operation is the evidence. */
+static void denial_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->denials[i];
+        char t[SBX_TIME_BUFSZ];
+        unsigned long long n = (unsigned long long)sbx_event_denials(e);
+        sbx_buf_addf(&l->b, "  %s %s %llu connection%s refused by the sandbox's network policy, in ",
+                     sbx_time_format(e->start, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90", n,
+                     n == 1 ? "" : "s");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->label)[0] ? sbx_str(l->c->tl, e->label) : "?");
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (e->kind != SBX_EV_COMMAND || !(e->u.cmd.command.flags & SBX_TEXT_PRESENT))
+            continue;
+        size_t len;
+        const char *cmd = sbx_sum_command(l->c, e, &len);
+        l->event = e;
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, len);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->ndenials > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more operations with refused connections", s->ndenials - LIST_MAX);
+        l->filter = "refused";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+/* What the proxy saw per host: refused first, then the busiest. */
+static void proxy_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    size_t *order = sbx_sum_proxy_order(l->c->tl, s);
+    for (size_t k = 0; k < s->nproxy_hosts && k < LIST_MAX; k++) {
+        const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
+        char bytes[24];
+        sbx_buf_adds(&l->b, "  proxy ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, h->host));
+        sbx_buf_addf(&l->b, ": %zu request%s", h->requests, h->requests == 1 ? "" : "s");
+        if (h->denied)
+            sbx_buf_addf(&l->b, ", %zu DENIED", h->denied);
+        if (h->unreached)
+            sbx_buf_addf(&l->b, ", %zu unreached", h->unreached);
+        if (h->bytes_in > 0)
+            sbx_buf_addf(&l->b, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+        l->filter = h->denied ? "refused" : "kind:network";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->nproxy_hosts > LIST_MAX) {
+        size_t rest = 0;
+        for (size_t k = LIST_MAX; k < s->nproxy_hosts; k++)
+            rest += s->proxy_hosts[order[k]].requests;
+        sbx_buf_addf(&l->b, "  proxy: +%zu more host%s (%zu request%s)", s->nproxy_hosts - LIST_MAX,
+                     s->nproxy_hosts - LIST_MAX == 1 ? "" : "s",
+                     rest, rest == 1 ? "" : "s");
+        l->filter = "kind:network";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    free(order);
+}
+
+/* With an allow list: the hosts it lacks. */
+static void unlisted_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    if (!s->allow_list)
+        return;
+    sbx_buf_adds(&l->b, "Unlisted:  ");
+    if (!s->nunlisted) {
+        sbx_buf_adds(&l->b, "none: every host seen is on the allow list");
+        emit(l, out);
+        return;
+    }
+    sbx_buf_addf(&l->b, "%zu not on the allow list: ", s->nunlisted);
+    for (size_t i = 0; i < s->nunlisted && i < LIST_MAX; i++) {
+        if (i)
+            sbx_buf_adds(&l->b, ", ");
+        add_untrusted_cstr(l, s->unlisted[i].host);
+    }
+    if (s->nunlisted > LIST_MAX)
+        sbx_buf_addf(&l->b, ", +%zu more", s->nunlisted - LIST_MAX);
+    if (s->nunlisted == 1 && s->unlisted[0].events == 1)
+        l->event = s->unlisted[0].first;
+    else
+        l->filter = "unlisted";
+    emit_styled(l, out, SBX_STYLE_FINDING);
+}
+
+static void network_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Network:   ");
+    if (s->nrefused) {
+        sbx_buf_addf(&l->b, "%zu refused (", s->nrefused);
+        if (s->nrefused == 1)
+            l->event = s->refused[0].event;
+        else
+            l->filter = "refused";
+        for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+            if (i)
+                sbx_buf_adds(&l->b, ", ");
+            add_untrusted_cstr(l, s->refused[i].host);
+        }
+        if (s->nrefused > LIST_MAX)
+            sbx_buf_addf(&l->b, ", +%zu more", s->nrefused - LIST_MAX);
+        sbx_buf_adds(&l->b, "); ");
+    }
+    if (s->ndenials) {
+        sbx_buf_addf(&l->b, "%llu connection%s refused by the sandbox (no host named); ",
+                     (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
+        if (s->nrefused + s->ndenials == 1)
+            l->event = s->denials[0];
+        else
+            l->filter = "refused";
+    }
+    if (s->hosts.n) {
+        sbx_buf_addf(&l->b, "%zu host%s named (", s->hosts.n, s->hosts.n == 1 ? "" : "s");
+        list_items(l, &s->hosts);
+        sbx_buf_adds(&l->b, ")");
+    } else {
+        sbx_buf_adds(&l->b, "no other hosts named");
+    }
+    emit_styled(l, out, s->nrefused || s->ndenials ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    denial_lines(l, out);
+    for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+        const struct sbx_refusal *r = &s->refused[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        const char *ev = sbx_sum_redact(l->c, r->evidence, strlen(r->evidence), &n);
+        sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(r->first, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90");
+        add_untrusted(l, ev, n);
+        l->event = r->event;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (r->event->kind != SBX_EV_COMMAND)
+            continue; /* the proxy's denial: its evidence is the request itself */
+        const char *cmd = sbx_sum_command(l->c, r->event, &n);
+        l->event = r->event;
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, n);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    proxy_lines(l, out);
+    unlisted_line(l, out);
+}
+
+static void account_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Account:   ");
+    sbx_sum_account_words(l->c->tl, s, &l->b);
+    if (s->naccount == 1)
+        l->event = s->account[0];
+    else if (s->naccount)
+        l->filter = "account";
+    emit_styled(l, out, s->naccount ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < s->naccount && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->account[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->label));
+        sbx_buf_adds(&l->b, " by ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.audit.actor));
+        const char *target = sbx_str(l->c->tl, e->u.audit.target);
+        const char *inside = sbx_str(l->c->tl, e->u.audit.inside);
+        /* the sandbox it acted on is often the one it acted from: say it once */
+        bool same = inside[0] && strncmp(target, "sandbox:", 8) == 0 && strcmp(target + 8, inside) == 0;
+        if (target[0] && !same) {
+            sbx_buf_adds(&l->b, " on ");
+            add_untrusted_cstr(l, target);
+        }
+        if (inside[0]) {
+            sbx_buf_adds(&l->b, same ? " on and FROM INSIDE " : " FROM INSIDE ");
+            add_untrusted_cstr(l, inside);
+        }
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+static void record_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_crosscheck *x = &l->c->sum->cross;
+    sbx_buf_adds(&l->b, "Record:    ");
+    sbx_sum_record_words(l->c->sum, &l->b);
+    bool bad = x->noutside || x->nmissing || x->nexit_mismatch;
+    if (x->noutside)
+        l->filter = "outside";
+    emit_styled(l, out, bad ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < x->noutside && i < LIST_MAX; i++) {
+        const struct sbx_event *e = x->outside[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s outside the wrapper: ", sbx_time_format(e->start, t) + 11);
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+        sbx_buf_adds(&l->b, " in ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+static void sandbox_line(struct line *l, struct sbx_buf *out)
+{
+    sbx_buf_adds(&l->b, "Sandbox:   ");
+    if (!sbx_sum_sandbox_words(l->c->sum, &l->b)) {
+        sbx_buf_clear(&l->b); /* nothing loaded about it: no line */
+        return;
+    }
+    l->filter = "kind:lifecycle";
+    emit_styled(l, out, l->c->sum->signatures_failed ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+}
+
+/* The OpenTelemetry spans, only when some were loaded; then the agents
+ * (Enter on that line: the first agent's span and its tree). */
+static void traces_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    const struct sbx_trace_stats *t = &s->traces;
+    if (!t->spans)
+        return;
+    sbx_buf_addf(&l->b, "Traces:    %zu span%s, %zu trace%s: %zu tool call%s, %zu failed", t->spans,
+                 t->spans == 1 ? "" : "s", t->traces, t->traces == 1 ? "" : "s", t->tool_calls,
+                 t->tool_calls == 1 ? "" : "s", t->failed);
+    if (t->refused)
+        sbx_buf_addf(&l->b, ", %zu refused network", t->refused);
+    l->filter = "kind:span";
+    emit_styled(l, out, t->refused ? SBX_STYLE_FINDING : t->failed ? SBX_STYLE_WARNING : SBX_STYLE_NORMAL);
+    if (!t->agents.n && !t->orphans)
+        return;
+    sbx_buf_adds(&l->b, "           ");
+    if (t->agents.n) {
+        sbx_buf_adds(&l->b, t->agents.n == 1 ? "agent " : "agents ");
+        list_items(l, &t->agents);
+    }
+    if (t->orphans)
+        sbx_buf_addf(&l->b, "%s%zu orphan span%s (parent not loaded)", t->agents.n ? "; " : "",
+                     t->orphans, t->orphans == 1 ? "" : "s");
+    for (size_t i = 0; i < s->spans.n && !l->event; i++)
+        if (s->spans.nodes[i].event->kind == SBX_EV_SPAN)
+            l->event = s->spans.nodes[i].event;
+    emit_styled(l, out, SBX_STYLE_DETAIL);
+}
+
+static void integrity_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_addf(&l->b, "Integrity: stdout hash verified for %zu, %zu mismatched, %zu unverifiable",
+                 s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
+    emit_styled(l, out, s->hash_mismatched ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+}
+
+static bool same_secret(const struct sbx_secret_found *x, const struct sbx_secret_found *y)
+{
+    return x->kind == y->kind && strcmp(x->sample, y->sample) == 0;
+}
+
+/* Sorts places by (kind, sample, timeline position). */
+static int by_secret(const void *a, const void *b, void *ctx)
+{
+    const struct sbx_summary *s = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const struct sbx_secret_found *x = &s->secrets[i], *y = &s->secrets[j];
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    int c = strcmp(x->sample, y->sample);
+    return c ? c : (i < j ? -1 : i > j);
+}
+
+struct secret_group {
+    size_t first; /* index of its earliest place in sum->secrets */
+    size_t begin, end; /* its places: idx[begin..end) */
+};
+
+static int by_first_place(const void *a, const void *b)
+{
+    const struct secret_group *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* One line per secret (kind and masked sample), earliest first: a token
+ * echoed and printed is one secret seen in two places. */
+static void secrets_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Secrets:   ");
+    if (!s->nsecrets) {
+        sbx_buf_adds(&l->b, "none found");
+        emit(l, out);
+        return;
+    }
+    size_t *idx = sbx_xmalloc(s->nsecrets * sizeof *idx);
+    for (size_t i = 0; i < s->nsecrets; i++)
+        idx[i] = i;
+    qsort_r(idx, s->nsecrets, sizeof *idx, by_secret, (void *)s);
+    struct secret_group *groups = sbx_xmalloc(s->nsecrets * sizeof *groups);
+    size_t ngroups = 0;
+    for (size_t i = 0; i < s->nsecrets; i++) {
+        if (i == 0 || !same_secret(&s->secrets[idx[i - 1]], &s->secrets[idx[i]]))
+            groups[ngroups++] = (struct secret_group){idx[i], i, i};
+        groups[ngroups - 1].end = i + 1;
+    }
+    qsort(groups, ngroups, sizeof *groups, by_first_place);
+    sbx_buf_addf(&l->b, "%zu found, masked (%zu place%s)", ngroups, s->nsecrets,
+                 s->nsecrets == 1 ? "" : "s");
+    l->filter = "secret";
+    emit_styled(l, out, SBX_STYLE_FINDING);
+    static const char *const places[] = {"command", "stdout", "stderr"};
+    for (size_t g = 0; g < ngroups && g < LIST_MAX; g++) {
+        const struct sbx_secret_found *f = &s->secrets[groups[g].first];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(f->event->start, t) + 11,
+                     sbx_secret_kind_name(f->kind));
+        add_untrusted_cstr(l, f->sample);
+        const char *sep = " in ";
+        for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
+            bool seen = false;
+            for (size_t k = groups[g].begin; k < groups[g].end && !seen; k++)
+                seen = strcmp(s->secrets[idx[k]].where, places[p]) == 0;
+            if (seen) {
+                sbx_buf_addf(&l->b, "%s%s", sep, places[p]);
+                sep = ", ";
+            }
+        }
+        if (groups[g].end - groups[g].begin > 1)
+            sbx_buf_addf(&l->b, " (%zu times)", groups[g].end - groups[g].begin);
+        l->event = f->event;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (ngroups > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more", ngroups - LIST_MAX);
+        emit(l, out);
+    }
+    free(groups);
+    free(idx);
+}
+
+static void skipped_line(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_timeline *tl = l->c->tl;
+    size_t total = 0;
+    for (size_t i = 0; i < tl->nsources; i++)
+        total += tl->sources[i].skipped;
+    const struct sbx_summary *s = l->c->sum;
+    sbx_buf_adds(&l->b, "Skipped:   ");
+    if (!total && !s->nunread) {
+        sbx_buf_adds(&l->b, "no lines");
+        emit(l, out);
+        return;
+    }
+    if (total)
+        sbx_buf_addf(&l->b, "%zu line%s", total, total == 1 ? "" : "s");
+    else
+        sbx_buf_adds(&l->b, "no lines");
+    if (s->nunread)
+        sbx_buf_addf(&l->b, "; %zu file%s not read", s->nunread, s->nunread == 1 ? "" : "s");
+    emit_styled(l, out, SBX_STYLE_WARNING);
+    for (size_t i = 0; i < s->nunread && i < LIST_MAX; i++) {
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, sbx_display_path(s->unread[i].path));
+        sbx_buf_adds(&l->b, ": ");
+        add_untrusted_cstr(l, s->unread[i].reason);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (s->nunread > LIST_MAX) {
+        sbx_buf_addf(&l->b, "  +%zu more files not read", s->nunread - LIST_MAX);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
+        const struct sbx_skip *k = &tl->skips[i];
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, sbx_display_path(tl->sources[k->source].path));
+        sbx_buf_addf(&l->b, ":%u: %s", k->line, k->reason);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    struct line l = {.c = c};
+    run_line(&l, out);
+    commands_line(&l, out);
+    files_line(&l, out);
+    network_lines(&l, out);
+    account_lines(&l, out);
+    record_lines(&l, out);
+    sandbox_line(&l, out);
+    traces_line(&l, out);
+    integrity_line(&l, out);
+    secrets_line(&l, out);
+    skipped_line(&l, out);
+    sbx_buf_free(&l.b);
+}

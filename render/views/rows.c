@@ -1,0 +1,437 @@
+/* Timeline rows: one event per row, in fixed columns that shrink away on
+ * narrow terminals (duration first, then the sandbox). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/sandboxio_line.h"
+#include "analyses/secrets/secrets.h"
+#include "base/timefmt.h"
+#include "render/views/views.h"
+
+static const struct {
+    uint32_t bit;
+    enum sbx_style style;
+    char mark;
+    const char *words;
+} weights[] = {
+    {SBX_F_ACCOUNT_INSIDE, SBX_STYLE_OUTSIDE, '!', "account change made from inside a sandbox"},
+    {SBX_F_REFUSED_HOST, SBX_STYLE_REFUSED, 'R', "refused host"},
+    {SBX_F_UNLISTED_HOST, SBX_STYLE_REFUSED, 'U', "host not on the allow list"},
+    {SBX_F_OUTSIDE_WRAPPER, SBX_STYLE_OUTSIDE, 'O', "ran outside the wrapper"},
+    {SBX_F_MISSING_FROM_RECORD, SBX_STYLE_OUTSIDE, 'M', "missing from Runtime's record"},
+    {SBX_F_EXIT_MISMATCH, SBX_STYLE_OUTSIDE, 'D', "Runtime's record saw another exit code"},
+    {SBX_F_ACCOUNT_CHANGE, SBX_STYLE_ACCOUNT, 'A', "account change"},
+    {SBX_F_BAD_SIGNATURE, SBX_STYLE_SECRET, 'G', "webhook signature failed"},
+    {SBX_F_SYSTEM_FILES, SBX_STYLE_SYSTEM, 'E', "system file change"},
+    {SBX_F_SECRET, SBX_STYLE_SECRET, 'K', "secret in the record"},
+    {SBX_F_HIDDEN_TEXT, SBX_STYLE_HIDDEN, 'I', "hidden text (invisible or bidi characters)"},
+    {SBX_F_HASH_MISMATCH, SBX_STYLE_SECRET, 'H', "stdout hash mismatch"},
+    {SBX_F_TIMED_OUT, SBX_STYLE_TIMEDOUT, 'T', "timed out"},
+    {SBX_F_FAILED, SBX_STYLE_FAILED, 'X', "failed"},
+    {SBX_F_BAD_FIELD, SBX_STYLE_WARNING, '?', "a field of the wrong type"},
+};
+
+enum sbx_style sbx_finding_look(uint32_t findings, char *mark)
+{
+    for (size_t i = 0; i < sizeof weights / sizeof weights[0]; i++)
+        if (findings & weights[i].bit) {
+            *mark = weights[i].mark;
+            return weights[i].style;
+        }
+    *mark = ' ';
+    return SBX_STYLE_NORMAL;
+}
+
+uint32_t sbx_finding_by_weight(size_t i)
+{
+    return i < sizeof weights / sizeof weights[0] ? weights[i].bit : 0;
+}
+
+void sbx_findings_words(uint32_t findings, struct sbx_buf *out)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof weights / sizeof weights[0]; i++)
+        if (findings & weights[i].bit) {
+            sbx_buf_addf(out, "%s%s", sep, weights[i].words);
+            sep = ", ";
+        }
+}
+
+void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,
+                        const struct sbx_summary *sum, bool local)
+{
+    memset(l, 0, sizeof *l);
+    l->tl = tl;
+    l->sum = sum;
+    l->local = local;
+    if (sum && sum->patterns)
+        l->scratch = sbx_secrets_scratch_new(sum->patterns);
+}
+
+void sbx_rows_look_free(struct sbx_rows_look *l)
+{
+    sbx_secrets_scratch_free(l->scratch);
+    sbx_buf_free(&l->text);
+    sbx_buf_free(&l->red);
+    memset(l, 0, sizeof *l);
+}
+
+char *sbx_thousands(unsigned long long v, char *buf)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%llu", v), o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static bool split_time(int64_t ns, bool local, struct tm *tm, int *ms)
+{
+    if (ns == SBX_TIME_UNKNOWN)
+        return false;
+    int64_t ms_all = ns >= 0 ? ns / 1000000 : -((-ns + 999999) / 1000000);
+    time_t secs = (time_t)(ms_all >= 0 ? ms_all / 1000 : -((-ms_all + 999) / 1000));
+    *ms = (int)(ms_all - (int64_t)secs * 1000);
+    return local ? localtime_r(&secs, tm) != NULL : gmtime_r(&secs, tm) != NULL;
+}
+
+char *sbx_clock(int64_t ns, bool local, char *buf)
+{
+    struct tm tm;
+    int ms;
+    if (!split_time(ns, local, &tm, &ms)) {
+        strcpy(buf, "--:--:--.---");
+        return buf;
+    }
+    snprintf(buf, 16, "%02u:%02u:%02u.%03u", (unsigned)tm.tm_hour % 100u, (unsigned)tm.tm_min % 100u,
+             (unsigned)tm.tm_sec % 100u, (unsigned)ms % 1000u);
+    return buf;
+}
+
+char *sbx_stamp(int64_t ns, bool local, char *buf)
+{
+    struct tm tm;
+    int ms;
+    if (!split_time(ns, local, &tm, &ms)) {
+        strcpy(buf, "unknown time");
+        return buf;
+    }
+    char zone[8] = "UTC";
+    if (local)
+        strftime(zone, sizeof zone, "%Z", &tm);
+    snprintf(buf, 40, "%04d-%02d-%02d %02d:%02d:%02d %.7s", (tm.tm_year + 1900) % 10000,
+             (tm.tm_mon + 1) % 100, tm.tm_mday % 100, tm.tm_hour % 100, tm.tm_min % 100,
+             tm.tm_sec % 100, zone);
+    return buf;
+}
+
+/* Short durations for a 6-column field: "12ms", "1.5s", "2m05s", "3h10m". */
+static void short_duration(int64_t ms, char *buf, size_t n)
+{
+    if (ms < 0)
+        snprintf(buf, n, "?");
+    else if (ms < 1000)
+        snprintf(buf, n, "%dms", (int)ms);
+    else if (ms < 10000)
+        snprintf(buf, n, "%d.%ds", (int)(ms / 1000), (int)(ms % 1000 / 100));
+    else if (ms < 60000)
+        snprintf(buf, n, "%ds", (int)(ms / 1000));
+    else if (ms < 3600000)
+        snprintf(buf, n, "%dm%02ds", (int)(ms / 60000), (int)(ms / 1000 % 60));
+    else if (ms < 100LL * 3600000)
+        snprintf(buf, n, "%dh%02dm", (int)(ms / 3600000), (int)(ms / 60000 % 60));
+    else
+        snprintf(buf, n, "%dd", (int)(ms / 86400000 % 100000));
+}
+
+enum { MARK_W = 2, TIME_W = 13, DUR_W = 7, SANDBOX_W = 9, KIND_W = 2, EXIT_W = 5 };
+
+static bool show_duration(int cols) { return cols >= 60; }
+
+static bool show_sandbox(const struct sbx_rows_look *l, int cols)
+{
+    return l->sum && l->sum->nsandboxes > 1 && cols >= 70;
+}
+
+int sbx_row_text_col(const struct sbx_rows_look *l, int cols)
+{
+    return MARK_W + TIME_W + (show_duration(cols) ? DUR_W : 0) +
+           (show_sandbox(l, cols) ? SANDBOX_W : 0) + KIND_W + EXIT_W;
+}
+
+static enum sbx_style sandbox_style(const struct sbx_rows_look *l, uint32_t id)
+{
+    for (size_t i = 0; i < l->sum->nsandboxes; i++)
+        if (l->sum->sandboxes[i] == id)
+            return (enum sbx_style)(SBX_STYLE_SANDBOX1 + (int)(i % SBX_SANDBOX_STYLES));
+    return SBX_STYLE_NORMAL;
+}
+
+static const char kind_marks[SBX_EV_KIND_COUNT] = {
+    [SBX_EV_COMMAND] = '$', [SBX_EV_FILES] = 'F', [SBX_EV_NETWORK] = 'N', [SBX_EV_LIFECYCLE] = 'L',
+    [SBX_EV_AUDIT] = 'A',   [SBX_EV_METRIC] = 'M', [SBX_EV_SPAN] = 'S',   [SBX_EV_NOTE] = '#',
+};
+
+char sbx_kind_mark(enum sbx_kind k)
+{
+    return (unsigned)k < SBX_EV_KIND_COUNT ? kind_marks[k] : '?';
+}
+
+const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
+{
+    if (!l->scratch) {
+        *len = n;
+        return s;
+    }
+    sbx_buf_clear(&l->red);
+    sbx_secrets_redact(l->sum->patterns, l->scratch, s, n, &l->red);
+    *len = l->red.len;
+    return l->red.p ? l->red.p : "";
+}
+
+static void sha_of(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
+                   bool string)
+{
+    if (string && klen == 11 && memcmp(key, "code_sha256", 11) == 0)
+        snprintf(ctx, 65, "%.*s", (int)(vlen > 64 ? 64 : vlen), val);
+}
+
+/* A command the log gives no command line for (sandboxio's run_code
+ * without captured code, an operation without argv): its name, and for
+ * run_code whether any code was sent. */
+static void no_command_text(struct sbx_rows_look *l, const struct sbx_event *e, struct sbx_buf *out)
+{
+    const char *label = sbx_str(l->tl, e->label);
+    sbx_buf_adds(out, label[0] ? label : "command");
+    if (strcmp(label, "run_code") != 0 || strcmp(l->tl->sources[e->source].format, "sandboxio") != 0) {
+        sbx_buf_adds(out, ": no command line in the log");
+        return;
+    }
+    char sha[65] = "";
+    sbx_sandboxio_extras(sbx_event_line(l->tl, e), e->line_len, sha_of, sha);
+    if (strcmp(sha, SBX_SANDBOXIO_EMPTY_SHA256) == 0)
+        sbx_buf_adds(out, ": no code sent");
+    else if (sha[0])
+        sbx_buf_addf(out, ": code not captured (sha256 %.12s...)", sha);
+    else
+        sbx_buf_adds(out, ": code not captured");
+}
+
+/* "1,615 bytes out", "12 bytes in, 0 bytes out", "" when unknown. */
+static void bytes_words(int64_t in, int64_t out, struct sbx_buf *b)
+{
+    char n[32];
+    if (in > 0 || (in == 0 && out <= 0))
+        sbx_buf_addf(b, "%s bytes in", sbx_thousands((unsigned long long)in, n));
+    if (out >= 0 && (out > 0 || in < 0))
+        sbx_buf_addf(b, "%s%s bytes out", in > 0 || (in == 0 && out <= 0) ? ", " : "",
+                     sbx_thousands((unsigned long long)out, n));
+}
+
+static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struct sbx_buf *out)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    const struct sbx_files *f = e->u.files;
+    if (f && (f->flags & SBX_FILES_OPERATION)) {
+        sbx_buf_addf(out, "%s: ", sbx_str(l->tl, e->label));
+        size_t before = out->len;
+        bytes_words(f->bytes_in, f->bytes_out, out);
+        sbx_buf_adds(out, out->len > before ? ", no path named" : "no path named");
+        return;
+    }
+    const char *root = f && f->root ? sbx_str(l->tl, f->root) : "";
+    sbx_buf_addf(out, "files %s: ", root[0] ? root : "workspace");
+    bool any = false;
+    for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
+        if (!f->n[c])
+            continue;
+        sbx_buf_addf(out, "%s%u %s (", any ? ", " : "", f->n[c], verbs[c]);
+        for (uint32_t i = 0; i < f->n[c] && i < 3; i++)
+            sbx_buf_addf(out, "%s%s", i ? " " : "", f->paths[c][i]);
+        if (f->n[c] > 3)
+            sbx_buf_addf(out, " +%u more", f->n[c] - 3);
+        sbx_buf_adds(out, ")");
+        any = true;
+    }
+    if (!any)
+        sbx_buf_adds(out, "unchanged");
+}
+
+void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
+                        const struct sbx_event *e, bool selected)
+{
+    char mark;
+    enum sbx_style fstyle = sbx_finding_look(e->findings, &mark);
+    enum sbx_style base = selected ? SBX_STYLE_CURSOR : SBX_STYLE_NORMAL;
+    sbx_grid_fill(g, row, 0, g->cols, base);
+    int col = 0;
+    col = sbx_grid_textf(g, row, col, g->cols, selected ? base : fstyle, "%c", mark) + 1;
+    if ((e->tflags & SBX_EVT_TIME_INFERRED) && e->start != SBX_TIME_UNKNOWN)
+        sbx_grid_text(g, row, col - 1, col, selected ? base : SBX_STYLE_TIME, "~", 1); /* a guessed time */
+    char buf[32];
+    /* an event on another day than the run's start shows its date instead of
+     * its seconds (audit entries reach back 400 days) */
+    if (l->sum && l->sum->start != SBX_TIME_UNKNOWN && e->start != SBX_TIME_UNKNOWN) {
+        char a[40], b[40];
+        sbx_stamp(e->start, l->local, a);
+        sbx_stamp(l->sum->start, l->local, b);
+        if (strncmp(a, b, 10) != 0) {
+            snprintf(buf, sizeof buf, "%.5s %.5s", a + 5, a + 11); /* "11-26 08:38" */
+            col = sbx_grid_text(g, row, col, g->cols, selected ? base : SBX_STYLE_WARNING, buf,
+                                strlen(buf)) + 2;
+            goto after_time;
+        }
+    }
+    col = sbx_grid_text(g, row, col, g->cols, selected ? base : SBX_STYLE_TIME,
+                        sbx_clock(e->start, l->local, buf), 12) + 1;
+after_time:
+    if (show_duration(g->cols)) {
+        buf[0] = '\0';
+        if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end > e->start)
+            short_duration((e->end - e->start) / 1000000, buf, sizeof buf);
+        else if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_MS_KNOWN))
+            short_duration(e->u.cmd.ms, buf, sizeof buf);
+        int w = (int)strlen(buf);
+        sbx_grid_text(g, row, col + DUR_W - 1 - w, col + DUR_W - 1,
+                      selected ? base : SBX_STYLE_DURATION, buf, (size_t)w);
+        col += DUR_W;
+    }
+    if (show_sandbox(l, g->cols)) {
+        const char *sb = sbx_str(l->tl, e->sandbox);
+        sbx_grid_untrusted(g, row, col, col + SANDBOX_W - 1,
+                           selected ? base : sandbox_style(l, e->sandbox), sb, strlen(sb));
+        col += SANDBOX_W;
+    }
+    char k = sbx_kind_mark((enum sbx_kind)e->kind);
+    sbx_grid_textf(g, row, col, g->cols, selected ? base : SBX_STYLE_KIND, "%c", k);
+    col += KIND_W;
+    buf[0] = '\0';
+    if (e->kind == SBX_EV_COMMAND) {
+        if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
+            snprintf(buf, sizeof buf, "T/O");
+        else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            snprintf(buf, sizeof buf, "%d", (int)e->u.cmd.exit);
+        else
+            snprintf(buf, sizeof buf, "?");
+    }
+    int w = (int)strlen(buf);
+    if (w > EXIT_W - 1) {
+        buf[EXIT_W - 1] = '\0';
+        w = EXIT_W - 1;
+    }
+    bool bad_exit = e->findings & (SBX_F_FAILED | SBX_F_TIMED_OUT);
+    sbx_grid_text(g, row, col + EXIT_W - 1 - w, col + EXIT_W - 1,
+                  selected ? base : bad_exit ? fstyle : SBX_STYLE_EXIT_OK, buf, (size_t)w);
+    col += EXIT_W;
+    /* the text: in the finding's style when there is one, so it stands out */
+    enum sbx_style tstyle = selected ? base : e->findings ? fstyle
+                            : e->kind == SBX_EV_NOTE ? SBX_STYLE_NOTE : SBX_STYLE_NORMAL;
+    int text_col = col;
+    size_t n;
+    const char *s;
+    sbx_buf_clear(&l->text);
+    struct sbx_buf t = SBX_BUF_INIT;
+    switch (e->kind) {
+    case SBX_EV_COMMAND:
+        if (e->u.cmd.flags & SBX_CMD_RECORD) { /* Runtime keeps the program only */
+            sbx_buf_addf(&t, "[record] %s", sbx_str(l->tl, e->u.cmd.program));
+            if (e->u.cmd.flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))
+                sbx_buf_adds(&t, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running)" : " (unread)");
+            if (e->label)
+                sbx_buf_addf(&t, " by %s", sbx_str(l->tl, e->label));
+            sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+            break;
+        } else {
+        if (!(e->u.cmd.command.flags & SBX_TEXT_PRESENT) && e->label) {
+            no_command_text(l, e, &t);
+            sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+            break;
+        }
+        s = sbx_text_get(l->tl, e, &e->u.cmd.command, &l->text, &n);
+        const char *r = sbx_rows_redact(l, s, n, &n);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        break;
+        }
+    case SBX_EV_AUDIT: {
+        const struct sbx_audit *a = &e->u.audit;
+        sbx_buf_addf(&t, "%s by %s", sbx_str(l->tl, e->label), sbx_str(l->tl, a->actor));
+        if (a->target)
+            sbx_buf_addf(&t, " on %s", sbx_str(l->tl, a->target));
+        if (a->inside)
+            sbx_buf_addf(&t, ", FROM INSIDE sandbox %s", sbx_str(l->tl, a->inside));
+        if (a->via)
+            sbx_buf_addf(&t, " (via %s)", sbx_str(l->tl, a->via));
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
+    case SBX_EV_LIFECYCLE: {
+        const struct sbx_lifecycle *lc = &e->u.life;
+        sbx_buf_adds(&t, sbx_str(l->tl, e->label));
+        if (lc->reason)
+            sbx_buf_addf(&t, " (%s)", sbx_str(l->tl, lc->reason));
+        if (e->tflags & SBX_EVT_WEBHOOK)
+            sbx_buf_adds(&t, e->tflags & SBX_EVT_SIG_OK ? " [webhook, signed]"
+                             : e->tflags & SBX_EVT_SIG_BAD ? " [webhook, SIGNATURE FAILED]"
+                                                           : " [webhook, unchecked]");
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
+    case SBX_EV_NETWORK: {
+        const struct sbx_network *nw = &e->u.net;
+        if (nw->flags & SBX_NET_DENIED)
+            sbx_buf_adds(&t, "DENIED ");
+        else if (nw->flags & SBX_NET_UNREACHED)
+            sbx_buf_adds(&t, "unreached ");
+        sbx_buf_addf(&t, "%s ", sbx_str(l->tl, nw->method));
+        size_t n;
+        struct sbx_buf url = SBX_BUF_INIT;
+        const char *u = sbx_text_get(l->tl, e, &nw->url, &url, &n);
+        sbx_buf_add(&t, u, n);
+        sbx_buf_free(&url);
+        if (nw->status >= 0)
+            sbx_buf_addf(&t, " -> %d", (int)nw->status);
+        if (nw->bytes_in >= 0)
+            sbx_buf_addf(&t, ", %lld bytes", (long long)nw->bytes_in);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
+    case SBX_EV_METRIC: {
+        const struct sbx_metric *m = &e->u.metric;
+        sbx_buf_adds(&t, "metrics:");
+        if (m->cpu_percent >= 0)
+            sbx_buf_addf(&t, " CPU %.0f%%", m->cpu_percent);
+        if (m->memory_bytes >= 0)
+            sbx_buf_addf(&t, " memory %lld MiB", (long long)(m->memory_bytes >> 20));
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        break;
+    }
+    case SBX_EV_FILES: {
+        struct sbx_buf t = SBX_BUF_INIT;
+        files_text(l, e, &t);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
+        sbx_buf_free(&t);
+        break;
+    }
+    default: {
+        const char *label = sbx_str(l->tl, e->label);
+        col = sbx_grid_textf(g, row, col, g->cols, tstyle, "%s ", sbx_kind_name((enum sbx_kind)e->kind));
+        if (label[0]) {
+            col = sbx_grid_untrusted(g, row, col, g->cols, tstyle, label, strlen(label));
+            col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
+        }
+        s = sbx_event_line(l->tl, e);
+        const char *r = sbx_rows_redact(l, s, e->line_len, &n);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        break;
+    }
+    }
+    sbx_buf_free(&t);
+    if (l->find)
+        sbx_grid_highlight(g, row, text_col, g->cols, l->find, l->find_ctx, SBX_STYLE_MATCH);
+}

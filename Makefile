@@ -29,8 +29,8 @@ LIB_DIRS := base model analyses query importers render export
 LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(shell find $(d) -name '*.c')))
 # The interface's logic without a terminal: keys in, grids out. Unit tests
 # and benchmarks link it; only tui/ needs curses.
-APP_SRC := $(sort $(wildcard app/*.c))
-TUI_SRC := $(sort $(wildcard tui/*.c) $(wildcard cli/*.c))
+APP_SRC := $(sort $(shell find app -name '*.c'))
+TUI_SRC := $(sort $(shell find tui cli -name '*.c'))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 

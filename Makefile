@@ -1,7 +1,7 @@
 # sbxview — plain make, dependencies from pkg-config.
 #   make            build ./sbxview
 #   make example    build and open the bundled example run
-#   make check      every test: unit, golden, end-to-end, fuzz smoke, ASan+UBSan
+#   make check      every test: layers, unit, golden, end-to-end, fuzz smoke, ASan+UBSan
 #   make bench      speed against wc -l, jq and lnav on a generated 1M-line log
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -49,7 +49,7 @@ LIBA := $(B)/libsbxview.a
 APPA := $(B)/libsbxview-app.a
 BIN := $(if $(filter 1,$(SANITIZE)),$(B)/sbxview,sbxview)
 
-.PHONY: all example check test unit golden golden-update e2e fuzz-smoke asan bench install \
+.PHONY: all example check test layers unit golden golden-update e2e fuzz-smoke asan bench install \
         uninstall clean
 all: $(BIN)
 
@@ -92,7 +92,12 @@ golden-update: $(BIN)
 e2e: $(BIN)
 	tests/e2e/run ./$(BIN)
 
-test: unit golden e2e
+# The include rules between the layers (docs/architecture.md), and the
+# check's own cases.
+layers:
+	tests/layers/test
+
+test: layers unit golden e2e
 
 # The whole suite once more with AddressSanitizer and UBSan.
 asan:

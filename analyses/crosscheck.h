@@ -1,5 +1,5 @@
 /* The cross-check of the wrapper's log against the provider's command
- * record (formats/runtime.md, last section): which wrapper command each
+ * record (docs/formats/runtime.md, "Cross-check"): which wrapper command each
  * record is, which records no wrapper command explains (they ran outside
  * the wrapper), which wrapper commands the record lacks (the record keeps 14
  * days: older ones are told apart by the record's span), which pairs

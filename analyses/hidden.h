@@ -1,4 +1,4 @@
-/* Text that hides itself: invisible and bidi code points (HOSTILE-INPUTS
+/* Text that hides itself: invisible and bidi code points (docs/hostile-inputs.md,
  * "What reaches the terminal"), in a JSON string body whether written raw
  * or as \u escapes, and the ASCII that Unicode tag characters spell.
  * Owns nothing; no state: safe from any thread. */
@@ -11,7 +11,7 @@
 
 #include "base/buf.h"
 
-/* The code points HOSTILE-INPUTS lists as invisible: U+00AD, U+061C,
+/* The code points docs/hostile-inputs.md lists as invisible: U+00AD, U+061C,
  * U+115F-1160, U+180E, U+200B-200F, U+2028-202E, U+2060-206F, U+3164, U+FEFF,
  * U+FFA0, U+FFF9-FFFB, tags U+E0000-E007F, and private use. */
 bool sbx_cp_invisible(uint32_t c);

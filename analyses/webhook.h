@@ -1,4 +1,4 @@
-/* Runtime's webhook signatures (formats/runtime.md): a delivery carries
+/* Runtime's webhook signatures (docs/formats/runtime.md): a delivery carries
  *   Runtime-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]
  * where each v1 is the hex HMAC-SHA256 of "<t>.<raw body>" keyed with the
  * webhook's secret; during a rotation two v1 values appear (one per secret).

@@ -1,7 +1,7 @@
 /* sbx_http: a small, careful HTTPS client over libcurl for talking to APIs
  * (fetching Runtime's records; posting a summary to a ticket later).
  *
- * What it guarantees for every request (HOSTILE-INPUTS.md, "HTTPS"):
+ * What it guarantees for every request (docs/hostile-inputs.md, "HTTPS"):
  *   - https only, also for redirects; redirects are never followed (a 3xx
  *     comes back as a response for the caller to refuse);
  *   - certificate and host name verification always on (ca_file can name a

@@ -43,7 +43,7 @@ enum sbx_finding {
     SBX_F_OUTSIDE_WRAPPER = 1u << 7,
     SBX_F_ACCOUNT_CHANGE = 1u << 8,
     /* the command, its stdout or its stderr holds invisible or bidi
-     * characters (HOSTILE-INPUTS rows 9-10) */
+     * characters (docs/hostile-inputs.md rows 9-10) */
     SBX_F_HIDDEN_TEXT = 1u << 9,
     /* the cross-check with the provider's command record (analyses/crosscheck.h) */
     SBX_F_MISSING_FROM_RECORD = 1u << 10, /* a wrapper command the record lacks */

@@ -1,6 +1,6 @@
 /* sbx_program: the "program" of a shell command line, by Runtime's rule
- * (DESIGN.md, "The program of a command line"; formats/runtime.md,
- * cross-check section).
+ * (docs/formats/runtime.md, "The program of a command line" and
+ * "Cross-check").
  *
  * The command line is read with shell quoting ('…', "…", $'…', backslash),
  * split into simple commands at && || ; | |& & ( ) and newlines, with

@@ -1,5 +1,5 @@
 /* sbx_san: untrusted text -> text that is safe to put on a terminal, by the
- * allow-list in HOSTILE-INPUTS.md ("What reaches the terminal").
+ * allow-list in docs/hostile-inputs.md ("What reaches the terminal").
  *
  * The input is split into segments: TEXT (bytes of the input, or spaces for
  * a TAB, that may be drawn as they are), ESCAPE (a visible stand-in for

@@ -1,6 +1,6 @@
 /* sbx_fetch_runtime: saves Runtime's own records of sandboxes into a run
  * folder, before they expire (commands and lifecycle events are kept 14
- * days), as files the importers read (formats/runtime.md):
+ * days), as files the importers read (docs/formats/runtime.md):
  *
  *   runtime-commands-<id>.jsonl   GET /v1/sandboxes/{id}/commands, every page
  *   runtime-events-<id>.jsonl     GET /v1/events?resourceId={id}, every page

@@ -1,5 +1,5 @@
 /* The one-screen summary as text (fits 80x24), markdown (ready to paste into
- * a ticket) and json (the stable contract, "schema": 1, in DESIGN.md).
+ * a ticket) and json (the stable contract, "schema": 1, in docs/summary-json.md).
  *
  * Everything from a log is untrusted: text and markdown sanitise it
  * (render/sanitize.h), json escapes it to pure ASCII, and all three redact

@@ -1,4 +1,4 @@
-/* The summary as JSON: exactly the "schema": 1 contract of DESIGN.md. */
+/* The summary as JSON: exactly the "schema": 1 contract of docs/summary-json.md. */
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"

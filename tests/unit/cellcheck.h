@@ -1,5 +1,5 @@
 /* What may reach the terminal, checked cell by cell: the rules of
- * HOSTILE-INPUTS.md ("What reaches the terminal") written out again here,
+ * docs/hostile-inputs.md ("What reaches the terminal") written out again here,
  * independently of render/sanitize.c, for the grid and doc tests and the
  * grid fuzz target. Each check returns NULL when the grid is fine, or a
  * static string naming the first problem (and its row and column in *row,

@@ -1,5 +1,5 @@
 /* The cross-check of the wrapper's log against the provider's command
- * record (formats/runtime.md): matching by sandbox, time, program and exit;
+ * record (docs/formats/runtime.md, "Cross-check"): matching by sandbox, time, program and exit;
  * the closest start wins ties; the skew measured and used; commands outside
  * the wrapper, missing from the record or older than it; exit mismatches;
  * background records. Records are made here as the importer makes them. */

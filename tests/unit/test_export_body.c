@@ -1,5 +1,5 @@
 /* export/body.h: what goes into an export and what never does, for every
- * body kind, on a hostile log made here (HOSTILE-INPUTS.md rows 1-13, 31,
+ * body kind, on a hostile log made here (docs/hostile-inputs.md rows 1-13, 31,
  * 32); the size limits at their edge; the digests and the marker. */
 #include <setjmp.h>
 #include <stdarg.h>

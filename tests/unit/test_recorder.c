@@ -1,5 +1,5 @@
 /* The recorder importer and the loader: both spellings, every kind, and the
- * broken lines of HOSTILE-INPUTS rows 13-28 (reported with line and reason;
+ * broken lines of docs/hostile-inputs.md rows 13-28 (reported with line and reason;
  * the rest loads). */
 #include <setjmp.h>
 #include <stdarg.h>

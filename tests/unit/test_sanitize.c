@@ -1,4 +1,4 @@
-/* Tests for render/sanitize: HOSTILE-INPUTS rows 1-13 with exact output
+/* Tests for render/sanitize: docs/hostile-inputs.md rows 1-13 with exact output
  * (every edge of the invisible ranges, every control code), the segment
  * iterator, cutting at a column, ASCII mode, and the output
  * invariants over random bytes. */

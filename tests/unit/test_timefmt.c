@@ -1,4 +1,4 @@
-/* Tests for base/timefmt: parsing edge cases (HOSTILE-INPUTS row 27), the
+/* Tests for base/timefmt: parsing edge cases (docs/hostile-inputs.md row 27), the
  * int64 range limits, formatting (floor for pre-1970) and durations. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* timegm, as an oracle */

@@ -1,4 +1,4 @@
-/* Runtime's own records of a sandbox (formats/runtime.md), as importers:
+/* Runtime's own records of a sandbox (docs/formats/runtime.md), as importers:
  *
  *   runtime-commands  command records  -> command events with SBX_CMD_RECORD
  *   runtime-events    lifecycle events -> lifecycle events; sandbox.files.changed

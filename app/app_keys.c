@@ -282,7 +282,7 @@ static unsigned key_quit(struct sbx_app *a, int key) { (void)a; (void)key; retur
 
 /* The key map's handler column. */
 static unsigned (*const handlers[SBX_ACT_COUNT])(struct sbx_app *, int) = {
-#define SBX_HANDLER_ROW(a, group, help, handler, k1, k2, k3, k4) [SBX_ACT_##a] = handler,
+#define SBX_HANDLER_ROW(a, group, help, run, runs, k1, k2, k3, k4) [SBX_ACT_##a] = run,
     SBX_KEYMAP(SBX_HANDLER_ROW)
 #undef SBX_HANDLER_ROW
 };

@@ -1,7 +1,7 @@
 #include "app/keymap.h"
 
 const struct sbx_keymap_entry sbx_keymap[] = {
-#define SBX_KEYMAP_ROW(a, group, help, handler, k1, k2, k3, k4) \
+#define SBX_KEYMAP_ROW(a, group, help, run, runs, k1, k2, k3, k4) \
     {SBX_ACT_##a, group, help, {k1, k2, k3, k4}},
     SBX_KEYMAP(SBX_KEYMAP_ROW)
 #undef SBX_KEYMAP_ROW

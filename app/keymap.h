@@ -23,72 +23,100 @@ enum {
     SBX_KEYS_EVENTS = 1u << 7, /* the timeline's filter, findings, marks, following */
     SBX_KEYS_EXPORT = 1u << 8, /* e */
     SBX_KEYS_SEND = 1u << 9,   /* an export's confirmation */
+    SBX_KEYS_BACK = 1u << 10,  /* q in one run's views */
+    /* the runs list and the compare view (app/app_runs.h) */
+    SBX_KEYS_RUNS_OPEN = 1u << 11, /* Enter on a run or a compared pair */
+    SBX_KEYS_RUNS = 1u << 12,      /* the runs list's marks, sort and filter */
+    SBX_KEYS_DIFFS = 1u << 13,     /* the compare view's differences */
+    SBX_KEYS_RUNS_BACK = 1u << 14, /* q in the runs list and the compare view */
 };
 
-/* X(ACTION, group, help text, handler, keys...) — at most four keys, 0 for
- * none. The handler is a function of app/app_keys.c. When two actions of
- * one view share a key, the later row's wins (a view's own key over a
- * general one). */
+/* X(ACTION, group, help text, run, runs, keys...) — at most four keys, 0
+ * for none. run is the handler in one run's views (app/app_keys.c), runs
+ * the handler in the runs list and the compare view (app/app_runs.c);
+ * NULL where no screen of that kind takes the group. When two actions of
+ * one screen share a key, the later row's wins (the runs list's < and >
+ * sort rather than go to the ends). */
 #define SBX_KEYMAP(X)                                                                              \
-    X(DOWN, SBX_KEYS_MOVE, "down one line", key_down, 'j', SBX_KEY_DOWN, 0, 0)                     \
-    X(UP, SBX_KEYS_MOVE, "up one line", key_up, 'k', SBX_KEY_UP, 0, 0)                             \
-    X(PAGE_DOWN, SBX_KEYS_MOVE, "down one screen", key_page_down, ' ', SBX_KEY_PGDN, 'f' & 0x1f, 0) \
-    X(PAGE_UP, SBX_KEYS_MOVE, "up one screen", key_page_up, 'b', SBX_KEY_PGUP, 'b' & 0x1f, 0)      \
-    X(HALF_DOWN, SBX_KEYS_MOVE, "down half a screen", key_half_down, 'd' & 0x1f, 0, 0, 0)          \
-    X(HALF_UP, SBX_KEYS_MOVE, "up half a screen", key_half_up, 'u' & 0x1f, 0, 0, 0)                \
-    X(TOP, SBX_KEYS_MOVE, "to the first line", key_top, 'g', SBX_KEY_HOME, '<', 0)                 \
-    X(BOTTOM, SBX_KEYS_MOVE, "to the last line", key_bottom, 'G', SBX_KEY_END, '>', 0)             \
+    X(DOWN, SBX_KEYS_MOVE, "down one line", key_down, runs_down, 'j', SBX_KEY_DOWN, 0, 0)                     \
+    X(UP, SBX_KEYS_MOVE, "up one line", key_up, runs_up, 'k', SBX_KEY_UP, 0, 0)                             \
+    X(PAGE_DOWN, SBX_KEYS_MOVE, "down one screen", key_page_down, runs_page_down, ' ', SBX_KEY_PGDN, 'f' & 0x1f, 0) \
+    X(PAGE_UP, SBX_KEYS_MOVE, "up one screen", key_page_up, runs_page_up, 'b', SBX_KEY_PGUP, 'b' & 0x1f, 0)      \
+    X(HALF_DOWN, SBX_KEYS_MOVE, "down half a screen", key_half_down, runs_half_down, 'd' & 0x1f, 0, 0, 0)          \
+    X(HALF_UP, SBX_KEYS_MOVE, "up half a screen", key_half_up, runs_half_up, 'u' & 0x1f, 0, 0, 0)                \
+    X(TOP, SBX_KEYS_MOVE, "to the first line", key_top, runs_top, 'g', SBX_KEY_HOME, '<', 0)                 \
+    X(BOTTOM, SBX_KEYS_MOVE, "to the last line", key_bottom, runs_bottom, 'G', SBX_KEY_END, '>', 0)             \
     X(OPEN, SBX_KEYS_OPEN,                                                                         \
       "open: an event's detail, a summary line's events, a file's changes and diff (a "           \
       "folder: fold or unfold), a host's events",                                                  \
-      key_open, SBX_KEY_ENTER, 0, 0, 0)                                                            \
-    X(FOLD, SBX_KEYS_FOLD, "fold the folder (on a file: go to its folder)", key_fold,              \
+      key_open, NULL, SBX_KEY_ENTER, 0, 0, 0)                                                            \
+    X(RUNS_OPEN, SBX_KEYS_RUNS_OPEN,                                                               \
+      "runs: open the run's timeline (q comes back); on one of two marked runs, compare them; "   \
+      "compare: the two outputs of the pair as a diff",                                            \
+      NULL, runs_open, SBX_KEY_ENTER, 0, 0, 0)                                                     \
+    X(FOLD, SBX_KEYS_FOLD, "fold the folder (on a file: go to its folder)", key_fold, NULL,              \
       SBX_KEY_LEFT, 'h', 0, 0)                                                                     \
-    X(UNFOLD, SBX_KEYS_FOLD, "unfold the folder", key_unfold, SBX_KEY_RIGHT, 'l', 0, 0)            \
-    X(RAW, SBX_KEYS_RAW, "the raw line as recorded, or back to the fields", key_raw, 'o', 0, 0, 0) \
-    X(SUMMARY, SBX_KEYS_GOTO, "the run's summary", key_summary, 's', 0, 0, 0)                      \
-    X(FILES, SBX_KEYS_GOTO, "the files view: the run's file changes as a tree", key_files,        \
+    X(UNFOLD, SBX_KEYS_FOLD, "unfold the folder", key_unfold, NULL, SBX_KEY_RIGHT, 'l', 0, 0)            \
+    X(RAW, SBX_KEYS_RAW, "the raw line as recorded, or back to the fields", key_raw, NULL, 'o', 0, 0, 0) \
+    X(RUNS_MARK, SBX_KEYS_RUNS, "mark the run, or unmark it (the first marked is A, the second B)", \
+      NULL, runs_mark, 'm', 0, 0, 0)                                                               \
+    X(COMPARE, SBX_KEYS_RUNS, "compare the two marked runs", NULL, runs_compare, 'c', 0, 0, 0)     \
+    X(SORT_LEFT, SBX_KEYS_RUNS, "sort by the column to the left", NULL, runs_sort_left, '<',       \
+      SBX_KEY_LEFT, 0, 0)                                                                          \
+    X(SORT_RIGHT, SBX_KEYS_RUNS, "sort by the column to the right", NULL, runs_sort_right, '>',    \
+      SBX_KEY_RIGHT, 0, 0)                                                                         \
+    X(REVERSE, SBX_KEYS_RUNS, "reverse the sort", NULL, runs_reverse, 'r', 0, 0, 0)                \
+    X(RUNS_FILTER, SBX_KEYS_RUNS,                                                                  \
+      "filter: words in the run's name, or failed, refused, outside, account, secret, "           \
+      "timedout, system, hidden, mismatch, findings; !word: not (empty clears)",                  \
+      NULL, runs_filter, '&', 0, 0, 0)                                                             \
+    X(NEXT_DIFF, SBX_KEYS_DIFFS, "next difference", NULL, runs_next_diff, ']', 0, 0, 0)            \
+    X(PREV_DIFF, SBX_KEYS_DIFFS, "previous difference", NULL, runs_prev_diff, '[', 0, 0, 0)        \
+    X(SUMMARY, SBX_KEYS_GOTO, "the run's summary", key_summary, NULL, 's', 0, 0, 0)                      \
+    X(FILES, SBX_KEYS_GOTO, "the files view: the run's file changes as a tree", key_files, NULL,        \
       SBX_KEY_F2, 0, 0, 0)                                                                         \
-    X(NETWORK, SBX_KEYS_GOTO, "the network view: every host, refused first", key_network,         \
+    X(NETWORK, SBX_KEYS_GOTO, "the network view: every host, refused first", key_network, NULL,         \
       SBX_KEY_F3, 0, 0, 0)                                                                         \
-    X(NEXT_VIEW, SBX_KEYS_GOTO, "the next view: timeline, files, network", key_next_view,         \
+    X(NEXT_VIEW, SBX_KEYS_GOTO, "the next view: timeline, files, network", key_next_view, NULL,         \
       SBX_KEY_TAB, 0, 0, 0)                                                                        \
-    X(HELP, SBX_KEYS_ALWAYS, "this help", key_help, '?', SBX_KEY_F1, 0, 0)                         \
-    X(SEARCH, SBX_KEYS_SEARCH, "search forward (PCRE2; lower case ignores case)", key_search, '/', \
+    X(HELP, SBX_KEYS_ALWAYS, "this help", key_help, runs_help, '?', SBX_KEY_F1, 0, 0)                         \
+    X(SEARCH, SBX_KEYS_SEARCH, "search forward (PCRE2; lower case ignores case)", key_search, NULL, '/', \
       0, 0, 0)                                                                                     \
-    X(SEARCH_BACK, SBX_KEYS_SEARCH, "search backward", key_search_back, SBX_KEY_ALT_SLASH, '\\',  \
+    X(SEARCH_BACK, SBX_KEYS_SEARCH, "search backward", key_search_back, NULL, SBX_KEY_ALT_SLASH, '\\',  \
       0, 0)                                                                                        \
-    X(NEXT_MATCH, SBX_KEYS_SEARCH, "next match", key_next_match, 'n', 0, 0, 0)                     \
-    X(PREV_MATCH, SBX_KEYS_SEARCH, "previous match", key_prev_match, 'N', 0, 0, 0)                 \
+    X(NEXT_MATCH, SBX_KEYS_SEARCH, "next match", key_next_match, NULL, 'n', 0, 0, 0)                     \
+    X(PREV_MATCH, SBX_KEYS_SEARCH, "previous match", key_prev_match, NULL, 'N', 0, 0, 0)                 \
     X(FILTER, SBX_KEYS_EVENTS,                                                                     \
       "filter: pattern, finding word (failed, refused, unlisted, secret, system, ...), "           \
       "kind:, host:, sandbox:, program:, exit:, since:, until:, !term; empty clears",              \
-      key_filter, '&', 0, 0, 0)                                                                    \
+      key_filter, NULL, '&', 0, 0, 0)                                                                    \
     X(FINDINGS, SBX_KEYS_EVENTS, "cycle: all events, events with findings, serious findings only", \
-      key_findings, 'f', 0, 0, 0)                                                                  \
-    X(NEXT_FINDING, SBX_KEYS_EVENTS, "next event with a finding", key_next_finding, ']', 0, 0, 0)  \
-    X(PREV_FINDING, SBX_KEYS_EVENTS, "previous event with a finding", key_prev_finding, '[', 0, 0, \
+      key_findings, NULL, 'f', 0, 0, 0)                                                                  \
+    X(NEXT_FINDING, SBX_KEYS_EVENTS, "next event with a finding", key_next_finding, NULL, ']', 0, 0, 0)  \
+    X(PREV_FINDING, SBX_KEYS_EVENTS, "previous event with a finding", key_prev_finding, NULL, '[', 0, 0, \
       0)                                                                                           \
-    X(MARK, SBX_KEYS_EVENTS, "mark this event: m then a letter", key_mark, 'm', 0, 0, 0)           \
-    X(GOTO_MARK, SBX_KEYS_EVENTS, "back to a mark: ' then its letter", key_goto_mark, '\'', 0, 0, \
+    X(MARK, SBX_KEYS_EVENTS, "mark this event: m then a letter", key_mark, NULL, 'm', 0, 0, 0)           \
+    X(GOTO_MARK, SBX_KEYS_EVENTS, "back to a mark: ' then its letter", key_goto_mark, NULL, '\'', 0, 0, \
       0)                                                                                           \
-    X(FOLLOW, SBX_KEYS_EVENTS, "follow the log as it grows (tail -f), or stop", key_follow, 'F',  \
+    X(FOLLOW, SBX_KEYS_EVENTS, "follow the log as it grows (tail -f), or stop", key_follow, NULL, 'F',  \
       0, 0, 0)                                                                                     \
     X(EXPORT, SBX_KEYS_EXPORT,                                                                     \
       "export the summary: a target (github:O/R#N, gitlab:G/P#N, jira:KEY-1, slack:, "             \
       "file:PATH), then the exact request to confirm",                                             \
-      key_export, 'e', 0, 0, 0)                                                                    \
-    X(SEND, SBX_KEYS_SEND, "send the export shown (q or Esc cancels)", key_send, 'y',              \
+      key_export, NULL, 'e', 0, 0, 0)                                                                    \
+    X(SEND, SBX_KEYS_SEND, "send the export shown (q or Esc cancels)", key_send, NULL, 'y',              \
       SBX_KEY_ENTER, 0, 0)                                                                         \
-    X(REDRAW, SBX_KEYS_ALWAYS, "redraw the screen", key_redraw, 'l' & 0x1f, 0, 0, 0)               \
-    X(BACK, SBX_KEYS_ALWAYS,                                                                       \
-      "back to the previous view; q in the timeline quits; Esc stops a search", key_back, 'q',     \
+    X(REDRAW, SBX_KEYS_ALWAYS, "redraw the screen", key_redraw, runs_redraw, 'l' & 0x1f, 0, 0, 0)               \
+    X(BACK, SBX_KEYS_BACK,                                                                       \
+      "back to the previous view; q in the timeline quits; Esc stops a search", key_back, NULL, 'q',     \
       SBX_KEY_ESC, 0, 0)                                                                           \
-    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, 'Q', 0, 0, 0)
+    X(RUNS_BACK, SBX_KEYS_RUNS_BACK, "back; q in the runs list quits", NULL, runs_back, 'q',       \
+      SBX_KEY_ESC, 0, 0)                                                                           \
+    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, runs_quit, 'Q', 0, 0, 0)
 
 enum sbx_action {
     SBX_ACT_NONE,
-#define SBX_ACTION_ENUM(a, group, help, handler, k1, k2, k3, k4) SBX_ACT_##a,
+#define SBX_ACTION_ENUM(a, group, help, run, runs, k1, k2, k3, k4) SBX_ACT_##a,
     SBX_KEYMAP(SBX_ACTION_ENUM)
 #undef SBX_ACTION_ENUM
     SBX_ACT_COUNT

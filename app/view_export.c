@@ -13,7 +13,7 @@ static void header(struct sbx_app *a, struct sbx_buf *h, int cols, const char *d
 
 const struct sbx_view_ops sbx_view_export = {
     .name = "export",
-    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_GOTO | SBX_KEYS_SEND,
+    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_SEND,
     .document = true,
     .rebuild = sbx_app_export_build_doc,
     .header = header,

@@ -29,7 +29,7 @@ static enum sbx_view back(const struct sbx_app *a)
 
 const struct sbx_view_ops sbx_view_file = {
     .name = "file",
-    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_GOTO | SBX_KEYS_EXPORT,
+    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_EXPORT,
     .document = true,
     .rebuild = rebuild,
     .header = header,

@@ -48,7 +48,7 @@ static enum sbx_view back(const struct sbx_app *a)
 
 const struct sbx_view_ops sbx_view_files = {
     .name = "files",
-    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_FOLD |
+    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_FOLD |
             SBX_KEYS_EXPORT,
     .rebuild = sbx_app_list_fix,
     .header = header,

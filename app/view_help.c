@@ -12,14 +12,17 @@ static void rebuild(struct sbx_app *a)
     sbx_doc_adds(d, SBX_STYLE_HEADING, "Keys");
     sbx_doc_end_line(d);
     const char *names[SBX_VIEW_COUNT];
-    unsigned groups[SBX_VIEW_COUNT], all = 0;
+    unsigned groups[SBX_VIEW_COUNT], any = 0, all = 0;
     for (int v = 0; v < SBX_VIEW_COUNT; v++) {
         names[v] = sbx_views[v]->name;
         groups[v] = sbx_views[v]->keys;
+        any |= groups[v];
         all |= 1u << v;
     }
     for (size_t i = 0; i < sbx_keymap_len; i++) {
         const struct sbx_keymap_entry *k = &sbx_keymap[i];
+        if (!(k->group & any))
+            continue; /* the runs list's */
         char where[128];
         sbx_keyhelp_where(sbx_keymap_where(k, groups, SBX_VIEW_COUNT), all, names, SBX_VIEW_COUNT,
                           where, sizeof where);
@@ -79,7 +82,7 @@ void sbx_app_open_help(struct sbx_app *a)
 
 const struct sbx_view_ops sbx_view_help = {
     .name = "help",
-    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_GOTO,
+    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO,
     .document = true,
     .rebuild = rebuild,
     .header = header,

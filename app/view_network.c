@@ -54,7 +54,7 @@ static enum sbx_view back(const struct sbx_app *a)
 
 const struct sbx_view_ops sbx_view_network = {
     .name = "network",
-    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_EXPORT,
+    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_EXPORT,
     .rebuild = sbx_app_list_fix,
     .header = header,
     .draw = draw,

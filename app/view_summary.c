@@ -141,7 +141,7 @@ void sbx_app_open_summary(struct sbx_app *a)
 
 const struct sbx_view_ops sbx_view_summary = {
     .name = "summary",
-    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_EXPORT,
+    .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_EXPORT,
     .document = true,
     .page = 5, /* lines of the summary, not rows of the screen */
     .rebuild = rebuild,

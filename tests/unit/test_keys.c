@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "app/app_runs_keys.h"
 #include "app/keymap.h"
 #include "app/view.h"
 #include "app/keys.h"
@@ -237,18 +238,29 @@ static void every_mapped_key_can_be_scripted(void **state)
 static void keymap(void **state)
 {
     (void)state;
-    /* one action per key per view: a key never means two things at once */
-    for (int v = 0; v < SBX_VIEW_COUNT; v++) {
-        unsigned groups = sbx_views[v]->keys;
+    /* one action per key per view: a key never means two things at once,
+     * but where a screen's own key (a later row) takes one of the keys
+     * that move (the runs list's < and > sort) */
+    unsigned screens[SBX_VIEW_COUNT + SBX_RK_COUNT];
+    int nscreens = 0;
+    for (int v = 0; v < SBX_VIEW_COUNT; v++)
+        screens[nscreens++] = sbx_views[v]->keys;
+    for (int r = 0; r < SBX_RK_COUNT; r++)
+        screens[nscreens++] = sbx_runs_screen_keys((enum sbx_runs_keyscreen)r);
+    for (int v = 0; v < nscreens; v++) {
+        unsigned groups = screens[v];
         for (size_t i = 0; i < sbx_keymap_len; i++)
             for (int j = 0; j < 4 && sbx_keymap[i].keys[j]; j++)
                 for (size_t i2 = i + 1; i2 < sbx_keymap_len; i2++)
                     for (int j2 = 0; j2 < 4 && sbx_keymap[i2].keys[j2]; j2++)
                         if (sbx_keymap[i].keys[j] == sbx_keymap[i2].keys[j2] &&
-                            (sbx_keymap[i].group & groups) && (sbx_keymap[i2].group & groups))
-                            fail_msg("key %d is in two actions of the %s view",
-                                     sbx_keymap[i].keys[j], sbx_views[v]->name);
+                            (sbx_keymap[i].group & groups) && (sbx_keymap[i2].group & groups) &&
+                            sbx_keymap[i].group != SBX_KEYS_MOVE)
+                            fail_msg("key %d is in two actions of screen %d", sbx_keymap[i].keys[j], v);
     }
+    assert_int_equal(sbx_keymap_find('<', sbx_runs_screen_keys(SBX_RK_LIST)), SBX_ACT_SORT_LEFT);
+    assert_int_equal(sbx_keymap_find('<', sbx_runs_screen_keys(SBX_RK_COMPARE)), SBX_ACT_TOP);
+    assert_int_equal(sbx_keymap_find('g', sbx_runs_screen_keys(SBX_RK_LIST)), SBX_ACT_TOP);
     for (size_t i = 0; i < sbx_keymap_len; i++) {
         const struct sbx_keymap_entry *e = &sbx_keymap[i];
         assert_true(e->help && *e->help);
@@ -256,14 +268,15 @@ static void keymap(void **state)
         /* a key may do other things in other views (Enter opens, or sends
          * an export), never this action in a view without its group */
         bool somewhere = false;
-        for (int v = 0; v < SBX_VIEW_COUNT; v++) {
-            unsigned groups = sbx_views[v]->keys;
+        for (int v = 0; v < nscreens; v++) {
+            unsigned groups = screens[v];
             somewhere |= (e->group & groups) != 0;
             for (int j = 0; j < 4 && e->keys[j]; j++) {
-                if (e->group & groups)
-                    assert_int_equal(sbx_keymap_find(e->keys[j], groups), e->action);
-                else
-                    assert_int_not_equal(sbx_keymap_find(e->keys[j], groups), e->action);
+                enum sbx_action got = sbx_keymap_find(e->keys[j], groups);
+                if (!(e->group & groups))
+                    assert_int_not_equal(got, e->action);
+                else if (got != e->action && e->group != SBX_KEYS_MOVE)
+                    fail_msg("\"%s\": key %d does another action on screen %d", e->help, e->keys[j], v);
             }
         }
         if (!somewhere)

@@ -6,7 +6,9 @@
 
 #include "query/query.h"
 #include "app/app_internal.h"
+#include "app/keymap.h"
 #include "app/list_window.h"
+#include "app/view.h"
 
 void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows)
 {
@@ -278,7 +280,7 @@ void sbx_app_search_again(struct sbx_app *a)
 
 void sbx_app_search_landed(struct sbx_app *a, bool back)
 {
-    if (a->view == SBX_VIEW_DETAIL) {
+    if (sbx_app_view(a)->document && (sbx_app_view(a)->keys & SBX_KEYS_SEARCH)) {
         sbx_app_search_doc(a, back, false, false);
         return;
     }
@@ -444,16 +446,14 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     if (first && a->opts.open_on_finding && !a->following)
         open_on_heaviest(a);
     sbx_app_lists_reload(a);
-    if (a->view != SBX_VIEW_TIMELINE)
-        sbx_app_rebuild_doc(a);
+    sbx_app_rebuild_doc(a);
 }
 
 void sbx_app_resize(struct sbx_app *a, int cols, int rows)
 {
     a->cols = cols;
     a->rows = rows;
-    if (a->view != SBX_VIEW_TIMELINE)
-        sbx_app_rebuild_doc(a);
+    sbx_app_rebuild_doc(a);
     sbx_app_select(a, a->cur);
     sbx_app_list_fix(a);
 }

@@ -23,15 +23,23 @@
 
 struct sbx_query;
 
+/* The views of one run, in the order the help names them: X(NAME, name),
+ * each one file, app/view_name.c, defining sbx_view_name (app/view.h). */
+#define SBX_VIEWS(X)                                                                            \
+    X(TIMELINE, timeline)                                                                       \
+    X(DETAIL, detail)                                                                           \
+    X(SUMMARY, summary)                                                                         \
+    X(HELP, help)                                                                               \
+    X(FILES, files)     /* the file changes as a tree */                                        \
+    X(NETWORK, network) /* one row per host */                                                  \
+    X(FILE, file)       /* one file of the tree: its changes, the commands before, its diff */  \
+    X(EXPORT, export)   /* the request an export would send, to confirm */
+
 enum sbx_view {
-    SBX_VIEW_TIMELINE,
-    SBX_VIEW_DETAIL,
-    SBX_VIEW_SUMMARY,
-    SBX_VIEW_HELP,
-    SBX_VIEW_FILES,   /* the file changes as a tree */
-    SBX_VIEW_NETWORK, /* one row per host */
-    SBX_VIEW_FILE,    /* one file of the tree: its changes, the commands before, its diff */
-    SBX_VIEW_EXPORT,  /* the request an export would send, to confirm */
+#define SBX_VIEW_ENUM(NAME, name) SBX_VIEW_##NAME,
+    SBX_VIEWS(SBX_VIEW_ENUM)
+#undef SBX_VIEW_ENUM
+    SBX_VIEW_COUNT
 };
 
 /* What a key asks of the program around the app. */

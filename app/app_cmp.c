@@ -9,7 +9,7 @@
 #include "analyses/compare/compare.h"
 #include "analyses/secrets/secrets.h"
 #include "app/app_cmp_internal.h"
-#include "app/app_runs_keys.h"
+#include "app/keys.h"
 #include "app/list_window.h"
 
 static bool load_run(struct sbx_cmp_side *s, const char *path, const char *name,
@@ -123,7 +123,7 @@ bool sbx_cmpview_showing_diff(const struct sbx_cmpview *v)
     return v && v->diff;
 }
 
-static void next_diff(struct sbx_cmpview *v, bool back)
+void sbx_cmpview_next_diff(struct sbx_cmpview *v, bool back)
 {
     size_t n = v->cmp.nrows;
     for (size_t k = 1; k <= n; k++) {
@@ -141,7 +141,7 @@ static void next_diff(struct sbx_cmpview *v, bool back)
     snprintf(v->msg, sizeof v->msg, "no %sdifference", n && v->cmp.rows[v->cur].kind != SBX_CMP_SAME ? "other " : "");
 }
 
-static void move(struct sbx_cmpview *v, long delta, bool to_end)
+void sbx_cmpview_move(struct sbx_cmpview *v, long delta, bool to_end)
 {
     if (v->diff) {
         long h = v->rows > 2 ? v->rows - 2 : 1;
@@ -160,45 +160,31 @@ static void move(struct sbx_cmpview *v, long delta, bool to_end)
     sbx_cmpview_select(v, (size_t)(cur < 0 ? 0 : cur));
 }
 
-unsigned sbx_cmpview_key(struct sbx_cmpview *v, int key, int mrow)
+long sbx_cmpview_page(const struct sbx_cmpview *v)
 {
-    v->msg[0] = '\0';
+    return v->diff ? (v->rows > 2 ? v->rows - 2 : 1) : (long)sbx_cmpview_body(v);
+}
+
+void sbx_cmpview_mouse(struct sbx_cmpview *v, int key, int mrow)
+{
     if (key == SBX_KEY_WHEEL_UP || key == SBX_KEY_WHEEL_DOWN) {
-        move(v, key == SBX_KEY_WHEEL_UP ? -3 : 3, false);
-        return 0;
+        sbx_cmpview_move(v, key == SBX_KEY_WHEEL_UP ? -3 : 3, false);
+        return;
     }
-    if (key == SBX_KEY_CLICK || key == SBX_KEY_DOUBLE_CLICK) {
-        int first = sbx_cmpview_wide(v) ? 3 : 2;
-        if (!v->diff && mrow >= first && (size_t)(mrow - first) < sbx_cmpview_body(v)) {
-            sbx_cmpview_select(v, v->top + (size_t)(mrow - first));
-            if (key == SBX_KEY_DOUBLE_CLICK)
-                sbx_cmpview_open_diff(v);
-        }
-        return 0;
+    int first = sbx_cmpview_wide(v) ? 3 : 2;
+    if (!v->diff && mrow >= first && (size_t)(mrow - first) < sbx_cmpview_body(v)) {
+        sbx_cmpview_select(v, v->top + (size_t)(mrow - first));
+        if (key == SBX_KEY_DOUBLE_CLICK)
+            sbx_cmpview_open_diff(v);
     }
-    long h = (long)(v->diff ? (v->rows > 2 ? v->rows - 2 : 1) : (int)sbx_cmpview_body(v));
-    switch (sbx_runs_keymap_find(key, v->diff ? R_DIFF : R_CMP)) {
-    case SBX_RACT_DOWN: move(v, 1, false); break;
-    case SBX_RACT_UP: move(v, -1, false); break;
-    case SBX_RACT_PAGE_DOWN: move(v, h, false); break;
-    case SBX_RACT_PAGE_UP: move(v, -h, false); break;
-    case SBX_RACT_TOP: move(v, -1, true); break;
-    case SBX_RACT_BOTTOM: move(v, 1, true); break;
-    case SBX_RACT_OPEN: sbx_cmpview_open_diff(v); break;
-    case SBX_RACT_NEXT_DIFF: next_diff(v, false); break;
-    case SBX_RACT_PREV_DIFF: next_diff(v, true); break;
-    case SBX_RACT_BACK:
-        if (v->diff) {
-            v->diff = false;
-            break;
-        }
-        return key == SBX_KEY_ESC ? 0 : SBX_APP_QUIT;
-    case SBX_RACT_QUIT: return SBX_APP_QUIT;
-    default: {
-        char name[16];
-        snprintf(v->msg, sizeof v->msg, "%s does nothing here (? for help)", sbx_key_name(key, name));
-        break;
-    }
-    }
-    return 0;
+}
+
+void sbx_cmpview_close_diff(struct sbx_cmpview *v)
+{
+    v->diff = false;
+}
+
+void sbx_cmpview_message(struct sbx_cmpview *v, const char *text)
+{
+    snprintf(v->msg, sizeof v->msg, "%s", text);
 }

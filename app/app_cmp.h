@@ -9,7 +9,8 @@
  * above B. The header names the runs and counts the rows of each kind; the
  * line under it counts the run-level differences. ] and [ go to the next
  * and previous row that is not the same; Enter shows the pair's stdout and
- * stderr as a line diff (q comes back).
+ * stderr as a line diff (q comes back). Its keys come from the runs list's
+ * (app/app_runs.h), which holds the view.
  *
  * Ownership: the view owns the two runs it loads (timelines, summaries) and
  * the comparison; sbx_cmpview_free releases everything. */
@@ -39,9 +40,19 @@ struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
 /* NULL is fine. */
 void sbx_cmpview_free(struct sbx_cmpview *v);
 void sbx_cmpview_resize(struct sbx_cmpview *v, int cols, int rows);
-/* One key (mouse keys at screen row mrow); SBX_APP_QUIT when q leaves the
- * view (from the pairs, not from an output diff) or Q is pressed. */
-unsigned sbx_cmpview_key(struct sbx_cmpview *v, int key, int mrow);
+/* What the runs list's keys (app/app_runs.c) do in the view: move by
+ * delta rows of the pairs or of the output diff (to_end: to the first, or
+ * the last); the rows a page moves; the next (or previous) row that is not
+ * the same; a mouse key at screen row mrow. */
+void sbx_cmpview_move(struct sbx_cmpview *v, long delta, bool to_end);
+long sbx_cmpview_page(const struct sbx_cmpview *v);
+void sbx_cmpview_next_diff(struct sbx_cmpview *v, bool back);
+void sbx_cmpview_mouse(struct sbx_cmpview *v, int key, int mrow);
+/* The output diff shown (Enter on a pair), or closed (q). */
+void sbx_cmpview_open_diff(struct sbx_cmpview *v);
+void sbx_cmpview_close_diff(struct sbx_cmpview *v);
+/* A line for the view's status line until the next key ("" clears it). */
+void sbx_cmpview_message(struct sbx_cmpview *v, const char *text);
 /* An output diff is showing (q goes back to the pairs). */
 bool sbx_cmpview_showing_diff(const struct sbx_cmpview *v);
 void sbx_cmpview_draw(struct sbx_cmpview *v, struct sbx_grid *g);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/compare/linediff.h"
 #include "analyses/secrets/secrets.h"
 #include "base/timefmt.h"
 #include "render/compare/compare.h"
@@ -343,77 +344,6 @@ void sbx_cmpview_draw(struct sbx_cmpview *v, struct sbx_grid *g)
 
 /* ---- the output diff ---- */
 
-struct lines {
-    const char **p;
-    size_t *len;
-    uint32_t *id;
-    size_t n;
-};
-
-enum { DIFF_MAX_LINES = 5000 };
-
-static void split(const char *s, size_t n, struct lines *l)
-{
-    memset(l, 0, sizeof *l);
-    size_t cap = 0;
-    for (size_t i = 0; i < n && l->n < DIFF_MAX_LINES;) {
-        const char *nl = memchr(s + i, '\n', n - i);
-        size_t e = nl ? (size_t)(nl - s) : n;
-        if (l->n == cap) {
-            cap = cap ? cap * 2 : 64;
-            l->p = sbx_xrealloc(l->p, cap * sizeof *l->p);
-            l->len = sbx_xrealloc(l->len, cap * sizeof *l->len);
-        }
-        l->p[l->n] = s + i;
-        l->len[l->n++] = e - i;
-        i = e + 1;
-    }
-    l->id = sbx_xmalloc((l->n ? l->n : 1) * sizeof *l->id);
-}
-
-static void lines_free(struct lines *l)
-{
-    free(l->p);
-    free(l->len);
-    free(l->id);
-}
-
-static uint64_t hash_line(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
-/* Equal lines of a and b get equal ids (an open-addressing table of the distinct lines). */
-static void number_lines(struct lines *a, struct lines *b)
-{
-    size_t cap = 16;
-    while (cap < 2 * (a->n + b->n) + 2)
-        cap *= 2;
-    struct slot {
-        const char *p;
-        size_t len;
-        uint32_t id;
-        bool used;
-    } *t = sbx_xcalloc(cap, sizeof *t);
-    uint32_t next = 0;
-    struct lines *both[2] = {a, b};
-    for (int s = 0; s < 2; s++) {
-        struct lines *l = both[s];
-        for (size_t i = 0; i < l->n; i++) {
-            size_t k = (size_t)hash_line(l->p[i], l->len[i]) & (cap - 1);
-            while (t[k].used && !(t[k].len == l->len[i] && memcmp(t[k].p, l->p[i], l->len[i]) == 0))
-                k = (k + 1) & (cap - 1);
-            if (!t[k].used)
-                t[k] = (struct slot){l->p[i], l->len[i], next++, true};
-            l->id[i] = t[k].id;
-        }
-    }
-    free(t);
-}
-
 static void diff_line(struct sbx_doc *d, char sign, enum sbx_style st, const char *s, size_t n)
 {
     char p[3] = {sign, ' ', '\0'};
@@ -425,32 +355,21 @@ static void diff_line(struct sbx_doc *d, char sign, enum sbx_style st, const cha
 /* The lines of text a (side A's, redacted) against b, as a diff. */
 static void text_diff(struct sbx_doc *d, const char *ta, size_t na, const char *tb, size_t nb)
 {
-    struct lines a, b;
-    split(ta, na, &a);
-    split(tb, nb, &b);
-    number_lines(&a, &b);
-    size_t *match = sbx_xmalloc((a.n ? a.n : 1) * sizeof *match);
-    sbx_cmp_lcs(a.id, a.n, b.id, b.n, match, NULL);
-    size_t j = 0;
-    for (size_t i = 0; i < a.n; i++) {
-        if (match[i] == SBX_CMP_NONE) {
-            diff_line(d, '-', SBX_STYLE_DIFF_DEL, a.p[i], a.len[i]);
-            continue;
-        }
-        for (; j < match[i]; j++)
-            diff_line(d, '+', SBX_STYLE_DIFF_ADD, b.p[j], b.len[j]);
-        diff_line(d, ' ', SBX_STYLE_NORMAL, a.p[i], a.len[i]);
-        j = match[i] + 1;
-    }
-    for (; j < b.n; j++)
-        diff_line(d, '+', SBX_STYLE_DIFF_ADD, b.p[j], b.len[j]);
-    if (a.n == DIFF_MAX_LINES || b.n == DIFF_MAX_LINES) {
-        sbx_doc_addf(d, SBX_STYLE_NOTE, "(only the first %d lines of each are compared)", DIFF_MAX_LINES);
+    static const char signs[] = {[SBX_LINE_KEPT] = ' ', [SBX_LINE_DELETED] = '-',
+                                 [SBX_LINE_ADDED] = '+'};
+    static const enum sbx_style styles[] = {[SBX_LINE_KEPT] = SBX_STYLE_NORMAL,
+                                            [SBX_LINE_DELETED] = SBX_STYLE_DIFF_DEL,
+                                            [SBX_LINE_ADDED] = SBX_STYLE_DIFF_ADD};
+    struct sbx_linediff ld;
+    sbx_linediff(ta, na, tb, nb, &ld);
+    for (size_t i = 0; i < ld.n; i++)
+        diff_line(d, signs[ld.lines[i].op], styles[ld.lines[i].op], ld.lines[i].p, ld.lines[i].len);
+    if (ld.limited) {
+        sbx_doc_addf(d, SBX_STYLE_NOTE, "(only the first %d lines of each are compared)",
+                     SBX_LINEDIFF_MAX_LINES);
         sbx_doc_end_line(d);
     }
-    free(match);
-    lines_free(&a);
-    lines_free(&b);
+    sbx_linediff_free(&ld);
 }
 
 /* The text of field f of side s's event, redacted, copied into *out. */

@@ -1,4 +1,4 @@
-/* Shared by the compare view's files (internal to tui/). The view owns
+/* Shared by the compare view's files (internal to app/). The view owns
  * everything in it (app/app_cmp.h); the text these helpers return points
  * into a side's buffers, valid until the next call for that side. */
 #ifndef SBX_APP_CMP_INTERNAL_H
@@ -39,8 +39,6 @@ static inline bool sbx_cmpview_wide(const struct sbx_cmpview *v) { return v->col
 /* Rows of pairs in sight. */
 size_t sbx_cmpview_body(const struct sbx_cmpview *v);
 void sbx_cmpview_select(struct sbx_cmpview *v, size_t i);
-/* The selected row's output diff, built and shown. */
-void sbx_cmpview_open_diff(struct sbx_cmpview *v);
 void sbx_cmpview_diff_doc(struct sbx_cmpview *v);
 /* The event of side s (0 A, 1 B) on row r, or NULL (a moved half's other
  * side is found through its partner). */

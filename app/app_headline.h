@@ -1,5 +1,5 @@
 /* app_headline: a view's header line, made of parts that are shown whole or
- * not at all. Internal to tui/. The line is the caller's buffer. */
+ * not at all. Internal to app/. The line is the caller's buffer. */
 #ifndef SBX_APP_HEADLINE_H
 #define SBX_APP_HEADLINE_H
 

@@ -1,4 +1,4 @@
-/* Shared by the app's files (internal to tui/). */
+/* Shared by the app's files (internal to app/). */
 #ifndef SBX_APP_INTERNAL_H
 #define SBX_APP_INTERNAL_H
 
@@ -80,10 +80,11 @@ bool sbx_app_export_poll(struct sbx_app *a);
 void sbx_app_export_cancel(struct sbx_app *a);
 void sbx_app_export_free(struct sbx_app *a);
 
-/* The document views. */
+/* Opening the document views (app/view_NAME.c). */
 void sbx_app_open_detail(struct sbx_app *a);
 void sbx_app_open_summary(struct sbx_app *a);
 void sbx_app_open_help(struct sbx_app *a);
+/* The view in sight made again (its ops' rebuild; nothing without one). */
 void sbx_app_rebuild_doc(struct sbx_app *a);
 
 /* The files and network views (app/app_lists.c). */
@@ -97,8 +98,10 @@ void sbx_app_lists_free(struct sbx_app *a);
  * dropped, and made again at once for the view in sight, later for the
  * other; either way the selection goes back to the same path or host. */
 void sbx_app_lists_reload(struct sbx_app *a);
-/* Rows in the list of the view (0 outside the files and network views). */
+/* Rows in the list of the view (0 outside the files and network views),
+ * and the rows of it in sight. */
 size_t sbx_app_list_count(const struct sbx_app *a);
+size_t sbx_app_list_height(const struct sbx_app *a);
 /* Keeps each list's selection in the list and in sight (after a resize). */
 void sbx_app_list_fix(struct sbx_app *a);
 void sbx_app_list_move(struct sbx_app *a, long delta, bool to_end);
@@ -108,12 +111,7 @@ void sbx_app_list_open(struct sbx_app *a);
 /* Left and Right: fold (or up to the folder), unfold. */
 void sbx_app_list_fold(struct sbx_app *a, bool on);
 void sbx_app_list_click(struct sbx_app *a, int row, bool twice);
-void sbx_app_build_file_doc(struct sbx_app *a);
-void sbx_app_draw_files(struct sbx_app *a, struct sbx_grid *g);
-void sbx_app_draw_network(struct sbx_app *a, struct sbx_grid *g);
-static inline bool sbx_app_is_list(const struct sbx_app *a)
-{
-    return a->view == SBX_VIEW_FILES || a->view == SBX_VIEW_NETWORK;
-}
+/* An empty list's two lines of why, from row on. */
+void sbx_app_list_empty(struct sbx_grid *g, int row, const char *what, const char *how);
 
 #endif

@@ -1,6 +1,5 @@
-/* app_keyhelp: the lines of a key table on a help screen, for both tables
- * (app/keymap.h's for one run's views, app/app_runs_keys.h's for the runs
- * list and the compare view). Internal to tui/. Lines are written into the
+/* app_keyhelp: the lines of the key map (app/keymap.h) on a help screen,
+ * one run's views' or the runs list's. Internal to app/. Lines are written into the
  * caller's doc; where is written into the caller's buffer. */
 #ifndef SBX_APP_KEYHELP_H
 #define SBX_APP_KEYHELP_H

@@ -160,7 +160,7 @@ static size_t height_in(const struct sbx_app *a, enum sbx_view v)
     return h > 0 ? (size_t)h : 1;
 }
 
-static size_t list_height(const struct sbx_app *a)
+size_t sbx_app_list_height(const struct sbx_app *a)
 {
     return height_in(a, a->view);
 }
@@ -197,7 +197,7 @@ void sbx_app_list_move(struct sbx_app *a, long delta, bool to_end)
     if (!n)
         return;
     size_t *cur = cur_of(a), *top = top_of(a);
-    long h = (long)list_height(a);
+    long h = (long)sbx_app_list_height(a);
     long c = to_end ? (delta < 0 ? 0 : (long)n - 1) : (long)*cur + delta;
     c = c < 0 ? 0 : c >= (long)n ? (long)n - 1 : c;
     if (!to_end && (delta >= h / 2 || delta <= -(h / 2))) { /* a page keeps the row's place */
@@ -210,7 +210,7 @@ void sbx_app_list_move(struct sbx_app *a, long delta, bool to_end)
 
 void sbx_app_list_wheel(struct sbx_app *a, long delta)
 {
-    size_t n = sbx_app_list_count(a), h = list_height(a);
+    size_t n = sbx_app_list_count(a), h = sbx_app_list_height(a);
     size_t *cur = cur_of(a), *top = top_of(a);
     long t = (long)*top + delta, max_top = n > h ? (long)(n - h) : 0;
     *top = (size_t)(t < 0 ? 0 : t > max_top ? max_top : t);
@@ -350,54 +350,9 @@ void sbx_app_list_click(struct sbx_app *a, int row, bool twice)
         sbx_app_list_open(a);
 }
 
-void sbx_app_build_file_doc(struct sbx_app *a)
-{
-    if (!a->have_tree || a->fnode >= a->tree.n) {
-        sbx_doc_adds(&a->doc, SBX_STYLE_NOTE, "No file selected.");
-        sbx_doc_end_line(&a->doc);
-        return;
-    }
-    sbx_file_doc(&a->doc, &a->look, &a->tree, a->fnode);
-}
-
-/* ---- drawing ---- */
-
-static void empty(struct sbx_grid *g, int row, const char *what, const char *how)
+void sbx_app_list_empty(struct sbx_grid *g, int row, const char *what, const char *how)
 {
     sbx_grid_text(g, row, 2, g->cols, SBX_STYLE_NOTE, what, strlen(what));
     if (row + 1 < g->rows - 1)
         sbx_grid_text(g, row + 1, 2, g->cols, SBX_STYLE_NOTE, how, strlen(how));
-}
-
-void sbx_app_draw_files(struct sbx_app *a, struct sbx_grid *g)
-{
-    int h = sbx_app_body(a);
-    for (int r = 0; r < h; r++) {
-        size_t i = a->ftop + (size_t)r;
-        if (i >= a->nfrows)
-            break;
-        size_t node = a->frows[i];
-        sbx_draw_file_row(g, 1 + r, &a->tree, node, a->folded[node], i == a->fcur);
-    }
-    if (!a->nfrows)
-        empty(g, 2, "No file changes recorded.",
-              "Load a recorder log with files lines, manifests (before and after) or a diff.");
-}
-
-void sbx_app_draw_network(struct sbx_app *a, struct sbx_grid *g)
-{
-    if (!a->net.n) {
-        empty(g, 2, "No network activity recorded.",
-              "Load a proxy log (Squid's access.log), or a log whose commands name hosts.");
-        return;
-    }
-    sbx_draw_host_titles(g, 1, a->net.bytes_out_known);
-    size_t h = list_height(a);
-    for (size_t r = 0; r < h; r++) {
-        size_t i = a->ntop + r;
-        if (i >= a->net.n)
-            break;
-        sbx_draw_host_row(g, 2 + (int)r, &a->look, &a->net.hosts[i], a->net.bytes_out_known,
-                          i == a->ncur);
-    }
 }

@@ -8,6 +8,7 @@
 
 #include "app/app_cmp.h"
 #include "app/app_runs_keys.h"
+#include "app/keymap.h"
 #include "app/list_window.h"
 
 static void message(struct sbx_runs_app *a, bool error, const char *fmt, ...)
@@ -247,15 +248,16 @@ static void prompt_key(struct sbx_runs_app *a, int key)
     }
 }
 
-static unsigned screen_bit(const struct sbx_runs_app *a)
+/* The screen in sight, as the key map knows it. */
+static enum sbx_runs_keyscreen keyscreen(const struct sbx_runs_app *a)
 {
     switch (a->screen) {
-    case SBX_RUNS_LIST: return R_LIST;
-    case SBX_RUNS_COMPARE: return sbx_cmpview_showing_diff(a->cmp) ? R_DIFF : R_CMP;
-    case SBX_RUNS_HELP: return R_HELP;
+    case SBX_RUNS_COMPARE: return sbx_cmpview_showing_diff(a->cmp) ? SBX_RK_DIFF : SBX_RK_COMPARE;
+    case SBX_RUNS_HELP: return SBX_RK_HELP;
+    case SBX_RUNS_LIST:
     case SBX_RUNS_RUN: break;
     }
-    return R_LIST;
+    return SBX_RK_LIST;
 }
 
 static void sort_by(struct sbx_runs_app *a, int col)
@@ -265,57 +267,124 @@ static void sort_by(struct sbx_runs_app *a, int col)
     reorder(a, true); /* a new order is read from its top */
 }
 
-static unsigned list_act(struct sbx_runs_app *a, enum sbx_runs_action act, int key)
+/* ---- the handlers of the key map's actions (app/keymap.h) ---- */
+
+static void any_move(struct sbx_runs_app *a, long delta, bool to_end)
 {
-    long h = (long)list_body(a);
-    switch (act) {
-    case SBX_RACT_DOWN: move(a, 1, false); break;
-    case SBX_RACT_UP: move(a, -1, false); break;
-    case SBX_RACT_PAGE_DOWN: move(a, h, false); break;
-    case SBX_RACT_PAGE_UP: move(a, -h, false); break;
-    case SBX_RACT_TOP: move(a, -1, true); break;
-    case SBX_RACT_BOTTOM: move(a, 1, true); break;
-    case SBX_RACT_OPEN:
-        /* on one of two marked runs: compare them; elsewhere, open the run */
-        if (a->marks[0] >= 0 && a->marks[1] >= 0 && a->cur < a->norder &&
-            (a->order[a->cur] == (uint32_t)a->marks[0] || a->order[a->cur] == (uint32_t)a->marks[1]))
-            open_compare(a);
-        else
-            open_run(a);
-        break;
-    case SBX_RACT_MARK: toggle_mark(a); break;
-    case SBX_RACT_COMPARE: open_compare(a); break;
-    case SBX_RACT_SORT_LEFT: sort_by(a, (int)a->sort - 1); break;
-    case SBX_RACT_SORT_RIGHT: sort_by(a, (int)a->sort + 1); break;
-    case SBX_RACT_REVERSE:
-        a->reverse = !a->reverse;
-        reorder(a, true);
-        break;
-    case SBX_RACT_FILTER:
-        a->prompt = '&';
-        sbx_buf_clear(&a->input);
-        if (a->filter)
-            sbx_buf_adds(&a->input, a->filter);
-        break;
-    case SBX_RACT_HELP:
-        a->help_back = a->screen;
-        a->screen = SBX_RUNS_HELP;
-        a->help_top = 0;
-        sbx_runs_help_doc(&a->help, a->cols);
-        break;
-    case SBX_RACT_BACK:
-        if (a->screen == SBX_RUNS_HELP) {
-            a->screen = a->help_back;
-            break;
-        }
-        return key == SBX_KEY_ESC ? 0 : SBX_APP_QUIT; /* Esc here is a habit, not a wish to quit */
-    case SBX_RACT_QUIT: return SBX_APP_QUIT;
-    case SBX_RACT_NEXT_DIFF:
-    case SBX_RACT_PREV_DIFF:
-    case SBX_RACT_NONE:
-    case SBX_RACT_COUNT: break;
-    }
+    if (a->screen == SBX_RUNS_COMPARE)
+        sbx_cmpview_move(a->cmp, delta, to_end);
+    else
+        move(a, delta, to_end);
+}
+
+static long page(const struct sbx_runs_app *a)
+{
+    return a->screen == SBX_RUNS_COMPARE ? sbx_cmpview_page(a->cmp) : (long)list_body(a);
+}
+
+static long half(const struct sbx_runs_app *a)
+{
+    long h = page(a) / 2;
+    return h ? h : 1;
+}
+
+static unsigned runs_down(struct sbx_runs_app *a, int key) { (void)key; any_move(a, 1, false); return 0; }
+static unsigned runs_up(struct sbx_runs_app *a, int key) { (void)key; any_move(a, -1, false); return 0; }
+static unsigned runs_page_down(struct sbx_runs_app *a, int key) { (void)key; any_move(a, page(a), false); return 0; }
+static unsigned runs_page_up(struct sbx_runs_app *a, int key) { (void)key; any_move(a, -page(a), false); return 0; }
+static unsigned runs_half_down(struct sbx_runs_app *a, int key) { (void)key; any_move(a, half(a), false); return 0; }
+static unsigned runs_half_up(struct sbx_runs_app *a, int key) { (void)key; any_move(a, -half(a), false); return 0; }
+static unsigned runs_top(struct sbx_runs_app *a, int key) { (void)key; any_move(a, -1, true); return 0; }
+static unsigned runs_bottom(struct sbx_runs_app *a, int key) { (void)key; any_move(a, 1, true); return 0; }
+
+static unsigned runs_open(struct sbx_runs_app *a, int key)
+{
+    (void)key;
+    if (a->screen == SBX_RUNS_COMPARE)
+        sbx_cmpview_open_diff(a->cmp);
+    /* on one of two marked runs: compare them; elsewhere, open the run */
+    else if (a->marks[0] >= 0 && a->marks[1] >= 0 && a->cur < a->norder &&
+             (a->order[a->cur] == (uint32_t)a->marks[0] || a->order[a->cur] == (uint32_t)a->marks[1]))
+        open_compare(a);
+    else
+        open_run(a);
     return 0;
+}
+
+static unsigned runs_mark(struct sbx_runs_app *a, int key) { (void)key; toggle_mark(a); return 0; }
+static unsigned runs_compare(struct sbx_runs_app *a, int key) { (void)key; open_compare(a); return 0; }
+static unsigned runs_sort_left(struct sbx_runs_app *a, int key) { (void)key; sort_by(a, (int)a->sort - 1); return 0; }
+static unsigned runs_sort_right(struct sbx_runs_app *a, int key) { (void)key; sort_by(a, (int)a->sort + 1); return 0; }
+
+static unsigned runs_reverse(struct sbx_runs_app *a, int key)
+{
+    (void)key;
+    a->reverse = !a->reverse;
+    reorder(a, true);
+    return 0;
+}
+
+static unsigned runs_filter(struct sbx_runs_app *a, int key)
+{
+    (void)key;
+    a->prompt = '&';
+    sbx_buf_clear(&a->input);
+    if (a->filter)
+        sbx_buf_adds(&a->input, a->filter);
+    return 0;
+}
+
+static unsigned runs_next_diff(struct sbx_runs_app *a, int key) { (void)key; sbx_cmpview_next_diff(a->cmp, false); return 0; }
+static unsigned runs_prev_diff(struct sbx_runs_app *a, int key) { (void)key; sbx_cmpview_next_diff(a->cmp, true); return 0; }
+
+static unsigned runs_help(struct sbx_runs_app *a, int key)
+{
+    (void)key;
+    a->help_back = a->screen;
+    a->screen = SBX_RUNS_HELP;
+    a->help_top = 0;
+    sbx_runs_help_doc(&a->help, a->cols);
+    return 0;
+}
+
+static unsigned runs_redraw(struct sbx_runs_app *a, int key) { (void)a; (void)key; return 0; }
+
+static unsigned runs_back(struct sbx_runs_app *a, int key)
+{
+    if (a->screen == SBX_RUNS_HELP) {
+        a->screen = a->help_back;
+        return 0;
+    }
+    if (a->screen == SBX_RUNS_COMPARE && sbx_cmpview_showing_diff(a->cmp)) {
+        sbx_cmpview_close_diff(a->cmp);
+        return 0;
+    }
+    if (key == SBX_KEY_ESC) /* Esc here is a habit, not a wish to leave */
+        return 0;
+    if (a->screen == SBX_RUNS_COMPARE) { /* back to the list */
+        close_compare(a);
+        a->screen = SBX_RUNS_LIST;
+        return a->runs->n ? 0 : SBX_APP_QUIT; /* no list to go back to */
+    }
+    return SBX_APP_QUIT;
+}
+
+static unsigned runs_quit(struct sbx_runs_app *a, int key) { (void)a; (void)key; return SBX_APP_QUIT; }
+
+/* The key map's handler column for these screens. */
+static unsigned (*const handlers[SBX_ACT_COUNT])(struct sbx_runs_app *, int) = {
+#define SBX_HANDLER_ROW(a, group, help, run, runs, k1, k2, k3, k4) [SBX_ACT_##a] = runs,
+    SBX_KEYMAP(SBX_HANDLER_ROW)
+#undef SBX_HANDLER_ROW
+};
+
+/* What the status line says, where the screen in sight shows it. */
+static void say(struct sbx_runs_app *a, const char *text)
+{
+    if (a->screen == SBX_RUNS_COMPARE)
+        sbx_cmpview_message(a->cmp, text);
+    else
+        message(a, false, "%s", text);
 }
 
 unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol)
@@ -341,9 +410,11 @@ unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol)
         return 0;
     }
     a->msg[0] = '\0';
+    if (a->screen == SBX_RUNS_COMPARE)
+        sbx_cmpview_message(a->cmp, "");
     if (key >= SBX_KEY_WHEEL_UP && key <= SBX_KEY_DOUBLE_CLICK) {
         if (a->screen == SBX_RUNS_COMPARE) {
-            sbx_cmpview_key(a->cmp, key, mrow);
+            sbx_cmpview_mouse(a->cmp, key, mrow);
             return 0;
         }
         if (key == SBX_KEY_WHEEL_UP || key == SBX_KEY_WHEEL_DOWN) {
@@ -355,23 +426,19 @@ unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol)
         }
         return 0;
     }
-    enum sbx_runs_action act = sbx_runs_keymap_find(key, screen_bit(a));
-    if (act == SBX_RACT_NONE) {
-        char name[16];
+    enum sbx_action act = sbx_keymap_find(key, sbx_runs_screen_keys(keyscreen(a)));
+    if (act == SBX_ACT_NONE) {
+        char name[16], text[64];
+        unsigned any = 0;
+        for (int s = 0; s < SBX_RK_COUNT; s++)
+            any |= sbx_runs_screen_keys((enum sbx_runs_keyscreen)s);
+        snprintf(text, sizeof text, "%s %s (? for help)", sbx_key_name(key, name),
+                 sbx_keymap_find(key, any) ? "does nothing here" : "is no key here");
         if (key != SBX_KEY_ESC)
-            message(a, false, "%s %s (? for help)", sbx_key_name(key, name),
-                    sbx_runs_keymap_find(key, R_ALL) ? "does nothing here" : "is no key here");
+            say(a, text);
         return 0;
     }
-    if (a->screen == SBX_RUNS_COMPARE && act != SBX_RACT_HELP && act != SBX_RACT_QUIT) {
-        if (sbx_cmpview_key(a->cmp, key, mrow) & SBX_APP_QUIT) { /* q: back to the list */
-            close_compare(a);
-            a->screen = SBX_RUNS_LIST;
-            return a->runs->n ? 0 : SBX_APP_QUIT; /* no list to go back to */
-        }
-        return 0;
-    }
-    return list_act(a, act, key);
+    return handlers[act](a, key);
 }
 
 bool sbx_runs_app_poll(struct sbx_runs_app *a)

@@ -1,46 +1,46 @@
-/* The runs list's and the compare view's key table, and their help. */
+/* The runs list's screens in the key map, and their help. */
 #include "app/app_runs_keys.h"
 
 #include "app/app_keyhelp.h"
+#include "app/keymap.h"
 
-struct runs_key {
-    enum sbx_runs_action action;
-    unsigned screens;
-    const char *help;
-    int keys[4];
+static const struct {
+    const char *name;
+    unsigned keys;
+} screens[SBX_RK_COUNT] = {
+    [SBX_RK_LIST] = {"runs", SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_RUNS_BACK |
+                                 SBX_KEYS_RUNS_OPEN | SBX_KEYS_RUNS},
+    [SBX_RK_COMPARE] = {"compare", SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_RUNS_BACK |
+                                       SBX_KEYS_RUNS_OPEN | SBX_KEYS_DIFFS},
+    [SBX_RK_DIFF] = {"output diff", SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_RUNS_BACK},
+    [SBX_RK_HELP] = {"help", SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_RUNS_BACK},
 };
 
-static const struct runs_key table[] = {
-#define SBX_RUNS_KEYMAP_ROW(a, screens, help, k1, k2, k3, k4) \
-    {SBX_RACT_##a, screens, help, {k1, k2, k3, k4}},
-    SBX_RUNS_KEYMAP(SBX_RUNS_KEYMAP_ROW)
-#undef SBX_RUNS_KEYMAP_ROW
-};
-
-enum sbx_runs_action sbx_runs_keymap_find(int key, unsigned screen)
+unsigned sbx_runs_screen_keys(enum sbx_runs_keyscreen s)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        if (!(table[i].screens & screen))
-            continue;
-        for (int k = 0; k < 4; k++)
-            if (table[i].keys[k] && table[i].keys[k] == key)
-                return table[i].action;
-    }
-    return SBX_RACT_NONE;
+    return screens[s].keys;
 }
-
-/* Where a key works, as the help says it: a name for each screen's bit. */
-static const char *const screen_names[] = {"runs", "compare", "output diff", "help"};
 
 void sbx_runs_help_doc(struct sbx_doc *d, int cols)
 {
     sbx_doc_reset(d, cols);
     sbx_doc_adds(d, SBX_STYLE_HEADING, "Keys of the runs list and the compare view");
     sbx_doc_end_line(d);
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        const struct runs_key *k = &table[i];
+    const char *names[SBX_RK_COUNT];
+    unsigned groups[SBX_RK_COUNT], any = 0, all = 0;
+    for (int s = 0; s < SBX_RK_COUNT; s++) {
+        names[s] = screens[s].name;
+        groups[s] = screens[s].keys;
+        any |= screens[s].keys;
+        all |= 1u << s;
+    }
+    for (size_t i = 0; i < sbx_keymap_len; i++) {
+        const struct sbx_keymap_entry *k = &sbx_keymap[i];
+        if (!(k->group & any))
+            continue; /* one run's views' */
         char where[64];
-        sbx_keyhelp_where(k->screens, R_ALL, screen_names, 4, where, sizeof where);
+        sbx_keyhelp_where(sbx_keymap_where(k, groups, SBX_RK_COUNT), all, names, SBX_RK_COUNT,
+                          where, sizeof where);
         sbx_keyhelp_line(d, cols, k->keys, k->help, where);
     }
     sbx_doc_set_indent(d, 0);

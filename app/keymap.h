@@ -1,73 +1,122 @@
-/* The key map: every action, the views it works in, what it does, and its
- * keys. The help view is generated from this same table, so it cannot fall
- * out of date. Internal to tui/. */
+/* The key map: every action, the group of keys it is in, what it does, the
+ * function that does it, and its keys. A view takes the groups its ops name
+ * (app/view.h: .keys), so a key works alike in every view that takes its
+ * group; the help is generated from this same table and the views' names,
+ * so it cannot fall out of date. Internal to app/. Nothing returned needs
+ * freeing. */
 #ifndef SBX_KEYMAP_H
 #define SBX_KEYMAP_H
 
+#include <stddef.h>
+
 #include "app/keys.h"
 
-/* Views, as bits, for where an action applies. */
+/* Groups of keys, as bits. */
 enum {
-    V_TIMELINE = 1, V_DETAIL = 2, V_SUMMARY = 4, V_HELP = 8,
-    V_FILES = 16,   /* the files view (the tree) */
-    V_NETWORK = 32, /* the network view */
-    V_FILE = 64,    /* one file's changes and diff */
-    V_EXPORT = 128, /* the request an export would send */
-    V_ALL = 255, V_SCROLL = 255,
-    V_COUNT = 8     /* views */
+    SBX_KEYS_MOVE = 1u << 0,   /* lines, pages, the ends */
+    SBX_KEYS_ALWAYS = 1u << 1, /* help, redraw, back, quit */
+    SBX_KEYS_GOTO = 1u << 2,   /* to the summary, files, network views */
+    SBX_KEYS_OPEN = 1u << 3,   /* Enter opens what is selected */
+    SBX_KEYS_FOLD = 1u << 4,   /* a tree's folders */
+    SBX_KEYS_RAW = 1u << 5,    /* an event's raw line */
+    SBX_KEYS_SEARCH = 1u << 6, /* search and its matches */
+    SBX_KEYS_EVENTS = 1u << 7, /* the timeline's filter, findings, marks, following */
+    SBX_KEYS_EXPORT = 1u << 8, /* e */
+    SBX_KEYS_SEND = 1u << 9,   /* an export's confirmation */
+    SBX_KEYS_BACK = 1u << 10,  /* q in one run's views */
+    /* the runs list and the compare view (app/app_runs.h) */
+    SBX_KEYS_RUNS_OPEN = 1u << 11, /* Enter on a run or a compared pair */
+    SBX_KEYS_RUNS = 1u << 12,      /* the runs list's marks, sort and filter */
+    SBX_KEYS_DIFFS = 1u << 13,     /* the compare view's differences */
+    SBX_KEYS_RUNS_BACK = 1u << 14, /* q in the runs list and the compare view */
 };
 
-/* X(ACTION, views, help text, keys...) — at most four keys, 0 for none. */
-#define SBX_KEYMAP(X)                                                                          \
-    X(DOWN, V_SCROLL, "down one line", 'j', SBX_KEY_DOWN, 0, 0)                                \
-    X(UP, V_SCROLL, "up one line", 'k', SBX_KEY_UP, 0, 0)                                      \
-    X(PAGE_DOWN, V_SCROLL, "down one screen", ' ', SBX_KEY_PGDN, 'f' & 0x1f, 0)                \
-    X(PAGE_UP, V_SCROLL, "up one screen", 'b', SBX_KEY_PGUP, 'b' & 0x1f, 0)                    \
-    X(HALF_DOWN, V_SCROLL, "down half a screen", 'd' & 0x1f, 0, 0, 0)                          \
-    X(HALF_UP, V_SCROLL, "up half a screen", 'u' & 0x1f, 0, 0, 0)                             \
-    X(TOP, V_SCROLL, "to the first line", 'g', SBX_KEY_HOME, '<', 0)                           \
-    X(BOTTOM, V_SCROLL, "to the last line", 'G', SBX_KEY_END, '>', 0)                          \
-    X(OPEN, V_TIMELINE | V_SUMMARY | V_FILES | V_NETWORK,                                    \
-      "open: an event's detail, a summary line's events, a file's changes and diff (a "       \
-      "folder: fold or unfold), a host's events",                                              \
-      SBX_KEY_ENTER, 0, 0, 0)                                                                  \
-    X(FOLD, V_FILES, "fold the folder (on a file: go to its folder)", SBX_KEY_LEFT, 'h', 0, 0) \
-    X(UNFOLD, V_FILES, "unfold the folder", SBX_KEY_RIGHT, 'l', 0, 0)                          \
-    X(RAW, V_DETAIL, "the raw line as recorded, or back to the fields", 'o', 0, 0, 0)          \
-    X(SUMMARY, V_ALL, "the run's summary", 's', 0, 0, 0)                                      \
-    X(FILES, V_ALL, "the files view: the run's file changes as a tree", SBX_KEY_F2, 0, 0, 0)   \
-    X(NETWORK, V_ALL, "the network view: every host, refused first", SBX_KEY_F3, 0, 0, 0)      \
-    X(NEXT_VIEW, V_ALL, "the next view: timeline, files, network", SBX_KEY_TAB, 0, 0, 0)       \
-    X(HELP, V_ALL, "this help", '?', SBX_KEY_F1, 0, 0)                                         \
-    X(SEARCH, V_TIMELINE | V_DETAIL, "search forward (PCRE2; lower case ignores case)", '/',  \
-      0, 0, 0)                                                                                 \
-    X(SEARCH_BACK, V_TIMELINE | V_DETAIL, "search backward", SBX_KEY_ALT_SLASH, '\\', 0, 0)    \
-    X(NEXT_MATCH, V_TIMELINE | V_DETAIL, "next match", 'n', 0, 0, 0)                           \
-    X(PREV_MATCH, V_TIMELINE | V_DETAIL, "previous match", 'N', 0, 0, 0)                       \
-    X(FILTER, V_TIMELINE,                                                                      \
-      "filter: pattern, finding word (failed, refused, unlisted, secret, system, ...), "       \
-      "kind:, host:, sandbox:, program:, exit:, since:, until:, !term; empty clears",          \
-      '&', 0, 0, 0)                                                                            \
-    X(FINDINGS, V_TIMELINE, "cycle: all events, events with findings, serious findings only", \
-      'f', 0, 0, 0)                                                                            \
-    X(NEXT_FINDING, V_TIMELINE, "next event with a finding", ']', 0, 0, 0)                     \
-    X(PREV_FINDING, V_TIMELINE, "previous event with a finding", '[', 0, 0, 0)                 \
-    X(MARK, V_TIMELINE, "mark this event: m then a letter", 'm', 0, 0, 0)                      \
-    X(GOTO_MARK, V_TIMELINE, "back to a mark: ' then its letter", '\'', 0, 0, 0)               \
-    X(FOLLOW, V_TIMELINE, "follow the log as it grows (tail -f), or stop", 'F', 0, 0, 0)       \
-    X(EXPORT, V_TIMELINE | V_DETAIL | V_SUMMARY | V_FILES | V_NETWORK | V_FILE,                 \
-      "export the summary: a target (github:O/R#N, gitlab:G/P#N, jira:KEY-1, slack:, "         \
-      "file:PATH), then the exact request to confirm",                                         \
-      'e', 0, 0, 0)                                                                            \
-    X(SEND, V_EXPORT, "send the export shown (q or Esc cancels)", 'y', SBX_KEY_ENTER, 0, 0)    \
-    X(REDRAW, V_ALL, "redraw the screen", 'l' & 0x1f, 0, 0, 0)                                 \
-    X(BACK, V_ALL, "back to the previous view; q in the timeline quits; Esc stops a search", \
-      'q', SBX_KEY_ESC, 0, 0)                                                                  \
-    X(QUIT, V_ALL, "quit at once", 'Q', 0, 0, 0)
+/* X(ACTION, group, help text, run, runs, keys...) — at most four keys, 0
+ * for none. run is the handler in one run's views (app/app_keys.c), runs
+ * the handler in the runs list and the compare view (app/app_runs.c);
+ * NULL where no screen of that kind takes the group. When two actions of
+ * one screen share a key, the later row's wins (the runs list's < and >
+ * sort rather than go to the ends). */
+#define SBX_KEYMAP(X)                                                                              \
+    X(DOWN, SBX_KEYS_MOVE, "down one line", key_down, runs_down, 'j', SBX_KEY_DOWN, 0, 0)                     \
+    X(UP, SBX_KEYS_MOVE, "up one line", key_up, runs_up, 'k', SBX_KEY_UP, 0, 0)                             \
+    X(PAGE_DOWN, SBX_KEYS_MOVE, "down one screen", key_page_down, runs_page_down, ' ', SBX_KEY_PGDN, 'f' & 0x1f, 0) \
+    X(PAGE_UP, SBX_KEYS_MOVE, "up one screen", key_page_up, runs_page_up, 'b', SBX_KEY_PGUP, 'b' & 0x1f, 0)      \
+    X(HALF_DOWN, SBX_KEYS_MOVE, "down half a screen", key_half_down, runs_half_down, 'd' & 0x1f, 0, 0, 0)          \
+    X(HALF_UP, SBX_KEYS_MOVE, "up half a screen", key_half_up, runs_half_up, 'u' & 0x1f, 0, 0, 0)                \
+    X(TOP, SBX_KEYS_MOVE, "to the first line", key_top, runs_top, 'g', SBX_KEY_HOME, '<', 0)                 \
+    X(BOTTOM, SBX_KEYS_MOVE, "to the last line", key_bottom, runs_bottom, 'G', SBX_KEY_END, '>', 0)             \
+    X(OPEN, SBX_KEYS_OPEN,                                                                         \
+      "open: an event's detail, a summary line's events, a file's changes and diff (a "           \
+      "folder: fold or unfold), a host's events",                                                  \
+      key_open, NULL, SBX_KEY_ENTER, 0, 0, 0)                                                            \
+    X(RUNS_OPEN, SBX_KEYS_RUNS_OPEN,                                                               \
+      "runs: open the run's timeline (q comes back); on one of two marked runs, compare them; "   \
+      "compare: the two outputs of the pair as a diff",                                            \
+      NULL, runs_open, SBX_KEY_ENTER, 0, 0, 0)                                                     \
+    X(FOLD, SBX_KEYS_FOLD, "fold the folder (on a file: go to its folder)", key_fold, NULL,              \
+      SBX_KEY_LEFT, 'h', 0, 0)                                                                     \
+    X(UNFOLD, SBX_KEYS_FOLD, "unfold the folder", key_unfold, NULL, SBX_KEY_RIGHT, 'l', 0, 0)            \
+    X(RAW, SBX_KEYS_RAW, "the raw line as recorded, or back to the fields", key_raw, NULL, 'o', 0, 0, 0) \
+    X(RUNS_MARK, SBX_KEYS_RUNS, "mark the run, or unmark it (the first marked is A, the second B)", \
+      NULL, runs_mark, 'm', 0, 0, 0)                                                               \
+    X(COMPARE, SBX_KEYS_RUNS, "compare the two marked runs", NULL, runs_compare, 'c', 0, 0, 0)     \
+    X(SORT_LEFT, SBX_KEYS_RUNS, "sort by the column to the left", NULL, runs_sort_left, '<',       \
+      SBX_KEY_LEFT, 0, 0)                                                                          \
+    X(SORT_RIGHT, SBX_KEYS_RUNS, "sort by the column to the right", NULL, runs_sort_right, '>',    \
+      SBX_KEY_RIGHT, 0, 0)                                                                         \
+    X(REVERSE, SBX_KEYS_RUNS, "reverse the sort", NULL, runs_reverse, 'r', 0, 0, 0)                \
+    X(RUNS_FILTER, SBX_KEYS_RUNS,                                                                  \
+      "filter: words in the run's name, or failed, refused, outside, account, secret, "           \
+      "timedout, system, hidden, mismatch, findings; !word: not (empty clears)",                  \
+      NULL, runs_filter, '&', 0, 0, 0)                                                             \
+    X(NEXT_DIFF, SBX_KEYS_DIFFS, "next difference", NULL, runs_next_diff, ']', 0, 0, 0)            \
+    X(PREV_DIFF, SBX_KEYS_DIFFS, "previous difference", NULL, runs_prev_diff, '[', 0, 0, 0)        \
+    X(SUMMARY, SBX_KEYS_GOTO, "the run's summary", key_summary, NULL, 's', 0, 0, 0)                      \
+    X(FILES, SBX_KEYS_GOTO, "the files view: the run's file changes as a tree", key_files, NULL,        \
+      SBX_KEY_F2, 0, 0, 0)                                                                         \
+    X(NETWORK, SBX_KEYS_GOTO, "the network view: every host, refused first", key_network, NULL,         \
+      SBX_KEY_F3, 0, 0, 0)                                                                         \
+    X(NEXT_VIEW, SBX_KEYS_GOTO, "the next view: timeline, files, network", key_next_view, NULL,         \
+      SBX_KEY_TAB, 0, 0, 0)                                                                        \
+    X(HELP, SBX_KEYS_ALWAYS, "this help", key_help, runs_help, '?', SBX_KEY_F1, 0, 0)                         \
+    X(SEARCH, SBX_KEYS_SEARCH, "search forward (PCRE2; lower case ignores case)", key_search, NULL, '/', \
+      0, 0, 0)                                                                                     \
+    X(SEARCH_BACK, SBX_KEYS_SEARCH, "search backward", key_search_back, NULL, SBX_KEY_ALT_SLASH, '\\',  \
+      0, 0)                                                                                        \
+    X(NEXT_MATCH, SBX_KEYS_SEARCH, "next match", key_next_match, NULL, 'n', 0, 0, 0)                     \
+    X(PREV_MATCH, SBX_KEYS_SEARCH, "previous match", key_prev_match, NULL, 'N', 0, 0, 0)                 \
+    X(FILTER, SBX_KEYS_EVENTS,                                                                     \
+      "filter: pattern, finding word (failed, refused, unlisted, secret, system, ...), "           \
+      "kind:, host:, sandbox:, program:, exit:, since:, until:, !term; empty clears",              \
+      key_filter, NULL, '&', 0, 0, 0)                                                                    \
+    X(FINDINGS, SBX_KEYS_EVENTS, "cycle: all events, events with findings, serious findings only", \
+      key_findings, NULL, 'f', 0, 0, 0)                                                                  \
+    X(NEXT_FINDING, SBX_KEYS_EVENTS, "next event with a finding", key_next_finding, NULL, ']', 0, 0, 0)  \
+    X(PREV_FINDING, SBX_KEYS_EVENTS, "previous event with a finding", key_prev_finding, NULL, '[', 0, 0, \
+      0)                                                                                           \
+    X(MARK, SBX_KEYS_EVENTS, "mark this event: m then a letter", key_mark, NULL, 'm', 0, 0, 0)           \
+    X(GOTO_MARK, SBX_KEYS_EVENTS, "back to a mark: ' then its letter", key_goto_mark, NULL, '\'', 0, 0, \
+      0)                                                                                           \
+    X(FOLLOW, SBX_KEYS_EVENTS, "follow the log as it grows (tail -f), or stop", key_follow, NULL, 'F',  \
+      0, 0, 0)                                                                                     \
+    X(EXPORT, SBX_KEYS_EXPORT,                                                                     \
+      "export the summary: a target (github:O/R#N, gitlab:G/P#N, jira:KEY-1, slack:, "             \
+      "file:PATH), then the exact request to confirm",                                             \
+      key_export, NULL, 'e', 0, 0, 0)                                                                    \
+    X(SEND, SBX_KEYS_SEND, "send the export shown (q or Esc cancels)", key_send, NULL, 'y',              \
+      SBX_KEY_ENTER, 0, 0)                                                                         \
+    X(REDRAW, SBX_KEYS_ALWAYS, "redraw the screen", key_redraw, runs_redraw, 'l' & 0x1f, 0, 0, 0)               \
+    X(BACK, SBX_KEYS_BACK,                                                                       \
+      "back to the previous view; q in the timeline quits; Esc stops a search", key_back, NULL, 'q',     \
+      SBX_KEY_ESC, 0, 0)                                                                           \
+    X(RUNS_BACK, SBX_KEYS_RUNS_BACK, "back; q in the runs list quits", NULL, runs_back, 'q',       \
+      SBX_KEY_ESC, 0, 0)                                                                           \
+    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, runs_quit, 'Q', 0, 0, 0)
 
 enum sbx_action {
     SBX_ACT_NONE,
-#define SBX_ACTION_ENUM(a, views, help, k1, k2, k3, k4) SBX_ACT_##a,
+#define SBX_ACTION_ENUM(a, group, help, run, runs, k1, k2, k3, k4) SBX_ACT_##a,
     SBX_KEYMAP(SBX_ACTION_ENUM)
 #undef SBX_ACTION_ENUM
     SBX_ACT_COUNT
@@ -75,7 +124,7 @@ enum sbx_action {
 
 struct sbx_keymap_entry {
     enum sbx_action action;
-    unsigned views;
+    unsigned group;
     const char *help;
     int keys[4];
 };
@@ -83,7 +132,10 @@ struct sbx_keymap_entry {
 extern const struct sbx_keymap_entry sbx_keymap[];
 extern const size_t sbx_keymap_len;
 
-/* The action of key in view (a V_* bit), or SBX_ACT_NONE. */
-enum sbx_action sbx_keymap_find(int key, unsigned view);
+/* The action of key in a view that takes the groups given, or SBX_ACT_NONE. */
+enum sbx_action sbx_keymap_find(int key, unsigned groups);
+/* Where an entry works, as bits of the screens given (screen i takes the
+ * groups groups[i]). */
+unsigned sbx_keymap_where(const struct sbx_keymap_entry *e, const unsigned *groups, int n);
 
 #endif

@@ -1,6 +1,6 @@
 /* A list's cursor and the window of rows it shows: the one rule every list
  * of the interface keeps (the timeline, the files and network views, the
- * runs list, the compare view). Header only; internal to tui/. */
+ * runs list, the compare view). Header only; internal to app/. */
 #ifndef SBX_LIST_WINDOW_H
 #define SBX_LIST_WINDOW_H
 

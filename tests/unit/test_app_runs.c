@@ -219,59 +219,87 @@ static void compare_moves_by_differences(void **state)
 {
     struct fixture *f = *state;
     char err[256];
-    struct sbx_app_opts opts = {.threads = 1};
     char a[160], b[160];
     snprintf(a, sizeof a, "%s/gamma", f->root);
     snprintf(b, sizeof b, "%s/beta", f->root);
-    struct sbx_cmpview *v = sbx_cmpview_open(a, "gamma", NULL, b, "beta", NULL, NULL, &opts, 80, 24,
-                                             err, sizeof err);
-    assert_non_null(v);
+    assert_true(sbx_runs_app_compare(&f->app, a, "gamma", NULL, b, "beta", NULL, err, sizeof err));
+    assert_int_equal(f->app.screen, SBX_RUNS_COMPARE);
     /* gamma's steps 0-4 failed and printed other output: changed pairs;
      * beta's make test only in B. The view opens on the first difference,
      * and ] [ visit each one, wrapping. */
-    struct sbx_grid g;
-    sbx_grid_init(&g, false);
-    struct sbx_buf out = SBX_BUF_INIT;
-    sbx_cmpview_draw(v, &g);
-    sbx_grid_dump(&g, false, &out);
-    assert_non_null(strstr(out.p, "5 changed"));
-    assert_non_null(strstr(out.p, "1 only in B"));
-    assert_non_null(strstr(out.p, "1/7"));
+    assert_non_null(strstr(screen(f), "5 changed"));
+    assert_non_null(strstr(screen(f), "1 only in B"));
+    assert_non_null(strstr(screen(f), "1/7"));
     int seen = 0;
     for (int i = 0; i < 6; i++) {
-        sbx_cmpview_key(v, ']', 0);
-        sbx_buf_clear(&out);
-        sbx_cmpview_draw(v, &g);
-        sbx_grid_dump(&g, false, &out);
-        seen += strstr(out.p, "7/7") != NULL; /* make test, the last row */
+        press(f, "]");
+        seen += strstr(screen(f), "7/7") != NULL; /* make test, the last row */
     }
     assert_int_equal(seen, 1);
-    assert_non_null(strstr(out.p, "1/7")); /* six jumps: round to the first */
-    sbx_cmpview_key(v, '[', 0);
-    sbx_buf_clear(&out);
-    sbx_cmpview_draw(v, &g);
-    sbx_grid_dump(&g, false, &out);
-    assert_non_null(strstr(out.p, "7/7"));
+    assert_non_null(strstr(screen(f), "1/7")); /* six jumps: round to the first */
+    press(f, "[");
+    assert_non_null(strstr(screen(f), "7/7"));
     /* the output diff of the first pair: A's line -, B's line + */
-    sbx_cmpview_key(v, 'g', 0);
-    sbx_cmpview_key(v, '\n', 0);
-    sbx_buf_clear(&out);
-    sbx_cmpview_draw(v, &g);
-    sbx_grid_dump(&g, false, &out);
-    assert_non_null(strstr(out.p, "- out 100"));
-    assert_non_null(strstr(out.p, "+ out 0"));
-    assert_non_null(strstr(out.p, "  same"));
-    assert_int_equal(sbx_cmpview_key(v, 'q', 0), 0);
-    assert_int_equal(sbx_cmpview_key(v, SBX_KEY_ESC, 0), 0);
-    assert_int_equal(sbx_cmpview_key(v, 'q', 0), SBX_APP_QUIT);
-    sbx_buf_free(&out);
-    sbx_grid_free(&g);
-    sbx_cmpview_free(v);
+    press(f, "g\n");
+    assert_non_null(strstr(screen(f), "- out 100"));
+    assert_non_null(strstr(screen(f), "+ out 0"));
+    assert_non_null(strstr(screen(f), "  same"));
+    assert_int_equal(press(f, "q"), 0);
+    assert_false(sbx_cmpview_showing_diff(f->app.cmp));
+    assert_int_equal(press(f, "<Esc>"), 0);
+    assert_int_equal(f->app.screen, SBX_RUNS_COMPARE);
+    assert_int_equal(press(f, "q"), 0); /* back to the list */
+    assert_int_equal(f->app.screen, SBX_RUNS_LIST);
     /* a run that cannot be read says so */
     snprintf(a, sizeof a, "%s/missing", f->root);
-    assert_null(sbx_cmpview_open(a, "missing", NULL, b, "beta", NULL, NULL, &opts, 80, 24, err,
-                                 sizeof err));
+    assert_false(sbx_runs_app_compare(&f->app, a, "missing", NULL, b, "beta", NULL, err,
+                                      sizeof err));
     assert_non_null(strstr(err, "A (missing)"));
+}
+
+/* The keys that go to the ends, half a screen, and redraw work in every
+ * screen of the runs list as in one run's views, except where the runs
+ * list's own keys take them: there < and > sort. */
+static void keys_alike_in_every_screen(void **state)
+{
+    struct fixture *f = *state;
+    char err[256], a[160], b[160];
+    /* the list: < and > sort, G and g go to the ends, Ctrl-L does nothing */
+    press(f, ">");
+    assert_int_equal(f->app.sort, SBX_RUN_NAME + 1);
+    press(f, "<");
+    assert_int_equal(f->app.sort, SBX_RUN_NAME);
+    press(f, "G");
+    assert_int_equal(f->app.cur, 3);
+    press(f, "<C-u>");
+    assert_int_equal(f->app.cur, 0); /* half of 21 rows: past the first of 4 */
+    press(f, "<C-l>");
+    assert_null(strstr(screen(f), "no key"));
+    /* the compare view: < and > go to the first and last pair */
+    snprintf(a, sizeof a, "%s/gamma", f->root);
+    snprintf(b, sizeof b, "%s/beta", f->root);
+    assert_true(sbx_runs_app_compare(&f->app, a, "gamma", NULL, b, "beta", NULL, err, sizeof err));
+    press(f, ">");
+    assert_non_null(strstr(screen(f), "7/7"));
+    press(f, "<");
+    assert_non_null(strstr(screen(f), "1/7"));
+    press(f, "<C-d>");
+    assert_non_null(strstr(screen(f), "7/7")); /* half of 18 rows is past the last of 7 */
+    press(f, "<C-l>");
+    assert_null(strstr(screen(f), "no key"));
+    /* a key that is not one says so in the compare view's own status line */
+    press(f, "x");
+    assert_non_null(strstr(screen(f), "x is no key here"));
+    press(f, "m");
+    assert_non_null(strstr(screen(f), "m does nothing here"));
+    /* the output diff and the help: > to the end, < back to the top */
+    f->app.rows = 10;
+    press(f, "\n?");
+    assert_int_equal(f->app.screen, SBX_RUNS_HELP);
+    press(f, ">");
+    assert_true(f->app.help_top > 0);
+    press(f, "<");
+    assert_int_equal(f->app.help_top, 0);
 }
 
 static void opens_a_run_and_comes_back(void **state)
@@ -334,6 +362,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(filters_by_words, setup, teardown),
         cmocka_unit_test_setup_teardown(marks_and_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(compare_moves_by_differences, setup, teardown),
+        cmocka_unit_test_setup_teardown(keys_alike_in_every_screen, setup, teardown),
         cmocka_unit_test_setup_teardown(opens_a_run_and_comes_back, setup, teardown),
         cmocka_unit_test_setup_teardown(rows_fill_in_as_read, setup, teardown),
     };

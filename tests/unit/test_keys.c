@@ -4,6 +4,7 @@
  * map can be written in a script. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include "app/app_runs_keys.h"
 #include "app/keymap.h"
+#include "app/view.h"
 #include "app/keys.h"
 
 /* Parses one key from s; returns the bytes used. */
@@ -235,37 +238,59 @@ static void every_mapped_key_can_be_scripted(void **state)
 static void keymap(void **state)
 {
     (void)state;
-    /* one action per key per view: a key never means two things at once */
-    for (size_t i = 0; i < sbx_keymap_len; i++)
-        for (int j = 0; j < 4 && sbx_keymap[i].keys[j]; j++)
-            for (size_t i2 = i + 1; i2 < sbx_keymap_len; i2++)
-                for (int j2 = 0; j2 < 4 && sbx_keymap[i2].keys[j2]; j2++)
-                    if (sbx_keymap[i].keys[j] == sbx_keymap[i2].keys[j2] &&
-                        (sbx_keymap[i].views & sbx_keymap[i2].views))
-                        fail_msg("key %d is in two actions of one view", sbx_keymap[i].keys[j]);
+    /* one action per key per view: a key never means two things at once,
+     * but where a screen's own key (a later row) takes one of the keys
+     * that move (the runs list's < and > sort) */
+    unsigned screens[SBX_VIEW_COUNT + SBX_RK_COUNT];
+    int nscreens = 0;
+    for (int v = 0; v < SBX_VIEW_COUNT; v++)
+        screens[nscreens++] = sbx_views[v]->keys;
+    for (int r = 0; r < SBX_RK_COUNT; r++)
+        screens[nscreens++] = sbx_runs_screen_keys((enum sbx_runs_keyscreen)r);
+    for (int v = 0; v < nscreens; v++) {
+        unsigned groups = screens[v];
+        for (size_t i = 0; i < sbx_keymap_len; i++)
+            for (int j = 0; j < 4 && sbx_keymap[i].keys[j]; j++)
+                for (size_t i2 = i + 1; i2 < sbx_keymap_len; i2++)
+                    for (int j2 = 0; j2 < 4 && sbx_keymap[i2].keys[j2]; j2++)
+                        if (sbx_keymap[i].keys[j] == sbx_keymap[i2].keys[j2] &&
+                            (sbx_keymap[i].group & groups) && (sbx_keymap[i2].group & groups) &&
+                            sbx_keymap[i].group != SBX_KEYS_MOVE)
+                            fail_msg("key %d is in two actions of screen %d", sbx_keymap[i].keys[j], v);
+    }
+    assert_int_equal(sbx_keymap_find('<', sbx_runs_screen_keys(SBX_RK_LIST)), SBX_ACT_SORT_LEFT);
+    assert_int_equal(sbx_keymap_find('<', sbx_runs_screen_keys(SBX_RK_COMPARE)), SBX_ACT_TOP);
+    assert_int_equal(sbx_keymap_find('g', sbx_runs_screen_keys(SBX_RK_LIST)), SBX_ACT_TOP);
     for (size_t i = 0; i < sbx_keymap_len; i++) {
         const struct sbx_keymap_entry *e = &sbx_keymap[i];
         assert_true(e->help && *e->help);
-        assert_true(e->views && (e->views & ~(unsigned)V_ALL) == 0);
         assert_true(e->keys[0] != 0);
         /* a key may do other things in other views (Enter opens, or sends
-         * an export), never this action outside its views */
-        for (unsigned v = 1; v <= V_EXPORT; v <<= 1)
+         * an export), never this action in a view without its group */
+        bool somewhere = false;
+        for (int v = 0; v < nscreens; v++) {
+            unsigned groups = screens[v];
+            somewhere |= (e->group & groups) != 0;
             for (int j = 0; j < 4 && e->keys[j]; j++) {
-                if (e->views & v)
-                    assert_int_equal(sbx_keymap_find(e->keys[j], v), e->action);
-                else
-                    assert_int_not_equal(sbx_keymap_find(e->keys[j], v), e->action);
+                enum sbx_action got = sbx_keymap_find(e->keys[j], groups);
+                if (!(e->group & groups))
+                    assert_int_not_equal(got, e->action);
+                else if (got != e->action && e->group != SBX_KEYS_MOVE)
+                    fail_msg("\"%s\": key %d does another action on screen %d", e->help, e->keys[j], v);
             }
+        }
+        if (!somewhere)
+            fail_msg("no view takes \"%s\"", e->help);
     }
-    assert_int_equal(sbx_keymap_find(SBX_KEY_ENTER, V_TIMELINE), SBX_ACT_OPEN);
-    assert_int_equal(sbx_keymap_find(SBX_KEY_ENTER, V_EXPORT), SBX_ACT_SEND);
-    assert_int_equal(sbx_keymap_find('y', V_TIMELINE), SBX_ACT_NONE);
-    assert_int_equal(sbx_keymap_find('e', V_EXPORT), SBX_ACT_NONE);
-    assert_int_equal(sbx_keymap_find('j', V_TIMELINE), SBX_ACT_DOWN);
-    assert_int_equal(sbx_keymap_find('&', V_DETAIL), SBX_ACT_NONE);
-    assert_int_equal(sbx_keymap_find('Z', V_ALL), SBX_ACT_NONE);
-    assert_int_equal(sbx_keymap_find(0, V_ALL), SBX_ACT_NONE);
+    unsigned timeline = sbx_views[SBX_VIEW_TIMELINE]->keys, exp = sbx_views[SBX_VIEW_EXPORT]->keys;
+    assert_int_equal(sbx_keymap_find(SBX_KEY_ENTER, timeline), SBX_ACT_OPEN);
+    assert_int_equal(sbx_keymap_find(SBX_KEY_ENTER, exp), SBX_ACT_SEND);
+    assert_int_equal(sbx_keymap_find('y', timeline), SBX_ACT_NONE);
+    assert_int_equal(sbx_keymap_find('e', exp), SBX_ACT_NONE);
+    assert_int_equal(sbx_keymap_find('j', timeline), SBX_ACT_DOWN);
+    assert_int_equal(sbx_keymap_find('&', sbx_views[SBX_VIEW_DETAIL]->keys), SBX_ACT_NONE);
+    assert_int_equal(sbx_keymap_find('Z', ~0u), SBX_ACT_NONE);
+    assert_int_equal(sbx_keymap_find(0, ~0u), SBX_ACT_NONE);
 }
 
 int main(void)

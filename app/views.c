@@ -1,0 +1,8 @@
+/* The table of one run's views: a row per SBX_VIEWS entry (app/app.h). */
+#include "app/view.h"
+
+const struct sbx_view_ops *const sbx_views[SBX_VIEW_COUNT] = {
+#define SBX_VIEW_ROW(NAME, name) [SBX_VIEW_##NAME] = &sbx_view_##name,
+    SBX_VIEWS(SBX_VIEW_ROW)
+#undef SBX_VIEW_ROW
+};

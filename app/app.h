@@ -22,6 +22,7 @@
 #include "render/views/views.h"
 
 struct sbx_query;
+struct sbx_send_env;
 
 enum sbx_view {
     SBX_VIEW_TIMELINE,
@@ -53,6 +54,8 @@ struct sbx_app_opts {
     const char *const *inputs; /* the inputs as given (borrowed), for an export's
                                   "review again" line; NULL: the sources' paths */
     size_t ninputs;
+    const struct sbx_send_env *services; /* the ticket services' settings (borrowed;
+                                            cli/ reads them); NULL: none set */
 };
 
 struct sbx_app_job;

@@ -74,8 +74,9 @@ void sbx_send_settings_fill(struct sbx_send_env *env,
 
 /* A dry run or a preview needs no credentials: each one t's service can be
  * shown without (a token, a user) that env lacks gets a stand-in, which
- * the request masks as it masks any credential. The variables filled go
- * to unset (static strings; at most max), their number is returned. */
+ * the request masks as it masks any credential. The first max of the
+ * variables stood in for go to unset (static strings); how many went
+ * there is returned (0: none was missing). */
 size_t sbx_send_placeholders(const struct sbx_target *t, struct sbx_send_env *env,
                              const char **unset, size_t max);
 
@@ -119,7 +120,8 @@ void sbx_send_format(struct sbx_buf *out, const struct sbx_send_request *r);
 /* The marker search in one answer of a listing (json, len): true when a
  * comment's body holds "sbxview:" + digest, with that comment's web URL in
  * *url (malloc'd; NULL when the answer names none). For GitHub's page 0
- * (the issue), *count gets its comment count and false is returned. */
+ * (the issue), *count gets its comment count and false is returned; for a
+ * service that cannot be listed, false. */
 bool sbx_send_find_marker(const struct sbx_target *t, const struct sbx_send_env *env,
                           const char *json, size_t len, const char *digest, char **url,
                           unsigned long *count);

@@ -22,6 +22,7 @@
 #include "render/views/views.h"
 
 struct sbx_query;
+struct sbx_send_env;
 
 /* The views of one run, in the order the help names them: X(NAME, name),
  * each one file, app/view_name.c, defining sbx_view_name (app/view.h). */
@@ -61,6 +62,8 @@ struct sbx_app_opts {
     const char *const *inputs; /* the inputs as given (borrowed), for an export's
                                   "review again" line; NULL: the sources' paths */
     size_t ninputs;
+    const struct sbx_send_env *services; /* the ticket services' settings (borrowed;
+                                            cli/ reads them); NULL: none set */
 };
 
 struct sbx_app_job;

@@ -81,27 +81,6 @@ void sbx_app_export_prompt(struct sbx_app *a)
         sbx_buf_adds(&a->input, a->exp->name);
 }
 
-/* A dry preview needs no credentials: a missing one shows masked, noted. */
-static void placeholders(enum sbx_target_kind kind, struct sbx_send_env *env, char *note,
-                         size_t notesz)
-{
-    static const char ph[] = "not-set";
-    const char **slot = NULL, **slot2 = NULL;
-    switch (kind) {
-    case SBX_TARGET_GITHUB: slot = &env->github_token; break;
-    case SBX_TARGET_GITLAB: slot = &env->gitlab_token; break;
-    case SBX_TARGET_JIRA: slot = &env->jira_user, slot2 = &env->jira_token; break;
-    default: return;
-    }
-    if ((slot && !*slot) || (slot2 && !*slot2))
-        snprintf(note, notesz, "%s is not set: sending will fail until it is.",
-                 sbx_send_secret_vars(kind));
-    if (slot && !*slot)
-        *slot = ph;
-    if (slot2 && !*slot2)
-        *slot2 = ph;
-}
-
 static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t errsz)
 {
     const int jira_api = 3;
@@ -130,15 +109,20 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
     sbx_export_digests_free(&d);
     if (!ok)
         return false;
-    if (x->target.kind == SBX_TARGET_FILE) {
+    if (!sbx_target_posts(&x->target)) {
         sbx_buf_addf(&x->shown, "write %zu bytes to %s\n\n", x->body.len, x->target.path);
         sbx_buf_add(&x->shown, x->body.p, x->body.len);
         return true;
     }
-    sbx_send_env_load(&x->env);
+    if (a->opts.services)
+        x->env = *a->opts.services;
     x->env.jira_api = jira_api;
+    /* a dry preview needs no credentials: a missing one shows masked, noted */
     struct sbx_send_env shown_env = x->env;
-    placeholders(x->target.kind, &shown_env, x->note, sizeof x->note);
+    const char *unset[1];
+    if (sbx_send_placeholders(&x->target, &shown_env, unset, 1))
+        snprintf(x->note, sizeof x->note, "%s is not set: sending will fail until it is.",
+                 sbx_send_secret_vars(x->target.kind));
     struct sbx_send_request r;
     if (!sbx_send_build(&x->target, &shown_env, x->body.p, x->body.len, x->digest, &r, err,
                         errsz))
@@ -153,8 +137,7 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
         head = (size_t)(blank - req.p) + 1;
     sbx_buf_add(&x->shown, req.p, head);
     sbx_buf_free(&req);
-    bool wrapped = x->target.kind != SBX_TARGET_SLACK &&
-                   !(x->target.kind == SBX_TARGET_JIRA && jira_api == 3);
+    bool wrapped = sbx_send_body_is_text(bo.kind);
     sbx_buf_addf(&x->shown, "\n%s (%zu bytes):\n\n", wrapped ? "body: {\"body\": TEXT} with TEXT"
                                                              : "body, as sent",
                  r.body.len);
@@ -205,7 +188,7 @@ void sbx_app_export_build_doc(struct sbx_app *a)
     sbx_doc_addf(d, SBX_STYLE_HEADING, "Export to %s", x->name);
     sbx_doc_end_line(d);
     sbx_doc_adds(d, SBX_STYLE_NORMAL,
-                 x->target.kind == SBX_TARGET_FILE
+                 !sbx_target_posts(&x->target)
                      ? "This is the file that will be written. y or Enter writes it; q or Esc "
                        "cancels."
                      : "This is the exact request that will be sent, the credentials masked. "
@@ -224,7 +207,7 @@ void sbx_app_export_build_doc(struct sbx_app *a)
 static void *run(void *arg)
 {
     struct sbx_app_export *x = arg;
-    if (x->target.kind == SBX_TARGET_FILE) {
+    if (!sbx_target_posts(&x->target)) {
         x->file_ok = sbx_write_output(x->target.path, x->body.p, x->body.len, x->file_err,
                                       sizeof x->file_err);
     } else {
@@ -267,7 +250,7 @@ bool sbx_app_export_poll(struct sbx_app *a)
     if (x->threaded)
         pthread_join(x->tid, NULL);
     x->running = x->threaded = false;
-    if (x->target.kind == SBX_TARGET_FILE) {
+    if (!sbx_target_posts(&x->target)) {
         if (x->file_ok)
             sbx_app_message(a, false, "wrote %s (%zu bytes)", x->target.path, x->body.len);
         else

@@ -123,8 +123,11 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
 static int send_ticket(const struct export_args *a, const struct sbx_target *t,
                        const struct sbx_buf *body, const char *digest)
 {
+    struct sbx_send_env settings;
+    sbx_export_settings(&settings);
+    settings.jira_api = a->jira_api;
     struct sbx_export_send_args sa = {
-        .target = t, .jira_api = a->jira_api, .body = body->p, .len = body->len,
+        .target = t, .settings = &settings, .body = body->p, .len = body->len,
         .digest = digest, .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
         .timeout_ms = a->timeout_ms,
     };
@@ -162,7 +165,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->runs.quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = t->kind == SBX_TARGET_FILE ? write_file(a, t, &body) : send_ticket(a, t, &body, d.run);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, d.run) : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
     sbx_export_digests_free(&d);

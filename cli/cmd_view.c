@@ -13,6 +13,7 @@
 #include "app/app.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/export_send.h"
 #include "app/keys.h"
 #include "app/loader.h"
 #include "tui/term.h"
@@ -372,6 +373,9 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = r->allow};
     o.app.exports = true;
+    struct sbx_send_env services;
+    sbx_export_settings(&services);
+    o.app.services = &services;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&

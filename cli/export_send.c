@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/send.h"
@@ -23,38 +24,29 @@ static void progress(void *ctx, const char *line)
     sbx_warn(line);
 }
 
-/* A dry run needs no credentials: a missing one prints as masked. */
-static void placeholders(struct sbx_send_env *env, enum sbx_target_kind k)
+static const char *from_environment(void *ctx, const char *var)
 {
-    static const char ph[] = "not-set";
-    const char **slot[3] = {NULL, NULL, NULL};
-    const char *names[3] = {NULL, NULL, NULL};
-    switch (k) {
-    case SBX_TARGET_GITHUB: slot[0] = &env->github_token, names[0] = "GITHUB_TOKEN"; break;
-    case SBX_TARGET_GITLAB: slot[0] = &env->gitlab_token, names[0] = "GITLAB_TOKEN"; break;
-    case SBX_TARGET_JIRA:
-        slot[0] = &env->jira_user, names[0] = "JIRA_USER";
-        slot[1] = &env->jira_token, names[1] = "JIRA_TOKEN";
-        break;
-    default: break;
-    }
-    for (int i = 0; i < 3 && slot[i]; i++)
-        if (!*slot[i]) {
-            *slot[i] = ph;
-            fprintf(stderr, "sbxview: %s is not set: a real export would stop here\n", names[i]);
-        }
+    (void)ctx;
+    return getenv(var);
+}
+
+void sbx_export_settings(struct sbx_send_env *env)
+{
+    sbx_send_settings_fill(env, from_environment, NULL);
 }
 
 int sbx_export_send(const struct sbx_export_send_args *a)
 {
-    struct sbx_send_env env;
-    sbx_send_env_load(&env);
-    env.jira_api = a->jira_api;
+    struct sbx_send_env env = *a->settings;
     char name[160], err[600];
     if (!sbx_target_format(a->target, name, sizeof name))
         snprintf(name, sizeof name, "%s:", sbx_target_kind_name(a->target->kind));
     if (a->dry_run) {
-        placeholders(&env, a->target->kind);
+        /* a dry run needs no credentials: a missing one prints as masked */
+        const char *unset[4];
+        size_t n = sbx_send_placeholders(a->target, &env, unset, 4);
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, "sbxview: %s is not set: a real export would stop here\n", unset[i]);
         struct sbx_send_request r;
         if (!sbx_send_build(a->target, &env, a->body, a->len, a->digest, &r, err, sizeof err)) {
             sbx_warn(err);

@@ -98,30 +98,6 @@ size_t sbx_body_chars(const char *s, size_t n)
     return units;
 }
 
-enum sbx_body_kind sbx_target_body_kind(enum sbx_target_kind k, int jira_api)
-{
-    switch (k) {
-    case SBX_TARGET_JIRA: return jira_api == 2 ? SBX_BODY_JIRA_TEXT : SBX_BODY_JIRA_ADF;
-    case SBX_TARGET_SLACK: return SBX_BODY_SLACK;
-    case SBX_TARGET_FILE:
-    case SBX_TARGET_GITHUB:
-    case SBX_TARGET_GITLAB: break;
-    }
-    return SBX_BODY_MARKDOWN;
-}
-
-size_t sbx_target_limit(enum sbx_target_kind k)
-{
-    switch (k) {
-    case SBX_TARGET_GITHUB: return SBX_LIMIT_GITHUB;
-    case SBX_TARGET_GITLAB: return SBX_LIMIT_GITLAB;
-    case SBX_TARGET_JIRA: return SBX_LIMIT_JIRA;
-    case SBX_TARGET_SLACK: return SBX_LIMIT_SLACK;
-    case SBX_TARGET_FILE: break;
-    }
-    return 0;
-}
-
 const char *sbx_body_kind_name(enum sbx_body_kind k)
 {
     static const char *const names[] = {"markdown", "jira-adf", "jira-text", "slack"};

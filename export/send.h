@@ -1,6 +1,7 @@
 /* sbx_send: posting a built export body to a ticket service, safely.
  *
- * The requests are those of each service's REST API:
+ * The requests are those of each service's REST API (each service's own
+ * part is its file in export/services/, export/service.h):
  *   github  POST {GITHUB_API_URL|https://api.github.com}/repos/OWNER/REPO/issues/N/comments
  *           Authorization: Bearer GITHUB_TOKEN, Accept: application/vnd.github+json,
  *           X-GitHub-Api-Version: 2022-11-28; {"body": MARKDOWN}
@@ -10,6 +11,7 @@
  *           {"body": ADF-DOCUMENT} (v2: /rest/api/2/…, {"body": TEXT})
  *   slack   POST SLACK_WEBHOOK_URL; the body as given (Slack's JSON payload)
  * Targets are export/target.h's (not file:, which is written, not sent).
+ * GITHUB_TOKEN and the other names are the settings' (struct sbx_send_env).
  * The body given is the one export/body.h built for the kind: markdown
  * (github, gitlab), an ADF document as JSON (jira v3), plain text (jira v2),
  * the whole JSON payload (slack). It must hold the marker
@@ -45,23 +47,38 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "export/target.h"
 #include "base/buf.h"
+#include "export/body.h"
+#include "export/target.h"
 
-/* The settings: from the environment (borrowed; NULL when unset or "")
- * and --jira-api. */
+/* The settings, which the caller fills (borrowed; NULL when unset or "").
+ * Each comes from the environment variable its service names for it in
+ * export/service.h's settings (sbx_send_settings_fill asks for them):
+ * GITHUB_API_URL, GITHUB_TOKEN, GITLAB_URL, GITLAB_TOKEN, JIRA_URL,
+ * JIRA_USER, JIRA_TOKEN, SLACK_WEBHOOK_URL; and SBXVIEW_CA_FILE; jira_api
+ * comes from --jira-api. Nothing in export/ reads the environment. */
 struct sbx_send_env {
     const char *github_api_url, *github_token;
     const char *gitlab_url, *gitlab_token;
     const char *jira_url, *jira_user, *jira_token;
     const char *slack_webhook_url;
-    const char *ca_file; /* SBXVIEW_CA_FILE */
+    const char *ca_file; /* a CA bundle to trust instead of the system's */
     int jira_api;        /* 2 or 3 (0 means 3) */
 };
 
-/* Fills env from getenv(): the variables named in the contract above
- * (jira_api 3). */
-void sbx_send_env_load(struct sbx_send_env *env);
+/* Fills env: each setting from get(ctx, VARIABLE), NULL or "" meaning
+ * unset (cli/ passes the environment's); jira_api 3. The strings stay
+ * get's. */
+void sbx_send_settings_fill(struct sbx_send_env *env,
+                            const char *(*get)(void *ctx, const char *var), void *ctx);
+
+/* A dry run or a preview needs no credentials: each one t's service can be
+ * shown without (a token, a user) that env lacks gets a stand-in, which
+ * the request masks as it masks any credential. The first max of the
+ * variables stood in for go to unset (static strings); how many went
+ * there is returned (0: none was missing). */
+size_t sbx_send_placeholders(const struct sbx_target *t, struct sbx_send_env *env,
+                             const char **unset, size_t max);
 
 /* One request, ready to send: every string owned. */
 struct sbx_send_request {
@@ -89,6 +106,10 @@ bool sbx_send_build_list(const struct sbx_target *t, const struct sbx_send_env *
                          unsigned long page, struct sbx_send_request *out, char *err,
                          size_t errsz);
 void sbx_send_request_free(struct sbx_send_request *r);
+/* The request carries a body of kind k as a JSON string, {"body": TEXT}
+ * (markdown, Jira's v2 text); else as JSON (Slack's payload as it is,
+ * Jira's ADF document as the "body" value). */
+bool sbx_send_body_is_text(enum sbx_body_kind k);
 
 /* --dry-run: "METHOD URL", the headers (secrets "****"), a blank line, the
  * body bytes as they would be sent, and a final newline. */
@@ -99,7 +120,8 @@ void sbx_send_format(struct sbx_buf *out, const struct sbx_send_request *r);
 /* The marker search in one answer of a listing (json, len): true when a
  * comment's body holds "sbxview:" + digest, with that comment's web URL in
  * *url (malloc'd; NULL when the answer names none). For GitHub's page 0
- * (the issue), *count gets its comment count and false is returned. */
+ * (the issue), *count gets its comment count and false is returned; for a
+ * service that cannot be listed, false. */
 bool sbx_send_find_marker(const struct sbx_target *t, const struct sbx_send_env *env,
                           const char *json, size_t len, const char *digest, char **url,
                           unsigned long *count);

@@ -8,9 +8,8 @@
 #include <jansson.h>
 
 #include "export/send_internal.h"
+#include "export/service.h"
 #include "base/http.h"
-
-#define URL_MAX 512
 
 bool sbx_send_has_marker(const char *s, size_t n, const char *digest)
 {
@@ -44,7 +43,7 @@ static char *printable_url(const char *s, size_t n)
 {
     if (n < 8 || strncasecmp(s, "https://", 8) != 0)
         return NULL;
-    if (n > URL_MAX)
+    if (n > SBX_SEND_URL_MAX)
         return NULL;
     for (size_t i = 0; i < n; i++)
         if (s[i] <= ' ' || s[i] > '~') /* a URL is printable ASCII without spaces */
@@ -53,21 +52,36 @@ static char *printable_url(const char *s, size_t n)
 }
 
 /* A server could put a credential it was sent into a URL it answers with:
- * such a URL is not passed on (it would be printed, and CI logs keep it). */
+ * such a URL is not passed on (it would be printed, and CI logs keep it).
+ * Every service's secret settings count, and a secret URL's last part
+ * alone (Slack's webhook: a server may echo either). */
 static bool holds_credential(const struct sbx_send_env *env, const char *s)
 {
-    const char *const whole[] = {env->github_token, env->gitlab_token, env->jira_token,
-                                 env->slack_webhook_url};
-    for (size_t i = 0; i < sizeof whole / sizeof *whole; i++)
-        if (whole[i] && strlen(whole[i]) >= 4 && strstr(s, whole[i]))
-            return true;
-    const char *hook = env->slack_webhook_url;
-    const char *last = hook ? strrchr(hook, '/') : NULL;
-    return last && strlen(last + 1) >= 8 && strstr(s, last + 1);
+    for (size_t k = 0; k < SBX_TARGET_KINDS; k++) {
+        const struct sbx_service *svc = sbx_service_of((enum sbx_target_kind)k);
+        for (size_t i = 0; i < SBX_SERVICE_SETTINGS_MAX && svc->settings[i].var; i++) {
+            const char *v = sbx_service_setting_value(env, &svc->settings[i]);
+            if (!svc->settings[i].secret || !v)
+                continue;
+            if (strlen(v) >= 4 && strstr(s, v))
+                return true;
+            const char *last = strncasecmp(v, "https://", 8) == 0 ? strrchr(v, '/') : NULL;
+            if (last && strlen(last + 1) >= 8 && strstr(s, last + 1))
+                return true;
+        }
+    }
+    return false;
 }
 
-static char *checked(const struct sbx_send_env *env, char *url)
+/* The web URL of comment c (a listing's item or the POST's answer). */
+static char *url_of(const struct sbx_target *t, const struct sbx_send_env *env, json_t *c)
 {
+    const struct sbx_service *svc = sbx_service_of(t->kind);
+    struct sbx_buf b = SBX_BUF_INIT;
+    char *url = NULL;
+    if (svc->comment_url && svc->comment_url(t, env, c, &b))
+        url = printable_url(b.p, b.len);
+    sbx_buf_free(&b);
     if (url && holds_credential(env, url)) {
         free(url);
         return NULL;
@@ -75,63 +89,18 @@ static char *checked(const struct sbx_send_env *env, char *url)
     return url;
 }
 
-/* The web URL of comment c (a listing's item or the POST's answer). */
-static char *url_of(const struct sbx_target *t, const struct sbx_send_env *env, json_t *c)
-{
-    char err[128];
-    json_t *id = json_object_get(c, "id");
-    struct sbx_buf b = SBX_BUF_INIT;
-    char *base = NULL, *url = NULL;
-    switch (t->kind) {
-    case SBX_TARGET_GITHUB: {
-        json_t *h = json_object_get(c, "html_url");
-        if (json_is_string(h))
-            url = printable_url(json_string_value(h), json_string_length(h));
-        return checked(env, url);
-    }
-    case SBX_TARGET_GITLAB:
-        if (!json_is_integer(id) ||
-            !(base = sbx_send_base_url(env->gitlab_url, "https://gitlab.com", "GITLAB_URL", err,
-                                       sizeof err)))
-            return NULL;
-        sbx_buf_addf(&b, "%s/", base);
-        sbx_send_printable(&b, t->project, strlen(t->project), URL_MAX, NULL, 0);
-        sbx_buf_addf(&b, "/-/issues/%lu#note_%lld", (unsigned long)t->number, (long long)json_integer_value(id));
-        break;
-    case SBX_TARGET_JIRA: {
-        /* Jira's ids are strings of digits */
-        const char *s = json_is_string(id) ? json_string_value(id) : NULL;
-        if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 20 ||
-            !(base = sbx_send_base_url(env->jira_url, NULL, "JIRA_URL", err, sizeof err)))
-            return NULL;
-        sbx_buf_addf(&b, "%s/browse/%s?focusedCommentId=%s", base, t->key, s);
-        break;
-    }
-    case SBX_TARGET_SLACK:
-    case SBX_TARGET_FILE: return NULL;
-    }
-    free(base);
-    url = printable_url(b.p, b.len);
-    sbx_buf_free(&b);
-    return checked(env, url);
-}
-
 bool sbx_send_find_marker(const struct sbx_target *t, const struct sbx_send_env *env,
                           const char *json, size_t len, const char *digest, char **url,
                           unsigned long *count)
 {
     *url = NULL;
+    const struct sbx_service *svc = sbx_service_of(t->kind);
+    if (!svc->comments)
+        return false;
     json_t *root = json_loadb(json, len, 0, NULL);
     if (!root)
         return false;
-    if (t->kind == SBX_TARGET_GITHUB && json_is_object(root)) { /* the issue */
-        json_t *n = json_object_get(root, "comments");
-        if (count && json_is_integer(n) && json_integer_value(n) >= 0)
-            *count = (unsigned long)json_integer_value(n);
-        json_decref(root);
-        return false;
-    }
-    json_t *list = t->kind == SBX_TARGET_JIRA ? json_object_get(root, "comments") : root;
+    json_t *list = svc->comments(root, count);
     bool found = false;
     size_t i;
     json_t *c;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "export/send_internal.h"
+#include "export/service.h"
 #include "base/http.h"
 
 #define LIST_MAX_BODY ((size_t)32 << 20)
@@ -13,6 +14,7 @@
 
 struct ctx {
     const struct sbx_target *t;
+    const struct sbx_service *svc; /* t's */
     const struct sbx_send_env *env;
     const struct sbx_send_opts *o;
     struct sbx_http *http;          /* the listings: one connection kept */
@@ -179,12 +181,8 @@ static int look_for_marker(struct ctx *c, const char *digest, char **url, char *
             if (sbx_send_find_marker(c->t, c->env, resp.body.p, resp.body.len, digest, url,
                                      &count)) {
                 rc = 1;
-            } else if (c->t->kind == SBX_TARGET_GITHUB && pages[i] == 0 && count) {
-                /* the newest comments: the last page and the one before */
-                unsigned long last = (count + 99) / 100;
-                pages[npages++] = last;
-                if (last > 1)
-                    pages[npages++] = last - 1;
+            } else if (pages[i] == 0 && count && c->svc->more_pages) {
+                npages += c->svc->more_pages(count, pages + npages);
             }
         }
         sbx_http_response_free(&resp);
@@ -223,7 +221,8 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
     int attempts = c->o->attempts > 0 ? c->o->attempts : 3;
     bool uncertain = false;
     char last[600] = "";
-    if (!c->o->repost && c->t->kind != SBX_TARGET_SLACK) {
+    bool listable = c->svc->list_page != NULL;
+    if (!c->o->repost && listable) {
         /* an earlier run whose answer was lost may have posted it already */
         char why[512] = "";
         char *url = NULL;
@@ -245,10 +244,8 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
     }
     for (;;) {
         if (uncertain) {
-            if (c->t->kind == SBX_TARGET_SLACK) {
-                set_msg(c, res, "%s; it may have been posted: a Slack webhook's messages "
-                                "cannot be listed, so it is not sent again (look in the channel)",
-                        last);
+            if (!listable) {
+                set_msg(c, res, "%s; it may have been posted: %s", last, c->svc->unlisted);
                 return fail(res);
             }
             say(c, "%s: looking for the comment before posting again", last);
@@ -362,7 +359,8 @@ bool sbx_send_post(const struct sbx_target *t, const struct sbx_send_env *env,
 {
     static const struct sbx_send_opts none = {0};
     memset(res, 0, sizeof *res);
-    struct ctx c = {.t = t, .env = env, .o = opts ? opts : &none};
+    struct ctx c = {.t = t, .svc = sbx_service_of(t->kind), .env = env,
+                    .o = opts ? opts : &none};
     c.wait_max = c.o->wait_max_ms ? c.o->wait_max_ms : 120000;
     struct sbx_send_request post;
     char err[512];

@@ -15,6 +15,9 @@
  * Error messages never quote the argument (it may hold a pasted token or
  * webhook URL); they name the rule that failed.
  *
+ * Each kind is a service of export/services.h, whose own file holds its
+ * rules; this file holds the syntax they share.
+ *
  * Ownership: sbx_target_parse fills a struct whose strings it allocates;
  * sbx_target_free releases them. sbx_target_kind_name returns a static
  * string. No global state. */
@@ -25,14 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum sbx_target_kind {
-    SBX_TARGET_FILE,
-    SBX_TARGET_GITHUB,
-    SBX_TARGET_GITLAB,
-    SBX_TARGET_JIRA,
-    SBX_TARGET_SLACK,
-};
+#include "export/services.h"
 
+/* The parts the services fill; a new service uses those that fit it. */
 struct sbx_target {
     enum sbx_target_kind kind;
     char *path;     /* file: the path ("-" for standard output); else NULL */
@@ -48,8 +46,10 @@ struct sbx_target {
 bool sbx_target_parse(const char *s, struct sbx_target *t, char *err, size_t errsz);
 void sbx_target_free(struct sbx_target *t);
 
-/* "file", "github", "gitlab", "jira", "slack". */
+/* "file", "github", "gitlab", "jira", "slack"; "?" for no kind. */
 const char *sbx_target_kind_name(enum sbx_target_kind k);
+/* True when t is sent to a ticket service; false: a file, written. */
+bool sbx_target_posts(const struct sbx_target *t);
 
 /* The target in canonical form ("github:acme/agents#42"; file: with its
  * path) into buf, always NUL-terminated; false if it did not fit. For

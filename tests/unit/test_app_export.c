@@ -20,6 +20,7 @@
 #include "tests/unit/cellcheck.h"
 #include "app/app.h"
 #include "app/keys.h"
+#include "export/send.h"
 
 #define TOKEN "ghp_appTESTtoken0123456789abcdefABCDEF01"
 
@@ -72,10 +73,15 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The services' settings the app is given (cli/ reads them from the
+ * environment); a test sets and clears them. */
+static struct sbx_send_env settings;
+
 static void start(struct sbx_app *a, struct run *r)
 {
     static const char *const inputs[] = {"runs/42"};
-    struct sbx_app_opts o = {.threads = 1, .exports = true, .inputs = inputs, .ninputs = 1};
+    struct sbx_app_opts o = {.threads = 1, .exports = true, .inputs = inputs, .ninputs = 1,
+                             .services = &settings};
     sbx_app_init(a, &o, 100, 30);
     sbx_app_set_data(a, &r->tl, &r->sum, false);
 }
@@ -172,8 +178,8 @@ static void file_export(void **state)
 static void github_preview(void **state)
 {
     struct run *r = *state;
-    setenv("GITHUB_TOKEN", TOKEN, 1);
-    setenv("GITHUB_API_URL", "https://ghe.test/api/v3", 1);
+    settings.github_token = TOKEN;
+    settings.github_api_url = "https://ghe.test/api/v3";
     struct sbx_app a;
     start(&a, r);
     keys(&a, "s"); /* from the summary */
@@ -198,7 +204,7 @@ static void github_preview(void **state)
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
 
     /* y without a token: refused before anything is sent, and said */
-    unsetenv("GITHUB_TOKEN");
+    settings.github_token = NULL;
     keys(&a, "e"); /* the last target is offered again */
     assert_string_equal(a.input.p, "github:acme/agents#42");
     keys(&a, "\n");
@@ -209,7 +215,7 @@ static void github_preview(void **state)
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_true(a.msg_error);
     assert_non_null(strstr(a.msg, "GITHUB_TOKEN is not set"));
-    unsetenv("GITHUB_API_URL");
+    settings.github_api_url = NULL;
     sbx_app_free(&a);
 }
 
@@ -222,7 +228,7 @@ static void bad_targets(void **state)
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_true(a.msg_error);
     assert_non_null(strstr(a.msg, "export:"));
-    unsetenv("JIRA_URL");
+    settings.jira_url = NULL;
     keys(&a, "ejira:OPS-1\n");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_non_null(strstr(a.msg, "JIRA_URL"));

@@ -1,4 +1,4 @@
-/* Helpers the sub-commands share (internal to tui/). */
+/* Helpers the sub-commands share (internal to cli/). */
 #ifndef SBX_CLI_UTIL_H
 #define SBX_CLI_UTIL_H
 

@@ -39,10 +39,16 @@ static bool beside_binary(char *dir, size_t n)
 bool sbx_pick_theme(const char *name, struct sbx_theme *t)
 {
     char err[256], here[4096];
-    if (sbx_theme_load(t, name, SBX_THEMEDIR, err, sizeof err))
-        return true;
-    if (strstr(err, "no theme") && beside_binary(here, sizeof here) &&
-        sbx_theme_load(t, name, here, err, sizeof err))
+    struct sbx_buf user = SBX_BUF_INIT;
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        sbx_buf_addf(&user, "%s/sbxview/themes", xdg);
+    else if (home && *home)
+        sbx_buf_addf(&user, "%s/.config/sbxview/themes", home);
+    const char *dirs[] = {user.p, SBX_THEMEDIR, beside_binary(here, sizeof here) ? here : NULL};
+    bool ok = sbx_theme_load(t, name, dirs, sizeof dirs / sizeof *dirs, err, sizeof err);
+    sbx_buf_free(&user);
+    if (ok)
         return true;
     bool is_default = strcmp(name, "default") == 0;
     if (!is_default || !strstr(err, "no theme"))

@@ -12,8 +12,11 @@
 
 /* "sbxview: MSG" on stderr, MSG sanitised (it may quote file names). */
 void sbx_warn(const char *msg);
-/* The theme called name, or the built-in default with a warning when the
- * default theme file is missing or bad; false when a named theme cannot load. */
+/* The theme called name, looked for in $XDG_CONFIG_HOME/sbxview/themes (or
+ * ~/.config/sbxview/themes), the installed folder, then themes/ beside the
+ * binary (a build that is not installed); or the built-in default with a
+ * warning when the default theme file is bad (quietly when it is missing).
+ * False when a named theme cannot load. */
 bool sbx_pick_theme(const char *name, struct sbx_theme *t);
 /* The load's errors and the files a folder held that nothing reads (a line
  * each, with the reason), on stderr. */

@@ -15,6 +15,7 @@
 #include "analyses/filetree.h"
 #include "analyses/netview.h"
 #include "analyses/summary.h"
+#include "importers/format.h"
 #include "model/timeline.h"
 #include "render/doc.h"
 #include "render/grid.h"
@@ -53,6 +54,7 @@ struct sbx_app_opts {
     const char *const *inputs; /* the inputs as given (borrowed), for an export's
                                   "review again" line; NULL: the sources' paths */
     size_t ninputs;
+    struct sbx_import_opts import; /* for the runs it loads itself (importers/format.h) */
 };
 
 struct sbx_app_job;

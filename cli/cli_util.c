@@ -193,6 +193,17 @@ void sbx_cli_runs_free(struct sbx_cli_runs *r)
     r->allow = NULL;
 }
 
+struct sbx_import_opts sbx_cli_import_opts(void)
+{
+    return (struct sbx_import_opts){.webhook_secrets = getenv("RUNTIME_WEBHOOK_SECRET")};
+}
+
+struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r)
+{
+    return (struct sbx_load_opts){.threads = r->threads, .formats = r->in.formats,
+                                  .import = sbx_cli_import_opts()};
+}
+
 bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,
                        const struct sbx_load_report *rep, struct sbx_summary *sum)
 {

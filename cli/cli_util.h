@@ -79,6 +79,14 @@ int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
 bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv);
 void sbx_cli_runs_free(struct sbx_cli_runs *r);
 
+/* What the importers take from the environment (importers/format.h):
+ * RUNTIME_WEBHOOK_SECRET, Runtime's webhook secrets, comma-separated
+ * (borrowed from the environment). */
+struct sbx_import_opts sbx_cli_import_opts(void);
+/* The load options for r's inputs: -j, the formats --as chose, and the
+ * import options above. */
+struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r);
+
 /* Summarises tl with r's allow-list and threads, listing the files rep says
  * the load could not read; false with the reason on stderr. On true, *sum
  * is the caller's to free (sbx_summary_free). */

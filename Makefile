@@ -76,6 +76,14 @@ $(B)/tests/%: tests/unit/%.c $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(APPA) $(LIBA) $(LIBS) $(TEST_LIBS)
 
+# The sub-command table's test links the command line itself: cli/ and
+# tui/ without main().
+CLI_TEST_OBJ := $(filter-out $(B)/cli/main.o,$(TUI_OBJ))
+$(B)/tests/test_cli_subcommands: tests/unit/test_cli_subcommands.c $(CLI_TEST_OBJ) $(APPA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(CLI_TEST_OBJ) \
+	    $(APPA) $(LIBA) $(LIBS) $(CURSES_LIBS) $(TEST_LIBS)
+
 # The review in the terminal when there is one, else the printed summary.
 example: $(BIN)
 	@if [ -t 0 ] && [ -t 1 ]; then ./$(BIN) examples/csv-fix; else ./$(BIN) summary examples/csv-fix; fi

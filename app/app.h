@@ -15,6 +15,7 @@
 #include "analyses/filetree.h"
 #include "analyses/netview.h"
 #include "analyses/summary.h"
+#include "importers/format.h"
 #include "model/timeline.h"
 #include "render/doc.h"
 #include "render/grid.h"
@@ -64,6 +65,7 @@ struct sbx_app_opts {
     size_t ninputs;
     const struct sbx_send_env *services; /* the ticket services' settings (borrowed;
                                             cli/ reads them); NULL: none set */
+    struct sbx_import_opts import; /* for the runs it loads itself (importers/format.h) */
 };
 
 struct sbx_app_job;

@@ -13,22 +13,22 @@
 #include "app/list_window.h"
 
 static bool load_run(struct sbx_cmp_side *s, const char *path, const char *name,
-                     const struct sbx_format *fmt, const struct sbx_allowlist *allow, int threads,
-                     char *err, size_t errsz)
+                     const struct sbx_format *fmt, const struct sbx_allowlist *allow,
+                     const struct sbx_app_opts *opts, char *err, size_t errsz)
 {
     s->name = sbx_xstrndup(name, strlen(name));
     sbx_timeline_init(&s->tl);
     const char *paths[1] = {path};
     struct sbx_load_report rep = {0};
     const struct sbx_format *fmts[1] = {fmt};
-    struct sbx_load_opts lo = {.threads = threads, .formats = fmts};
+    struct sbx_load_opts lo = {.threads = opts->threads, .formats = fmts, .import = opts->import};
     size_t loaded = sbx_load_paths(&s->tl, paths, 1, &lo, &rep);
     bool ok = loaded > 0;
     if (!ok) {
         snprintf(err, errsz, "%s", rep.nerrors ? rep.errors[0] : "nothing in it could be read");
     } else {
-        struct sbx_summary_opts so = {.threads = threads, .allow = allow, .unread = rep.unread,
-                                      .nunread = rep.nunread};
+        struct sbx_summary_opts so = {.threads = opts->threads, .allow = allow,
+                                      .unread = rep.unread, .nunread = rep.nunread};
         ok = s->summarized = sbx_summarize(&s->tl, &so, &s->sum, err, errsz);
     }
     sbx_load_report_free(&rep);
@@ -60,13 +60,13 @@ struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
     v->cols = cols;
     v->rows = rows;
     char why[256];
-    if (!load_run(&v->side[0], path_a, name_a, fmt_a, allow, opts->threads, why, sizeof why)) {
+    if (!load_run(&v->side[0], path_a, name_a, fmt_a, allow, opts, why, sizeof why)) {
         snprintf(err, errsz, "A (%s): %s", name_a, why);
         side_free(&v->side[0]);
         free(v);
         return NULL;
     }
-    if (!load_run(&v->side[1], path_b, name_b, fmt_b, allow, opts->threads, why, sizeof why)) {
+    if (!load_run(&v->side[1], path_b, name_b, fmt_b, allow, opts, why, sizeof why)) {
         snprintf(err, errsz, "B (%s): %s", name_b, why);
         side_free(&v->side[0]);
         side_free(&v->side[1]);

@@ -133,7 +133,8 @@ static void open_run(struct sbx_runs_app *a)
     const struct sbx_run_row *row = &a->runs->rows[a->order[a->cur]];
     close_run(a);
     a->paths[0] = row->path;
-    a->in = (struct sbx_loader_inputs){.paths = a->paths, .n = 1, .allow = a->allow};
+    a->in = (struct sbx_loader_inputs){.paths = a->paths, .n = 1, .allow = a->allow,
+                                       .import = a->opts.import};
     a->loader = sbx_xmalloc(sizeof *a->loader);
     sbx_app_init(&a->app, &a->opts, a->cols, a->rows);
     a->app_open = true;

@@ -9,7 +9,7 @@ static void *run(void *arg)
 {
     struct sbx_loader *l = arg;
     struct sbx_load_opts opts = {.threads = l->threads, .shared = &l->progress,
-                                 .formats = l->in->formats};
+                                 .formats = l->in->formats, .import = l->in->import};
     l->loaded = sbx_load_paths(&l->tl, l->in->paths, l->in->n, &opts, &l->report);
     atomic_store(&l->phase, 1);
     if (l->loaded && !l->report.cancelled) {
@@ -87,7 +87,8 @@ void sbx_loader_free(struct sbx_loader *l)
 bool sbx_loader_preview(const struct sbx_loader_inputs *in, size_t prefix, struct sbx_timeline *tl,
                         struct sbx_summary *sum)
 {
-    struct sbx_load_opts opts = {.threads = 1, .prefix = prefix, .formats = in->formats};
+    struct sbx_load_opts opts = {.threads = 1, .prefix = prefix, .formats = in->formats,
+                                 .import = in->import};
     struct sbx_load_report rep = {0};
     sbx_timeline_init(tl);
     size_t loaded = sbx_load_paths(tl, in->paths, in->n, &opts, &rep);

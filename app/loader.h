@@ -22,6 +22,7 @@ struct sbx_loader_inputs {
     const struct sbx_format *const *formats; /* per path, or NULL: detect (importers/load.h) */
     size_t n;
     const struct sbx_allowlist *allow;      /* or NULL (analyses/summary.h) */
+    struct sbx_import_opts import;          /* importers/format.h */
 };
 
 struct sbx_loader {

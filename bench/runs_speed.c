@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "runs_speed: %s is not a folder of runs\n", argv[1]);
         return 2;
     }
-    struct sbx_runs_fill *fill = sbx_runs_fill_start(&runs, NULL, threads, true);
+    struct sbx_runs_fill *fill = sbx_runs_fill_start(&runs, NULL, NULL, threads, true);
     struct sbx_app_opts opts = {.threads = threads, .background = true};
     struct sbx_runs_app a;
     sbx_runs_app_init(&a, &opts, NULL, &runs, cols, rows);

@@ -1,4 +1,6 @@
-/* The command line: sub-commands and their options (internal to tui/). */
+/* The command line: each sub-command's run function (one file each,
+ * cli/cmd_*.c, listed in cli/subcommands.c), the exit statuses and the
+ * help. Internal to cli/. */
 #ifndef SBX_CLI_H
 #define SBX_CLI_H
 
@@ -6,14 +8,18 @@
 
 enum { SBX_EXIT_OK = 0, SBX_EXIT_FINDINGS = 1, SBX_EXIT_USAGE = 2 };
 
-int sbx_cmd_summary(int argc, char **argv);
+/* Each takes its arguments with argv[0] its own name (the review: the
+ * program's) and returns the exit status. */
 int sbx_cmd_view(int argc, char **argv);
+int sbx_cmd_summary(int argc, char **argv);
 int sbx_cmd_check(int argc, char **argv);
+int sbx_cmd_compare(int argc, char **argv);
+int sbx_cmd_fetch(int argc, char **argv);
+int sbx_cmd_export(int argc, char **argv);
+
 /* The finding kinds of sbxview check, a line each, for --help. */
 void sbx_check_kinds(FILE *to);
-int sbx_cmd_fetch(int argc, char **argv);
-int sbx_cmd_compare(int argc, char **argv);
-int sbx_cmd_export(int argc, char **argv);
+/* The whole help (cli/usage.c). */
 void sbx_usage(FILE *to);
 
 #endif

@@ -39,10 +39,16 @@ static bool beside_binary(char *dir, size_t n)
 bool sbx_pick_theme(const char *name, struct sbx_theme *t)
 {
     char err[256], here[4096];
-    if (sbx_theme_load(t, name, SBX_THEMEDIR, err, sizeof err))
-        return true;
-    if (strstr(err, "no theme") && beside_binary(here, sizeof here) &&
-        sbx_theme_load(t, name, here, err, sizeof err))
+    struct sbx_buf user = SBX_BUF_INIT;
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        sbx_buf_addf(&user, "%s/sbxview/themes", xdg);
+    else if (home && *home)
+        sbx_buf_addf(&user, "%s/.config/sbxview/themes", home);
+    const char *dirs[] = {user.p, SBX_THEMEDIR, beside_binary(here, sizeof here) ? here : NULL};
+    bool ok = sbx_theme_load(t, name, dirs, sizeof dirs / sizeof *dirs, err, sizeof err);
+    sbx_buf_free(&user);
+    if (ok)
         return true;
     bool is_default = strcmp(name, "default") == 0;
     if (!is_default || !strstr(err, "no theme"))
@@ -185,6 +191,17 @@ void sbx_cli_runs_free(struct sbx_cli_runs *r)
     sbx_inputs_free(&r->in);
     sbx_allowlist_free(r->allow);
     r->allow = NULL;
+}
+
+struct sbx_import_opts sbx_cli_import_opts(void)
+{
+    return (struct sbx_import_opts){.webhook_secrets = getenv("RUNTIME_WEBHOOK_SECRET")};
+}
+
+struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r)
+{
+    return (struct sbx_load_opts){.threads = r->threads, .formats = r->in.formats,
+                                  .import = sbx_cli_import_opts()};
 }
 
 bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,

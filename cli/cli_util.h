@@ -1,4 +1,4 @@
-/* Helpers the sub-commands share (internal to tui/). */
+/* Helpers the sub-commands share (internal to cli/). */
 #ifndef SBX_CLI_UTIL_H
 #define SBX_CLI_UTIL_H
 
@@ -12,8 +12,11 @@
 
 /* "sbxview: MSG" on stderr, MSG sanitised (it may quote file names). */
 void sbx_warn(const char *msg);
-/* The theme called name, or the built-in default with a warning when the
- * default theme file is missing or bad; false when a named theme cannot load. */
+/* The theme called name, looked for in $XDG_CONFIG_HOME/sbxview/themes (or
+ * ~/.config/sbxview/themes), the installed folder, then themes/ beside the
+ * binary (a build that is not installed); or the built-in default with a
+ * warning when the default theme file is bad (quietly when it is missing).
+ * False when a named theme cannot load. */
 bool sbx_pick_theme(const char *name, struct sbx_theme *t);
 /* The load's errors and the files a folder held that nothing reads (a line
  * each, with the reason), on stderr. */
@@ -75,6 +78,14 @@ int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
 /* The inputs after "--" (argv[optind] on); false with a message on stderr. */
 bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv);
 void sbx_cli_runs_free(struct sbx_cli_runs *r);
+
+/* What the importers take from the environment (importers/format.h):
+ * RUNTIME_WEBHOOK_SECRET, Runtime's webhook secrets, comma-separated
+ * (borrowed from the environment). */
+struct sbx_import_opts sbx_cli_import_opts(void);
+/* The load options for r's inputs: -j, the formats --as chose, and the
+ * import options above. */
+struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r);
 
 /* Summarises tl with r's allow-list and threads, listing the files rep says
  * the load could not read; false with the reason on stderr. On true, *sum

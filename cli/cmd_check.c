@@ -183,7 +183,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts lo = {.threads = runs->threads, .formats = in->formats};
+    struct sbx_load_opts lo = sbx_cli_load_opts(runs);
     size_t loaded = sbx_load_paths(&tl, in->paths, in->n, &lo, &rep);
     if (!runs->quiet)
         sbx_warn_load_report(&rep);

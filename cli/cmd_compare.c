@@ -26,7 +26,8 @@ struct side {
 static bool load_run(struct side *s, const struct sbx_cli_runs *r, size_t i)
 {
     const struct sbx_format *fmts[1] = {r->in.formats[i]};
-    struct sbx_load_opts lopts = {.threads = r->threads, .formats = fmts};
+    struct sbx_load_opts lopts = sbx_cli_load_opts(r);
+    lopts.formats = fmts; /* this one run's */
     struct sbx_load_report rep = {0};
     size_t loaded = sbx_load_paths(&s->tl, &r->in.paths[i], 1, &lopts, &rep);
     if (!r->quiet || !loaded)
@@ -80,7 +81,8 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
     /* on a terminal, without a format or a file to write: the compare view */
     if (!fmt_given && !output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
         struct sbx_screen_opts so = {.app = {.threads = r->threads,
-                                             .ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0},
+                                             .ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
+                                             .import = sbx_cli_import_opts()},
                                      .theme = "default", .mouse = true, .cols = 80, .rows = 24};
         return sbx_view_compare(&so, in->paths[0], in->formats[0], in->paths[1], in->formats[1],
                                 r->allow);

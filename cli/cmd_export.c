@@ -139,7 +139,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts lo = {.threads = a->runs.threads, .formats = a->runs.in.formats};
+    struct sbx_load_opts lo = sbx_cli_load_opts(&a->runs);
     size_t loaded = sbx_load_paths(&tl, a->runs.in.paths, a->runs.in.n, &lo, &rep);
     if (!a->runs.quiet)
         sbx_warn_load_report(&rep);

@@ -127,7 +127,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         return SBX_EXIT_USAGE;
 
     struct progress prog = {false};
-    struct sbx_load_opts lopts = {.threads = r->threads, .formats = in->formats};
+    struct sbx_load_opts lopts = sbx_cli_load_opts(r);
     if (!r->quiet && isatty(2)) {
         lopts.progress = show_progress;
         lopts.progress_ctx = &prog;

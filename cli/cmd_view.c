@@ -151,7 +151,7 @@ static void follow_toggle(struct sbx_app *app, struct live *v)
         sbx_app_message(app, false, "following: starts once the load is done");
         return;
     }
-    v->follow = sbx_follow_start(&v->l->tl);
+    v->follow = sbx_follow_start(&v->l->tl, &v->l->in->import);
     if (!sbx_follow_count(v->follow)) {
         sbx_follow_free(v->follow);
         v->follow = NULL;
@@ -371,7 +371,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
-                                   .allow = r->allow};
+                                   .allow = r->allow, .import = sbx_cli_import_opts()};
+    o.app.import = li.import; /* for the runs the runs list and compare view load */
     o.app.exports = true;
     struct sbx_send_env services;
     sbx_export_settings(&services);

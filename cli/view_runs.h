@@ -1,6 +1,6 @@
 /* The runs list and the compare view on a terminal (or, with dump, the
  * screen they would show after a key script, as sbxview --dump does for
- * one run). Internal to tui/.
+ * one run). Internal to cli/.
  *
  * Ownership: the runs list and allow list are borrowed for the call. */
 #ifndef SBX_VIEW_RUNS_H

@@ -36,6 +36,7 @@ struct followed {
 struct sbx_follow {
     struct followed *files;
     size_t n;
+    struct sbx_load_opts load; /* its import options, for the lines that come */
 };
 
 static const struct sbx_format *format_named(const char *name)
@@ -71,9 +72,12 @@ static void note_position(struct followed *fw, const struct sbx_source *src)
     }
 }
 
-struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl)
+struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl,
+                                    const struct sbx_import_opts *import)
 {
     struct sbx_follow *f = sbx_xcalloc(1, sizeof *f);
+    if (import)
+        f->load.import = *import;
     f->files = sbx_xcalloc(tl->nsources ? tl->nsources : 1, sizeof *f->files);
     for (size_t i = 0; i < tl->nsources; i++) {
         const struct sbx_source *src = &tl->sources[i];
@@ -187,7 +191,8 @@ static bool loaded_bytes_unchanged(int fd, const struct followed *fw)
 
 /* Imports what the source holds past the last complete line; returns the
  * number of events made. */
-static size_t import_new(struct sbx_timeline *tl, struct followed *fw)
+static size_t import_new(struct sbx_timeline *tl, struct followed *fw,
+                         const struct sbx_load_opts *load)
 {
     struct sbx_source *src = &tl->sources[fw->source];
     if (fw->resume == 0 && src->size >= 3 && memcmp(src->data, "\xEF\xBB\xBF", 3) == 0)
@@ -195,7 +200,7 @@ static size_t import_new(struct sbx_timeline *tl, struct followed *fw)
     if (fw->open)
         sbx_timeline_forget_line(tl, fw->source, fw->next_line, src->incomplete > 0);
     struct sbx_imported im;
-    sbx_import_range(tl, fw->source, fw->fmt, fw->resume, fw->next_line - 1, NULL, &im);
+    sbx_import_range(tl, fw->source, fw->fmt, fw->resume, fw->next_line - 1, load, &im);
     size_t added = 0;
     for (size_t i = 0; i < im.nbufs; i++)
         added += im.bufs[i].n;
@@ -207,7 +212,8 @@ static size_t import_new(struct sbx_timeline *tl, struct followed *fw)
     return added;
 }
 
-static void poll_one(struct followed *fw, struct sbx_timeline *tl, struct sbx_follow_file *out)
+static void poll_one(struct followed *fw, struct sbx_timeline *tl, const struct sbx_load_opts *load,
+                     struct sbx_follow_file *out)
 {
     const char *path = tl->sources[fw->source].path;
     out->source = fw->source;
@@ -255,7 +261,7 @@ static void poll_one(struct followed *fw, struct sbx_timeline *tl, struct sbx_fo
         size_t old = fw->loaded;
         if (take_new_bytes(tl, fw->source, fd, (size_t)fst.st_size)) {
             out->status = SBX_FOLLOW_GREW;
-            out->events = import_new(tl, fw);
+            out->events = import_new(tl, fw, load);
             set_message(out, path, "%zu new bytes, %zu new events", fw->loaded - old, out->events);
         } else {
             out->status = SBX_FOLLOW_ERROR;
@@ -279,7 +285,7 @@ size_t sbx_follow_poll(struct sbx_follow *f, struct sbx_timeline *tl,
         if (!fw->active || fw->source >= tl->nsources)
             continue;
         struct sbx_follow_file *out = &rep->files[rep->nfiles++];
-        poll_one(fw, tl, out);
+        poll_one(fw, tl, &f->load, out);
         rep->events += out->events;
         fw->active = out->status == SBX_FOLLOW_UNCHANGED || out->status == SBX_FOLLOW_GREW;
     }

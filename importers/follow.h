@@ -19,6 +19,7 @@
  *
  * Ownership: sbx_follow_start's result belongs to the caller (free with
  * sbx_follow_free) and may be used only with the timeline it was started on;
+ * the import options' strings are borrowed for its life;
  * a report's array and messages are freed by sbx_follow_report_free. */
 #ifndef SBX_FOLLOW_H
 #define SBX_FOLLOW_H
@@ -26,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "importers/format.h"
 #include "model/timeline.h"
 
 enum sbx_follow_status {
@@ -54,7 +56,10 @@ struct sbx_follow_report {
 
 struct sbx_follow;
 
-struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl);
+/* import: what the load was given (importers/format.h), for the lines
+ * that come; NULL: nothing. */
+struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl,
+                                    const struct sbx_import_opts *import);
 
 /* How many files are still followed. */
 size_t sbx_follow_count(const struct sbx_follow *f);

@@ -10,8 +10,13 @@
  * halves of one file at once; it never touches the timeline except to intern
  * strings (thread-safe) and to read its source's bytes.
  *
- * Ownership: state_new's result is freed by state_free; reasons are written
- * into the caller's buffer (ASCII, quoting no input bytes). */
+ * What an import needs from outside the file (a secret to check signatures
+ * with) comes in struct sbx_import_opts, from the caller: importers read no
+ * environment.
+ *
+ * Ownership: state_new's result is freed by state_free; the import options
+ * are borrowed for the state's life; reasons are written into the caller's
+ * buffer (ASCII, quoting no input bytes). */
 #ifndef SBX_FORMAT_H
 #define SBX_FORMAT_H
 
@@ -23,11 +28,20 @@
 
 enum sbx_line_status { SBX_LINE_OK, SBX_LINE_BLANK, SBX_LINE_BAD };
 
+/* What the caller gives every import (zeroed: nothing). */
+struct sbx_import_opts {
+    /* Runtime's webhook secrets, comma-separated (two during a rotation):
+     * deliveries are checked against them. NULL or "": not checked. */
+    const char *webhook_secrets;
+};
+
 struct sbx_format {
     const char *name;
     /* Whether data (the start of a file, already past any BOM) is this format. */
     bool (*detect)(const char *data, size_t size);
-    void *(*state_new)(struct sbx_timeline *tl, uint32_t source);
+    /* opts is never NULL. */
+    void *(*state_new)(struct sbx_timeline *tl, uint32_t source,
+                       const struct sbx_import_opts *opts);
     void (*state_free)(void *state);
     /* line excludes its '\n'; off is the line's offset in the source. */
     enum sbx_line_status (*line)(void *state, struct sbx_evbuf *out, const char *line, size_t len,

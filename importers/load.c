@@ -30,6 +30,7 @@ struct chunk {
     uint64_t total;
     struct sbx_load_progress *shared;
     const struct sbx_load_opts *progress; /* set on the chunk the calling thread imports */
+    const struct sbx_import_opts *import;
 };
 
 static bool cancel_asked(struct sbx_load_progress *shared)
@@ -56,7 +57,7 @@ static uint64_t count_done(struct chunk *c, const char **counted, const char *up
 static void *import_chunk(void *arg)
 {
     struct chunk *c = arg;
-    void *state = c->fmt->state_new(c->tl, c->source);
+    void *state = c->fmt->state_new(c->tl, c->source, c->import);
     const char *base = c->tl->sources[c->source].data;
     const char *p = c->begin, *counted = c->begin;
     size_t events_counted = 0;
@@ -136,10 +137,11 @@ static uint32_t count_lines(const char *data, size_t size)
 /* A format's whole-file import (items that span lines), on this thread. */
 static void import_whole(struct sbx_timeline *tl, uint32_t source, const struct sbx_format *fmt,
                          const char *data, size_t size, uint32_t first_line,
-                         struct sbx_load_progress *shared, struct sbx_imported *out)
+                         const struct sbx_import_opts *import, struct sbx_load_progress *shared,
+                         struct sbx_imported *out)
 {
     struct sbx_evbuf buf = {0};
-    void *state = fmt->state_new(tl, source);
+    void *state = fmt->state_new(tl, source, import);
     fmt->file(state, &buf, data, size, (uint64_t)(data - tl->sources[source].data));
     fmt->state_free(state);
     renumber(&buf, first_line);
@@ -163,6 +165,8 @@ void sbx_import_range(struct sbx_timeline *tl, uint32_t source, const struct sbx
     if (from >= src->size)
         return; /* nothing (new) to import */
     struct sbx_load_progress *shared = opts ? opts->shared : NULL;
+    static const struct sbx_import_opts no_import;
+    const struct sbx_import_opts *import = opts ? &opts->import : &no_import;
     if (cancel_asked(shared)) {
         out->stopped = true;
         return;
@@ -171,7 +175,7 @@ void sbx_import_range(struct sbx_timeline *tl, uint32_t source, const struct sbx
     int nthreads = thread_count(opts);
     size_t total = (size_t)(end - data);
     if (fmt->file && fmt->spans_lines(data, total)) {
-        import_whole(tl, source, fmt, data, total, first_line, shared, out);
+        import_whole(tl, source, fmt, data, total, first_line, import, shared, out);
         return;
     }
     if (total < (opts && opts->split_min ? opts->split_min : SPLIT_MIN_BYTES))
@@ -191,7 +195,7 @@ void sbx_import_range(struct sbx_timeline *tl, uint32_t source, const struct sbx
         memset(&chunks[n], 0, sizeof chunks[n]);
         chunks[n] = (struct chunk){.tl = tl, .fmt = fmt, .source = source, .begin = p,
                                    .end = stop, .is_last = stop == end, .done = &done,
-                                   .total = total, .shared = shared};
+                                   .total = total, .shared = shared, .import = import};
         n++;
         p = stop;
     }

@@ -17,10 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "importers/format.h"
 #include "model/timeline.h"
 #include "model/unread.h"
-
-struct sbx_format;
 
 /* Written by the loading threads, read by anyone: byte counts are updated
  * every few MiB and exact when a file is done. bytes_total and files_total
@@ -53,6 +52,9 @@ struct sbx_load_opts {
      * detection; a NULL array or entry: detected from the content. A folder
      * given with a format has every file in it read as that format. */
     const struct sbx_format *const *formats;
+    /* Handed to every import (importers/format.h); its strings are borrowed
+     * for the load. */
+    struct sbx_import_opts import;
 };
 
 struct sbx_load_report {

@@ -154,6 +154,7 @@ bool sbx_runs_discover(const char *path, struct sbx_runs *out)
 struct sbx_runs_fill {
     struct sbx_runs *r;
     const struct sbx_allowlist *allow;
+    struct sbx_import_opts import;
     _Atomic size_t next;
     _Atomic bool stop;
     _Atomic size_t running;
@@ -175,7 +176,7 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts opts = {.threads = 1, .shared = progress};
+    struct sbx_load_opts opts = {.threads = 1, .shared = progress, .import = f->import};
     size_t loaded = sbx_load_paths(&tl, paths, 1, &opts, &rep);
     if (rep.cancelled) {
         /* stopped: the row stays PENDING */
@@ -230,11 +231,14 @@ static int online_cpus(void)
 }
 
 struct sbx_runs_fill *sbx_runs_fill_start(struct sbx_runs *r, const struct sbx_allowlist *allow,
-                                          int threads, bool background)
+                                          const struct sbx_import_opts *import, int threads,
+                                          bool background)
 {
     struct sbx_runs_fill *f = sbx_xcalloc(1, sizeof *f);
     f->r = r;
     f->allow = allow;
+    if (import)
+        f->import = *import;
     int want = threads > 0 ? (threads > MAX_WORKERS ? MAX_WORKERS : threads) : online_cpus();
     f->nworkers = (size_t)want < r->n ? (size_t)want : r->n;
     atomic_init(&f->running, f->nworkers);

@@ -11,8 +11,8 @@
  * down are not looked at, as a run folder is flat.
  *
  * Ownership: sbx_runs_discover fills the caller's list; a fill borrows the
- * list and the allow list until sbx_runs_fill_free, which stops and frees
- * the fill. */
+ * list, the allow list and the import options' strings until
+ * sbx_runs_fill_free, which stops and frees the fill. */
 #ifndef SBX_IMPORTERS_RUNS_H
 #define SBX_IMPORTERS_RUNS_H
 
@@ -22,6 +22,7 @@
 #include "analyses/runs.h"
 
 struct sbx_allowlist;
+struct sbx_import_opts;
 
 /* True when path is a folder of runs (the rule above); the list (made here:
  * free it with sbx_runs_free) then holds its runs, by name, PENDING. False
@@ -31,10 +32,12 @@ bool sbx_runs_discover(const char *path, struct sbx_runs *out);
 struct sbx_runs_fill;
 
 /* Starts filling every row: threads workers (0: one per online CPU, at most
- * 8) each take the next run, load it and summarise it on one thread. With
- * background false, returns when every row is filled. */
+ * 8) each take the next run, load it (with import: importers/format.h, NULL
+ * for none) and summarise it on one thread. With background false, returns
+ * when every row is filled. */
 struct sbx_runs_fill *sbx_runs_fill_start(struct sbx_runs *r, const struct sbx_allowlist *allow,
-                                          int threads, bool background);
+                                          const struct sbx_import_opts *import, int threads,
+                                          bool background);
 /* Every row filled (or the fill stopped). */
 bool sbx_runs_fill_done(struct sbx_runs_fill *f);
 /* Waits for every row. */

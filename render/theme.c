@@ -122,30 +122,21 @@ static bool read_small_file(const char *path, struct sbx_buf *out)
     return true;
 }
 
-bool sbx_theme_load(struct sbx_theme *t, const char *name, const char *installed_dir, char *err,
-                    size_t errsz)
+bool sbx_theme_load(struct sbx_theme *t, const char *name, const char *const *dirs, size_t ndirs,
+                    char *err, size_t errsz)
 {
     sbx_theme_default(t);
     if (!*name || strchr(name, '/')) {
         snprintf(err, errsz, "a theme name is a plain name, like default");
         return false;
     }
-    struct sbx_buf dirs[2] = {SBX_BUF_INIT, SBX_BUF_INIT};
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-        sbx_buf_addf(&dirs[0], "%s/sbxview/themes", xdg);
-    else if (home && *home)
-        sbx_buf_addf(&dirs[0], "%s/.config/sbxview/themes", home);
-    if (installed_dir)
-        sbx_buf_adds(&dirs[1], installed_dir);
-    bool found = false, ok = false;
-    for (int i = 0; i < 2 && !found; i++) {
-        if (!dirs[i].len)
+    for (size_t i = 0; i < ndirs; i++) {
+        if (!dirs[i] || !*dirs[i])
             continue;
         struct sbx_buf path = SBX_BUF_INIT, text = SBX_BUF_INIT;
-        sbx_buf_addf(&path, "%s/%s.theme", dirs[i].p, name);
-        if (read_small_file(path.p, &text)) {
-            found = true;
+        sbx_buf_addf(&path, "%s/%s.theme", dirs[i], name);
+        bool found = read_small_file(path.p, &text), ok = false;
+        if (found) {
             char why[160];
             ok = sbx_theme_parse(t, text.p ? text.p : "", text.len, why, sizeof why);
             if (!ok)
@@ -153,12 +144,11 @@ bool sbx_theme_load(struct sbx_theme *t, const char *name, const char *installed
         }
         sbx_buf_free(&path);
         sbx_buf_free(&text);
+        if (found)
+            return ok;
     }
-    if (!found)
-        snprintf(err, errsz, "no theme called %s", name);
-    sbx_buf_free(&dirs[0]);
-    sbx_buf_free(&dirs[1]);
-    return ok;
+    snprintf(err, errsz, "no theme called %s", name);
+    return false;
 }
 
 void sbx_look_sgr(const struct sbx_look *l, struct sbx_buf *out)

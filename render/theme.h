@@ -4,8 +4,10 @@
  * white) or 0-255, attributes bold dim underline reverse, and `#` comments.
  * Styles a file leaves out keep the built-in default theme's look.
  *
- * Files are looked up as NAME.theme in $XDG_CONFIG_HOME/sbxview/themes (or
- * ~/.config/sbxview/themes), then in the installed theme folder.
+ * A theme called NAME is the file NAME.theme in the first of the folders
+ * the caller names that holds one (the command line names the user's,
+ * then the installed one: cli/cli_util.h); nothing here reads the
+ * environment.
  * Ownership: the caller owns the sbx_theme (a plain value); nothing to free. */
 #ifndef SBX_THEME_H
 #define SBX_THEME_H
@@ -36,10 +38,11 @@ void sbx_theme_default(struct sbx_theme *t);
  * with "line N: reason" in err at the first bad line (lines before it apply). */
 bool sbx_theme_parse(struct sbx_theme *t, const char *text, size_t n, char *err, size_t errsz);
 
-/* Finds NAME.theme (see above; installed_dir may be NULL) and applies it over
- * the default. False with a reason when it is missing or bad. */
-bool sbx_theme_load(struct sbx_theme *t, const char *name, const char *installed_dir, char *err,
-                    size_t errsz);
+/* Finds NAME.theme in dirs[0..ndirs), in order (NULL and "" entries are
+ * passed over), and applies it over the default. False with a reason when
+ * no folder holds it or the first that does holds a bad one. */
+bool sbx_theme_load(struct sbx_theme *t, const char *name, const char *const *dirs, size_t ndirs,
+                    char *err, size_t errsz);
 
 /* The SGR escape sequence that turns a look on ("" for a plain look). */
 void sbx_look_sgr(const struct sbx_look *l, struct sbx_buf *out);

@@ -13,8 +13,10 @@ struct diff_state {
     uint32_t source;
 };
 
-static void *state_new(struct sbx_timeline *tl, uint32_t source)
+static void *state_new(struct sbx_timeline *tl, uint32_t source,
+                       const struct sbx_import_opts *opts)
 {
+    (void)opts; /* this format needs nothing from outside its file */
     struct diff_state *st = sbx_xcalloc(1, sizeof *st);
     st->tl = tl;
     st->source = source;

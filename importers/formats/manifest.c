@@ -97,8 +97,10 @@ struct manifest_state {
     struct sbx_buf path;
 };
 
-static void *state_new(struct sbx_timeline *tl, uint32_t source)
+static void *state_new(struct sbx_timeline *tl, uint32_t source,
+                       const struct sbx_import_opts *opts)
 {
+    (void)opts; /* this format needs nothing from outside its file */
     (void)tl;
     (void)source;
     return sbx_xcalloc(1, sizeof(struct manifest_state));

@@ -69,8 +69,10 @@ static enum field field_of(const char *k, size_t n)
 #undef IS
 }
 
-static void *state_new(struct sbx_timeline *tl, uint32_t source)
+static void *state_new(struct sbx_timeline *tl, uint32_t source,
+                       const struct sbx_import_opts *opts)
 {
+    (void)opts; /* this format needs nothing from outside its file */
     struct sbio_state *st = sbx_xcalloc(1, sizeof *st);
     sbx_jline_init(&st->j, tl, source);
     return st;

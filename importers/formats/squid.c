@@ -610,8 +610,10 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
     return SBX_LINE_OK;
 }
 
-static void *state_new(struct sbx_timeline *tl, uint32_t source)
+static void *state_new(struct sbx_timeline *tl, uint32_t source,
+                       const struct sbx_import_opts *opts)
 {
+    (void)opts; /* this format needs nothing from outside its file */
     struct squid_state *st = sbx_xcalloc(1, sizeof *st);
     st->tl = tl;
     st->source = source;

@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     if (load(&tl, path) == 1) {
-        struct sbx_follow *f = sbx_follow_start(&tl);
+        struct sbx_follow *f = sbx_follow_start(&tl, NULL);
         if (sbx_follow_count(f) == 0) { /* a manifest or a diff: not followed */
             sbx_follow_free(f);
             sbx_timeline_free(&tl);

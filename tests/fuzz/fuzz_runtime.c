@@ -19,14 +19,6 @@
             abort();                                                                             \
     } while (0)
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    setenv(SBX_RUNTIME_SECRET_ENV, "fuzz-secret, other", 1); /* deliveries get checked */
-    return 0;
-}
-
 static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size,
                  const struct sbx_format *fmt, int threads)
 {
@@ -34,7 +26,8 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size,
     char *copy = malloc(size ? size : 1);
     memcpy(copy, data, size);
     uint32_t src = sbx_timeline_add_source(tl, "fuzz.json", copy, size, SBX_DATA_HEAP);
-    struct sbx_load_opts lo = {.threads = threads, .split_min = 1};
+    struct sbx_load_opts lo = {.threads = threads, .split_min = 1,
+                               .import.webhook_secrets = "fuzz-secret, other"}; /* checked */
     sbx_load_source(tl, src, fmt, &lo);
     sbx_timeline_finish(tl);
     const struct sbx_source *s = &tl->sources[src];

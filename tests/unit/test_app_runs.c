@@ -78,7 +78,7 @@ static int setup(void **state)
     add_run(f, "gamma", run_log(3, 6, 5, false, NULL));
     add_run(f, "delta", run_log(4, 6, 1, true, NULL));
     assert_true(sbx_runs_discover(f->root, &f->runs));
-    sbx_runs_fill_free(sbx_runs_fill_start(&f->runs, NULL, 2, false));
+    sbx_runs_fill_free(sbx_runs_fill_start(&f->runs, NULL, NULL, 2, false));
     struct sbx_app_opts opts = {.threads = 1};
     sbx_runs_app_init(&f->app, &opts, NULL, &f->runs, 80, 24);
     sbx_grid_init(&f->g, false);
@@ -341,7 +341,7 @@ static void rows_fill_in_as_read(void **state)
     assert_non_null(strstr(out.p, "4 runs, 0 read"));
     assert_non_null(strstr(out.p, "reading"));
     assert_false(sbx_runs_app_poll(&a));
-    sbx_runs_fill_free(sbx_runs_fill_start(&fresh, NULL, 2, false));
+    sbx_runs_fill_free(sbx_runs_fill_start(&fresh, NULL, NULL, 2, false));
     assert_true(sbx_runs_app_poll(&a));
     assert_false(sbx_runs_app_busy(&a));
     sbx_buf_clear(&out);

@@ -82,7 +82,7 @@ static void load_and_follow(struct fixture *fx)
     assert_int_equal(sbx_load_paths(&fx->tl, paths, 1, &opts, &rep), 1);
     assert_int_equal(rep.nerrors, 0);
     sbx_load_report_free(&rep);
-    fx->f = sbx_follow_start(&fx->tl);
+    fx->f = sbx_follow_start(&fx->tl, NULL);
     assert_int_equal(sbx_follow_count(fx->f), 1);
 }
 
@@ -545,7 +545,7 @@ static void derived_formats_not_followed(void **state)
     const char *paths[] = {fx->path, diff};
     assert_int_equal(sbx_load_paths(&fx->tl, paths, 2, NULL, &rep), 2);
     sbx_load_report_free(&rep);
-    fx->f = sbx_follow_start(&fx->tl);
+    fx->f = sbx_follow_start(&fx->tl, NULL);
     assert_int_equal(sbx_follow_count(fx->f), 1);
     put(diff, "ab", patch, strlen(patch));
     sbx_buf_clear(&b);

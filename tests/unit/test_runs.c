@@ -125,7 +125,7 @@ static void discover_folder_of_runs(void **state)
     for (size_t i = 0; i < r.n; i++)
         assert_int_equal(atomic_load(&r.rows[i].state), SBX_RUN_PENDING);
     /* the notes run cannot be read, and says why */
-    struct sbx_runs_fill *f = sbx_runs_fill_start(&r, NULL, 2, false);
+    struct sbx_runs_fill *f = sbx_runs_fill_start(&r, NULL, NULL, 2, false);
     sbx_runs_fill_free(f);
     assert_int_equal(atomic_load(&r.rows[1].state), SBX_RUN_UNREADABLE);
     assert_true(r.rows[1].why[0] != '\0');
@@ -215,8 +215,8 @@ static void fill_rows_match_the_runs(void **state)
     struct sbx_runs serial, pool;
     assert_true(sbx_runs_discover(t.root, &serial));
     assert_true(sbx_runs_discover(t.root, &pool));
-    sbx_runs_fill_free(sbx_runs_fill_start(&serial, NULL, 1, false));
-    struct sbx_runs_fill *f = sbx_runs_fill_start(&pool, NULL, 4, true);
+    sbx_runs_fill_free(sbx_runs_fill_start(&serial, NULL, NULL, 1, false));
+    struct sbx_runs_fill *f = sbx_runs_fill_start(&pool, NULL, NULL, 4, true);
     sbx_runs_fill_wait(f);
     assert_true(sbx_runs_fill_done(f));
     sbx_runs_fill_free(f);
@@ -255,7 +255,7 @@ static void fill_stops(void **state)
     make_runs(&t);
     struct sbx_runs r;
     assert_true(sbx_runs_discover(t.root, &r));
-    sbx_runs_fill_free(sbx_runs_fill_start(&r, NULL, 2, true));
+    sbx_runs_fill_free(sbx_runs_fill_start(&r, NULL, NULL, 2, true));
     size_t settled = 0;
     for (size_t i = 0; i < r.n; i++)
         settled += atomic_load(&r.rows[i].state) != SBX_RUN_PENDING;

@@ -673,7 +673,6 @@ static void folder_by_content(void **state)
         fclose(probe);
     else
         snprintf(dir, sizeof dir, "tests/unit/fixtures/runtime");
-    unsetenv(SBX_RUNTIME_SECRET_ENV);
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};

@@ -111,36 +111,84 @@ static void sgr(void **state)
     sbx_buf_free(&b);
 }
 
-/* $XDG_CONFIG_HOME first, then the installed folder; names cannot be paths. */
+/* A folder holding NAME.theme with one line in it. */
+static void write_theme(const char *dir, const char *name, const char *line)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.theme", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(line, f);
+    fclose(f);
+}
+
+static void remove_theme(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.theme", dir, name);
+    unlink(path);
+}
+
+/* The folders given are searched in order, the first holding the name wins
+ * (good or bad); NULL and "" are passed over; names cannot be paths; and
+ * the environment is not looked at (the command line reads it). */
 static void lookup_order(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/sbxview-theme-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/sbxview", dir);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/sbxview/themes", dir);
-    mkdir(path, 0700);
-    snprintf(path, sizeof path, "%s/sbxview/themes/mine.theme", dir);
-    FILE *f = fopen(path, "w");
-    fputs("style summary.label green default\n", f);
-    fclose(f);
-    setenv("XDG_CONFIG_HOME", dir, 1);
+    char a[] = "/tmp/sbxview-theme-a-XXXXXX", b[] = "/tmp/sbxview-theme-b-XXXXXX";
+    assert_non_null(mkdtemp(a));
+    assert_non_null(mkdtemp(b));
+    write_theme(a, "mine", "style summary.label green default\n");
+    write_theme(b, "mine", "style summary.label red default\n");
+    write_theme(b, "only-b", "style summary.label blue default\n");
+    write_theme(a, "broken", "style no.such.style red default\n");
+    write_theme(b, "broken", "style summary.label red default\n");
     struct sbx_theme t;
     char err[256];
-    assert_true(sbx_theme_load(&t, "mine", "themes", err, sizeof err));
+    const char *ab[] = {a, b}, *ba[] = {b, a}, *gaps[] = {NULL, "", b};
+    assert_true(sbx_theme_load(&t, "mine", ab, 2, err, sizeof err));
     assert_int_equal(t.look[SBX_STYLE_LABEL].fg, 2);
-    assert_true(sbx_theme_load(&t, "default", "themes", err, sizeof err)); /* the installed one */
-    assert_false(sbx_theme_load(&t, "missing", "themes", err, sizeof err));
-    assert_non_null(strstr(err, "no theme"));
-    assert_false(sbx_theme_load(&t, "../etc/passwd", "themes", err, sizeof err));
-    unlink(path);
-    snprintf(path, sizeof path, "%s/sbxview/themes", dir);
-    rmdir(path);
-    snprintf(path, sizeof path, "%s/sbxview", dir);
-    rmdir(path);
-    rmdir(dir);
+    assert_true(sbx_theme_load(&t, "mine", ba, 2, err, sizeof err));
+    assert_int_equal(t.look[SBX_STYLE_LABEL].fg, 1);
+    assert_true(sbx_theme_load(&t, "only-b", ab, 2, err, sizeof err)); /* a has none: b's */
+    assert_int_equal(t.look[SBX_STYLE_LABEL].fg, 4);
+    assert_true(sbx_theme_load(&t, "mine", gaps, 3, err, sizeof err));
+    assert_int_equal(t.look[SBX_STYLE_LABEL].fg, 1);
+    /* a bad file is an error, not a reason to look further */
+    assert_false(sbx_theme_load(&t, "broken", ab, 2, err, sizeof err));
+    assert_non_null(strstr(err, a));
+    assert_non_null(strstr(err, "line 1"));
+    assert_false(sbx_theme_load(&t, "missing", ab, 2, err, sizeof err));
+    assert_string_equal(err, "no theme called missing");
+    assert_false(sbx_theme_load(&t, "mine", ab, 0, err, sizeof err));
+    assert_false(sbx_theme_load(&t, "../etc/passwd", ab, 2, err, sizeof err));
+    assert_string_equal(err, "a theme name is a plain name, like default");
+    const char *installed[] = {"themes"};
+    assert_true(sbx_theme_load(&t, "default", installed, 1, err, sizeof err));
+
+    /* a theme only the environment's folder holds is not found */
+    char xdg[256];
+    snprintf(xdg, sizeof xdg, "%s/sbxview", a);
+    mkdir(xdg, 0700);
+    snprintf(xdg, sizeof xdg, "%s/sbxview/themes", a);
+    mkdir(xdg, 0700);
+    write_theme(xdg, "env-only", "style summary.label green default\n");
+    setenv("XDG_CONFIG_HOME", a, 1);
+    assert_false(sbx_theme_load(&t, "env-only", installed, 1, err, sizeof err));
+    assert_string_equal(err, "no theme called env-only");
+    unsetenv("XDG_CONFIG_HOME");
+    remove_theme(xdg, "env-only");
+    rmdir(xdg);
+    snprintf(xdg, sizeof xdg, "%s/sbxview", a);
+    rmdir(xdg);
+
+    remove_theme(a, "mine");
+    remove_theme(a, "broken");
+    remove_theme(b, "mine");
+    remove_theme(b, "only-b");
+    remove_theme(b, "broken");
+    rmdir(a);
+    rmdir(b);
 }
 
 int main(void)

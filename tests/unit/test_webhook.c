@@ -192,7 +192,8 @@ static void delivery(struct sbx_buf *b, const char *headers, const char *body)
     "\"2026-10-08T14:32:01Z\", \"resourceId\": \"7f3a2c10\", \"data\": {\"watch\": {\"path\": "    \
     "\"/etc\"}, \"events\": [{\"type\": \"write\", \"path\": \"/etc/hosts\"}]}}"
 
-static struct sbx_timeline *load_deliveries(const struct sbx_buf *in)
+/* The deliveries in `in`, imported with the secrets given (NULL: none). */
+static struct sbx_timeline *load_deliveries(const struct sbx_buf *in, const char *secrets)
 {
     struct sbx_timeline *tl = malloc(sizeof *tl);
     sbx_timeline_init(tl);
@@ -200,7 +201,8 @@ static struct sbx_timeline *load_deliveries(const struct sbx_buf *in)
     memcpy(copy, in->p, in->len);
     assert_ptr_equal(sbx_detect_format(copy, in->len), &sbx_format_runtime_webhooks);
     uint32_t src = sbx_timeline_add_source(tl, "hooks.jsonl", copy, in->len, SBX_DATA_HEAP);
-    sbx_load_source(tl, src, &sbx_format_runtime_webhooks, NULL);
+    struct sbx_load_opts opts = {.import.webhook_secrets = secrets};
+    sbx_load_source(tl, src, &sbx_format_runtime_webhooks, &opts);
     sbx_timeline_finish(tl);
     return tl;
 }
@@ -241,8 +243,7 @@ static void importer_flags(void **state)
     snprintf(h, sizeof h, "\"Runtime-Signature\": [\"t=%s,v1=%s\"]", T0, sign("new", T0, FILES));
     delivery(&in, h, FILES); /* 10: good, a header saved as a list; a files event */
 
-    setenv(SBX_RUNTIME_SECRET_ENV, "new, old", 1);
-    struct sbx_timeline *tl = load_deliveries(&in);
+    struct sbx_timeline *tl = load_deliveries(&in, "new, old");
     assert_int_equal(tl->n, 9);
     assert_int_equal(tl->nskips, 1);
     assert_int_equal(tl->skips[0].line, 8);
@@ -291,9 +292,11 @@ static void importer_flags(void **state)
     sbx_timeline_free(tl);
     free(tl);
 
-    /* no secret: every delivery is a webhook event, none checked */
-    unsetenv(SBX_RUNTIME_SECRET_ENV);
-    tl = load_deliveries(&in);
+    /* no secret given: every delivery is a webhook event, none checked, also
+       when the environment holds one (the command line reads it, not the importer) */
+    setenv("RUNTIME_WEBHOOK_SECRET", "new, old", 1);
+    tl = load_deliveries(&in, NULL);
+    unsetenv("RUNTIME_WEBHOOK_SECRET");
     assert_int_equal(tl->n, 9);
     for (size_t i = 0; i < tl->n; i++) {
         assert_int_equal(tl->order[i]->tflags & (SBX_EVT_WEBHOOK | SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD),

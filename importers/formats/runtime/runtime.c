@@ -17,7 +17,8 @@
 enum { DETECT_BYTES = 64 << 20, DETECT_TRIES = 50, DETECT_ITEMS = 8 };
 
 
-void *sbx_rt_state_new(struct sbx_timeline *tl, uint32_t source, const struct sbx_rt_kind *kind)
+void *sbx_rt_state_new(struct sbx_timeline *tl, uint32_t source, const struct sbx_rt_kind *kind,
+                       const struct sbx_import_opts *opts)
 {
     struct sbx_rt_state *st = sbx_xcalloc(1, sizeof *st);
     st->tl = tl;
@@ -25,7 +26,7 @@ void *sbx_rt_state_new(struct sbx_timeline *tl, uint32_t source, const struct sb
     st->base = tl->sources[source].data;
     st->kind = kind;
     if (kind == &sbx_rt_webhooks)
-        sbx_webhook_secrets_parse(&st->secrets, getenv(SBX_RUNTIME_SECRET_ENV));
+        sbx_webhook_secrets_parse(&st->secrets, opts->webhook_secrets);
     return st;
 }
 
@@ -499,41 +500,46 @@ bool sbx_rt_detect(const struct sbx_rt_kind *kind, const char *data, size_t size
     return false;
 }
 
-static void *commands_new(struct sbx_timeline *tl, uint32_t source)
+static void *commands_new(struct sbx_timeline *tl, uint32_t source,
+                          const struct sbx_import_opts *opts)
 {
-    return sbx_rt_state_new(tl, source, &sbx_rt_commands);
+    return sbx_rt_state_new(tl, source, &sbx_rt_commands, opts);
 }
 static bool commands_detect(const char *data, size_t size)
 {
     return sbx_rt_detect(&sbx_rt_commands, data, size);
 }
-static void *events_new(struct sbx_timeline *tl, uint32_t source)
+static void *events_new(struct sbx_timeline *tl, uint32_t source,
+                        const struct sbx_import_opts *opts)
 {
-    return sbx_rt_state_new(tl, source, &sbx_rt_events);
+    return sbx_rt_state_new(tl, source, &sbx_rt_events, opts);
 }
 static bool events_detect(const char *data, size_t size)
 {
     return sbx_rt_detect(&sbx_rt_events, data, size);
 }
-static void *audit_new(struct sbx_timeline *tl, uint32_t source)
+static void *audit_new(struct sbx_timeline *tl, uint32_t source,
+                       const struct sbx_import_opts *opts)
 {
-    return sbx_rt_state_new(tl, source, &sbx_rt_audit);
+    return sbx_rt_state_new(tl, source, &sbx_rt_audit, opts);
 }
 static bool audit_detect(const char *data, size_t size)
 {
     return sbx_rt_detect(&sbx_rt_audit, data, size);
 }
-static void *metrics_new(struct sbx_timeline *tl, uint32_t source)
+static void *metrics_new(struct sbx_timeline *tl, uint32_t source,
+                         const struct sbx_import_opts *opts)
 {
-    return sbx_rt_state_new(tl, source, &sbx_rt_metrics);
+    return sbx_rt_state_new(tl, source, &sbx_rt_metrics, opts);
 }
 static bool metrics_detect(const char *data, size_t size)
 {
     return sbx_rt_detect(&sbx_rt_metrics, data, size);
 }
-static void *webhooks_new(struct sbx_timeline *tl, uint32_t source)
+static void *webhooks_new(struct sbx_timeline *tl, uint32_t source,
+                          const struct sbx_import_opts *opts)
 {
-    return sbx_rt_state_new(tl, source, &sbx_rt_webhooks);
+    return sbx_rt_state_new(tl, source, &sbx_rt_webhooks, opts);
 }
 static bool webhooks_detect(const char *data, size_t size)
 {

@@ -30,9 +30,10 @@
  * is a skip with its line and why; a field of the wrong type is
  * SBX_F_BAD_FIELD and reads as absent.
  *
- * Webhook secrets come from RUNTIME_WEBHOOK_SECRET (comma-separated, for a
- * rotation), read once when an import starts; they are never printed. The
- * signature rule and its time check are analyses/webhook.h's.
+ * Webhook secrets come from the caller in the import options
+ * (importers/format.h; sbxview's command line reads RUNTIME_WEBHOOK_SECRET),
+ * parsed when an import starts; they are never printed. The signature rule
+ * and its time check are analyses/webhook.h's.
  *
  * Ownership: the formats are static; see importers/format.h. */
 #ifndef SBX_RUNTIME_H
@@ -42,8 +43,6 @@
 
 #include "importers/format.h"
 #include "analyses/webhook.h"
-
-#define SBX_RUNTIME_SECRET_ENV "RUNTIME_WEBHOOK_SECRET"
 
 /* The signature check of one saved delivery (its JSON text, as one line of
  * a runtime-webhooks file holds it), as the importer does it: for a reviewer

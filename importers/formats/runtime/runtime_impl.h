@@ -7,7 +7,7 @@
  * with the item's own bytes in the source.
  *
  * Ownership: a state is made by sbx_rt_state_new and freed by
- * sbx_rt_state_free (it wipes the webhook secrets it read). Events and
+ * sbx_rt_state_free (it wipes its copy of the webhook secrets). Events and
  * skips go to the caller's evbuf; interned strings to the timeline. */
 #ifndef SBX_RUNTIME_IMPL_H
 #define SBX_RUNTIME_IMPL_H
@@ -64,7 +64,9 @@ extern const struct sbx_rt_kind sbx_rt_commands, sbx_rt_events, sbx_rt_audit, sb
     sbx_rt_webhooks;
 
 /* The format callbacks, shared by every kind (runtime.c). */
-void *sbx_rt_state_new(struct sbx_timeline *tl, uint32_t source, const struct sbx_rt_kind *kind);
+/* The webhook secrets are parsed from opts into the state (wiped when freed). */
+void *sbx_rt_state_new(struct sbx_timeline *tl, uint32_t source, const struct sbx_rt_kind *kind,
+                       const struct sbx_import_opts *opts);
 void sbx_rt_state_free(void *state);
 bool sbx_rt_detect(const struct sbx_rt_kind *kind, const char *data, size_t size);
 enum sbx_line_status sbx_rt_line(void *state, struct sbx_evbuf *out, const char *line, size_t len,

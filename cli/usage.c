@@ -1,0 +1,229 @@
+#include "cli/usage.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "importers/formatarg.h"
+#include "cli/cli.h"
+#include "cli/subcommands.h"
+
+/* The length of the word at s: up to a space that is not inside [ ]. */
+static size_t word_len(const char *s)
+{
+    int depth = 0;
+    size_t n = 0;
+    for (; s[n] && (s[n] != ' ' || depth > 0); n++)
+        depth += s[n] == '[' ? 1 : s[n] == ']' && depth > 0 ? -1 : 0;
+    return n;
+}
+
+static void pad(FILE *to, int *col, int upto)
+{
+    for (; *col < upto; (*col)++)
+        fputc(' ', to);
+}
+
+/* The words of text from column *col on, a space before each but the first
+ * (when first_bare); a word that would pass the width starts a new line at
+ * column indent. Returns whether it did. */
+static bool put_words(FILE *to, const char *text, int *col, int indent, bool first_bare)
+{
+    bool space = !first_bare, wrapped = false;
+    while (*text) {
+        size_t len = word_len(text);
+        if (*col > indent && *col + (space ? 1 : 0) + (int)len > SBX_USAGE_WIDTH) {
+            fputc('\n', to);
+            *col = 0;
+            pad(to, col, indent);
+            space = false;
+            wrapped = true;
+        }
+        if (space) {
+            fputc(' ', to);
+            (*col)++;
+        }
+        fwrite(text, 1, len, to);
+        *col += (int)len;
+        text += len;
+        while (*text == ' ')
+            text++;
+        space = true;
+    }
+    return wrapped;
+}
+
+void sbx_usage_entry(FILE *to, const char *name, const char *args, const char *usage)
+{
+    fputs("  sbxview", to);
+    int col = 9;
+    if (name)
+        put_words(to, name, &col, col, false);
+    bool wrapped = put_words(to, args, &col, col + 1, false);
+    if (wrapped || col >= SBX_USAGE_SUMMARY_COL) {
+        fputc('\n', to);
+        col = 0;
+    }
+    pad(to, &col, SBX_USAGE_SUMMARY_COL);
+    put_words(to, usage, &col, SBX_USAGE_SUMMARY_COL, true);
+    fputc('\n', to);
+}
+
+/* The review's forms (no sub-command), then the table's rows. */
+static void usage_list(FILE *to)
+{
+    sbx_usage_entry(to, NULL, "[OPTIONS] FILE|FOLDER|- ...", "review a run in the terminal");
+    sbx_usage_entry(to, NULL, "[OPTIONS] RUNS_FOLDER",
+                    "the runs list: a row per run of a folder of run folders");
+    for (size_t i = 0; i < sbx_nsubcommands; i++) {
+        const struct sbx_subcommand *c = &sbx_subcommands[i];
+        sbx_usage_entry(to, c->name, c->args, c->usage);
+    }
+}
+
+/* A ", "-separated list, from column col on, wrapped at cols columns,
+ * later lines indented to column 24. */
+static void wrap_list(FILE *to, const char *list, int col, int cols)
+{
+    while (*list) {
+        const char *sep = strstr(list, ", ");
+        int len = sep ? (int)(sep - list) + 1 : (int)strlen(list); /* with its comma */
+        if (col > 24 && col + 1 + len > cols) {
+            fputs("\n                       ", to);
+            col = 23;
+        }
+        fprintf(to, " %.*s", len, list);
+        col += 1 + len;
+        list += sep ? len + 1 : len;
+    }
+    fputc('\n', to);
+}
+
+void sbx_usage(FILE *to)
+{
+    fputs("Usage:\n", to);
+    usage_list(to);
+    fputs("\n"
+          "Inputs: a recorder log (agent-run.jsonl, either spelling), a run folder (every\n"
+          "file in it whose content sbxview recognises), or - for standard input. Each\n"
+          "file's format is detected from its content; a file in a folder that no format\n"
+          "reads is listed as not read, with the reason, in the summary and on stderr.\n"
+          "\n"
+          "Input options (review, summary, check and compare):\n"
+          "      --as FORMAT       read the inputs after it as FORMAT, without detection\n"
+          "                        (every file of a folder); --as auto detects again\n"
+          "  FORMAT:PATH           read this one input as FORMAT (squid:proxy.log,\n"
+          "                        recorder:-); a file whose name holds a colon: ./a:b\n"
+          "      --allow-list FILE the hosts the run may reach, one a line (# comments,\n"
+          "                        *.example.com for a domain and everything under it);\n"
+          "                        every other host it reached or tried is a finding (U)\n"
+          "  FORMAT is one of:",
+          to);
+    struct sbx_buf names = SBX_BUF_INIT;
+    sbx_buf_adds(&names, "auto, ");
+    sbx_format_names(&names);
+    wrap_list(to, names.p, 19, 80);
+    sbx_buf_free(&names);
+    fputs("\n"
+          "Review options:\n"
+          "      --local           times in the local zone (default: UTC)\n"
+          "      --theme NAME      colours from NAME.theme (default, light, high-contrast,\n"
+          "                        mono, or your own in $XDG_CONFIG_HOME/sbxview/themes)\n"
+          "      --no-mouse        leave the mouse to the terminal (selecting text)\n"
+          "  -F, --follow          follow the files as they grow (tail -f; F toggles it)\n"
+          "  -j, --threads N       threads for loading, analysis and search\n"
+          "      --dump            print the screen instead of showing it, then exit\n"
+          "      --size COLSxROWS  the screen size for --dump (default 80x24)\n"
+          "      --keys KEYS       keys to press before --dump prints: characters, \\n Enter,\n"
+          "                        \\e Esc, \\t Tab, \\\\ backslash, <Down> <PgDn> <Home> <End>\n"
+          "                        <F1> <C-d> <Alt-/> ..., <Resize:COLSxROWS>\n"
+          "      --dump-styles     with --dump, each row's styles on the line after it\n"
+          "      --first-screen    with --dump, the screen a big input shows first (from a\n"
+          "                        preview of each file's first 2 MiB), without the full load\n"
+          "  In the review, ? shows every key.\n"
+          "\n"
+          "Summary options:\n"
+          "  -f, --format FORMAT   text (default; fits 80x24), markdown, or json (schema 1)\n"
+          "  -o, --output FILE     write to FILE (whole or not at all) instead of stdout\n"
+          "  -j, --threads N       threads for loading and analysis (default: one per CPU)\n"
+          "  -q, --quiet           no progress or warnings on standard error\n"
+          "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is set),\n"
+          "                        always, or never; text format only\n"
+          "      --theme NAME      colours from NAME.theme in $XDG_CONFIG_HOME/sbxview/themes\n"
+          "                        or the installed themes (default: default)\n"
+          "\n"
+          "Compare options (also -o, -j, -q as for summary, and the input options):\n"
+          "  -f, --format FORMAT   text (default: the differences, then the commands\n"
+          "                        aligned side by side), markdown, or json (schema 1)\n"
+          "  Commands are matched by program and arguments, with temp paths, ports, hashes,\n"
+          "  UUIDs, dates and long numbers set aside. Exit 0 the same, 1 different, 2 could\n"
+          "  not compare. On a terminal, without -f or -o: the compare view (A and B side\n"
+          "  by side from 100 columns, stacked below; ] [ the next and previous difference,\n"
+          "  Enter the pair's outputs as a diff, ? every key).\n"
+          "\n"
+          "Runs list: a folder holding no log of its own whose subfolders hold logs is a\n"
+          "folder of runs (each subfolder with a file in it is a run). Its rows (start,\n"
+          "duration, sandboxes, commands, failed, refused hosts, outside the wrapper,\n"
+          "account changes, secrets) fill in as the runs are read, several at once.\n"
+          "< and > pick the sort column, r reverses, & filters (a name, or failed,\n"
+          "refused, outside, account, secret, ...; !word: not), Enter opens a run (q comes\n"
+          "back), m marks two runs and c compares them.\n"
+          "\n"
+          "Check: exit 0 no finding, 1 findings, 2 could not check (it needs the\n"
+          "wrapper's log and Runtime's command record, and says which is missing).\n"
+          "Finding kinds, heaviest first (--allow accepts them):\n",
+          to);
+    sbx_check_kinds(to);
+    fputs("\n"
+          "Fetch options (RUNTIME_API_KEY is needed; RUNTIME_API_URL, SBXVIEW_CA_FILE):\n"
+          "  -o, --output DIR      the run folder to save into (made if missing)\n"
+          "      --force           replace runtime-* files of the same names in DIR\n"
+          "      --deadline S      how long one request may keep retrying (default 60)\n"
+          "      --timeout S       one request's time limit (default 60)\n"
+          "      --connect-timeout S  (default 10)\n"
+          "      --metrics-range R 15m, 1h, 6h, 24h, 7d or 30d (default: the finest that\n"
+          "                        reaches back to the sandbox's start)\n"
+          "  -v, --verbose         libcurl's trace on stderr, the key redacted\n"
+          "  -q, --quiet           no progress line and no list of saved files\n"
+          "\n"
+          "Export options (and the input options above):\n"
+          "      --to TARGET       where the summary goes:\n"
+          "                        file:PATH.md or a bare PATH (written whole or not at all;\n"
+          "                          file:- for standard output)\n"
+          "                        github:OWNER/REPO#N  a comment on issue or pull request N\n"
+          "                          (GITHUB_TOKEN; GITHUB_API_URL for GitHub Enterprise)\n"
+          "                        gitlab:GROUP/PROJECT#N  a note on issue N, subgroups\n"
+          "                          allowed (GITLAB_TOKEN; GITLAB_URL)\n"
+          "                        jira:KEY-123  a comment (JIRA_URL, JIRA_USER, JIRA_TOKEN)\n"
+          "                        slack:  an incoming webhook (SLACK_WEBHOOK_URL)\n"
+          "                        SBXVIEW_CA_FILE: a CA bundle to trust instead of the system's\n"
+          "      --include-output  add the last 20 lines of each failed command's output\n"
+          "      --dry-run         print the request (tokens masked) or the file's text,\n"
+          "                        without sending or writing\n"
+          "      --jira-api 2|3    Jira's REST API: 3 (default, Atlassian Document Format)\n"
+          "                        or 2 (plain text)\n"
+          "      --timeout S       one request's time limit (default 30)\n"
+          "      --repost          post even when a comment already holds the marker\n"
+          "  -j, --threads N       threads for loading and analysis\n"
+          "  -q, --quiet           no warnings or notes on standard error\n"
+          "  Log text is quoted in code spans and fences, secrets are redacted, lists are\n"
+          "  shortened to fit the service's limit (GitHub 65,536 characters, GitLab\n"
+          "  1,000,000, Jira 32,767, Slack 40,000), and the body ends with the marker\n"
+          "  <!-- sbxview:DIGEST --> (Jira, Slack: a last line sbxview:DIGEST): before\n"
+          "  posting, and again after an unclear answer, the ticket's recent comments are\n"
+          "  searched for it, so the same run is never posted twice (a Slack webhook\n"
+          "  cannot be searched: it is not sent again after an unclear answer). Rate\n"
+          "  limits are waited out (up to 2 minutes); redirects are not followed.\n"
+          "\n"
+          "Other options:\n"
+          "  -h, --help            this help\n"
+          "  -V, --version         the version\n"
+          "\n"
+          "Exit status: 0 done; 2 a usage error, no terminal for the review, nothing\n"
+          "could be loaded, a fetch that saved nothing (it names the sandbox, record\n"
+          "and page, and why), or an export neither written, posted nor found posted\n"
+          "before; 128+N the review was ended by signal N. Lines that cannot be read\n"
+          "are reported with file, line and reason, and the rest loads.\n"
+          "See sbxview(1).\n",
+          to);
+}
+

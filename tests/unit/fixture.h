@@ -114,7 +114,8 @@ static inline struct sbx_event *fixture_record(struct fixture *fx, const char *s
     return e;
 }
 
-/* A request through the proxy to host at the time given, 1 µs long. */
+/* A request through the proxy to host (NULL: none named) at the time
+ * given, 1 µs long. */
 static inline struct sbx_event *fixture_request(struct fixture *fx, const char *sandbox,
                                                 int64_t at, const char *host)
 {

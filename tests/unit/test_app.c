@@ -527,9 +527,9 @@ static void filter(void **state)
     sbx_grid_free(&g);
 }
 
-/* A filter that matches nothing shows nothing. Fails now: sbx_query_run
+/* A filter that matches nothing shows nothing. The trap: sbx_query_run
  * leaves its array NULL when nothing matches, and a NULL vis means "no
- * filter" to the app, so every event shows under the filter. */
+ * filter" to the app, so every event would show under the filter. */
 static void filter_matching_nothing(void **state)
 {
     struct run *r = *state;
@@ -549,8 +549,8 @@ static void filter_matching_nothing(void **state)
 }
 
 /* After a backward search, / and Enter searches forward and \ and Enter
- * backward, as in less. Fails now: an empty prompt repeats in the last
- * search's direction for /, and in the opposite one for \. */
+ * backward, as in less (not in the last search's direction for /, nor in
+ * the opposite one for \). */
 static void empty_search_direction(void **state)
 {
     struct run *r = *state;
@@ -921,9 +921,8 @@ static void help(void **state)
 }
 
 /* The help lists the mark column "heaviest finding first": each mark must
- * outweigh the next, as sbx_finding_look ranks them. Fails now: the list
- * follows the order of the finding bits (refused, system, secret, timed
- * out, failed, hash, bad field, outside, account). */
+ * outweigh the next, as sbx_finding_look ranks them, not follow the order
+ * of the finding bits. */
 static void help_marks_by_weight(void **state)
 {
     struct run *r = *state;
@@ -1104,9 +1103,8 @@ static void resize_docs(void **state)
     sbx_grid_free(&g);
 }
 
-/* A terminal that is not UTF-8 gets ASCII only, in every view. Fails now
- * for the help, whose last paragraph has "⟨ESC...⟩" in it, and for the
- * detail of a hash mismatch ("MISMATCH: the record says sha256 …"). */
+/* A terminal that is not UTF-8 gets ASCII only, in every view: the help's
+ * "⟨ESC...⟩" and a hash mismatch's "the record says sha256 …" too. */
 static void ascii_terminal(void **state)
 {
     struct run *r = *state;

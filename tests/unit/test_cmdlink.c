@@ -14,59 +14,23 @@
 #include <cmocka.h>
 
 #include "analyses/cmdlink.h"
+#include "tests/unit/fixture.h"
 
 #define S(x) ((int64_t)(x) * 1000000000LL)
 
-struct run {
-    struct sbx_timeline tl;
-    struct sbx_evbuf buf;
-    uint32_t src;
-};
-
-static void run_init(struct run *r)
+/* The events: commands with a start and an end, requests at a moment. */
+static struct sbx_event *cmd(struct fixture *r, const char *sandbox, int64_t start, int64_t end)
 {
-    sbx_timeline_init(&r->tl);
-    memset(&r->buf, 0, sizeof r->buf);
-    r->src = sbx_timeline_add_source(&r->tl, "made.jsonl", NULL, 0, SBX_DATA_HEAP);
+    return fixture_event(r, SBX_EV_COMMAND, sandbox, start, end);
 }
 
-static uint32_t id(struct run *r, const char *s)
+static struct sbx_event *req(struct fixture *r, const char *sandbox, int64_t start)
 {
-    return s ? sbx_strtab_intern(&r->tl.strings, s, strlen(s)) : 0;
-}
-
-static struct sbx_event *cmd(struct run *r, const char *sandbox, int64_t start, int64_t end)
-{
-    struct sbx_event *e = sbx_evbuf_push(&r->buf);
-    e->kind = SBX_EV_COMMAND;
-    e->source = (uint16_t)r->src;
-    e->line_no = (uint32_t)r->buf.n;
-    e->start = start;
-    e->end = end;
-    e->sandbox = id(r, sandbox);
-    return e;
-}
-
-static struct sbx_event *req(struct run *r, const char *sandbox, int64_t start)
-{
-    struct sbx_event *e = sbx_evbuf_push(&r->buf);
-    e->kind = SBX_EV_NETWORK;
-    e->source = (uint16_t)r->src;
-    e->line_no = (uint32_t)r->buf.n;
-    e->start = start;
-    e->end = start == SBX_TIME_UNKNOWN ? SBX_TIME_UNKNOWN : start + 1000;
-    e->sandbox = id(r, sandbox);
-    return e;
-}
-
-static void finish(struct run *r)
-{
-    sbx_timeline_adopt(&r->tl, &r->buf);
-    sbx_timeline_finish(&r->tl);
+    return fixture_request(r, sandbox, start, NULL);
 }
 
 /* The scan and the index must give the same answer: both are checked. */
-static const struct sbx_event *during(const struct run *r, const struct sbx_event *e)
+static const struct sbx_event *during(const struct fixture *r, const struct sbx_event *e)
 {
     struct sbx_cmdindex *ix = sbx_cmdindex_new(&r->tl);
     const struct sbx_event *a = sbx_command_during(&r->tl, e), *b = sbx_cmdindex_during(ix, e);
@@ -78,8 +42,8 @@ static const struct sbx_event *during(const struct run *r, const struct sbx_even
 static void inside_edges_and_between(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *c1 = cmd(&r, "s1", S(10), S(20));
     struct sbx_event *c2 = cmd(&r, "s1", S(30), S(40));
     struct sbx_event *in = req(&r, NULL, S(15));
@@ -88,72 +52,72 @@ static void inside_edges_and_between(void **state)
     struct sbx_event *between = req(&r, NULL, S(25));
     struct sbx_event *before = req(&r, NULL, S(5));
     struct sbx_event *after = req(&r, NULL, S(41));
-    finish(&r);
-    assert_int_equal(sbx_only_sandbox(&r.tl), id(&r, "s1"));
+    fixture_finish(&r);
+    assert_int_equal(sbx_only_sandbox(&r.tl), fixture_id(&r, "s1"));
     assert_ptr_equal(during(&r, in), c1);
     assert_ptr_equal(during(&r, at_start), c2);
     assert_ptr_equal(during(&r, at_end), c1);
     assert_null(during(&r, between));
     assert_null(during(&r, before));
     assert_null(during(&r, after));
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void nested_takes_the_innermost(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *outer = cmd(&r, "s1", S(0), S(100));
     struct sbx_event *inner = cmd(&r, "s1", S(10), S(20));
     struct sbx_event *r1 = req(&r, "s1", S(12));
     struct sbx_event *r2 = req(&r, "s1", S(50));
-    finish(&r);
+    fixture_finish(&r);
     assert_ptr_equal(during(&r, r1), inner);
     assert_ptr_equal(during(&r, r2), outer); /* the inner one ended: the outer still runs */
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void sandboxes_decide(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *a = cmd(&r, "s1", S(10), S(20));
     struct sbx_event *b = cmd(&r, "s2", S(10), S(20));
     struct sbx_event *in_a = req(&r, "s1", S(15));
     struct sbx_event *in_b = req(&r, "s2", S(15));
     struct sbx_event *none = req(&r, NULL, S(15)); /* two sandboxes: which one is unknown */
     struct sbx_event *other = req(&r, "s3", S(15));
-    finish(&r);
+    fixture_finish(&r);
     assert_int_equal(sbx_only_sandbox(&r.tl), 0);
     assert_ptr_equal(during(&r, in_a), a);
     assert_ptr_equal(during(&r, in_b), b);
     assert_null(during(&r, none));
     assert_null(during(&r, other));
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void audit_entries_are_not_a_sandbox(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *c = cmd(&r, "s1", S(10), S(20));
     struct sbx_event *audit = req(&r, "s9", S(1));
     audit->kind = SBX_EV_AUDIT;
     struct sbx_event *q = req(&r, NULL, S(11));
-    finish(&r);
-    assert_int_equal(sbx_only_sandbox(&r.tl), id(&r, "s1"));
+    fixture_finish(&r);
+    assert_int_equal(sbx_only_sandbox(&r.tl), fixture_id(&r, "s1"));
     assert_ptr_equal(during(&r, q), c);
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void unknown_times(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *open_end = cmd(&r, "s1", S(10), SBX_TIME_UNKNOWN);
     cmd(&r, "s1", SBX_TIME_UNKNOWN, SBX_TIME_UNKNOWN);
     struct sbx_event *at = req(&r, NULL, S(10));
@@ -161,19 +125,19 @@ static void unknown_times(void **state)
     struct sbx_event *unknown = req(&r, NULL, SBX_TIME_UNKNOWN);
     struct sbx_event *by_end = req(&r, NULL, SBX_TIME_UNKNOWN);
     by_end->end = S(10); /* a start unknown: its end is its time */
-    finish(&r);
+    fixture_finish(&r);
     assert_ptr_equal(during(&r, at), open_end); /* an unknown end counts as the start */
     assert_null(during(&r, later));
     assert_null(during(&r, unknown));
     assert_ptr_equal(during(&r, by_end), open_end);
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void wrapper_before_record(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *wrapper = cmd(&r, "s1", S(10), S(20));
     struct sbx_event *record = cmd(&r, "s1", S(11), S(19));
     record->u.cmd.flags = SBX_CMD_RECORD;
@@ -181,30 +145,30 @@ static void wrapper_before_record(void **state)
     only_record->u.cmd.flags = SBX_CMD_RECORD;
     struct sbx_event *q1 = req(&r, NULL, S(15));
     struct sbx_event *q2 = req(&r, NULL, S(35));
-    finish(&r);
+    fixture_finish(&r);
     assert_ptr_equal(during(&r, q1), wrapper); /* the record started later, but is a record */
     assert_ptr_equal(during(&r, q2), only_record);
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void a_command_is_not_during_itself(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *outer = cmd(&r, "s1", S(0), S(100));
     struct sbx_event *inner = cmd(&r, "s1", S(10), S(20));
-    finish(&r);
+    fixture_finish(&r);
     assert_ptr_equal(during(&r, inner), outer);
     assert_null(during(&r, outer));
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 static void commands_before(void **state)
 {
     (void)state;
-    struct run r;
-    run_init(&r);
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
     struct sbx_event *c[6];
     for (int i = 0; i < 6; i++)
         c[i] = cmd(&r, "s1", S(10 * i), S(10 * i + 1));
@@ -213,11 +177,11 @@ static void commands_before(void **state)
     change->kind = SBX_EV_FILES;
     struct sbx_event *early = req(&r, "s1", S(-5));
     early->kind = SBX_EV_FILES;
-    finish(&r);
+    fixture_finish(&r);
     const struct sbx_event *out[8];
     /* two sandboxes: a files event without one has no commands before it */
     assert_int_equal(sbx_commands_before(&r.tl, change, out, 8), 0);
-    change->sandbox = id(&r, "s1");
+    change->sandbox = fixture_id(&r, "s1");
     assert_int_equal(sbx_commands_before(&r.tl, change, out, 3), 3);
     assert_ptr_equal(out[0], c[4]);
     assert_ptr_equal(out[1], c[3]);
@@ -227,7 +191,7 @@ static void commands_before(void **state)
     assert_int_equal(sbx_commands_before(&r.tl, early, out, 8), 0);
     assert_int_equal(sbx_commands_before(&r.tl, c[2], out, 8), 2); /* not itself */
     assert_ptr_equal(out[0], c[1]);
-    sbx_timeline_free(&r.tl);
+    fixture_free(&r);
 }
 
 /* Random runs: the index agrees with the scan for every event. */
@@ -238,8 +202,8 @@ static void index_agrees_with_scan(void **state)
     static const char *const sandboxes[] = {NULL, "a", "b"};
     size_t linked = 0;
     for (int round = 0; round < 60; round++) {
-        struct run r;
-        run_init(&r);
+        struct fixture r;
+        fixture_init(&r, "made.jsonl");
         int nsb = 1 + round % 2; /* one sandbox, then two */
         int n = 5 + rand() % 300;
         for (int i = 0; i < n; i++) {
@@ -262,7 +226,7 @@ static void index_agrees_with_scan(void **state)
                     q->end = e;
             }
         }
-        finish(&r);
+        fixture_finish(&r);
         struct sbx_cmdindex *ix = sbx_cmdindex_new(&r.tl);
         for (size_t i = 0; i < r.tl.n; i++) {
             const struct sbx_event *e = r.tl.order[i];
@@ -275,7 +239,7 @@ static void index_agrees_with_scan(void **state)
             }
         }
         sbx_cmdindex_free(ix);
-        sbx_timeline_free(&r.tl);
+        fixture_free(&r);
     }
     assert_true(linked > 100); /* the runs did link: the comparison was not empty */
 }

@@ -2,7 +2,7 @@
  * record (docs/formats/runtime.md, "Cross-check"): matching by sandbox, time, program and exit;
  * the closest start wins ties; the skew measured and used; commands outside
  * the wrapper, missing from the record or older than it; exit mismatches;
- * background records. Records are made here as the importer makes them. */
+ * background records. The events are made here (tests/unit/fixture.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,87 +10,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
-#include "importers/format.h"
-#include "importers/load.h"
 #include "analyses/crosscheck.h"
 #include "analyses/summary.h"
+#include "tests/unit/fixture.h"
 
 static const int64_t T0 = 1764405000LL * 1000000000LL; /* a start for every test */
 static const int64_t MS = 1000000;
 
 struct run {
-    struct sbx_timeline tl;
-    struct sbx_buf log;
-    struct sbx_evbuf records;
+    struct fixture fx;
     struct sbx_summary sum;
 };
 
 /* A wrapper command: ends at T0 + end_ms, ran ms. */
 static void wrapper(struct run *r, const char *sandbox, int64_t end_ms, int ms, const char *cmd, int exit)
 {
-    int64_t t = T0 / MS + end_ms; /* ms since the epoch */
-    char at[40];
-    time_t secs = (time_t)(t / 1000);
-    struct tm tm;
-    gmtime_r(&secs, &tm);
-    strftime(at, sizeof at, "%Y-%m-%dT%H:%M:%S", &tm);
-    sbx_buf_addf(&r->log,
-                 "{\"at\": \"%s.%03dZ\", \"sandbox\": \"%s\", \"kind\": \"command\", \"command\": "
-                 "\"%s\", \"exit\": %d, \"ms\": %d, \"stdout\": \"\", \"stderr\": \"\"}\n",
-                 at, (int)(t % 1000), sandbox, cmd, exit, ms);
+    fixture_command(&r->fx, sandbox, T0 + (end_ms - ms) * MS, ms, cmd, exit);
 }
 
 /* A record in the provider's command record, starting at T0 + start_ms. */
 static void record(struct run *r, const char *sandbox, int64_t start_ms, const char *program,
                    int exit, unsigned state_flags)
 {
-    struct sbx_event *e = sbx_evbuf_push(&r->records);
-    e->kind = SBX_EV_COMMAND;
-    e->start = T0 + start_ms * MS;
-    e->end = e->start + 5 * MS;
-    e->source = 1;
-    e->line_no = (uint32_t)r->records.n;
-    e->sandbox = sbx_strtab_intern(&r->tl.strings, sandbox, strlen(sandbox));
-    e->u.cmd.program = sbx_strtab_intern(&r->tl.strings, program, strlen(program));
-    e->u.cmd.flags = SBX_CMD_RECORD | SBX_CMD_MS_KNOWN | state_flags;
-    e->u.cmd.ms = 5;
-    if (!(state_flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))) {
-        e->u.cmd.flags |= SBX_CMD_EXIT_KNOWN;
-        e->u.cmd.exit = exit;
-    }
+    fixture_record(&r->fx, sandbox, T0 + start_ms * MS, program, exit, state_flags);
 }
 
 static struct run *start(void)
 {
     struct run *r = calloc(1, sizeof *r);
-    sbx_timeline_init(&r->tl);
+    fixture_init(&r->fx, "agent-run.jsonl");
     return r;
 }
 
-/* Loads the wrapper's log and adds the records, then analyses. */
+/* Sorts the events and analyses. */
 static void finish(struct run *r)
 {
-    char *copy = malloc(r->log.len + 1);
-    memcpy(copy, r->log.p ? r->log.p : "", r->log.len);
-    uint32_t src = sbx_timeline_add_source(&r->tl, "agent-run.jsonl", copy, r->log.len, SBX_DATA_HEAP);
-    sbx_load_source(&r->tl, src, &sbx_format_recorder, NULL);
-    char *none = malloc(1);
-    sbx_timeline_add_source(&r->tl, "runtime-commands.jsonl", none, 0, SBX_DATA_HEAP);
-    sbx_timeline_adopt(&r->tl, &r->records);
-    sbx_timeline_finish(&r->tl);
+    fixture_finish(&r->fx);
     char err[160];
-    assert_true(sbx_summarize(&r->tl, NULL, &r->sum, err, sizeof err));
+    assert_true(sbx_summarize(&r->fx.tl, NULL, &r->sum, err, sizeof err));
 }
 
 static void done(struct run *r)
 {
     sbx_summary_free(&r->sum);
-    sbx_timeline_free(&r->tl);
-    sbx_buf_free(&r->log);
+    fixture_free(&r->fx);
     free(r);
 }
 
@@ -98,12 +64,12 @@ static const struct sbx_event *only_wrapper(struct run *r, const char *cmd_prefi
 {
     struct sbx_buf tmp = SBX_BUF_INIT;
     const struct sbx_event *found = NULL;
-    for (size_t i = 0; i < r->tl.n; i++) {
-        const struct sbx_event *e = r->tl.order[i];
+    for (size_t i = 0; i < r->fx.tl.n; i++) {
+        const struct sbx_event *e = r->fx.tl.order[i];
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
         size_t n;
-        const char *s = sbx_text_get(&r->tl, e, &e->u.cmd.command, &tmp, &n);
+        const char *s = sbx_text_get(&r->fx.tl, e, &e->u.cmd.command, &tmp, &n);
         if (n >= strlen(cmd_prefix) && memcmp(s, cmd_prefix, strlen(cmd_prefix)) == 0)
             found = e;
     }
@@ -119,7 +85,7 @@ static void matched_and_outside(void **state)
     /* starts: ls at 0, curl at 1000, FOO=1 python3 at 2000 (bash -c unwrapped) */
     wrapper(r, "s1", 10, 10, "ls -la", 0);
     wrapper(r, "s1", 1020, 20, "curl -s https://x", 6);
-    wrapper(r, "s1", 2050, 50, "FOO=1 bash -c \\\"cd /w && python3 t.py\\\"", 0);
+    wrapper(r, "s1", 2050, 50, "FOO=1 bash -c \"cd /w && python3 t.py\"", 0);
     record(r, "s1", 3, "ls", 0, 0);
     record(r, "s1", 1004, "curl", 6, 0);
     record(r, "s1", 2001, "python3", 0, 0);
@@ -135,7 +101,7 @@ static void matched_and_outside(void **state)
     const struct sbx_event *py = only_wrapper(r, "FOO=1");
     const struct sbx_event *rec = sbx_crosscheck_record_of(x, py);
     assert_non_null(rec);
-    assert_string_equal(sbx_str(&r->tl, rec->u.cmd.program), "python3");
+    assert_string_equal(sbx_str(&r->fx.tl, rec->u.cmd.program), "python3");
     /* the records are not counted as the run's commands */
     assert_int_equal(r->sum.commands, 3);
     done(r);
@@ -156,6 +122,80 @@ static void closest_start_wins(void **state)
     assert_int_equal(sbx_crosscheck_record_of(x, only_wrapper(r, "ls a"))->start, T0 + 1100 * MS);
     assert_int_equal(sbx_crosscheck_record_of(x, only_wrapper(r, "ls b"))->start, T0 + 2400 * MS);
     done(r);
+}
+
+/* The window is 2 s either way, its edge included: a record 2000 ms before
+ * or after the wrapper's start is the same command, 2001 ms is not. */
+static void window_edges(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t offset_ms;
+        bool matched;
+    } cases[] = {
+        {-2001, false}, {-2000, true}, {-1999, true}, {0, true},
+        {1999, true},   {2000, true},  {2001, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct run *r = start();
+        wrapper(r, "s1", 10000, 0, "make", 0);
+        record(r, "s1", 10000 + cases[i].offset_ms, "make", 0, 0);
+        finish(r);
+        const struct sbx_crosscheck *x = &r->sum.cross;
+        if ((x->npairs == 1) != cases[i].matched || (x->noutside == 0) != cases[i].matched)
+            fail_msg("a record %lld ms off: %zu pairs, %zu outside; want %s",
+                     (long long)cases[i].offset_ms, x->npairs, x->noutside,
+                     cases[i].matched ? "matched" : "not matched");
+        done(r);
+    }
+}
+
+/* Two records for one command, the closer one after or before the farther:
+ * the closer one is its record, the other ran outside the wrapper. */
+static void closest_record_wins_either_order(void **state)
+{
+    (void)state;
+    static const int64_t starts[][3] = { /* farther, closer (ms from the command's start) */
+        {-1500, 300}, {1500, -300}, {-1900, -1800}, {1900, 1800},
+    };
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+        struct run *r = start();
+        wrapper(r, "s1", 10000, 0, "ls", 0);
+        record(r, "s1", 10000 + starts[i][0], "ls", 0, 0);
+        record(r, "s1", 10000 + starts[i][1], "ls", 0, 0);
+        finish(r);
+        const struct sbx_event *rec = sbx_crosscheck_record_of(&r->sum.cross, only_wrapper(r, "ls"));
+        assert_non_null(rec);
+        if (rec->start != T0 + (10000 + starts[i][1]) * MS)
+            fail_msg("records %lld and %lld ms off: the one %lld ms off was taken",
+                     (long long)starts[i][0], (long long)starts[i][1],
+                     (long long)((rec->start - T0) / MS - 10000));
+        assert_int_equal(r->sum.cross.noutside, 1);
+        done(r);
+    }
+}
+
+/* Two commands for one record, the closer one first or second: the record
+ * is the closer one's, the other is missing from the record. */
+static void closest_command_wins_either_order(void **state)
+{
+    (void)state;
+    static const int64_t starts[][2] = { /* the commands' starts; the record is at 1000 */
+        {100, 1200}, {1900, 800},
+    };
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+        struct run *r = start();
+        wrapper(r, "s1", starts[i][0], 0, "ls first", 0);
+        wrapper(r, "s1", starts[i][1], 0, "ls second", 0);
+        record(r, "s1", 1000, "ls", 0, 0);
+        finish(r);
+        const struct sbx_crosscheck *x = &r->sum.cross;
+        assert_int_equal(x->npairs, 1);
+        assert_non_null(sbx_crosscheck_record_of(x, only_wrapper(r, "ls second")));
+        assert_null(sbx_crosscheck_record_of(x, only_wrapper(r, "ls first")));
+        assert_int_equal(x->nmissing, 1);
+        done(r);
+    }
 }
 
 static void skew_measured_and_used(void **state)
@@ -244,7 +284,7 @@ static void no_record_no_check(void **state)
     finish(r);
     assert_int_equal(r->sum.cross.records, 0);
     assert_int_equal(r->sum.cross.nmissing, 0);
-    assert_false(r->tl.order[0]->findings & SBX_F_MISSING_FROM_RECORD);
+    assert_false(r->fx.tl.order[0]->findings & SBX_F_MISSING_FROM_RECORD);
     done(r);
 }
 
@@ -253,6 +293,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matched_and_outside),
         cmocka_unit_test(closest_start_wins),
+        cmocka_unit_test(window_edges),
+        cmocka_unit_test(closest_record_wins_either_order),
+        cmocka_unit_test(closest_command_wins_either_order),
         cmocka_unit_test(skew_measured_and_used),
         cmocka_unit_test(missing_older_and_exit_mismatch),
         cmocka_unit_test(running_matches_any_exit),

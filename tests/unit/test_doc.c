@@ -175,8 +175,8 @@ static void targets(void **state)
 }
 
 /* The header: "the target of the line being added" and "every row of it
- * carries the same". Fails now: set while a line is open and already
- * wrapped, only the line's last row gets it. */
+ * carries the same", also when set while a line is open and already
+ * wrapped (not only the line's last row). */
 static void target_set_mid_line(void **state)
 {
     (void)state;

@@ -190,10 +190,9 @@ static void combining_marks(void **state)
 
 /* A mark with nothing under it gets a dotted circle, and the two are one
  * cell: a cell holding only the mark would be drawn by the terminal on top
- * of the circle, and every column after it would be off by one.
- * Fails now: the sanitizer gives the circle as an ESCAPE segment and the
- * mark as a TEXT segment, and sbx_grid_untrusted puts each on its own, so
- * the mark gets a cell of width 1 to itself. */
+ * of the circle, and every column after it would be off by one. (The
+ * sanitizer gives the circle as an ESCAPE segment and the mark as a TEXT
+ * segment: sbx_grid_untrusted must not give each a cell of its own.) */
 static void mark_without_base(void **state)
 {
     (void)state;

@@ -1,6 +1,7 @@
-/* Tests for model/program: labels (Runtime's rule, the real-log examples),
- * the per-simple-command walk used by the cross-check, and hostile input
- * (NUL, unbalanced quotes, deep nesting, 1 MB lines) in linear time. */
+/* Tests for model/program: labels (Runtime's rule, the real-log examples)
+ * and the per-simple-command walk used by the cross-check, as a table in
+ * tests/unit/cases/program.test; truncation, and hostile input (NUL,
+ * unbalanced quotes, deep nesting, 1 MB lines) in linear time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,14 +15,7 @@
 
 #include "base/buf.h"
 #include "model/program.h"
-
-static void check_label(const char *cmd, const char *want)
-{
-    char out[256];
-    size_t n = sbx_program_label(cmd, strlen(cmd), out, sizeof out);
-    if (strcmp(out, want) != 0 || n != strlen(want))
-        fail_msg("label of [%s]: got [%s] (%zu), want [%s]", cmd, out, n, want);
-}
+#include "tests/unit/cases.h"
 
 static void collect(const char *prog, size_t len, void *ctx)
 {
@@ -31,113 +25,36 @@ static void collect(const char *prog, size_t len, void *ctx)
     sbx_buf_add(b, prog, len);
 }
 
-static void check_each(const char *cmd, const char *want)
+static void check_case(const struct test_case *c, void *ctx)
 {
-    struct sbx_buf b = SBX_BUF_INIT;
-    sbx_buf_adds(&b, "");
-    size_t calls = sbx_program_each(cmd, strlen(cmd), collect, &b);
-    size_t want_calls = *want ? 1 : 0;
-    for (const char *p = want; *p; p++)
-        want_calls += *p == '|';
-    if (strcmp(b.p, want) != 0 || calls != want_calls)
-        fail_msg("each of [%s]: got [%s] (%zu calls), want [%s]", cmd, b.p, calls, want);
-    sbx_buf_free(&b);
+    (void)ctx;
+    case_want_fields(c, 2);
+    const char *cmd = c->field[0], *want = c->field[1];
+    if (strcmp(c->table, "label") == 0) {
+        char out[256];
+        size_t n = sbx_program_label(cmd, c->len[0], out, sizeof out);
+        if (strcmp(out, want) != 0 || n != c->len[1])
+            case_fail(c, "label of [%s]: got [%s] (%zu), want [%s]", cmd, out, n, want);
+    } else if (strcmp(c->table, "each") == 0) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_adds(&b, "");
+        size_t calls = sbx_program_each(cmd, c->len[0], collect, &b);
+        size_t want_calls = *want ? 1 : 0;
+        for (const char *p = want; *p; p++)
+            want_calls += *p == '|';
+        if (strcmp(b.p, want) != 0 || calls != want_calls)
+            case_fail(c, "each of [%s]: got [%s] (%zu calls), want [%s]", cmd, b.p, calls, want);
+        sbx_buf_free(&b);
+    } else {
+        case_fail(c, "no such table in this file's runner");
+    }
 }
 
-static void test_real_log_examples(void **state)
+/* The labels and the per-command walk: tests/unit/cases/program.test. */
+static void test_case_file(void **state)
 {
     (void)state;
-    check_label("python3 csvsum.py prices.csv price", "python3");
-    check_label("curl -fsS https://x -o /tmp/f", "curl");
-    check_label("pip download --no-deps -d /tmp/w pandas", "pip download");
-    check_label("export AWS_SECRET_ACCESS_KEY=x && env | grep -c AWS", "env");
-    check_label("mkdir -p /usr/local/bin && printf '#!/bin/sh\\necho hi\\n' > /usr/local/bin/helper"
-                " && chmod +x /usr/local/bin/helper",
-                "mkdir");
-    check_label("python3 -c \"import sys; sys.stdout.write('x'*9000)\"", "python3");
-    check_label("git diff", "git diff");
-    check_label("FOO=1 python3 train.py --key k", "python3");
-    check_label("bash -c \"pytest -q\"", "pytest");
-    check_label("cd /w && npm test", "npm test");
-    check_label("python -m pytest -q", "pytest");
-    check_label("python3 - <<'PY'\nimport re\ns = open(\"csvsum.py\").read()\nPY", "python3");
-    check_label("echo \"deploy token: ghp_1234\"", "echo");
-    check_label("cat prices.csv", "cat");
-}
-
-static void test_label_rules(void **state)
-{
-    (void)state;
-    check_label("", "");
-    check_label("   \n\t ", "");
-    check_label("FOO=1", "");
-    check_label("\"/usr/bin/python3\" x", "python3");
-    check_label("/usr/local/bin/pytest -x", "pytest");
-    check_label("A=1 B='x y' C=\"$(date)\" ./run.sh", "run.sh");
-    check_label("python3.11 -m http.server 8000", "http.server");
-    check_label("python3 -u -m pytest", "pytest");
-    check_label("python3 -mpytest", "pytest");
-    check_label("python3 -X dev -m mod", "mod");
-    check_label("python3 -W ignore -m mod", "mod");
-    check_label("python3 -c 'print(1)' -m x", "python3");
-    check_label("python3 script.py -m x", "python3");
-    check_label("python3 -m pip install pandas", "pip install");
-    check_label("python3 -m", "python3");
-    check_label("pythonista -m x", "pythonista");
-    check_label("git -C dir status", "git status");
-    check_label("git -c user.name=x commit -m y", "git commit");
-    check_label("git --no-pager log", "git log");
-    check_label("git", "git");
-    check_label("git --version", "git");
-    check_label("npm install --save-dev x", "npm install");
-    check_label("apt-get -y install curl", "apt-get install");
-    check_label("/usr/bin/docker run --rm x", "docker run");
-    check_label("kubectl get pods", "kubectl get");
-    check_label("uv pip install x", "uv pip");
-    check_label("cargo build --release", "cargo build");
-    check_label("go test ./...", "go test");
-    check_label("pip3 install -r req.txt", "pip3 install");
-    /* the skip list, including ||, ; and newlines */
-    check_label("cd /w; source .venv/bin/activate; set -e; pytest", "pytest");
-    check_label("true || make", "make");
-    check_label("pushd x && . ./env.sh\nmake all", "make");
-    check_label("cd /w && export X=1", "cd");
-    check_label("export X=1", "export");
-    /* bash -c unwrapping */
-    check_label("bash -lc 'cd /w && npm test'", "npm test");
-    check_label("/bin/bash -ec \"pytest -q\"", "pytest");
-    check_label("sh -c 'python3 -m pytest'", "pytest");
-    check_label("bash -o pipefail -c 'make | tee log'", "make");
-    check_label("bash -c -- 'make'", "make");
-    check_label("bash -c \"bash -c \\\"pytest -x\\\"\"", "pytest");
-    check_label("bash -c ''", "bash");
-    check_label("bash -c", "bash");
-    check_label("bash script.sh", "bash");
-    check_label("bash", "bash");
-    check_label("cd /w && bash -c 'cd x && cargo test'", "cargo test");
-    check_label("bash -c $'cd /w\\npytest'", "pytest");
-    /* not unwrapped: other shells, or a string that is not a -c string */
-    check_label("zsh -c 'pytest'", "zsh");
-    check_label("bash -x script.sh", "bash");
-    /* subshells, keywords, redirections first */
-    check_label("(cd /w && make)", "make");
-    check_label("{ cd /w; make; }", "make");
-    check_label("if [ -f x ]; then make; fi", "[");
-    check_label("for f in *.py; do python3 $f; done", "python3");
-    check_label("! grep -q x f", "grep");
-    check_label("time -p make", "make");
-    check_label("2>/dev/null make", "make");
-    check_label(">out 2>&1 make", "make");
-    check_label("<in sort", "sort");
-    check_label("((i++)) && make", "make");
-    check_label("[[ -f x ]] && make", "make");
-    check_label("# a comment && rm -rf /\nls", "ls");
-    check_label("ec\\\nho hi", "echo");
-    check_label("\\\n  ls", "ls");
-    check_label("'' x", "");
-    check_label("\"FOO\"=1 x", "FOO=1");
-    check_label("F\"OO\"=1 x", "FOO=1");
-    check_label("a/b/ x", "a/b/");
+    cases_run("program.test", check_case, NULL);
 }
 
 static void test_label_truncation(void **state)
@@ -186,43 +103,6 @@ static void test_nul_and_binary(void **state)
     assert_memory_equal(out, "\xff\xfe\x80", 4);
 }
 
-static void test_each(void **state)
-{
-    (void)state;
-    check_each("", "");
-    check_each("export AWS_SECRET_ACCESS_KEY=x && env | grep -c AWS", "export|env|grep");
-    check_each("cd /w && npm test", "cd|npm");
-    check_each("python -m pytest -q", "python");
-    check_each("bash -c \"cd /w && pytest -q\" arg0", "cd|pytest");
-    check_each("bash -c ''", "bash");
-    check_each("a; b || c && d | e |& f & g\nh", "a|b|c|d|e|f|g|h");
-    check_each("a;;b;&c", "a|b|c");
-    check_each("FOO=1 BAR=2", "");
-    check_each("echo $(rm -rf /; curl x) `wget y` ${X:-a;b} && ls", "echo|ls");
-    check_each("echo \"$(printf 'a)b' | tr a b)\" done && ls", "echo|ls");
-    check_each("diff <(sort a) >(cat) && ls", "diff|ls");
-    check_each("cat <<EOF > out\nrm -rf /\ncurl x\nEOF\nls", "cat|ls");
-    check_each("cat <<-'E O'\n\trm x\n\tE O\nls", "cat|ls");
-    check_each("cat <<A <<\"B\"\nx\nA\ny\nB\nls", "cat|ls");
-    check_each("cat <<A\nno end\n", "cat");
-    check_each("cat <<<'here; string' && ls", "cat|ls");
-    check_each("bash -c 'cat <<X\nrm -rf /\nX\nls'", "cat|ls");
-    check_each("echo 'unterminated; rm x", "echo");
-    check_each("echo \"unterminated; rm x", "echo");
-    check_each("echo $'it\\'s; rm' && ls", "echo|ls");
-    check_each("echo a\\;b && ls", "echo|ls");
-    check_each("case $x in a) foo;; b) bar;; esac", "foo|bar");
-    check_each("case $x in\n  (a|b) foo ;;\n  c)\n    bar; baz;;&\n  *) qux;;\nesac; ls", "foo|bar|baz|qux|ls");
-    check_each("case a in a) case b in b) x;; esac; y;; c) z;; esac", "x|y|z");
-    check_each("while read l; do echo $l; done < f", "read|echo");
-    check_each("ls # && rm -rf /\npwd", "ls|pwd");
-    check_each("echo a#b && ls", "echo|ls");
-    check_each("sudo bash -c 'apt-get update'", "sudo");
-    check_each("nohup x & disown", "nohup|disown");
-    check_each("x &>log && y &>>log", "x|y");
-    check_each("3<&0 x 4>&- && y", "x|y");
-}
-
 static size_t count_calls(const char *cmd, size_t n)
 {
     return sbx_program_each(cmd, n, NULL, NULL);
@@ -231,10 +111,6 @@ static size_t count_calls(const char *cmd, size_t n)
 static void test_nesting_is_bounded(void **state)
 {
     (void)state;
-    /* bash -c 'bash -c '\''…'\''' five deep: the innermost is past the limit */
-    check_label("bash -c 'bash -c \"bash -c \\\"bash -c make\\\"\"'", "make");
-    check_label("bash -c 'bash -c \"bash -c \\\"bash -c \\\\\\\"bash -c make\\\\\\\"\\\"\"'",
-                "bash");
     /* a pathological 100,000-deep $( nesting and quote soup */
     struct sbx_buf b = SBX_BUF_INIT;
     for (int i = 0; i < 100000; i++)
@@ -294,11 +170,9 @@ static void test_linear_time(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_real_log_examples),
-        cmocka_unit_test(test_label_rules),
+        cmocka_unit_test(test_case_file),
         cmocka_unit_test(test_label_truncation),
         cmocka_unit_test(test_nul_and_binary),
-        cmocka_unit_test(test_each),
         cmocka_unit_test(test_nesting_is_bounded),
         cmocka_unit_test(test_linear_time),
     };

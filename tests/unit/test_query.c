@@ -1,4 +1,5 @@
-/* The search and filter engine (query/query), on small logs made here. */
+/* The search and filter engine (query/query), on small logs made here; the
+ * queries on the fixture below are the table tests/unit/cases/filters.test. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "importers/load.h"
 #include "query/query.h"
 #include "query/lit.h"
+#include "tests/unit/cases.h"
 
 #define NS INT64_C(1000000000)
 
@@ -51,7 +53,8 @@ static struct sbx_event *by_line(struct sbx_timeline *tl, uint32_t line)
 }
 
 /* The fixture: one event per line, in time order (so position i is line
- * i + 1). In C, \\u0066 is the six bytes \u0066 in the file. */
+ * i + 1). In C, \\u0066 is the six bytes \u0066 in the file. The case file
+ * lists these events at its top: change both together. */
 static const char *const LOG =
     /* 1 */ "{\"at\": \"2026-01-01T00:00:01Z\", \"sandbox\": \"s1a\", \"kind\": \"command\", \"command\": \"pytest -q\", \"cwd\": \"/srv/float\", \"exit\": 1, \"timed_out\": false, \"ms\": 10, \"stdout\": \"FAILED test_x\\nFLOAT mismatch\", \"stderr\": \"\"}\n"
     /* 2 */ "{\"at\": \"2026-01-01T00:00:02Z\", \"sandbox\": \"s1b\", \"kind\": \"command\", \"command\": \"pip install requests\", \"exit\": 0, \"timed_out\": false, \"ms\": 10, \"stdout\": \"Successfully installed\", \"stderr\": \"\"}\n"
@@ -111,37 +114,36 @@ static const struct sbx_query_time DAY = {INT64_C(1767225600) * NS, false}; /* 2
 #define SEARCH(tl, text) lines(tl, SBX_QUERY_SEARCH, text, NULL, 0)
 #define FILTER(tl, text) lines(tl, SBX_QUERY_FILTER, text, &DAY, 0)
 
-static void search_fields(void **state)
+/* A case of tests/unit/cases/filters.test: the query as typed (/ a search,
+ * & a filter), then the lines it keeps or its error. */
+static void check_case(const struct test_case *c, void *ctx)
+{
+    struct sbx_timeline *tl = ctx;
+    if (strcmp(c->table, "") != 0)
+        case_fail(c, "no such table in this file's runner");
+    case_want_fields(c, 2);
+    if (c->field[0][0] != '/' && c->field[0][0] != '&')
+        case_fail(c, "a query starts with / (search) or & (filter)");
+    const char *got = c->field[0][0] == '/'
+                          ? lines(tl, SBX_QUERY_SEARCH, c->field[0] + 1, NULL, 0)
+                          : lines(tl, SBX_QUERY_FILTER, c->field[0] + 1, &DAY, 0);
+    if (strcmp(got, c->field[1]) != 0)
+        case_fail(c, "%s gives [%s], want [%s]", c->field[0], got, c->field[1]);
+}
+
+/* What is searched, smart case, escaped text, filter words and keys,
+ * negation, quoting and errors on the fixture. */
+static void filter_cases(void **state)
 {
     (void)state;
     struct sbx_timeline *tl = fixture();
-    assert_string_equal(SEARCH(tl, "pytest"), "1");             /* command line */
-    assert_string_equal(SEARCH(tl, "installed"), "2");          /* stdout */
-    assert_string_equal(SEARCH(tl, "Connection refused"), "3"); /* stderr */
-    assert_string_equal(SEARCH(tl, "leap\\.py"), "6");          /* a files path */
-    assert_string_equal(SEARCH(tl, "^/etc/hosts$"), "10");      /* under its root */
-    assert_string_equal(SEARCH(tl, "lifecycle"), "7");          /* a note's label */
-    assert_string_equal(SEARCH(tl, "/work"), "");               /* cwd is not searched */
-    assert_string_equal(SEARCH(tl, "s1a"), "");                 /* nor the sandbox */
-    assert_string_equal(SEARCH(tl, "^FLOAT"), "1");             /* multi-line ^ */
-    assert_string_equal(SEARCH(tl, "zq9xv"), "");
+    cases_run("filters.test", check_case, tl);
     unload(tl);
 }
 
 static void smart_case(void **state)
 {
     (void)state;
-    struct sbx_timeline *tl = fixture();
-    assert_string_equal(SEARCH(tl, "float"), "1 5 8");
-    assert_string_equal(SEARCH(tl, "FLOAT"), "1");
-    assert_string_equal(SEARCH(tl, "Float"), "");
-    assert_string_equal(SEARCH(tl, "\\Sloat"), "1 5 8"); /* \S is not an upper-case letter */
-    assert_string_equal(SEARCH(tl, "[F]LOAT"), "1");     /* a class member is */
-    assert_string_equal(SEARCH(tl, "CAFÉ"), "");
-    assert_string_equal(SEARCH(tl, "cafÉ"), "");
-    assert_string_equal(SEARCH(tl, "CAFé"), "");
-    assert_string_equal(SEARCH(tl, "café"), "5");
-
     assert_true(sbx_lit_smartcase("\\S+\\p{Lu}\\x41", 14));
     assert_true(sbx_lit_smartcase("(?<Name>x)\\k<Name>(*UTF)", 24));
     assert_false(sbx_lit_smartcase("[A-Z]", 5));
@@ -149,23 +151,6 @@ static void smart_case(void **state)
     assert_false(sbx_lit_smartcase("\xc3\x89", 2)); /* É */
     assert_true(sbx_lit_smartcase("\xc3\xa9", 2));  /* é */
     assert_false(sbx_lit_smartcase("\xce\x94", 2)); /* Δ */
-    unload(tl);
-}
-
-static void escaped_text(void **state)
-{
-    (void)state;
-    struct sbx_timeline *tl = fixture();
-    /* \u0066loat in the file is "float" */
-    assert_string_equal(SEARCH(tl, "float escaped"), "5");
-    assert_string_equal(SEARCH(tl, "(?:float) escaped"), "5");
-    assert_string_equal(SEARCH(tl, "caf\xc3\xa9"), "5");
-    assert_string_equal(SEARCH(tl, "u0066"), "");
-    assert_string_equal(SEARCH(tl, "a/b"), "9");        /* written a\/b */
-    assert_string_equal(SEARCH(tl, "\"quoted\""), "9"); /* written \"quoted\" */
-    assert_string_equal(SEARCH(tl, "test_x\nFLOAT"), "1");
-    assert_string_equal(SEARCH(tl, "\\\\"), "");         /* no decoded backslash anywhere */
-    unload(tl);
 }
 
 /* A timeline with one command whose stdout is raw bytes (as a plain-text
@@ -236,110 +221,11 @@ static void invalid_utf8(void **state)
     sbx_query_free(q);
 }
 
-static void terms(void **state)
-{
-    (void)state;
-    struct sbx_timeline *tl = fixture();
-    assert_string_equal(FILTER(tl, "kind:command"), "1 2 3 4 5 8 9");
-    assert_string_equal(FILTER(tl, "kind:files"), "6 10");
-    assert_string_equal(FILTER(tl, "kind:note"), "7");
-    assert_string_equal(FILTER(tl, "kind:Command"), "1 2 3 4 5 8 9");
-    assert_string_equal(FILTER(tl, "failed"), "1 3 4 8");
-    assert_string_equal(FILTER(tl, "timedout"), "4");
-    assert_string_equal(FILTER(tl, "refused"), "3");
-    assert_string_equal(FILTER(tl, "secret"), "2");
-    assert_string_equal(FILTER(tl, "system"), "10");
-    assert_string_equal(FILTER(tl, "outside"), "9");
-    assert_string_equal(FILTER(tl, "account"), "7");
-    assert_string_equal(FILTER(tl, "mismatch"), "9");
-    assert_string_equal(FILTER(tl, "findings"), "1 2 3 4 7 8 9 10"); /* 5: a bad field only */
-    assert_string_equal(FILTER(tl, "sandbox:s1"), "1 2 6 7 8 9");
-    assert_string_equal(FILTER(tl, "sandbox:s1a"), "1 6 7 8 9");
-    assert_string_equal(FILTER(tl, "sandbox:s1ab"), "");
-    assert_string_equal(FILTER(tl, "exit:0"), "2 5 9");
-    assert_string_equal(FILTER(tl, "exit:-1"), "8");
-    assert_string_equal(FILTER(tl, "exit:124"), "4");
-    assert_string_equal(FILTER(tl, "program:pytest"), "1");
-    assert_string_equal(FILTER(tl, "program:pip"), "");
-    assert_string_equal(FILTER(tl, "program:\"pip install\""), "2");
-    assert_string_equal(FILTER(tl, "since:00:00:07.990"), "8 9 10"); /* a command starts at "at" - ms */
-    assert_string_equal(FILTER(tl, "until:00:00:02"), "1 2");
-    assert_string_equal(FILTER(tl, "since:00:00:02.5 until:0:00:04"), "3 4");
-    assert_string_equal(FILTER(tl, "since:2026-01-01T00:00:09Z"), "10");
-    assert_string_equal(FILTER(tl, "until:2026-01-01T01:00:02+01:00"), "1 2");
-    assert_string_equal(FILTER(tl, "since:00:01"), "");
-    assert_string_equal(FILTER(tl, "since:00:00:00.995 until:00:00:00.995"), "");
-    assert_string_equal(FILTER(tl, "since:00:00:00.990 until:00:00:00.990"), "1");
-    unload(tl);
-}
-
-static void negation_and_combination(void **state)
-{
-    (void)state;
-    struct sbx_timeline *tl = fixture();
-    assert_string_equal(FILTER(tl, "!kind:command"), "6 7 10");
-    assert_string_equal(FILTER(tl, "!failed"), "2 5 6 7 9 10");
-    assert_string_equal(FILTER(tl, "kind:command !failed"), "2 5 9");
-    assert_string_equal(FILTER(tl, "failed float"), "1 8");
-    assert_string_equal(FILTER(tl, "failed !float"), "3 4");
-    assert_string_equal(FILTER(tl, "float !FLOAT"), "5 8");
-    assert_string_equal(FILTER(tl, "  kind:command   sandbox:s2  !exit:124  "), "3 5");
-    assert_string_equal(FILTER(tl, "float kind:command failed sandbox:s1a since:00:00:05"), "8");
-    assert_string_equal(FILTER(tl, "!sandbox:s"), "");
-    unload(tl);
-}
-
-static void quoting(void **state)
-{
-    (void)state;
-    struct sbx_timeline *tl = fixture();
-    assert_string_equal(FILTER(tl, "\"Connection refused\""), "3");
-    assert_string_equal(FILTER(tl, "Connection refused"), "3"); /* two patterns, and "refused" the finding */
-    assert_string_equal(FILTER(tl, "\"failed\""), "1 3");        /* the word, not the flag */
-    assert_string_equal(FILTER(tl, "!\"failed\" kind:command"), "2 4 5 8 9");
-    assert_string_equal(FILTER(tl, "\"\\\"quoted\\\"\""), "9");  /* "\"quoted\"" */
-    assert_string_equal(FILTER(tl, "a\"/b and \\\"q\""), "9");   /* quotes inside a word */
-    assert_string_equal(FILTER(tl, "\"kind:files\""), "");       /* a pattern, not a key */
-    assert_string_equal(FILTER(tl, "\"sleep\\s99\""), "4");      /* "sleep\s99": kept for PCRE2 */
-    assert_string_equal(FILTER(tl, "\"sleep\\\\s99\""), "");     /* "sleep\\s99": a backslash */
-    assert_string_equal(FILTER(tl, "12:3"), "");                 /* not a key: a pattern */
-    unload(tl);
-}
-
 static void errors(void **state)
 {
     (void)state;
     struct sbx_timeline *tl = fixture();
-    assert_string_equal(FILTER(tl, "http://x"),
-                        "ERR: unknown filter key \"http:\" (keys: kind sandbox exit since until "
-                        "program host; quote text to search for it)");
-    assert_string_equal(FILTER(tl, "kind:command foo(bar"),
-                        "ERR: bad pattern: missing closing parenthesis (at offset 20)");
-    assert_string_equal(FILTER(tl, "x[ab"),
-                        "ERR: bad pattern: missing terminating ] for character class (at offset 4)");
-    assert_string_equal(FILTER(tl, "ok \"a b)c\""),
-                        "ERR: bad pattern: unmatched closing parenthesis (at offset 7)");
-    assert_string_equal(SEARCH(tl, "a{2,1}"),
-                        "ERR: bad pattern: numbers out of order in {} quantifier (at offset 5)");
-    assert_string_equal(FILTER(tl, "kind:command \"abc"), "ERR: unterminated quote (opened at offset 13)");
-    assert_string_equal(FILTER(tl, ""), "ERR: empty filter");
-    assert_string_equal(FILTER(tl, " \t "), "ERR: empty filter");
-    assert_string_equal(SEARCH(tl, ""), "ERR: empty pattern");
-    assert_string_equal(FILTER(tl, "\"\""), "ERR: empty pattern at offset 0");
-    assert_string_equal(FILTER(tl, "x !"), "ERR: '!' at offset 2 needs a term after it");
-    assert_string_equal(FILTER(tl, "kind:"), "ERR: \"kind:\" needs a value");
-    assert_string_equal(FILTER(tl, "kind:bogus"),
-                        "ERR: unknown kind \"bogus\" (kinds: command files network lifecycle audit "
-                        "metric span note)");
-    assert_string_equal(FILTER(tl, "exit:1x"), "ERR: exit: needs a whole number, not \"1x\"");
-    assert_string_equal(FILTER(tl, "exit:99999999999"),
-                        "ERR: exit: needs a whole number, not \"99999999999\"");
-    assert_string_equal(FILTER(tl, "since:24:00"),
-                        "ERR: since: needs a time (HH:MM, HH:MM:SS[.fff] or YYYY-MM-DDTHH:MM:SS[Z]), "
-                        "not \"24:00\"");
-    assert_string_equal(FILTER(tl, "until:1:5"),
-                        "ERR: until: needs a time (HH:MM, HH:MM:SS[.fff] or YYYY-MM-DDTHH:MM:SS[Z]), "
-                        "not \"1:5\"");
+    /* a time of day without the day it is on */
     assert_string_equal(lines(tl, SBX_QUERY_FILTER, "since:10:00", NULL, 0),
                         "ERR: since:10:00: no run start to put the time on; give a full timestamp");
     /* a NULL error buffer is allowed */
@@ -796,10 +682,8 @@ static void find_ranges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(search_fields),  cmocka_unit_test(smart_case),
-        cmocka_unit_test(escaped_text),   cmocka_unit_test(invalid_utf8),
-        cmocka_unit_test(terms),          cmocka_unit_test(negation_and_combination),
-        cmocka_unit_test(quoting),        cmocka_unit_test(errors),
+        cmocka_unit_test(filter_cases),   cmocka_unit_test(smart_case),
+        cmocka_unit_test(invalid_utf8),   cmocka_unit_test(errors),
         cmocka_unit_test(hostile_patterns), cmocka_unit_test(literal_reader),
         cmocka_unit_test(subset),         cmocka_unit_test(cancellation),
         cmocka_unit_test(cancel_while_running),

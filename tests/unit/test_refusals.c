@@ -1,5 +1,6 @@
-/* Refused hosts in what network clients print, the fast pass in front of
- * them, and hosts named in command lines. */
+/* Refused hosts in what network clients print (the table in
+ * tests/unit/cases/refusals.test), the fast pass in front of them, and hosts
+ * named in command lines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,25 +12,7 @@
 
 #include "base/buf.h"
 #include "analyses/refusals.h"
-
-static const struct {
-    const char *text, *host, *client;
-} messages[] = {
-    {"curl: (6) Could not resolve host: pastebin.com", "pastebin.com", "curl"},
-    {"curl: (7) Failed to connect to pastebin.com port 443 after 0 ms: Couldn't connect to server",
-     "pastebin.com", "curl"},
-    {"wget: unable to resolve host address \xE2\x80\x98paste.example.com\xE2\x80\x99", "paste.example.com", "wget"},
-    {"Connecting to evil.example (evil.example)|1.2.3.4|:443... failed: Connection refused.", "evil.example", "wget"},
-    {"fatal: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com", "github.com", "git"},
-    {"ssh: Could not resolve hostname gitlab.com: Name or service not known", "gitlab.com", "ssh"},
-    {"HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded with url: /simple/x/", "pypi.org", "pip"},
-    {"npm ERR! request to https://registry.npmjs.org/x failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org",
-     "registry.npmjs.org", "npm"},
-    {"Error: connect ECONNREFUSED 10.0.0.7:8080", "10.0.0.7", "node"},
-    {"W: Failed to fetch http://deb.debian.org/x  Temporary failure resolving 'deb.debian.org'", "deb.debian.org", "apt"},
-    {"E: Could not connect to deb.debian.org:80 (151.101.2.132). - connect (111: Connection refused)",
-     "deb.debian.org", "apt"},
-};
+#include "tests/unit/cases.h"
 
 struct found {
     char host[256];
@@ -47,34 +30,50 @@ static void on_hit(const struct sbx_refused_hit *hit, void *ctx)
     }
 }
 
+struct refusal_run {
+    struct sbx_netpat *p;
+    struct sbx_netpat_scratch *s;
+};
+
 /* Each message is found, with its host and client, at every offset (the
  * fast pass works in 16- and 32-byte blocks: a keyword across a block edge
  * must still count). */
+static void check_case(const struct test_case *c, void *ctx)
+{
+    struct refusal_run *run = ctx;
+    if (strcmp(c->table, "refusal") != 0)
+        case_fail(c, "no such table in this file's runner");
+    case_want_fields(c, 3);
+    for (size_t off = 0; off < 70; off++) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        for (size_t k = 0; k < off; k++)
+            sbx_buf_addc(&b, k % 7 == 6 ? '\n' : 'x');
+        sbx_buf_add(&b, c->field[0], c->len[0]);
+        sbx_buf_adds(&b, "\nmore output\n");
+        if (!sbx_netpat_might_refuse(b.p, b.len))
+            case_fail(c, "at offset %zu: the fast pass passes it over", off);
+        struct found f = {0};
+        sbx_netpat_refusals(run->p, run->s, b.p, b.len, on_hit, &f);
+        if (!f.n)
+            case_fail(c, "at offset %zu: no refusal found", off);
+        if (strcmp(f.host, c->field[1]) != 0 || strcmp(f.client, c->field[2]) != 0)
+            case_fail(c, "at offset %zu: host %s of %s, want %s of %s", off, f.host, f.client,
+                      c->field[1], c->field[2]);
+        sbx_buf_free(&b);
+    }
+}
+
+/* The messages of tests/unit/cases/refusals.test. */
 static void every_client_at_every_offset(void **state)
 {
     (void)state;
     char err[256];
-    struct sbx_netpat *p = sbx_netpat_new(err, sizeof err);
-    assert_non_null(p);
-    struct sbx_netpat_scratch *s = sbx_netpat_scratch_new(p);
-    for (size_t m = 0; m < sizeof messages / sizeof messages[0]; m++) {
-        for (size_t off = 0; off < 70; off++) {
-            struct sbx_buf b = SBX_BUF_INIT;
-            for (size_t k = 0; k < off; k++)
-                sbx_buf_addc(&b, k % 7 == 6 ? '\n' : 'x');
-            sbx_buf_adds(&b, messages[m].text);
-            sbx_buf_adds(&b, "\nmore output\n");
-            assert_true(sbx_netpat_might_refuse(b.p, b.len));
-            struct found f = {0};
-            sbx_netpat_refusals(p, s, b.p, b.len, on_hit, &f);
-            assert_true(f.n >= 1);
-            assert_string_equal(f.host, messages[m].host);
-            assert_string_equal(f.client, messages[m].client);
-            sbx_buf_free(&b);
-        }
-    }
-    sbx_netpat_scratch_free(s);
-    sbx_netpat_free(p);
+    struct refusal_run run = {sbx_netpat_new(err, sizeof err), NULL};
+    assert_non_null(run.p);
+    run.s = sbx_netpat_scratch_new(run.p);
+    cases_run("refusals.test", check_case, &run);
+    sbx_netpat_scratch_free(run.s);
+    sbx_netpat_free(run.p);
 }
 
 static void clean_output_is_skipped(void **state)

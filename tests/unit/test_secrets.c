@@ -1,5 +1,6 @@
-/* Unit tests for analyses/secrets/secrets: kinds and spans, masks, redaction,
- * placeholders, clipped tokens, JSON-escaped text, no false positives on
+/* Unit tests for analyses/secrets/secrets: kinds and spans, masks,
+ * placeholders, clipped tokens and JSON-escaped text as a table in
+ * tests/unit/cases/secrets.test; redaction, no false positives on
  * ordinary output, linear work on hostile lines, SIMD/portable agreement,
  * and sharing one compiled set between threads. */
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 
 #include "base/buf.h"
 #include "analyses/secrets/secrets.h"
+#include "tests/unit/cases.h"
 
 struct fx {
     struct sbx_secrets *s;
@@ -63,10 +65,9 @@ static void collect(const struct sbx_secret_hit *h, void *ctx)
 
 /* Scans a copy of text in a buffer of exactly its length (no NUL after it),
  * so reading past the end is caught by ASan. */
-static struct found scan(struct fx *f, const char *text)
+static struct found scan_n(struct fx *f, const char *text, size_t n)
 {
     struct found fo = {0};
-    size_t n = strlen(text);
     char *copy = sbx_xmalloc(n ? n : 1);
     memcpy(copy, text, n);
     size_t count = sbx_secrets_scan(f->s, f->sc, copy, n, collect, &fo);
@@ -81,27 +82,71 @@ static struct found scan(struct fx *f, const char *text)
     return fo;
 }
 
-/* The one hit in text must be `secret` (its first occurrence) of kind. */
-static void expect_one(struct fx *f, const char *text, unsigned kind, const char *secret)
+static struct found scan(struct fx *f, const char *text)
 {
-    struct found fo = scan(f, text);
-    if (fo.n != 1)
-        fail_msg("%zu hits in: %s", fo.n, text);
-    const char *at = strstr(text, secret);
-    assert_non_null(at);
-    if (fo.h[0].kind != kind)
-        fail_msg("kind %s, expected %s, in: %s", sbx_secret_kind_name(fo.h[0].kind), sbx_secret_kind_name(kind),
-                 text);
-    assert_int_equal(fo.h[0].off, (size_t)(at - text));
-    assert_int_equal(fo.h[0].len, strlen(secret));
+    return scan_n(f, text, strlen(text));
 }
 
-static void expect_none(struct fx *f, const char *text)
+static unsigned kind_named(const struct test_case *c, size_t i)
 {
-    struct found fo = scan(f, text);
-    if (fo.n)
-        fail_msg("unexpected %s [%.*s] in: %s", sbx_secret_kind_name(fo.h[0].kind), (int)fo.h[0].len,
-                 text + fo.h[0].off, text);
+    for (unsigned k = 0; k < sbx_secret_kind_count(); k++)
+        if (strcmp(sbx_secret_kind_name(k), c->field[i]) == 0)
+            return k;
+    case_fail(c, "no secret kind is named %s", c->field[i]);
+    return SBX_SECRET_KIND_COUNT;
+}
+
+/* A text alone: nothing is found in it. With a kind and a secret: the one
+ * hit is that secret (its first place in the text), of that kind. */
+static void check_scan(struct fx *f, const struct test_case *c)
+{
+    const char *text = c->field[0];
+    struct found fo = scan_n(f, text, c->len[0]);
+    if (c->n == 1) {
+        if (fo.n)
+            case_fail(c, "unexpected %s [%.*s] in: %s", sbx_secret_kind_name(fo.h[0].kind),
+                      (int)fo.h[0].len, text + fo.h[0].off, text);
+        return;
+    }
+    case_want_fields(c, 3);
+    unsigned kind = kind_named(c, 1);
+    const char *at = strstr(text, c->field[2]);
+    if (!at)
+        case_fail(c, "the secret is not in the text");
+    if (fo.n != 1)
+        case_fail(c, "%zu hits in: %s", fo.n, text);
+    if (fo.h[0].kind != kind)
+        case_fail(c, "kind %s, expected %s, in: %s", sbx_secret_kind_name(fo.h[0].kind),
+                  c->field[1], text);
+    if (fo.h[0].off != (size_t)(at - text) || fo.h[0].len != c->len[2])
+        case_fail(c, "hit [%.*s] at %zu, expected [%s] at %zu", (int)fo.h[0].len, text + fo.h[0].off,
+                  fo.h[0].off, c->field[2], (size_t)(at - text));
+}
+
+static void check_mask(const struct test_case *c)
+{
+    case_want_fields(c, 3);
+    char m[SBX_SECRET_MASK_MAX];
+    size_t len = sbx_secret_mask(kind_named(c, 0), c->field[1], c->len[1], m, sizeof m);
+    if (strcmp(m, c->field[2]) != 0 || len != c->len[2])
+        case_fail(c, "masked [%s] (%zu), expected [%s]", m, len, c->field[2]);
+}
+
+static void check_case(const struct test_case *c, void *ctx)
+{
+    if (strcmp(c->table, "scan") == 0)
+        check_scan(ctx, c);
+    else if (strcmp(c->table, "mask") == 0)
+        check_mask(c);
+    else
+        case_fail(c, "no such table in this file's runner");
+}
+
+/* Kinds, spans, placeholders, clipped and escaped text, masks:
+ * tests/unit/cases/secrets.test. */
+static void test_case_file(void **state)
+{
+    cases_run("secrets.test", check_case, *state);
 }
 
 static void test_kind_names(void **state)
@@ -124,64 +169,12 @@ static void test_kind_names(void **state)
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5" \
     "MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 
-static void test_prefix_kinds(void **state)
-{
-    struct fx *f = *state;
-    expect_one(f, "deploy " GHP " done", SBX_SECRET_GITHUB_TOKEN, GHP);
-    expect_one(f, "x gho_16C7e42F292c6912E7710c838347Ae178B4a y", SBX_SECRET_GITHUB_TOKEN,
-               "gho_16C7e42F292c6912E7710c838347Ae178B4a");
-    expect_one(f,
-               "GH=github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefgh"
-               "ijklm;",
-               SBX_SECRET_GITHUB_TOKEN,
-               "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklm");
-    expect_one(f, "git remote add glpat-Ab3De5Fg7Hi9Jk1Lm3No x", SBX_SECRET_GITLAB_TOKEN, "glpat-Ab3De5Fg7Hi9Jk1Lm3No");
-    expect_one(f, "id AKIAIOSFODNN7EXAMPLE.", SBX_SECRET_AWS_ACCESS_KEY_ID, "AKIAIOSFODNN7EXAMPLE");
-    expect_one(f, "(ASIAY34FZKBOKMUTVV7A)", SBX_SECRET_AWS_ACCESS_KEY_ID, "ASIAY34FZKBOKMUTVV7A");
-    expect_one(f, "slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx ok", SBX_SECRET_SLACK_TOKEN,
-               "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx");
-    expect_one(f, "post https://hooks.slack.com/services/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 now",
-               SBX_SECRET_SLACK_WEBHOOK,
-               "https://hooks.slack.com/services/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");
-    expect_one(f, "k=sk-abcdefghij1234567890T3BlbkFJabcdefghij1234567890 ", SBX_SECRET_OPENAI_KEY,
-               "sk-abcdefghij1234567890T3BlbkFJabcdefghij1234567890");
-    expect_one(f, "use sk-proj-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3", SBX_SECRET_OPENAI_KEY,
-               "sk-proj-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3");
-    expect_one(f, "\"sk-ant-api03-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3-xyzAA\"", SBX_SECRET_ANTHROPIC_KEY,
-               "sk-ant-api03-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3-xyzAA");
-    expect_one(f, "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", SBX_SECRET_STRIPE_KEY, "sk_live_4eC39HqLyjWDarjtT1zdp7dc");
-    expect_one(f, "stripe rk_live_4eC39HqLyjWDarjtT1zdp7dcXY!", SBX_SECRET_STRIPE_KEY,
-               "rk_live_4eC39HqLyjWDarjtT1zdp7dcXY");
-    expect_one(f, "key=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY&q=1", SBX_SECRET_GOOGLE_API_KEY,
-               "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY");
-    expect_one(f, "login hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567", SBX_SECRET_HUGGINGFACE_TOKEN,
-               "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567");
-    expect_one(f, "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", SBX_SECRET_NPM_TOKEN,
-               "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789");
-    expect_one(f, "cookie: session=" JWT "; path=/", SBX_SECRET_JWT, JWT);
-}
 
 #define PEM_BODY "MIIEowIBAAKCAQEA1234567890abcdefABCDEF\nQWERTYUIOPasdfghjkl+/=="
 
 static void test_private_keys(void **state)
 {
     struct fx *f = *state;
-    const char *pem = "-----BEGIN RSA PRIVATE KEY-----\n" PEM_BODY "\n-----END RSA PRIVATE KEY-----";
-    char text[512];
-    snprintf(text, sizeof text, "$ cat id_rsa\n%s\n$ next", pem);
-    expect_one(f, text, SBX_SECRET_PRIVATE_KEY, pem);
-
-    /* JSON-escaped, as the importer keeps string bodies */
-    const char *esc = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA1234567890abcdef\\nQWERTYUIOPasdf+/==\\n"
-                      "-----END RSA PRIVATE KEY-----";
-    snprintf(text, sizeof text, "{\"stdout\": \"%s\\n\"}", esc);
-    expect_one(f, text, SBX_SECRET_PRIVATE_KEY, esc);
-
-    /* encrypted PEM with header lines */
-    const char *enc = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,2A9F3B1C\n\n"
-                      "MIIEowIBAAKCAQEA1234567890abcdef\n-----END RSA PRIVATE KEY-----";
-    expect_one(f, enc, SBX_SECRET_PRIVATE_KEY, enc);
-
     /* no END line: to the end of the field */
     const char *open = "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB";
     struct found fo = scan(f, open);
@@ -205,56 +198,13 @@ static void test_private_keys(void **state)
     assert_int_equal(fo.h[1].off + fo.h[1].len, (size_t)(end_line - clipped) + strlen("-----END EC PRIVATE KEY-----"));
     assert_true(fo.h[0].flags & SBX_SECRET_HIT_CUT);
     assert_true(fo.h[1].flags & SBX_SECRET_HIT_CUT);
-
-    /* a header alone, or in source code, is not a key */
-    expect_none(f, "if not pem.startswith(\"-----BEGIN RSA PRIVATE KEY-----\"):");
-    expect_none(f, "-----BEGIN PRIVATE KEY----- not found in the file you gave, sorry about that");
-    expect_none(f, "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n"
-                   "-----END PUBLIC KEY-----");
 }
 
-static void test_context_kinds(void **state)
-{
-    struct fx *f = *state;
-    expect_one(f, "curl -H \"Authorization: Bearer abcDEF123ghiJKL456mnoPQR\" https://api.example.com",
-               SBX_SECRET_AUTHORIZATION_HEADER, "abcDEF123ghiJKL456mnoPQR");
-    expect_one(f, "curl -H 'authorization: Basic dXNlcjpwYXNzd29yZDEyMw==' x", SBX_SECRET_AUTHORIZATION_HEADER,
-               "dXNlcjpwYXNzd29yZDEyMw==");
-    expect_one(f, "> Proxy-Authorization: token 9f8e7d6c5b4a39281706f5e4d3c2b1a0", SBX_SECRET_AUTHORIZATION_HEADER,
-               "9f8e7d6c5b4a39281706f5e4d3c2b1a0");
-    expect_one(f, "mysql --password=password123 -u root", SBX_SECRET_PASSWORD, "password123");
-    expect_one(f, "mysql --password hunter22x -u root", SBX_SECRET_PASSWORD, "hunter22x");
-    expect_one(f, "psql\nPASSWORD: Xk9#mP2$vL\n", SBX_SECRET_PASSWORD, "Xk9#mP2$vL");
-    expect_one(f, "{\"password\": \"correct horse battery\"}", SBX_SECRET_PASSWORD, "correct horse battery");
-    expect_one(f, "export GITHUB_TOKEN=abcdef0123456789abcdef && run", SBX_SECRET_TOKEN_ASSIGNMENT,
-               "abcdef0123456789abcdef");
-    expect_one(f, "DB_PASSWORD=s3cr3tPa55 ./migrate", SBX_SECRET_TOKEN_ASSIGNMENT, "s3cr3tPa55");
-    expect_one(f, "{\"token\": \"Zq8xLp2Wm4Rt6Yu8\"}", SBX_SECRET_TOKEN_ASSIGNMENT, "Zq8xLp2Wm4Rt6Yu8");
-    expect_one(f, "{\"access_token\":\"ya29.a0AfH6SMBx3k9Qp2Lm7Rt\",\"token_type\":\"Bearer\"}",
-               SBX_SECRET_TOKEN_ASSIGNMENT, "ya29.a0AfH6SMBx3k9Qp2Lm7Rt");
-    expect_one(f, "settings(api_key='Qw3Er5Ty7Ui9Op1A')", SBX_SECRET_TOKEN_ASSIGNMENT, "Qw3Er5Ty7Ui9Op1A");
-    expect_one(f, "client_secret: 8a7Bq2Zx9Lm4Np6Rt1Vw", SBX_SECRET_TOKEN_ASSIGNMENT, "8a7Bq2Zx9Lm4Np6Rt1Vw");
-    expect_one(f, "curl -H 'X-API-Key: 7Hq2Lm9Zx4Rt8Wp3' x", SBX_SECRET_TOKEN_ASSIGNMENT, "7Hq2Lm9Zx4Rt8Wp3");
-    expect_one(f, "https://example.com/cb?access_token=Zq8xLp2Wm4Rt6Yu8&x=1", SBX_SECRET_TOKEN_ASSIGNMENT,
-               "Zq8xLp2Wm4Rt6Yu8");
-    expect_one(f, "DATABASE_URL=postgres://admin:Sup3rS3cret!@db:5432/x", SBX_SECRET_URL_PASSWORD, "Sup3rS3cret!");
-    expect_one(f, "aws configure set aws_secret_access_key " AWS_SECRET, SBX_SECRET_AWS_SECRET_KEY, AWS_SECRET);
-    expect_one(f, "\"SecretAccessKey\": \"" AWS_SECRET "\",", SBX_SECRET_AWS_SECRET_KEY, AWS_SECRET);
-    /* a token in a context is reported as its own kind */
-    expect_one(f, "GITHUB_TOKEN=" GHP, SBX_SECRET_GITHUB_TOKEN, GHP);
-    expect_one(f, "Authorization: Bearer " JWT, SBX_SECRET_JWT, JWT);
-    expect_one(f, "git clone https://x-access-token:" GHP "@github.com/o/r", SBX_SECRET_GITHUB_TOKEN, GHP);
-}
 
-/* The two secrets of the real sample log, as they appear there. */
+/* The token of the real sample log, masked. */
 static void test_sample_log(void **state)
 {
-    struct fx *f = *state;
-    const char *cmd = "\"command\": \"echo \\\"deploy token: " GHP "\\\"\", \"cwd\": \"/workspace\"";
-    expect_one(f, cmd, SBX_SECRET_GITHUB_TOKEN, GHP);
-    expect_one(f, "deploy token: " GHP "\\n", SBX_SECRET_GITHUB_TOKEN, GHP);
-    expect_one(f, "export AWS_SECRET_ACCESS_KEY=" AWS_SECRET " && env | grep -c AWS", SBX_SECRET_AWS_SECRET_KEY,
-               AWS_SECRET);
+    (void)state;
     char m[SBX_SECRET_MASK_MAX];
     assert_int_equal(sbx_secret_mask(SBX_SECRET_GITHUB_TOKEN, GHP, strlen(GHP), m, sizeof m), strlen("ghp_…AB"));
     assert_string_equal(m, "ghp_…AB");
@@ -262,39 +212,7 @@ static void test_sample_log(void **state)
 
 static void test_placeholders(void **state)
 {
-    struct fx *f = *state;
-    static const char *const texts[] = {
-        "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-        "ghp_xxxxxxxx…",
-        "echo ${GITHUB_TOKEN}",
-        "GITHUB_TOKEN=${GITHUB_TOKEN}",
-        "TOKEN=$GH_TOKEN",
-        "API_TOKEN=<your-api-token>",
-        "token: <token>",
-        "PASSWORD=***",
-        "password=********",
-        "password=changeme",
-        "SECRET_KEY=changeme",
-        "api_key=xxxxxxxxxxxx",
-        "OPENAI_API_KEY=your_openai_api_key_here",
-        "\"password\": null",
-        "\"token\": \"{{ .Values.token }}\"",
-        "password = self.password",
-        "token=get_token()",
-        "api_key=OPENAI_API_KEY",
-        "password=getpass.getpass()",
-        "Authorization: Bearer $GITHUB_TOKEN",
-        "Authorization: Bearer ${TOKEN}",
-        "Looking in indexes: https://ci-bot:****@pkgs.example.internal/simple",
-        "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
-        "AKIA0000000000000000",
-        "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
-        "password=aaaa1111",
-        "TOKEN=testtesttest",
-    };
-    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
-        expect_none(f, texts[i]);
-
+    (void)state;
     assert_true(sbx_secret_is_placeholder("", 0));
     assert_true(sbx_secret_is_placeholder("${VAR}", 6));
     assert_true(sbx_secret_is_placeholder("<token>", 7));
@@ -326,7 +244,7 @@ static void test_entropy(void **state)
 static void test_clip(void **state)
 {
     struct fx *f = *state;
-    /* JSON-escaped clip marker, then the plain one */
+    /* the JSON-escaped clip marker (the plain one: secrets.test) */
     const char *esc = "head ghp_1234567890abcd\\n[...]\\nrest of output";
     struct found fo = scan(f, esc);
     assert_int_equal(fo.n, 1);
@@ -334,25 +252,11 @@ static void test_clip(void **state)
     assert_int_equal(fo.h[0].off, 5);
     assert_int_equal(fo.h[0].len, strlen("ghp_1234567890abcd"));
     assert_true(fo.h[0].flags & SBX_SECRET_HIT_CUT);
-    expect_one(f, "x AKIAIOSFODNN7E\n[...]\ntail", SBX_SECRET_AWS_ACCESS_KEY_ID, "AKIAIOSFODNN7E");
-    expect_one(f, "at the end: npm_AbCdEfGh12", SBX_SECRET_NPM_TOKEN, "npm_AbCdEfGh12");
-    expect_one(f, "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx\\n[...]\\n", SBX_SECRET_JWT,
-               "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx");
-    /* fewer than 8 body characters, or cut by anything but the clip */
-    expect_none(f, "head ghp_1234567\\n[...]\\nrest");
-    expect_none(f, "head ghp_1234567890abcd and more");
-    expect_none(f, "head ghp_1234567890abcd\\nnext line");
 }
 
 static void test_json_escaped(void **state)
 {
     struct fx *f = *state;
-    expect_one(f, "{\\\"token\\\": \\\"Zq8xLp2Wm4Rt6Yu8\\\"}", SBX_SECRET_TOKEN_ASSIGNMENT, "Zq8xLp2Wm4Rt6Yu8");
-    expect_one(f, "ok\\npassword: Xk9#mP2$vL\\n", SBX_SECRET_PASSWORD, "Xk9#mP2$vL");
-    expect_one(f, "line\\n" GHP "\\nnext", SBX_SECRET_GITHUB_TOKEN, GHP);
-    expect_one(f, "\\u0022" GHP "\\u0022", SBX_SECRET_GITHUB_TOKEN, GHP);
-    expect_one(f, "-H \\\"Authorization: Bearer abcDEF123ghiJKL456mnoPQR\\\"", SBX_SECRET_AUTHORIZATION_HEADER,
-               "abcDEF123ghiJKL456mnoPQR");
     /* a backslash ends a token: nothing of the escape is in the span */
     struct found fo = scan(f, "t=" GHP "\\t");
     assert_int_equal(fo.n, 1);
@@ -363,34 +267,6 @@ static void test_masks(void **state)
 {
     (void)state;
     char m[SBX_SECRET_MASK_MAX];
-    struct {
-        unsigned kind;
-        const char *secret, *mask;
-    } cases[] = {
-        {SBX_SECRET_GITHUB_TOKEN, GHP, "ghp_…AB"},
-        {SBX_SECRET_GITHUB_TOKEN, "ghp_1234567", "ghp_…"},
-        {SBX_SECRET_AWS_ACCESS_KEY_ID, "AKIAIOSFODNN7EXAMPLE", "AKIA…LE"},
-        {SBX_SECRET_AWS_SECRET_KEY, AWS_SECRET, "…EY"},
-        {SBX_SECRET_OPENAI_KEY, "sk-proj-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1", "sk-proj-…u1"},
-        {SBX_SECRET_ANTHROPIC_KEY, "sk-ant-api03-Ab3De5Fg7Hi9Jk1Lm3No5Pq7", "sk-ant-…q7"},
-        {SBX_SECRET_STRIPE_KEY, "rk_live_4eC39HqLyjWDarjtT1zdp7dcXY", "rk_live_…XY"},
-        {SBX_SECRET_SLACK_WEBHOOK, "https://hooks.slack.com/services/T0AB12CD3/B0CD34EF5/aB3dE5fG7h",
-         "https://hooks.slack.com/services/…7h"},
-        {SBX_SECRET_JWT, JWT, "eyJ…5c"},
-        {SBX_SECRET_PASSWORD, "password123", "[redacted]"},
-        {SBX_SECRET_TOKEN_ASSIGNMENT, "Zq8xLp2Wm4Rt6Yu8", "…u8"},
-        {SBX_SECRET_PRIVATE_KEY, "-----BEGIN RSA PRIVATE KEY-----\n" PEM_BODY "\n-----END RSA PRIVATE KEY-----",
-         "-----BEGIN RSA PRIVATE KEY-----…-----END RSA PRIVATE KEY-----"},
-        {SBX_SECRET_PRIVATE_KEY, "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBcD5vT8f3kX9qLmNoPqRsTu",
-         "-----BEGIN EC PRIVATE KEY-----…"},
-        {SBX_SECRET_PRIVATE_KEY, "AwEHoUQDQgAEx1y2Z3a4B5c6D7e8F9g0\n-----END EC PRIVATE KEY-----",
-         "…-----END EC PRIVATE KEY-----"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        size_t len = sbx_secret_mask(cases[i].kind, cases[i].secret, strlen(cases[i].secret), m, sizeof m);
-        assert_string_equal(m, cases[i].mask);
-        assert_int_equal(len, strlen(cases[i].mask));
-    }
     /* truncation never splits the ellipsis; cap 0 writes nothing */
     assert_int_equal(sbx_secret_mask(SBX_SECRET_GITHUB_TOKEN, GHP, strlen(GHP), m, 6), 4);
     assert_string_equal(m, "ghp_");
@@ -607,9 +483,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_names),
-        cmocka_unit_test(test_prefix_kinds),
+        cmocka_unit_test(test_case_file),
         cmocka_unit_test(test_private_keys),
-        cmocka_unit_test(test_context_kinds),
         cmocka_unit_test(test_sample_log),
         cmocka_unit_test(test_placeholders),
         cmocka_unit_test(test_entropy),

@@ -30,7 +30,8 @@ const char *sbx_kind_name(enum sbx_kind k);
 
 /* Findings (enum sbx_finding, SBX_F_*) are listed in model/findings.h, heaviest
  * first, with their names, marks and words; an event's findings field holds
- * them. The analyses (analyses/summary.h) set them. */
+ * them. The analyses (analyses/summary.h) set them from the facts below;
+ * importers set only SBX_F_BAD_FIELD. */
 
 /* Where a text lives and how it is encoded. */
 enum sbx_text_flags {
@@ -167,6 +168,9 @@ enum sbx_time_flags {
     /* the source carries no time (manifests, diffs): the time is a guess,
      * placed just after the run's last known event */
     SBX_EVT_TIME_INFERRED = 1u << 5,
+    /* the source says the operation failed (an OpenTelemetry span's error
+     * status or error.type), whatever its exit code */
+    SBX_EVT_ERROR = 1u << 6,
 };
 
 struct sbx_event {
@@ -176,7 +180,7 @@ struct sbx_event {
     uint32_t line_no;   /* 1-based */
     uint16_t source;    /* index into the timeline's sources */
     uint8_t kind;       /* enum sbx_kind */
-    uint8_t tflags;     /* enum sbx_time_flags */
+    uint8_t tflags;     /* enum sbx_time_flags: the time's, a delivery's, the status's */
     uint32_t findings;  /* enum sbx_finding bits */
     uint32_t sandbox;   /* strtab id */
     uint32_t label;     /* strtab id: a note's kind name, a files event's root, … */

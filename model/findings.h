@@ -18,7 +18,9 @@
  *   CHECK    what `sbxview check` says it reports, or NULL: check leaves
  *            it out (a failure is no finding for CI)
  *
- * Nothing here is allocated: strings are static. */
+ * SBX_F_BAD_FIELD is the one bit an importer sets (only it sees a field's
+ * type); every other bit is set by an analysis, from facts the importers
+ * stored (model/event.h). Nothing here is allocated: strings are static. */
 #ifndef SBX_FINDINGS_H
 #define SBX_FINDINGS_H
 

@@ -1,6 +1,10 @@
-/* The single analyses that sbx_summarize runs, one file each. Each reads the
- * timeline, may set findings bits on events, and fills its part of the
- * summary. Internal to analyses/: everyone else calls sbx_summarize. */
+/* The single analyses that sbx_summarize (analyses/summary.c) runs, one
+ * file each, in this order: commands, records, spans, files, content,
+ * network, denials, and with an allow list unlisted. Each reads the
+ * timeline, fills its part of the summary and sets findings bits
+ * (model/findings.h) from the facts the importers stored: importers set
+ * none but SBX_F_BAD_FIELD. Internal to analyses/: everyone else calls
+ * sbx_summarize. */
 #ifndef SBX_ANALYSES_H
 #define SBX_ANALYSES_H
 
@@ -14,23 +18,26 @@ static inline void sbx_prefetch_ahead(const struct sbx_timeline *tl, size_t i)
         __builtin_prefetch(tl->order[i + 16]);
 }
 
+/* The wrapper's commands: counts, the longest, failures by program;
+ * SBX_F_TIMED_OUT and SBX_F_FAILED. */
 void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum);
+/* Files events: the changes, system roots; SBX_F_SYSTEM_FILES. */
 void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum);
-/* Output and command text: stdout hashes, secrets, refused hosts, hosts named
- * in commands. The heavy one: runs on `threads` threads. */
-/* The provider's records: the cross-check, the audit log's account
- * changes, lifecycle events, webhook signatures, metrics peaks. After
- * sbx_analyze_commands (it uses the run's span and sandboxes). */
+/* The provider's records: the cross-check (SBX_F_OUTSIDE_WRAPPER,
+ * SBX_F_MISSING_FROM_RECORD, SBX_F_EXIT_MISMATCH), the audit log's account
+ * changes (SBX_F_ACCOUNT_CHANGE, SBX_F_ACCOUNT_INSIDE), lifecycle events,
+ * webhook signatures (SBX_EVT_SIG_BAD: SBX_F_BAD_SIGNATURE), metrics peaks.
+ * After sbx_analyze_commands (it uses the run's span and sandboxes). */
 void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* The egress proxy's requests: per-host counts and bytes, hosts reached,
- * and the proxy's denials as refused hosts (merged with those output
- * showed). After sbx_analyze_content. */
+ * and the proxy's denials (SBX_NET_DENIED) as refused hosts, merged with
+ * those output showed, and SBX_F_REFUSED_HOST. After sbx_analyze_content. */
 void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* Connections the sandbox's network policy refused (no host named): a
  * refused-host finding on each such operation, and their list and count. */
 void sbx_analyze_denials(struct sbx_timeline *tl, struct sbx_summary *sum);
-/* OpenTelemetry spans: their trees and counts. After sbx_analyze_commands
- * (a tool call's failure is its finding). */
+/* OpenTelemetry spans: their trees and counts; SBX_F_FAILED for a span
+ * whose status is an error (SBX_EVT_ERROR). After sbx_analyze_commands. */
 void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
 
 /* Where an analysis saw a host the allow list lacks (its event already
@@ -48,8 +55,12 @@ struct sbx_unlisted_hits {
 void sbx_unlisted_hit_add(struct sbx_unlisted_hits *hits, const char *host, size_t len,
                           size_t order, struct sbx_event *e);
 
-/* allow (may be NULL) is checked against every host output and command lines
- * show; what it lacks is added to hits. */
+/* Output and command text: stdout hashes (SBX_F_HASH_MISMATCH), secrets
+ * (SBX_F_SECRET), refused hosts (SBX_F_REFUSED_HOST), hidden text
+ * (SBX_F_HIDDEN_TEXT), hosts named in commands. The heavy one: runs on
+ * `threads` threads. allow (may be NULL) is checked against every host
+ * output and command lines show; what it lacks is added to hits (its
+ * events marked SBX_F_UNLISTED_HOST). */
 bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int threads,
                          const struct sbx_allowlist *allow, struct sbx_unlisted_hits *hits,
                          char *err, size_t errsz);

@@ -50,7 +50,7 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
         const struct sbx_command *c = &e->u.cmd;
         sum->commands++;
         bool timed_out = c->flags & SBX_CMD_TIMED_OUT;
-        bool failed = timed_out || ((c->flags & SBX_CMD_EXIT_KNOWN) && c->exit != 0);
+        bool failed = sbx_command_failed(c);
         if (timed_out) {
             sum->timed_out++;
             e->findings |= SBX_F_TIMED_OUT;

@@ -1,6 +1,7 @@
 /* The egress proxy's requests: per host, how many, how many denied or not
- * reached, and the bytes; a denial is a refused host like one a client's
- * error message shows, with the request as its evidence. */
+ * reached, and the bytes; a denial (SBX_NET_DENIED) is a refused host like
+ * one a client's error message shows, with the request as its evidence,
+ * and its event's SBX_F_REFUSED_HOST. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +85,13 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
     struct host_slot *slot = NULL; /* by host id */
     size_t cap = 0, refused_cap = sum->nrefused;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
-        if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
+        if (e->kind != SBX_EV_NETWORK)
+            continue;
+        if (e->u.net.flags & SBX_NET_DENIED)
+            e->findings |= SBX_F_REFUSED_HOST;
+        if (!e->u.net.host)
             continue;
         if (!slot)
             slot = sbx_xcalloc(nids ? nids : 1, sizeof *slot);

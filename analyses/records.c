@@ -115,7 +115,10 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
         if (e->tflags & SBX_EVT_WEBHOOK) {
             sum->webhooks++;
             sum->signatures_verified += !!(e->tflags & SBX_EVT_SIG_OK);
-            sum->signatures_failed += !!(e->tflags & SBX_EVT_SIG_BAD);
+            if (e->tflags & SBX_EVT_SIG_BAD) {
+                sum->signatures_failed++;
+                e->findings |= SBX_F_BAD_SIGNATURE;
+            }
         }
         switch (e->kind) {
         case SBX_EV_AUDIT: audit(tl, sum, e); break;

@@ -101,32 +101,32 @@ int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c)
 
 /* ---- the filter ---- */
 
-struct word_rule {
+/* Words for the runs list's count columns; any other finding word is
+ * model/findings.h's, held by a run with an event that has the bit. */
+static const struct {
     const char *word;
-    int col;       /* a count column that must be non-zero, or -1 */
-    uint32_t bits; /* or findings bits one of which an event must have */
+    enum sbx_run_col col; /* must be non-zero */
+} count_words[] = {
+    {"failed", SBX_RUN_FAILED},   {"refused", SBX_RUN_REFUSED}, {"outside", SBX_RUN_OUTSIDE},
+    {"account", SBX_RUN_ACCOUNT}, {"secret", SBX_RUN_SECRETS},  {"secrets", SBX_RUN_SECRETS},
 };
 
-static const struct word_rule finding_words[] = {
-    {"failed", SBX_RUN_FAILED, 0},
-    {"refused", SBX_RUN_REFUSED, 0},
-    {"outside", SBX_RUN_OUTSIDE, 0},
-    {"account", SBX_RUN_ACCOUNT, 0},
-    {"secret", SBX_RUN_SECRETS, 0},
-    {"secrets", SBX_RUN_SECRETS, 0},
-    {"timedout", -1, SBX_F_TIMED_OUT},
-    {"system", -1, SBX_F_SYSTEM_FILES},
-    {"hidden", -1, SBX_F_HIDDEN_TEXT},
-    {"mismatch", -1, SBX_F_HASH_MISMATCH | SBX_F_EXIT_MISMATCH},
-    {"findings", -1, ~(uint32_t)SBX_F_BAD_FIELD},
-};
-
-static const struct word_rule *finding_word(const char *w, size_t n)
+/* Whether w[0..n) is a finding word: then a run holds it when the count
+ * column col (-1: none) is non-zero, or an event has one of bits. */
+static bool finding_word(const char *w, size_t n, int *col, uint32_t *bits)
 {
-    for (size_t i = 0; i < sizeof finding_words / sizeof finding_words[0]; i++)
-        if (strlen(finding_words[i].word) == n && strncasecmp(finding_words[i].word, w, n) == 0)
-            return &finding_words[i];
-    return NULL;
+    *col = -1;
+    *bits = 0;
+    for (size_t i = 0; i < sizeof count_words / sizeof count_words[0]; i++)
+        if (strlen(count_words[i].word) == n && strncasecmp(count_words[i].word, w, n) == 0) {
+            *col = (int)count_words[i].col;
+            return true;
+        }
+    if (n == 8 && strncasecmp(w, "findings", 8) == 0)
+        *bits = ~(uint32_t)SBX_F_BAD_FIELD;
+    else
+        *bits = sbx_findings_by_word(w, n, true);
+    return *bits != 0;
 }
 
 static bool contains_nocase(const char *hay, const char *needle, size_t n)
@@ -142,16 +142,17 @@ static bool contains_nocase(const char *hay, const char *needle, size_t n)
 /* -1: cannot tell yet (a finding word on a pending row); else 0 or 1. */
 static int word_holds(const struct sbx_run_row *row, int state, const char *w, size_t n)
 {
-    const struct word_rule *rule = finding_word(w, n);
-    if (!rule)
+    int col;
+    uint32_t bits;
+    if (!finding_word(w, n, &col, &bits))
         return contains_nocase(row->name, w, n);
     if (state == SBX_RUN_PENDING)
         return -1;
     if (state == SBX_RUN_UNREADABLE)
         return 0;
-    if (rule->col >= 0)
-        return row->count[rule->col] > 0;
-    return (row->findings & rule->bits) != 0;
+    if (col >= 0)
+        return row->count[col] > 0;
+    return (row->findings & bits) != 0;
 }
 
 static bool row_shows(const struct sbx_run_row *row, int state, const char *filter)

@@ -86,8 +86,9 @@ int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c);
 
 /* What shows: a sort column, its direction, and a filter. The filter is
  * words that must all hold: a finding word (failed, refused, outside,
- * account, secret, timedout, system, hidden, mismatch, findings: the run
- * has one) or any other text, found in the run's name (ignoring case); a
+ * account, secret: the column is not 0; findings, or a finding's word in
+ * model/findings.h such as timedout, system, hidden, mismatch, unlisted:
+ * an event has it) or any other text, found in the run's name (ignoring case); a
  * word after ! must not hold. */
 struct sbx_runs_query {
     enum sbx_run_col sort;

@@ -124,10 +124,7 @@ void sbx_app_set_progress(struct sbx_app *a, const char *text)
 
 static bool serious(uint32_t f)
 {
-    return f & (SBX_F_REFUSED_HOST | SBX_F_OUTSIDE_WRAPPER | SBX_F_ACCOUNT_CHANGE |
-                SBX_F_ACCOUNT_INSIDE | SBX_F_MISSING_FROM_RECORD | SBX_F_EXIT_MISMATCH |
-                SBX_F_BAD_SIGNATURE | SBX_F_SYSTEM_FILES | SBX_F_SECRET | SBX_F_HIDDEN_TEXT |
-                SBX_F_HASH_MISMATCH);
+    return f & SBX_F_SERIOUS;
 }
 
 static bool shown_by_mode(int mode, uint32_t f)
@@ -376,8 +373,8 @@ static const struct sbx_event *same_record(const struct sbx_timeline *old_tl,
 static void open_on_heaviest(struct sbx_app *a)
 {
     size_t n = sbx_app_count(a);
-    for (size_t w = 0; sbx_finding_by_weight(w); w++) {
-        uint32_t bit = sbx_finding_by_weight(w);
+    for (size_t w = 0; w < sbx_nfindings; w++) {
+        uint32_t bit = sbx_findings[w].bit;
         if (bit == SBX_F_BAD_FIELD)
             continue;
         for (size_t i = 0; i < n; i++) {

@@ -91,8 +91,7 @@ static void exit_text(const struct sbx_event *e, char *b, size_t n)
 
 static bool failed(const struct sbx_event *e)
 {
-    return e && ((e->u.cmd.flags & SBX_CMD_TIMED_OUT) ||
-                 ((e->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && e->u.cmd.exit != 0));
+    return e && sbx_command_failed(&e->u.cmd);
 }
 
 /* One side's cell: time, exit code, command, in [col, end). */

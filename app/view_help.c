@@ -32,8 +32,8 @@ static void rebuild(struct sbx_app *a)
     sbx_doc_end_line(d);
     sbx_doc_adds(d, SBX_STYLE_HEADING, "The mark column, heaviest finding first");
     sbx_doc_end_line(d);
-    for (size_t w = 0; sbx_finding_by_weight(w); w++) {
-        uint32_t bit = sbx_finding_by_weight(w);
+    for (size_t w = 0; w < sbx_nfindings; w++) {
+        uint32_t bit = sbx_findings[w].bit;
         char mark;
         enum sbx_style st = sbx_finding_look(bit, &mark);
         if (mark == ' ')

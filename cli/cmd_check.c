@@ -18,7 +18,7 @@
 struct report {
     const struct sbx_timeline *tl;
     struct sbx_findings found;
-    bool allowed[SBX_FK_COUNT];
+    uint32_t allowed; /* enum sbx_finding bits */
 };
 
 static const char *str(const struct report *r, uint32_t id)
@@ -33,7 +33,7 @@ static void print_text(const struct report *r, bool ascii)
         const struct sbx_event *e = f->event;
         char t[SBX_TIME_BUFSZ];
         struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
-        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u)", sbx_finding_kind_name(f->kind),
+        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u)", sbx_finding_of(f->kind)->name,
                      sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
                      f->evidence, r->tl->sources[e->source].path, e->line_no);
         sbx_sanitize(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
@@ -63,7 +63,7 @@ static void print_json(const struct report *r, const char *const *missing, size_
         char t[SBX_TIME_BUFSZ];
         sbx_jw_object(&w);
         sbx_jw_key(&w, "kind");
-        sbx_jw_cstr(&w, sbx_finding_kind_name(f->kind));
+        sbx_jw_cstr(&w, sbx_finding_of(f->kind)->name);
         sbx_jw_key(&w, "at");
         if (f->event->start == SBX_TIME_UNKNOWN)
             sbx_jw_null(&w);
@@ -89,13 +89,13 @@ static void print_json(const struct report *r, const char *const *missing, size_
 static bool allow(struct report *r, char *list)
 {
     for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-        enum sbx_finding_kind kind;
-        bool known = sbx_finding_kind_parse(k, &kind);
+        uint32_t bit = sbx_finding_by_name(k);
+        bool known = bit && sbx_finding_of(bit)->check;
         if (known)
-            r->allowed[kind] = true;
+            r->allowed |= bit;
         if (!known) {
             struct sbx_buf b = SBX_BUF_INIT;
-            sbx_buf_addf(&b, "--allow: no finding kind called %s", k);
+            sbx_buf_addf(&b, bit ? "--allow: check does not report %s" : "--allow: no finding kind called %s", k);
             sbx_warn(b.p);
             sbx_buf_free(&b);
             return false;
@@ -122,9 +122,9 @@ static bool has_record(const struct sbx_timeline *tl)
 
 void sbx_check_kinds(FILE *to)
 {
-    for (int i = 0; i < SBX_FK_COUNT; i++)
-        fprintf(to, "  %-20s %s\n", sbx_finding_kind_name((enum sbx_finding_kind)i),
-                sbx_finding_kind_help((enum sbx_finding_kind)i));
+    for (size_t i = 0; i < sbx_nfindings; i++)
+        if (sbx_findings[i].check)
+            fprintf(to, "  %-20s %s\n", sbx_findings[i].name, sbx_findings[i].check);
 }
 
 static int run_check(int argc, char **argv, struct sbx_cli_runs *runs);

@@ -41,20 +41,21 @@ static void findings(struct ctx *c, struct sbx_buf *out, size_t max)
     const struct sbx_findings *f = c->found;
     char t[SBX_TIME_BUFSZ];
     sbx_buf_addf(out, "\n### Findings\n\n**Findings:** %zu", f->n);
-    size_t counts[SBX_FK_COUNT] = {0};
-    for (size_t i = 0; i < f->n; i++)
-        counts[f->f[i].kind]++;
     const char *sep = " (";
-    for (int k = 0; k < SBX_FK_COUNT; k++)
-        if (counts[k]) {
-            sbx_buf_addf(out, "%s%s %zu", sep, sbx_finding_kind_name((enum sbx_finding_kind)k), counts[k]);
+    for (size_t k = 0; k < sbx_nfindings; k++) {
+        size_t count = 0;
+        for (size_t i = 0; i < f->n; i++)
+            count += f->f[i].kind == sbx_findings[k].bit;
+        if (count) {
+            sbx_buf_addf(out, "%s%s %zu", sep, sbx_findings[k].name, count);
             sep = ", ";
         }
+    }
     sbx_buf_adds(out, *sep == ',' ? ")\n\n" : "\n\n");
     for (size_t i = 0; i < f->n && i < max; i++) {
         const struct sbx_finding_item *it = &f->f[i];
         const struct sbx_event *e = it->event;
-        sbx_buf_addf(out, "- **%s** at %s", sbx_finding_kind_name(it->kind), sbx_time_format(e->start, t));
+        sbx_buf_addf(out, "- **%s** at %s", sbx_finding_of(it->kind)->name, sbx_time_format(e->start, t));
         if (e->sandbox) {
             sbx_buf_adds(out, " in ");
             code_cstr(c, out, sbx_str(c->tl, e->sandbox));
@@ -227,7 +228,7 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
     locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
     locale_t old = utf8 ? uselocale(utf8) : (locale_t)0;
     struct sbx_findings found = {0};
-    sbx_findings_collect(tl, sum, NULL, &found);
+    sbx_findings_collect(tl, sum, 0, &found);
     struct ctx c = {tl, sum, d, o, &found, sbx_secrets_scratch_new(sum->patterns), SBX_BUF_INIT};
     unsigned lines = o->include_output ? (o->output_lines ? o->output_lines : 20) : 0;
     bool ok = false;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "base/timefmt.h" /* SBX_TIME_UNKNOWN */
+#include "model/findings.h"
 
 enum sbx_kind {
     SBX_EV_COMMAND,
@@ -27,35 +28,10 @@ enum sbx_kind {
 
 const char *sbx_kind_name(enum sbx_kind k);
 
-/* Findings: written by the analyses (analyses/summary.h), read by everyone.
- * Each analysis adds its bits when it lands (the provider cross-check will
- * add outside-wrapper, the audit log account changes). */
-enum sbx_finding {
-    SBX_F_REFUSED_HOST = 1u << 0,
-    SBX_F_SYSTEM_FILES = 1u << 1,
-    SBX_F_SECRET = 1u << 2,
-    SBX_F_TIMED_OUT = 1u << 3,
-    SBX_F_FAILED = 1u << 4,
-    SBX_F_HASH_MISMATCH = 1u << 5,
-    SBX_F_BAD_FIELD = 1u << 6, /* a field had the wrong type or range: shown as ? */
-    /* Set by the cross-check with the provider's command record and by the
-     * audit log; the views already rank them. */
-    SBX_F_OUTSIDE_WRAPPER = 1u << 7,
-    SBX_F_ACCOUNT_CHANGE = 1u << 8,
-    /* the command, its stdout or its stderr holds invisible or bidi
-     * characters (docs/hostile-inputs.md rows 9-10) */
-    SBX_F_HIDDEN_TEXT = 1u << 9,
-    /* the cross-check with the provider's command record (analyses/crosscheck.h) */
-    SBX_F_MISSING_FROM_RECORD = 1u << 10, /* a wrapper command the record lacks */
-    SBX_F_EXIT_MISMATCH = 1u << 11,       /* the record saw another exit code */
-    SBX_F_BAD_SIGNATURE = 1u << 12,       /* a webhook delivery whose signature failed */
-    /* an account change made from inside a sandbox (the audit entry names
-     * it): the heaviest finding of a run; set with SBX_F_ACCOUNT_CHANGE */
-    SBX_F_ACCOUNT_INSIDE = 1u << 13,
-    /* a host the event shows (a request, a refusal, a URL in a command)
-     * that the allow list (--allow-list, analyses/allowlist.h) lacks */
-    SBX_F_UNLISTED_HOST = 1u << 14,
-};
+/* Findings (enum sbx_finding, SBX_F_*) are listed in model/findings.h, heaviest
+ * first, with their names, marks and words; an event's findings field holds
+ * them. The analyses (analyses/summary.h) set them from the facts below;
+ * importers set only SBX_F_BAD_FIELD. */
 
 /* Where a text lives and how it is encoded. */
 enum sbx_text_flags {
@@ -105,6 +81,14 @@ struct sbx_command {
     };
     int64_t ms;                        /* wrapper-measured duration */
 };
+/* Whether a command failed: it timed out, or exited with a known code
+ * other than 0 (a signal's 128+N among them). An unknown exit is no
+ * failure. */
+static inline bool sbx_command_failed(const struct sbx_command *c)
+{
+    return (c->flags & SBX_CMD_TIMED_OUT) || ((c->flags & SBX_CMD_EXIT_KNOWN) && c->exit != 0);
+}
+
 /* A note for an operation sbxview does not know (sandboxio's unknown event
  * names) keeps its denials in u.cmd the same way (the rest of u.cmd zero). */
 
@@ -184,6 +168,9 @@ enum sbx_time_flags {
     /* the source carries no time (manifests, diffs): the time is a guess,
      * placed just after the run's last known event */
     SBX_EVT_TIME_INFERRED = 1u << 5,
+    /* the source says the operation failed (an OpenTelemetry span's error
+     * status or error.type), whatever its exit code */
+    SBX_EVT_ERROR = 1u << 6,
 };
 
 struct sbx_event {
@@ -193,7 +180,7 @@ struct sbx_event {
     uint32_t line_no;   /* 1-based */
     uint16_t source;    /* index into the timeline's sources */
     uint8_t kind;       /* enum sbx_kind */
-    uint8_t tflags;     /* enum sbx_time_flags */
+    uint8_t tflags;     /* enum sbx_time_flags: the time's, a delivery's, the status's */
     uint32_t findings;  /* enum sbx_finding bits */
     uint32_t sandbox;   /* strtab id */
     uint32_t label;     /* strtab id: a note's kind name, a files event's root, … */

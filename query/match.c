@@ -157,10 +157,7 @@ static bool command_failed(const struct sbx_event *ev)
 {
     if (ev->findings & (SBX_F_FAILED | SBX_F_TIMED_OUT))
         return true;
-    if (ev->kind != SBX_EV_COMMAND)
-        return false;
-    const struct sbx_command *c = &ev->u.cmd;
-    return (c->flags & SBX_CMD_TIMED_OUT) || ((c->flags & SBX_CMD_EXIT_KNOWN) && c->exit != 0);
+    return ev->kind == SBX_EV_COMMAND && sbx_command_failed(&ev->u.cmd);
 }
 
 static bool str_is(const struct sbx_timeline *tl, uint32_t id, const char *s, size_t n,

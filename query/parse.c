@@ -267,22 +267,16 @@ static bool parse_exit(const char *s, size_t n, int32_t *out)
     return true;
 }
 
+/* Words with a term of their own; every other finding's word is in
+ * model/findings.h (failed and timedout there too: these come first, so
+ * they also hold for a command the summary has not seen). */
 static const struct {
     const char *word;
     enum sbx_term_type type;
-    uint32_t mask;
 } keywords[] = {
-    {"failed", SBX_T_FAILED, 0},
-    {"timedout", SBX_T_TIMEDOUT, 0},
-    {"findings", SBX_T_FINDINGS, 0},
-    {"refused", SBX_T_FINDING, SBX_F_REFUSED_HOST},
-    {"unlisted", SBX_T_FINDING, SBX_F_UNLISTED_HOST},
-    {"secret", SBX_T_FINDING, SBX_F_SECRET},
-    {"system", SBX_T_FINDING, SBX_F_SYSTEM_FILES},
-    {"outside", SBX_T_FINDING, SBX_F_OUTSIDE_WRAPPER},
-    {"account", SBX_T_FINDING, SBX_F_ACCOUNT_CHANGE},
-    {"mismatch", SBX_T_FINDING, SBX_F_HASH_MISMATCH},
-    {"hidden", SBX_T_FINDING, SBX_F_HIDDEN_TEXT},
+    {"failed", SBX_T_FAILED},
+    {"timedout", SBX_T_TIMEDOUT},
+    {"findings", SBX_T_FINDINGS},
 };
 
 /* host:NAME: the host as a whole name (not part of a longer one), without
@@ -376,9 +370,14 @@ static bool word_term(struct sbx_term *term, const struct token *tok, pcre2_comp
             if (strlen(keywords[k].word) == tok->text.len &&
                 memcmp(keywords[k].word, tok->text.p, tok->text.len) == 0) {
                 term->type = keywords[k].type;
-                term->u.mask = keywords[k].mask;
                 return true;
             }
+        }
+        uint32_t bits = sbx_findings_by_word(tok->text.p, tok->text.len, false);
+        if (bits) {
+            term->type = SBX_T_FINDING;
+            term->u.mask = bits;
+            return true;
         }
     }
     term->type = SBX_T_PATTERN;

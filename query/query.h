@@ -11,9 +11,10 @@
  *   kind:NAME            command files network lifecycle audit metric span note
  *   failed               exit not 0, or timed out
  *   timedout refused unlisted secret system outside account mismatch hidden
- *                        one finding each (unlisted: a host the allow list
- *                        lacks; mismatch: stdout hash; hidden: invisible or
- *                        bidi characters)
+ *                        the findings with that word (model/findings.h;
+ *                        unlisted: a host the allow list lacks; mismatch:
+ *                        stdout hash or exit code; hidden: invisible or bidi
+ *                        characters)
  *   findings             any finding (not a field of the wrong type)
  *   sandbox:PREFIX       the sandbox id starts with PREFIX
  *   exit:N               a command that exited with N

@@ -7,51 +7,19 @@
 
 #include "analyses/secrets/secrets.h"
 
-static const char *const kind_names[SBX_FK_COUNT] = {
-#define KIND_NAME(e, name, help) name,
-    SBX_FINDING_KINDS(KIND_NAME)
-#undef KIND_NAME
-};
-
-static const char *const kind_help[SBX_FK_COUNT] = {
-#define KIND_HELP(e, name, help) help,
-    SBX_FINDING_KINDS(KIND_HELP)
-#undef KIND_HELP
-};
-
-const char *sbx_finding_kind_name(enum sbx_finding_kind k)
-{
-    return (unsigned)k < SBX_FK_COUNT ? kind_names[k] : "?";
-}
-
-const char *sbx_finding_kind_help(enum sbx_finding_kind k)
-{
-    return (unsigned)k < SBX_FK_COUNT ? kind_help[k] : "?";
-}
-
-bool sbx_finding_kind_parse(const char *name, enum sbx_finding_kind *k)
-{
-    for (int i = 0; i < SBX_FK_COUNT; i++)
-        if (strcmp(name, kind_names[i]) == 0) {
-            *k = (enum sbx_finding_kind)i;
-            return true;
-        }
-    return false;
-}
-
 struct report {
     const struct sbx_timeline *tl;
     const struct sbx_summary *sum;
     struct sbx_secrets_scratch *scratch;
     struct sbx_findings *out;
-    const bool *allowed;
+    uint32_t allowed;
 };
 
-static void add(struct report *r, enum sbx_finding_kind k, const struct sbx_event *e, const char *fmt, ...)
+static void add(struct report *r, uint32_t k, const struct sbx_event *e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void add(struct report *r, enum sbx_finding_kind k, const struct sbx_event *e, const char *fmt, ...)
+static void add(struct report *r, uint32_t k, const struct sbx_event *e, const char *fmt, ...)
 {
-    if (r->allowed && r->allowed[k])
+    if (r->allowed & k)
         return;
     struct sbx_buf b = SBX_BUF_INIT;
     va_list ap;
@@ -88,7 +56,7 @@ static void collect(struct report *r)
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
         if (e->u.audit.inside)
-            add(r, SBX_FK_ACCOUNT, e, "%s by %s on %s, made from inside sandbox %s",
+            add(r, SBX_F_ACCOUNT_INSIDE, e, "%s by %s on %s, made from inside sandbox %s",
                 str(r, e->label), str(r, e->u.audit.actor), str(r, e->u.audit.target),
                 str(r, e->u.audit.inside));
     }
@@ -104,28 +72,28 @@ static void collect(struct report *r)
             snprintf(how, sizeof how, "exit %d", (int)c->exit);
         if (c->flags & SBX_CMD_MS_KNOWN)
             snprintf(how + strlen(how), sizeof how - strlen(how), ", %lld ms", (long long)c->ms);
-        add(r, SBX_FK_OUTSIDE, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
+        add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
             str(r, c->program), how);
     }
     for (size_t i = 0; i < x->nmissing; i++) {
         command_line(r, x->missing[i], cmd, sizeof cmd);
-        add(r, SBX_FK_MISSING, x->missing[i], "$ %s: not in Runtime's record, within its span", cmd);
+        add(r, SBX_F_MISSING_FROM_RECORD, x->missing[i], "$ %s: not in Runtime's record, within its span", cmd);
     }
     for (size_t i = 0; i < x->nexit_mismatch; i++) {
         const struct sbx_pair *p = &x->exit_mismatch[i];
         command_line(r, p->wrapper, cmd, sizeof cmd);
-        add(r, SBX_FK_EXIT, p->wrapper, "$ %s: the wrapper saw exit %d, Runtime's record %d", cmd,
+        add(r, SBX_F_EXIT_MISMATCH, p->wrapper, "$ %s: the wrapper saw exit %d, Runtime's record %d", cmd,
             (int)p->wrapper->u.cmd.exit, (int)p->record->u.cmd.exit);
     }
     for (size_t i = 0; i < s->nrefused; i++) {
         const struct sbx_refusal *f = &s->refused[i];
         if (f->event->kind != SBX_EV_COMMAND) { /* the proxy's denial: the request is the evidence */
-            add(r, SBX_FK_REFUSED, f->event, "%s (%zu time%s): %s", f->host, f->count,
+            add(r, SBX_F_REFUSED_HOST, f->event, "%s (%zu time%s): %s", f->host, f->count,
                 f->count == 1 ? "" : "s", f->evidence);
             continue;
         }
         command_line(r, f->event, cmd, sizeof cmd);
-        add(r, SBX_FK_REFUSED, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
+        add(r, SBX_F_REFUSED_HOST, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
             f->count == 1 ? "" : "s", f->evidence, cmd);
     }
     for (size_t i = 0; i < s->ndenials; i++) { /* the sandbox's own policy: no host named */
@@ -133,43 +101,43 @@ static void collect(struct report *r)
         unsigned long long n = (unsigned long long)sbx_event_denials(e);
         if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             command_line(r, e, cmd, sizeof cmd);
-            add(r, SBX_FK_REFUSED, e, "%llu connection%s refused by the sandbox's network policy; $ %s", n,
+            add(r, SBX_F_REFUSED_HOST, e, "%llu connection%s refused by the sandbox's network policy; $ %s", n,
                 n == 1 ? "" : "s", cmd);
         } else {
-            add(r, SBX_FK_REFUSED, e, "%llu connection%s refused by the sandbox's network policy during %s",
+            add(r, SBX_F_REFUSED_HOST, e, "%llu connection%s refused by the sandbox's network policy during %s",
                 n, n == 1 ? "" : "s", str(r, e->label));
         }
     }
     for (size_t i = 0; i < s->nunlisted; i++) {
         const struct sbx_unlisted *u = &s->unlisted[i];
-        add(r, SBX_FK_UNLISTED, u->first, "%s (%zu event%s) is not on the allow list", u->host, u->events,
+        add(r, SBX_F_UNLISTED_HOST, u->first, "%s (%zu event%s) is not on the allow list", u->host, u->events,
             u->events == 1 ? "" : "s");
     }
     for (size_t i = 0; i < s->nsecrets; i++) {
         const struct sbx_secret_found *f = &s->secrets[i];
-        add(r, SBX_FK_SECRET, f->event, "%s %s in %s", sbx_secret_kind_name(f->kind), f->sample, f->where);
+        add(r, SBX_F_SECRET, f->event, "%s %s in %s", sbx_secret_kind_name(f->kind), f->sample, f->where);
     }
     for (size_t i = 0; i < r->tl->n; i++) {
         const struct sbx_event *e = r->tl->order[i];
         if (e->findings & SBX_F_BAD_SIGNATURE)
-            add(r, SBX_FK_SIGNATURE, e, "%s: the Runtime-Signature does not verify with any secret given",
+            add(r, SBX_F_BAD_SIGNATURE, e, "%s: the Runtime-Signature does not verify with any secret given",
                 str(r, e->label));
         if (e->findings & SBX_F_HASH_MISMATCH) {
             command_line(r, e, cmd, sizeof cmd);
-            add(r, SBX_FK_HASH, e, "$ %s: stdout does not hash to the recorded %016llx", cmd,
+            add(r, SBX_F_HASH_MISMATCH, e, "$ %s: stdout does not hash to the recorded %016llx", cmd,
                 (unsigned long long)e->u.cmd.stdout_hash);
         }
         if ((e->findings & SBX_F_SYSTEM_FILES) && e->kind == SBX_EV_FILES) {
             const struct sbx_files *f = e->u.files;
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
                 for (uint32_t k = 0; f && k < f->n[c]; k++)
-                    add(r, SBX_FK_SYSTEM, e, "%s %s",
+                    add(r, SBX_F_SYSTEM_FILES, e, "%s %s",
                         c == SBX_ADDED ? "added" : c == SBX_CHANGED ? "changed" : "removed",
                         f->paths[c][k]);
         }
         if (e->findings & SBX_F_HIDDEN_TEXT) {
             command_line(r, e, cmd, sizeof cmd);
-            add(r, SBX_FK_HIDDEN, e, "$ %s", cmd);
+            add(r, SBX_F_HIDDEN_TEXT, e, "$ %s", cmd);
         }
     }
 }
@@ -177,13 +145,14 @@ static void collect(struct report *r)
 static int by_kind_then_time(const void *a, const void *b)
 {
     const struct sbx_finding_item *x = a, *y = b;
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
+    size_t rx = sbx_finding_rank(x->kind), ry = sbx_finding_rank(y->kind);
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
     return sbx_event_cmp(x->event, y->event);
 }
 
 void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                          const bool *allowed, struct sbx_findings *out)
+                          uint32_t allowed, struct sbx_findings *out)
 {
     struct report r = {tl, sum, sbx_secrets_scratch_new(sum->patterns), out, allowed};
     collect(&r);

@@ -13,16 +13,6 @@ const char *sbx_cmp_kind_name(enum sbx_cmp_kind k)
     return (unsigned)k < SBX_CMP_KIND_COUNT ? names[k] : "unknown";
 }
 
-const char *sbx_cmp_finding_name(unsigned bit)
-{
-    static const char *const names[] = {
-        "refused-host",  "system-file-change", "secret",      "timed-out",
-        "failed",        "hash-mismatch",      "bad-field",   "outside-wrapper",
-        "account-change", "hidden-text",       "missing-from-record", "exit-mismatch",
-        "bad-signature", "account-inside",     "unlisted-host"};
-    return bit < sizeof names / sizeof names[0] ? names[bit] : "unknown";
-}
-
 /* Interns keys: equal keys get one id. */
 struct keymap {
     uint32_t *slot; /* id + 1; 0 empty */
@@ -54,12 +44,6 @@ static uint32_t keymap_id(struct keymap *m, const struct sbx_cmp_cmd *c)
     }
 }
 
-static bool cmd_failed(const struct sbx_event *e)
-{
-    const struct sbx_command *c = &e->u.cmd;
-    return (c->flags & SBX_CMD_TIMED_OUT) || ((c->flags & SBX_CMD_EXIT_KNOWN) && c->exit != 0);
-}
-
 static void collect(const struct sbx_timeline *tl, struct sbx_cmp_cmd **out, size_t *n,
                     struct sbx_buf *tmp)
 {
@@ -87,7 +71,7 @@ static void collect(const struct sbx_timeline *tl, struct sbx_cmp_cmd **out, siz
         c->ev = e;
         c->keylen = key.len;
         c->key = sbx_xstrndup(key.p ? key.p : "", key.len);
-        c->failed = cmd_failed(e);
+        c->failed = sbx_command_failed(&e->u.cmd);
     }
     sbx_buf_free(&key);
     *out = cmds;

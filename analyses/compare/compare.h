@@ -188,9 +188,5 @@ size_t sbx_cmp_lcs(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, s
                    size_t *work_bytes);
 
 const char *sbx_cmp_kind_name(enum sbx_cmp_kind k); /* "same", "changed", … ; static */
-/* A finding bit's name by its position in enum sbx_finding ("refused-host",
- * "failed", …; the names sbxview check uses where it has them); static,
- * "unknown" past the last. */
-const char *sbx_cmp_finding_name(unsigned bit);
 
 #endif

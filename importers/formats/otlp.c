@@ -279,8 +279,7 @@ static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct 
         c->flags |= SBX_CMD_MS_KNOWN;
     }
     r = attr_int(a, A_DENIALS, &v);
-    if (r == 1 && v > 0) {
-        e->findings |= SBX_F_REFUSED_HOST;
+    if (r == 1 && v > 0) { /* the denials analysis makes them a refused host */
         c->flags |= SBX_CMD_DENIALS;
         c->denials = (uint64_t)v;
     }
@@ -362,7 +361,7 @@ static bool import_span(struct otlp_state *st, struct sbx_evbuf *out, json_t *sp
     bool error = (json_is_integer(code) && json_integer_value(code) == 2) ||
                  (scode && strcmp(scode, "STATUS_CODE_ERROR") == 0);
     if (error || a.v[A_ERROR])
-        e->findings |= SBX_F_FAILED;
+        e->tflags |= SBX_EVT_ERROR; /* the spans analysis makes it a failure */
     return true;
 }
 

@@ -581,10 +581,8 @@ static void make_event(struct squid_state *st, struct sbx_evbuf *out, const stru
     }
     if (connect)
         n->flags |= SBX_NET_CONNECT;
-    if (rq->result.n >= 10 && memcmp(rq->result.p, "TCP_DENIED", 10) == 0) {
-        n->flags |= SBX_NET_DENIED;
-        e->findings |= SBX_F_REFUSED_HOST;
-    }
+    if (rq->result.n >= 10 && memcmp(rq->result.p, "TCP_DENIED", 10) == 0)
+        n->flags |= SBX_NET_DENIED; /* the network analysis makes it a refused host */
     if ((rq->status == 0 && span_is(rq->result, "NONE_NONE")) ||
         (rq->status == 503 && span_is(rq->hier, "HIER_NONE")))
         n->flags |= SBX_NET_UNREACHED;

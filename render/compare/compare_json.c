@@ -161,12 +161,13 @@ static void findings(const struct sbx_compare *c, struct sbx_jsonw *w)
 {
     sbx_jw_key(w, "findings");
     sbx_jw_array(w);
-    for (unsigned bit = 0; bit < 32; bit++) {
+    for (size_t i = 0; i < sbx_nfindings; i++) {
+        unsigned bit = (unsigned)__builtin_ctz(sbx_findings[i].bit);
         if (!c->findings_a[bit] && !c->findings_b[bit])
             continue;
         sbx_jw_object(w);
         sbx_jw_key(w, "kind");
-        sbx_jw_cstr(w, sbx_cmp_finding_name(bit));
+        sbx_jw_cstr(w, sbx_findings[i].name);
         sbx_jw_key(w, "a");
         sbx_jw_int(w, (int64_t)c->findings_a[bit]);
         sbx_jw_key(w, "b");

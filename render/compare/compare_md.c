@@ -172,9 +172,10 @@ static void run_level(struct sbx_cmpctx *x, struct sbx_buf *out)
             continue;
         sbx_buf_adds(out, g ? "- Findings gone in B:" : "- **Findings new in B**:");
         const char *sep = " ";
-        for (unsigned bit = 0; bit < 32; bit++)
-            if (bits & (1u << bit)) {
-                sbx_buf_addf(out, "%s%s (%zu)", sep, sbx_cmp_finding_name(bit),
+        for (size_t i = 0; i < sbx_nfindings; i++)
+            if (bits & sbx_findings[i].bit) {
+                unsigned bit = (unsigned)__builtin_ctz(sbx_findings[i].bit);
+                sbx_buf_addf(out, "%s%s (%zu)", sep, sbx_findings[i].name,
                              g ? c->findings_a[bit] : c->findings_b[bit]);
                 sep = ", ";
             }

@@ -284,10 +284,10 @@ static void finding_names(struct text *t, const char *lead, uint32_t bits)
 {
     sbx_buf_adds(&t->line, lead);
     const char *sep = "";
-    for (unsigned bit = 0; bit < 32; bit++) {
-        if (!(bits & (1u << bit)))
+    for (size_t i = 0; i < sbx_nfindings; i++) {
+        if (!(bits & sbx_findings[i].bit))
             continue;
-        const char *name = sbx_cmp_finding_name(bit);
+        const char *name = sbx_findings[i].name;
         if (t->line.len + strlen(sep) + strlen(name) + 1 > COLS) {
             sbx_buf_adds(&t->line, ",");
             emit(t);

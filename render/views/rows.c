@@ -10,51 +10,30 @@
 #include "base/timefmt.h"
 #include "render/views/views.h"
 
-static const struct {
-    uint32_t bit;
-    enum sbx_style style;
-    char mark;
-    const char *words;
-} weights[] = {
-    {SBX_F_ACCOUNT_INSIDE, SBX_STYLE_OUTSIDE, '!', "account change made from inside a sandbox"},
-    {SBX_F_REFUSED_HOST, SBX_STYLE_REFUSED, 'R', "refused host"},
-    {SBX_F_UNLISTED_HOST, SBX_STYLE_REFUSED, 'U', "host not on the allow list"},
-    {SBX_F_OUTSIDE_WRAPPER, SBX_STYLE_OUTSIDE, 'O', "ran outside the wrapper"},
-    {SBX_F_MISSING_FROM_RECORD, SBX_STYLE_OUTSIDE, 'M', "missing from Runtime's record"},
-    {SBX_F_EXIT_MISMATCH, SBX_STYLE_OUTSIDE, 'D', "Runtime's record saw another exit code"},
-    {SBX_F_ACCOUNT_CHANGE, SBX_STYLE_ACCOUNT, 'A', "account change"},
-    {SBX_F_BAD_SIGNATURE, SBX_STYLE_SECRET, 'G', "webhook signature failed"},
-    {SBX_F_SYSTEM_FILES, SBX_STYLE_SYSTEM, 'E', "system file change"},
-    {SBX_F_SECRET, SBX_STYLE_SECRET, 'K', "secret in the record"},
-    {SBX_F_HIDDEN_TEXT, SBX_STYLE_HIDDEN, 'I', "hidden text (invisible or bidi characters)"},
-    {SBX_F_HASH_MISMATCH, SBX_STYLE_SECRET, 'H', "stdout hash mismatch"},
-    {SBX_F_TIMED_OUT, SBX_STYLE_TIMEDOUT, 'T', "timed out"},
-    {SBX_F_FAILED, SBX_STYLE_FAILED, 'X', "failed"},
-    {SBX_F_BAD_FIELD, SBX_STYLE_WARNING, '?', "a field of the wrong type"},
+/* Each finding's look, in model/findings.h's order (heaviest first). */
+static const enum sbx_style finding_styles[] = {
+#define STYLE_OF(id, bit, name, mark, style, ...) SBX_STYLE_##style,
+    SBX_FINDINGS(STYLE_OF)
+#undef STYLE_OF
 };
 
 enum sbx_style sbx_finding_look(uint32_t findings, char *mark)
 {
-    for (size_t i = 0; i < sizeof weights / sizeof weights[0]; i++)
-        if (findings & weights[i].bit) {
-            *mark = weights[i].mark;
-            return weights[i].style;
-        }
-    *mark = ' ';
-    return SBX_STYLE_NORMAL;
-}
-
-uint32_t sbx_finding_by_weight(size_t i)
-{
-    return i < sizeof weights / sizeof weights[0] ? weights[i].bit : 0;
+    size_t i = sbx_finding_rank(sbx_finding_heaviest(findings));
+    if (i >= sbx_nfindings) {
+        *mark = ' ';
+        return SBX_STYLE_NORMAL;
+    }
+    *mark = sbx_findings[i].mark;
+    return finding_styles[i];
 }
 
 void sbx_findings_words(uint32_t findings, struct sbx_buf *out)
 {
     const char *sep = "";
-    for (size_t i = 0; i < sizeof weights / sizeof weights[0]; i++)
-        if (findings & weights[i].bit) {
-            sbx_buf_addf(out, "%s%s", sep, weights[i].words);
+    for (size_t i = 0; i < sbx_nfindings; i++)
+        if (findings & sbx_findings[i].bit) {
+            sbx_buf_addf(out, "%s%s", sep, sbx_findings[i].words);
             sep = ", ";
         }
 }

@@ -40,12 +40,8 @@ void sbx_rows_look_free(struct sbx_rows_look *l);
 const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len);
 
 /* The heaviest finding among the bits: its row style and one-letter mark
- * (' ' and the normal style for none). The weights, heaviest first: refused
- * host, outside the wrapper, account change, system file change, secret,
- * hash mismatch, timed out, failed, bad field. */
+ * (' ' and the normal style for none), by model/findings.h's order. */
 enum sbx_style sbx_finding_look(uint32_t findings, char *mark);
-/* The i-th finding by weight, heaviest first (0 past the last). */
-uint32_t sbx_finding_by_weight(size_t i);
 /* The findings as words, heaviest first ("refused host, failed"). */
 void sbx_findings_words(uint32_t findings, struct sbx_buf *out);
 

@@ -194,10 +194,10 @@ static void denials_in_the_summary(void **state)
     assert_int_equal(sum.nrefused, 0);
     /* but sbxview check and the exports list each operation as a refusal */
     struct sbx_findings found = {0};
-    sbx_findings_collect(tl, &sum, NULL, &found);
+    sbx_findings_collect(tl, &sum, 0, &found);
     size_t refusals = 0;
     for (size_t i = 0; i < found.n; i++)
-        if (found.f[i].kind == SBX_FK_REFUSED) {
+        if (found.f[i].kind == SBX_F_REFUSED_HOST) {
             assert_ptr_equal(found.f[i].event, sum.denials[refusals]);
             assert_non_null(strstr(found.f[i].evidence, "refused by the sandbox's network policy"));
             refusals++;

@@ -9,8 +9,8 @@
  *   runtime-webhooks  deliveries saved with their headers, one per line:
  *                     {"headers": {...}, "body": "<raw body>"} -> the body's
  *                     lifecycle event, flagged SBX_EVT_WEBHOOK and, with a
- *                     secret, SBX_EVT_SIG_OK or SBX_EVT_SIG_BAD (+ the
- *                     finding SBX_F_BAD_SIGNATURE)
+ *                     secret, SBX_EVT_SIG_OK or SBX_EVT_SIG_BAD (which
+ *                     the summary makes the finding SBX_F_BAD_SIGNATURE)
  *
  * Each is told by content, never by name: the first item that can be read
  * (the file's first object, an array's first element, a page's first item)

@@ -89,8 +89,7 @@ static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t
     if (sig == SBX_SIG_OK) {
         e->tflags |= SBX_EVT_SIG_OK;
     } else if (sig != SBX_SIG_UNCHECKED) {
-        e->tflags |= SBX_EVT_SIG_BAD;
-        e->findings |= SBX_F_BAD_SIGNATURE;
+        e->tflags |= SBX_EVT_SIG_BAD; /* the records analysis makes it a finding */
     }
     if (bad)
         e->findings |= SBX_F_BAD_FIELD;

@@ -1,0 +1,97 @@
+/* Findings: what the analyses (analyses/) conclude about an event, as bits
+ * in its findings field. SBX_FINDINGS is the one list of them, heaviest
+ * first: the order of the timeline's marks, `sbxview check`, the export's
+ * lists, compare and the help. Adding a kind of finding is one row here
+ * plus the analysis that sets it.
+ *
+ * A row: X(ID, BIT, NAME, MARK, STYLE, SERIOUS, WORD, WORDS, CHECK)
+ *   ID       SBX_F_ID, the bit's name in the code
+ *   BIT      its position in the findings field (never reused: saved
+ *            findings fields stay readable)
+ *   NAME     its name in `check --allow`, compare and JSON
+ *   MARK     the timeline's one-letter mark
+ *   STYLE    the row's look, an enum sbx_style name (render/style.h) that
+ *            only render/ expands
+ *   SERIOUS  1: the timeline's "serious findings only" keeps it
+ *   WORD     the filter's word for it (query/query.h, the runs list), or NULL
+ *   WORDS    how the timeline, the detail and the help say it
+ *   CHECK    what `sbxview check` says it reports, or NULL: check leaves
+ *            it out (a failure is no finding for CI)
+ *
+ * SBX_F_BAD_FIELD is the one bit an importer sets (only it sees a field's
+ * type); every other bit is set by an analysis, from facts the importers
+ * stored (model/event.h). Nothing here is allocated: strings are static. */
+#ifndef SBX_FINDINGS_H
+#define SBX_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SBX_FINDINGS(X)                                                                        \
+    X(ACCOUNT_INSIDE, 13, "account-change", '!', OUTSIDE, 1, NULL,                             \
+      "account change made from inside a sandbox", "an account change made from inside a sandbox") \
+    X(OUTSIDE_WRAPPER, 7, "outside-wrapper", 'O', OUTSIDE, 1, "outside", "ran outside the wrapper", \
+      "a command in Runtime's record the wrapper never ran")                                   \
+    X(MISSING_FROM_RECORD, 10, "missing-from-record", 'M', OUTSIDE, 1, NULL,                    \
+      "missing from Runtime's record", "a wrapper command Runtime's record lacks")              \
+    X(EXIT_MISMATCH, 11, "exit-mismatch", 'D', OUTSIDE, 1, "mismatch",                          \
+      "Runtime's record saw another exit code", "the record and the wrapper saw other exit codes") \
+    X(REFUSED_HOST, 0, "refused-host", 'R', REFUSED, 1, "refused", "refused host",              \
+      "a host the sandbox was refused")                                                        \
+    X(UNLISTED_HOST, 14, "unlisted-host", 'U', REFUSED, 0, "unlisted", "host not on the allow list", \
+      "a host reached or tried that --allow-list lacks")                                       \
+    X(ACCOUNT_CHANGE, 8, "account-audit", 'A', ACCOUNT, 1, "account", "account change", NULL)   \
+    X(SECRET, 2, "secret", 'K', SECRET, 1, "secret", "secret in the record",                    \
+      "a credential-shaped string in a command or its output")                                 \
+    X(BAD_SIGNATURE, 12, "bad-signature", 'G', SECRET, 1, NULL, "webhook signature failed",     \
+      "a webhook delivery whose signature failed")                                             \
+    X(HASH_MISMATCH, 5, "hash-mismatch", 'H', SECRET, 1, "mismatch", "stdout hash mismatch",    \
+      "stdout that does not hash to what the recorder took")                                   \
+    X(SYSTEM_FILES, 1, "system-file-change", 'E', SYSTEM, 1, "system", "system file change",    \
+      "a change under a system folder such as /etc")                                           \
+    X(HIDDEN_TEXT, 9, "hidden-text", 'I', HIDDEN, 1, "hidden",                                  \
+      "hidden text (invisible or bidi characters)",                                            \
+      "invisible or bidi characters in a command or its output")                               \
+    X(TIMED_OUT, 3, "timed-out", 'T', TIMEDOUT, 0, "timedout", "timed out", NULL)               \
+    X(FAILED, 4, "failed", 'X', FAILED, 0, "failed", "failed", NULL)                            \
+    X(BAD_FIELD, 6, "bad-field", '?', WARNING, 0, NULL, "a field of the wrong type", NULL)
+
+enum sbx_finding {
+#define SBX_F_ENUM(id, bit, ...) SBX_F_##id = 1u << (bit),
+    SBX_FINDINGS(SBX_F_ENUM)
+#undef SBX_F_ENUM
+};
+
+/* The bits the timeline's "serious findings only" keeps. */
+#define SBX_F_SERIOUS_BIT(id, bit, name, mark, style, serious, ...) | ((serious) ? 1u << (bit) : 0u)
+#define SBX_F_SERIOUS (0u SBX_FINDINGS(SBX_F_SERIOUS_BIT))
+
+struct sbx_finding_info {
+    uint32_t bit;      /* one enum sbx_finding bit */
+    const char *name;  /* NAME */
+    char mark;         /* MARK */
+    bool serious;      /* SERIOUS */
+    const char *word;  /* WORD, or NULL */
+    const char *words; /* WORDS */
+    const char *check; /* CHECK, or NULL */
+};
+
+/* The rows, heaviest first: sbx_findings[0 .. sbx_nfindings). */
+extern const struct sbx_finding_info sbx_findings[];
+extern const size_t sbx_nfindings;
+
+/* The row of one bit (NULL for a bit no row has). */
+const struct sbx_finding_info *sbx_finding_of(uint32_t bit);
+/* A bit's place in the order: 0 the heaviest; sbx_nfindings for none. */
+size_t sbx_finding_rank(uint32_t bit);
+/* The heaviest bit among findings; 0 for none. */
+uint32_t sbx_finding_heaviest(uint32_t findings);
+/* The bit by its NAME, or by its MARK; 0 when no row has it. */
+uint32_t sbx_finding_by_name(const char *name);
+uint32_t sbx_finding_by_mark(char mark);
+/* The bits whose WORD is w[0..n) (any_case: in upper or lower case, as
+ * the runs list reads it; the filter's words are lower case); 0 for none. */
+uint32_t sbx_findings_by_word(const char *w, size_t n, bool any_case);
+
+#endif

@@ -71,9 +71,13 @@ static const char *check_hash(struct worker *w, const struct sbx_event *e, size_
     const char *decoded;
     /* one context per thread, reset for each command: EVP_Digest would
        allocate and free one per call, a million times over */
-    switch (sbx_hash_check(w->tl, e, w->md_ctx, w->sha256, &w->scratch, &decoded, len)) {
+    enum sbx_hash_state h = sbx_hash_check(w->tl, e, w->md_ctx, w->sha256, &w->scratch, &decoded, len);
+    if (h == SBX_HASH_VERIFIED || h == SBX_HASH_MISMATCH || h == SBX_HASH_ERROR)
+        w->event->u.cmd.flags |= SBX_CMD_HASH_CHECKED; /* the verdict the views read */
+    switch (h) {
     case SBX_HASH_VERIFIED:
         w->verified++;
+        w->event->u.cmd.flags |= SBX_CMD_HASH_VERIFIED;
         break;
     case SBX_HASH_MISMATCH:
         w->mismatched++;
@@ -82,6 +86,7 @@ static const char *check_hash(struct worker *w, const struct sbx_event *e, size_
     case SBX_HASH_NONE:
     case SBX_HASH_CLIPPED:
     case SBX_HASH_ERROR:
+    case SBX_HASH_PENDING:
         w->unverifiable++;
         break;
     }

@@ -28,6 +28,20 @@ static bool has_clip_mark(const char *s, size_t n, bool escaped)
     return false;
 }
 
+enum sbx_hash_state sbx_hash_verdict(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    const struct sbx_command *c = &e->u.cmd;
+    if (e->kind != SBX_EV_COMMAND || !(c->flags & SBX_CMD_HASH_PRESENT))
+        return SBX_HASH_NONE;
+    if (has_clip_mark(sbx_text_raw(tl, e, &c->out), c->out.len, c->out.flags & SBX_TEXT_ESCAPED))
+        return SBX_HASH_CLIPPED;
+    if (!(c->flags & SBX_CMD_HASH_CHECKED))
+        return SBX_HASH_PENDING;
+    if (c->flags & SBX_CMD_HASH_VERIFIED)
+        return SBX_HASH_VERIFIED;
+    return e->findings & SBX_F_HASH_MISMATCH ? SBX_HASH_MISMATCH : SBX_HASH_ERROR;
+}
+
 enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct sbx_event *e,
                                    EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch,
                                    const char **decoded, size_t *decoded_len)

@@ -1,8 +1,9 @@
 /* The recorder's stdout hash check for one command: the record carries the
  * first 16 hex digits of the SHA-256 of stdout as it was captured; a clipped
  * stdout (the recorder keeps its first and last 2000 characters) cannot be
- * checked. Used by the content analysis for every command and by the detail
- * view for one. Owns nothing; thread-safe with one context per thread. */
+ * checked. The content analysis checks every command once and keeps the
+ * verdict on it; views read that verdict. Owns nothing; thread-safe with
+ * one context per thread. */
 #ifndef SBX_HASHCHECK_H
 #define SBX_HASHCHECK_H
 
@@ -16,6 +17,7 @@ enum sbx_hash_state {
     SBX_HASH_VERIFIED,
     SBX_HASH_MISMATCH,
     SBX_HASH_ERROR,     /* the digest could not be computed */
+    SBX_HASH_PENDING,   /* not checked yet: the analyses have not run */
 };
 
 /* ctx and sha256 may be NULL (made and freed inside: slower); scratch holds
@@ -25,5 +27,10 @@ enum sbx_hash_state {
 enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct sbx_event *e,
                                    EVP_MD_CTX *ctx, const EVP_MD *sha256, struct sbx_buf *scratch,
                                    const char **out, size_t *out_len);
+
+/* The verdict the content analysis kept on e (SBX_CMD_HASH_CHECKED and
+ * _VERIFIED, SBX_F_HASH_MISMATCH), or NONE / CLIPPED as the record says,
+ * without hashing anything. */
+enum sbx_hash_state sbx_hash_verdict(const struct sbx_timeline *tl, const struct sbx_event *e);
 
 #endif

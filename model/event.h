@@ -67,6 +67,12 @@ enum sbx_command_flags {
     /* the sandbox's network policy refused connections during the operation
      * (sandboxio's network_denials > 0): their number is in denials */
     SBX_CMD_DENIALS = 1u << 8,
+    /* Set by the content analysis, not by an importer: the stdout hash was
+     * computed (CHECKED) and matched the record (VERIFIED), so a view reads
+     * the verdict (analyses/hashcheck.h, sbx_hash_verdict) instead of
+     * hashing stdout again. A mismatch is the finding SBX_F_HASH_MISMATCH. */
+    SBX_CMD_HASH_CHECKED = 1u << 9,
+    SBX_CMD_HASH_VERIFIED = 1u << 10,
 };
 
 struct sbx_command {

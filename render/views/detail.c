@@ -297,11 +297,8 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
 
 static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
-    struct sbx_buf tmp = SBX_BUF_INIT;
-    enum sbx_hash_state h = sbx_hash_check(l->tl, e, NULL, NULL, &tmp, NULL, NULL);
-    sbx_buf_free(&tmp);
     sbx_doc_field(d, "Stdout hash");
-    switch (h) {
+    switch (sbx_hash_verdict(l->tl, e)) { /* checked once, by the content analysis */
     case SBX_HASH_NONE: sbx_doc_adds(d, SBX_STYLE_NOTE, "not recorded"); break;
     case SBX_HASH_CLIPPED:
         sbx_doc_adds(d, SBX_STYLE_NOTE, "cannot be checked: the recorder clipped stdout");
@@ -316,6 +313,7 @@ static void hash_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
                      (unsigned long long)e->u.cmd.stdout_hash);
         break;
     case SBX_HASH_ERROR: sbx_doc_adds(d, SBX_STYLE_WARNING, "could not be computed"); break;
+    case SBX_HASH_PENDING: sbx_doc_adds(d, SBX_STYLE_NOTE, "not checked yet"); break;
     }
     sbx_doc_end_line(d);
 }

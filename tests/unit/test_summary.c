@@ -11,6 +11,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
+#include "analyses/hashcheck.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/summary.h"
 
@@ -158,6 +159,14 @@ static void stdout_hashes(void **state)
     assert_int_equal(r->sum.hash_mismatched, 1);
     assert_int_equal(r->sum.hash_unverifiable, 2);
     assert_true(r->tl.order[1]->findings & SBX_F_HASH_MISMATCH);
+    /* the verdict the views show is the one the analysis kept */
+    assert_int_equal(sbx_hash_verdict(&r->tl, r->tl.order[0]), SBX_HASH_VERIFIED);
+    assert_int_equal(sbx_hash_verdict(&r->tl, r->tl.order[1]), SBX_HASH_MISMATCH);
+    assert_int_equal(sbx_hash_verdict(&r->tl, r->tl.order[2]), SBX_HASH_CLIPPED);
+    assert_int_equal(sbx_hash_verdict(&r->tl, r->tl.order[3]), SBX_HASH_NONE);
+    /* and nothing is hashed again: without the analysis's mark, no verdict */
+    r->tl.order[0]->u.cmd.flags &= ~(uint32_t)(SBX_CMD_HASH_CHECKED | SBX_CMD_HASH_VERIFIED);
+    assert_int_equal(sbx_hash_verdict(&r->tl, r->tl.order[0]), SBX_HASH_PENDING);
     done(r);
     free(h);
     sbx_buf_free(&big);

@@ -59,6 +59,9 @@ static inline const struct sbx_view_ops *sbx_app_view(const struct sbx_app *a)
     return sbx_views[a->view];
 }
 
+/* The back of views q takes to the timeline (app/views.c). */
+enum sbx_view sbx_view_back_to_timeline(const struct sbx_app *a);
+
 /* Documents (app/view_doc.c): the defaults of views with document set. */
 void sbx_app_doc_move(struct sbx_app *a, long delta, bool to_end);
 void sbx_app_doc_draw(struct sbx_app *a, struct sbx_grid *g);

@@ -33,11 +33,6 @@ static void draw(struct sbx_app *a, struct sbx_grid *g)
         sbx_grid_highlight(g, 1 + r, 0, g->cols, a->look.find, a->look.find_ctx, SBX_STYLE_MATCH);
 }
 
-static enum sbx_view back(const struct sbx_app *a)
-{
-    (void)a;
-    return SBX_VIEW_TIMELINE;
-}
 
 void sbx_app_open_detail(struct sbx_app *a)
 {
@@ -59,5 +54,5 @@ const struct sbx_view_ops sbx_view_detail = {
     .header = header,
     .draw = draw,
     .move = sbx_app_doc_move,
-    .back = back,
+    .back = sbx_view_back_to_timeline,
 };

@@ -40,11 +40,6 @@ static void place(const struct sbx_app *a, size_t *cur, size_t *n)
     *n = a->nfrows;
 }
 
-static enum sbx_view back(const struct sbx_app *a)
-{
-    (void)a;
-    return SBX_VIEW_TIMELINE;
-}
 
 const struct sbx_view_ops sbx_view_files = {
     .name = "files",
@@ -59,5 +54,5 @@ const struct sbx_view_ops sbx_view_files = {
     .click = sbx_app_list_click,
     .enter = sbx_app_list_open,
     .fold = sbx_app_list_fold,
-    .back = back,
+    .back = sbx_view_back_to_timeline,
 };

@@ -46,11 +46,6 @@ static void place(const struct sbx_app *a, size_t *cur, size_t *n)
     *n = a->net.n;
 }
 
-static enum sbx_view back(const struct sbx_app *a)
-{
-    (void)a;
-    return SBX_VIEW_TIMELINE;
-}
 
 const struct sbx_view_ops sbx_view_network = {
     .name = "network",
@@ -63,5 +58,5 @@ const struct sbx_view_ops sbx_view_network = {
     .wheel = sbx_app_list_wheel,
     .click = sbx_app_list_click,
     .enter = sbx_app_list_open,
-    .back = back,
+    .back = sbx_view_back_to_timeline,
 };

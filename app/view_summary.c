@@ -127,11 +127,6 @@ static void click(struct sbx_app *a, int row, bool twice)
         enter(a);
 }
 
-static enum sbx_view back(const struct sbx_app *a)
-{
-    (void)a;
-    return SBX_VIEW_TIMELINE;
-}
 
 void sbx_app_open_summary(struct sbx_app *a)
 {
@@ -151,5 +146,5 @@ const struct sbx_view_ops sbx_view_summary = {
     .wheel = wheel,
     .click = click,
     .enter = enter,
-    .back = back,
+    .back = sbx_view_back_to_timeline,
 };

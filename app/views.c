@@ -6,3 +6,9 @@ const struct sbx_view_ops *const sbx_views[SBX_VIEW_COUNT] = {
     SBX_VIEWS(SBX_VIEW_ROW)
 #undef SBX_VIEW_ROW
 };
+
+enum sbx_view sbx_view_back_to_timeline(const struct sbx_app *a)
+{
+    (void)a;
+    return SBX_VIEW_TIMELINE;
+}

@@ -48,6 +48,7 @@ static inline uint32_t fixture_id(struct fixture *fx, const char *s)
     return s ? sbx_strtab_intern(&fx->tl.strings, s, strlen(s)) : 0;
 }
 
+/* A text field holding s, stored as flags say, appended to the source. */
 static inline struct sbx_text fixture_bytes(struct fixture *fx, const char *s, uint32_t flags)
 {
     struct sbx_text t = {fx->text.len, (uint32_t)strlen(s), SBX_TEXT_PRESENT | flags};
@@ -76,7 +77,7 @@ static inline struct sbx_text fixture_json(struct fixture *fx, const char *s)
         if ((unsigned char)*p >= 0x80 || (p[0] == '\\' && p[1] == 'u'))
             flags |= SBX_TEXT_UNUSUAL;
         else if (p[0] == '\\' && p[1])
-            p++; /* an escaped backslash escapes nothing after it */
+            p++; /* past an escape's second byte: in \\u the u is text */
     return fixture_bytes(fx, s, flags);
 }
 

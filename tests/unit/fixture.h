@@ -1,11 +1,16 @@
 /* A timeline made by hand for the tests of model/ and analyses/: commands,
  * provider records, files and proxy events are pushed as an importer would
- * make them (times, sandbox, program label, exit, output), without reading
- * any log, so a test of an analysis fails only for that analysis.
+ * make them (times, sandbox, program label, exit, output, path lists, the
+ * proxy's answer), without reading any log, so a test of an analysis fails
+ * only for that analysis.
  *
- * Texts (command lines, output) are kept raw in one source's bytes, which
- * the timeline takes over at fixture_finish. Times are nanoseconds since the
- * epoch (FX_MS and FX_S scale them).
+ * Texts (command lines, output, URLs) are kept in one source's bytes, which
+ * the timeline takes over at fixture_finish: raw, or as a JSON string body
+ * (escaped, as the recorder keeps its fields) where a test says so. A
+ * command's texts also make its line, as a recorder's record holds its
+ * fields (the secret scan reads the line): give a command its output and
+ * its other fields before pushing the next event's texts. Times are
+ * nanoseconds since the epoch (FX_MS and FX_S scale them).
  *
  * Header-only (each test is one program); include after <cmocka.h>. The
  * fixture owns its timeline (fixture_free); events pushed stay valid until
@@ -13,6 +18,7 @@
 #ifndef SBX_TEST_FIXTURE_H
 #define SBX_TEST_FIXTURE_H
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,16 +48,37 @@ static inline uint32_t fixture_id(struct fixture *fx, const char *s)
     return s ? sbx_strtab_intern(&fx->tl.strings, s, strlen(s)) : 0;
 }
 
-/* A text field holding s, raw (marked unusual when a byte is not printable
- * ASCII, as the JSON scanner marks it). */
-static inline struct sbx_text fixture_text(struct fixture *fx, const char *s)
+/* A text field holding s, stored as flags say, appended to the source. */
+static inline struct sbx_text fixture_bytes(struct fixture *fx, const char *s, uint32_t flags)
 {
-    struct sbx_text t = {fx->text.len, (uint32_t)strlen(s), SBX_TEXT_PRESENT};
-    for (const char *p = s; *p; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-            t.flags |= SBX_TEXT_UNUSUAL;
+    struct sbx_text t = {fx->text.len, (uint32_t)strlen(s), SBX_TEXT_PRESENT | flags};
     sbx_buf_adds(&fx->text, s);
     return t;
+}
+
+/* A text field holding s, raw (marked unusual when a byte is not printable
+ * ASCII: it could hide something). */
+static inline struct sbx_text fixture_text(struct fixture *fx, const char *s)
+{
+    uint32_t flags = 0;
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+            flags |= SBX_TEXT_UNUSUAL;
+    return fixture_bytes(fx, s, flags);
+}
+
+/* A text field holding the JSON string body s (still escaped), marked as
+ * the JSON scanner marks one: escaped when it holds a backslash, unusual
+ * when a \u escape or a non-ASCII byte is in it. */
+static inline struct sbx_text fixture_json(struct fixture *fx, const char *s)
+{
+    uint32_t flags = strchr(s, '\\') ? SBX_TEXT_ESCAPED : 0;
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p >= 0x80 || (p[0] == '\\' && p[1] == 'u'))
+            flags |= SBX_TEXT_UNUSUAL;
+        else if (p[0] == '\\' && p[1])
+            p++; /* past an escape's second byte: in \\u the u is text */
+    return fixture_bytes(fx, s, flags);
 }
 
 /* An event of kind in sandbox (NULL: none), from start to end. */
@@ -68,6 +95,23 @@ static inline struct sbx_event *fixture_event(struct fixture *fx, enum sbx_kind 
     return e;
 }
 
+/* Appends a field of command e's record to the source and to e's line, a
+ * newline after the field before it (a secret cannot run from one field
+ * into the next), made as `as` makes texts (fixture_text, fixture_json). The
+ * line must still end the source. */
+static inline struct sbx_text fixture_append(struct fixture *fx, struct sbx_event *e,
+                                             struct sbx_text (*as)(struct fixture *, const char *),
+                                             const char *s)
+{
+    if (e->line_off + e->line_len != fx->text.len)
+        fail_msg("line %u: another event's text came between its fields", (unsigned)e->line_no);
+    if (e->line_len)
+        sbx_buf_addc(&fx->text, '\n');
+    struct sbx_text t = as(fx, s);
+    e->line_len = (uint32_t)(fx->text.len - e->line_off);
+    return t;
+}
+
 /* A command of the wrapper's log that started at start and ran ms, with its
  * program label and exit code, and empty output. */
 static inline struct sbx_event *fixture_command(struct fixture *fx, const char *sandbox,
@@ -76,24 +120,54 @@ static inline struct sbx_event *fixture_command(struct fixture *fx, const char *
 {
     struct sbx_event *e = fixture_event(fx, SBX_EV_COMMAND, sandbox, start, start + ms * FX_MS);
     struct sbx_command *c = &e->u.cmd;
-    c->command = fixture_text(fx, cmd);
+    e->line_off = fx->text.len;
+    c->command = fixture_append(fx, e, fixture_text, cmd);
     char label[128];
     size_t n = sbx_program_label(cmd, strlen(cmd), label, sizeof label);
     c->program = sbx_strtab_intern(&fx->tl.strings, label, n);
     c->exit = exit;
     c->ms = ms;
     c->flags = SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN;
-    c->out = fixture_text(fx, "");
-    c->err = fixture_text(fx, "");
+    c->out = fixture_append(fx, e, fixture_text, "");
+    c->err = fixture_append(fx, e, fixture_text, "");
     return e;
 }
 
-/* Gives a command its stdout and stderr. */
+/* Gives a command its stdout and stderr, raw. */
 static inline void fixture_output(struct fixture *fx, struct sbx_event *e, const char *out,
                                   const char *err)
 {
-    e->u.cmd.out = fixture_text(fx, out);
-    e->u.cmd.err = fixture_text(fx, err);
+    e->u.cmd.out = fixture_append(fx, e, fixture_text, out);
+    e->u.cmd.err = fixture_append(fx, e, fixture_text, err);
+}
+
+/* Gives a command its stdout and stderr as JSON string bodies, still
+ * escaped as the recorder keeps them. */
+static inline void fixture_output_json(struct fixture *fx, struct sbx_event *e, const char *out,
+                                       const char *err)
+{
+    e->u.cmd.out = fixture_append(fx, e, fixture_json, out);
+    e->u.cmd.err = fixture_append(fx, e, fixture_json, err);
+}
+
+/* A field of a command's record that none of its texts refers to (an
+ * environment the recorder added): it is in the line only. */
+static inline void fixture_other_field(struct fixture *fx, struct sbx_event *e, const char *s)
+{
+    (void)fixture_append(fx, e, fixture_text, s);
+}
+
+/* The command timed out (its exit is what the wrapper gave then). */
+static inline void fixture_timed_out(struct sbx_event *e)
+{
+    e->u.cmd.flags |= SBX_CMD_TIMED_OUT | SBX_CMD_TIMEOUT_KNOWN;
+}
+
+/* The stdout hash the recorder wrote for a command: 16 hex digits. */
+static inline void fixture_stdout_hash(struct sbx_event *e, const char *hex16)
+{
+    e->u.cmd.stdout_hash = strtoull(hex16, NULL, 16);
+    e->u.cmd.flags |= SBX_CMD_HASH_PRESENT;
 }
 
 /* A record of the provider's command record: program, exit (none when
@@ -125,6 +199,63 @@ static inline struct sbx_event *fixture_request(struct fixture *fx, const char *
     e->u.net.status = -1;
     e->u.net.bytes_in = e->u.net.bytes_out = -1;
     return e;
+}
+
+/* What the proxy logged of request e: its method, its URL as the log wrote
+ * it, Squid's result code, the HTTP status (-1: none), the bytes sent back
+ * (-1: not said) and the flags an importer reads from those (enum
+ * sbx_network_flags: SBX_NET_DENIED for a TCP_DENIED, …). */
+static inline void fixture_answer(struct fixture *fx, struct sbx_event *e, const char *method,
+                                  const char *url, const char *result, int status,
+                                  int64_t bytes_in, unsigned flags)
+{
+    struct sbx_network *n = &e->u.net;
+    n->method = fixture_id(fx, method);
+    n->url = fixture_text(fx, url);
+    n->result = fixture_id(fx, result);
+    n->status = status;
+    n->bytes_in = bytes_in;
+    n->flags = flags;
+}
+
+/* A files event in sandbox (NULL: none) at a time, for root (NULL: the
+ * workspace; else as the importer keeps it, without a trailing slash),
+ * naming no path yet (fixture_path, fixture_paths). */
+static inline struct sbx_event *fixture_files(struct fixture *fx, const char *sandbox, int64_t at,
+                                              const char *root)
+{
+    struct sbx_event *e = fixture_event(fx, SBX_EV_FILES, sandbox, at, at);
+    e->u.files = sbx_evbuf_alloc(&fx->buf, sizeof *e->u.files);
+    e->u.files->root = fixture_id(fx, root);
+    return e;
+}
+
+/* Adds path to a files event's list of one change, as the importer keeps
+ * it: a display path, already under the root ("/etc/hosts" for "./hosts"
+ * under /etc). */
+static inline void fixture_path(struct fixture *fx, struct sbx_event *e, enum sbx_change change,
+                                const char *path)
+{
+    struct sbx_files *f = e->u.files;
+    uint32_t n = f->n[change];
+    if ((n & (n - 1)) == 0) { /* 0 or a power of two: the list is full, double it */
+        const char **grown = sbx_evbuf_alloc(&fx->buf, (n ? 2 * n : 1) * sizeof *grown);
+        if (n)
+            memcpy(grown, f->paths[change], n * sizeof *grown);
+        f->paths[change] = grown;
+    }
+    f->paths[change][f->n[change]++] = sbx_strtab_store(&fx->tl.strings, path, strlen(path));
+}
+
+/* fixture_path for each path given, up to a NULL. */
+__attribute__((sentinel)) static inline void fixture_paths(struct fixture *fx, struct sbx_event *e,
+                                                           enum sbx_change change, ...)
+{
+    va_list ap;
+    va_start(ap, change);
+    for (const char *p; (p = va_arg(ap, const char *));)
+        fixture_path(fx, e, change, p);
+    va_end(ap);
 }
 
 /* Sorts the events; the timeline is then read as any loaded one. */

@@ -1,8 +1,10 @@
-/* Tests for analyses/filetree: files events from a recorder log merged per
- * path into a tree: system roots first, then the workspace; directories
- * made from the paths; the latest state wins and every change is kept;
- * odd paths (doubled slashes, "." and "..", a path that is also a
- * directory, the root itself); counts beneath directories; an empty run. */
+/* Tests for analyses/filetree: files events merged per path into a tree:
+ * system roots first, then the workspace; directories made from the paths;
+ * the latest state wins and every change is kept; odd paths (doubled
+ * slashes, "." and "..", a path that is also a directory, the root itself);
+ * counts beneath directories; an empty run. The events are made here
+ * (tests/unit/fixture.h), their paths as the recorder keeps them: under
+ * their root, without the leading "./" (test_recorder.c reads those). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,23 +15,34 @@
 
 #include <cmocka.h>
 
-#include "tests/unit/loadtest.h"
-
 #include "analyses/filetree.h"
+#include "tests/unit/fixture.h"
 
-static const char LOG[] =
-    "{\"at\": \"2026-01-01T10:00:01Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "
-    "\"added\": [\"./src/a.py\", \"./notes.txt\"], \"removed\": [], \"changed\": [\"./src/lib/b.py\"]}\n"
-    "{\"at\": \"2026-01-01T10:00:02Z\", \"sandbox\": \"s1\", \"kind\": \"files\", \"root\": \"/etc\", "
-    "\"added\": [\"./cron.d/job\"], \"removed\": [], \"changed\": [\"./hosts\"]}\n"
-    "{\"at\": \"2026-01-01T10:00:03Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "
-    "\"added\": [], \"removed\": [\"./notes.txt\"], \"changed\": [\"./src/a.py\"]}\n"
-    "{\"at\": \"2026-01-01T10:00:04Z\", \"sandbox\": \"s1\", \"kind\": \"files\", \"root\": \"/usr/local/\", "
-    "\"added\": [\"./bin/tool\"], \"removed\": [], \"changed\": []}\n"
-    "{\"at\": \"2026-01-01T10:00:05Z\", \"sandbox\": \"s1\", \"kind\": \"files\", "
-    "\"added\": [\"./a//b/./c\", \"../x\"], \"removed\": [], \"changed\": [\"src\"]}\n"
-    "{\"at\": \"2026-01-01T10:00:06Z\", \"sandbox\": \"s1\", \"kind\": \"command\", \"command\": \"ls\", "
-    "\"exit\": 0, \"ms\": 1}\n";
+/* 2026-01-01T10:00:00Z + s seconds */
+#define AT(s) ((INT64_C(1767261600) + (s)) * FX_S)
+
+/* The run: five files events (the workspace, /etc, the workspace, /usr/local,
+ * the workspace with odd paths), then a command. */
+static void run(struct fixture *fx)
+{
+    fixture_init(fx, "run.jsonl");
+    struct sbx_event *e = fixture_files(fx, "s1", AT(1), NULL);
+    fixture_paths(fx, e, SBX_ADDED, "src/a.py", "notes.txt", NULL);
+    fixture_paths(fx, e, SBX_CHANGED, "src/lib/b.py", NULL);
+    e = fixture_files(fx, "s1", AT(2), "/etc");
+    fixture_paths(fx, e, SBX_ADDED, "/etc/cron.d/job", NULL);
+    fixture_paths(fx, e, SBX_CHANGED, "/etc/hosts", NULL);
+    e = fixture_files(fx, "s1", AT(3), NULL);
+    fixture_paths(fx, e, SBX_REMOVED, "notes.txt", NULL);
+    fixture_paths(fx, e, SBX_CHANGED, "src/a.py", NULL);
+    e = fixture_files(fx, "s1", AT(4), "/usr/local");
+    fixture_paths(fx, e, SBX_ADDED, "/usr/local/bin/tool", NULL);
+    e = fixture_files(fx, "s1", AT(5), NULL);
+    fixture_paths(fx, e, SBX_ADDED, "a//b/./c", "../x", NULL);
+    fixture_paths(fx, e, SBX_CHANGED, "src", NULL);
+    fixture_command(fx, "s1", AT(6) - FX_MS, 1, "ls", 0);
+    fixture_finish(fx);
+}
 
 struct want {
     const char *name;
@@ -42,10 +55,10 @@ struct want {
 static void shape(void **state)
 {
     (void)state;
-    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", LOG, sizeof LOG - 1, 1, 1);
-    assert_int_equal(tl->nskips, 0);
+    struct fixture fx;
+    run(&fx);
     struct sbx_filetree t;
-    sbx_filetree_build(&t, tl);
+    sbx_filetree_build(&t, &fx.tl);
     static const struct want want[] = {
         {"/etc", 0, -1, 0, true},         {"cron.d", 1, -1, 0, true},
         {"job", 2, SBX_ADDED, 1, true},   {"hosts", 1, SBX_CHANGED, 1, true},
@@ -97,20 +110,22 @@ static void shape(void **state)
     assert_int_equal(c[1].change, SBX_REMOVED);
     assert_true(c[0].event->start < c[1].event->start);
     sbx_filetree_free(&t);
-    loadtest_drop(tl);
+    fixture_free(&fx);
 }
 
 static void root_itself_and_one_event_twice(void **state)
 {
     (void)state;
-    static const char log[] =
-        "{\"at\": \"2026-01-01T10:00:01Z\", \"kind\": \"files\", \"root\": \"/etc\", "
-        "\"added\": [\".\"], \"removed\": [\"./x\"], \"changed\": [\"./x\"]}\n"
-        "{\"at\": \"2026-01-01T10:00:02Z\", \"kind\": \"files\", \"root\": \"/etc\", "
-        "\"added\": [], \"removed\": [], \"changed\": []}\n";
-    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", log, sizeof log - 1, 1, 1);
+    struct fixture fx;
+    fixture_init(&fx, "run.jsonl");
+    struct sbx_event *e = fixture_files(&fx, NULL, AT(1), "/etc");
+    fixture_paths(&fx, e, SBX_ADDED, "/etc/.", NULL);
+    fixture_paths(&fx, e, SBX_REMOVED, "/etc/x", NULL);
+    fixture_paths(&fx, e, SBX_CHANGED, "/etc/x", NULL);
+    fixture_files(&fx, NULL, AT(2), "/etc");
+    fixture_finish(&fx);
     struct sbx_filetree t;
-    sbx_filetree_build(&t, tl);
+    sbx_filetree_build(&t, &fx.tl);
     assert_int_equal(t.n, 2);
     assert_true(t.nodes[0].changed); /* "." is the root itself */
     assert_int_equal(t.nodes[0].state, SBX_ADDED);
@@ -118,19 +133,19 @@ static void root_itself_and_one_event_twice(void **state)
     assert_int_equal(t.nodes[1].nchanges, 2); /* changed and removed in one event: removed wins */
     assert_int_equal(t.nodes[1].state, SBX_REMOVED);
     sbx_filetree_free(&t);
-    loadtest_drop(tl);
+    fixture_free(&fx);
 }
 
 static void nothing_changed(void **state)
 {
     (void)state;
-    static const char log[] =
-        "{\"at\": \"2026-01-01T10:00:01Z\", \"kind\": \"files\", \"root\": \"/etc\", "
-        "\"added\": [], \"removed\": [], \"changed\": []}\n"
-        "{\"at\": \"2026-01-01T10:00:06Z\", \"kind\": \"command\", \"command\": \"ls\", \"exit\": 0}\n";
-    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", log, sizeof log - 1, 1, 1);
+    struct fixture fx;
+    fixture_init(&fx, "run.jsonl");
+    fixture_files(&fx, NULL, AT(1), "/etc");
+    fixture_command(&fx, NULL, AT(6), 0, "ls", 0);
+    fixture_finish(&fx);
     struct sbx_filetree t;
-    sbx_filetree_build(&t, tl);
+    sbx_filetree_build(&t, &fx.tl);
     /* /etc was checked and nothing changed: it shows, alone */
     assert_int_equal(t.n, 1);
     assert_string_equal(t.nodes[0].name, "/etc");
@@ -139,14 +154,15 @@ static void nothing_changed(void **state)
     assert_int_equal(t.nodes[0].end, 1);
     assert_int_equal(t.paths, 0);
     sbx_filetree_free(&t);
-    loadtest_drop(tl);
+    fixture_free(&fx);
     /* no files event at all: no tree */
-    tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", strchr(log, '\n') + 1,
-                        strlen(strchr(log, '\n') + 1), 1, 1);
-    sbx_filetree_build(&t, tl);
+    fixture_init(&fx, "run.jsonl");
+    fixture_command(&fx, NULL, AT(6), 0, "ls", 0);
+    fixture_finish(&fx);
+    sbx_filetree_build(&t, &fx.tl);
     assert_int_equal(t.n, 0);
     sbx_filetree_free(&t);
-    loadtest_drop(tl);
+    fixture_free(&fx);
 }
 
 /* Many paths in random order: pre-order holds (each node's subtree ends
@@ -154,18 +170,23 @@ static void nothing_changed(void **state)
 static void many_paths(void **state)
 {
     (void)state;
-    struct sbx_buf b = SBX_BUF_INIT;
+    struct fixture fx;
+    fixture_init(&fx, "run.jsonl");
     srand(3);
     for (int ev = 0; ev < 20; ev++) {
-        sbx_buf_addf(&b, "{\"at\": \"2026-01-01T10:00:%02dZ\", \"kind\": \"files\", %s\"added\": [",
-                     ev, ev % 5 == 0 ? "\"root\": \"/opt\", " : "");
-        for (int k = 0; k < 30; k++)
-            sbx_buf_addf(&b, "%s\"d%d/e%d/f%d\"", k ? ", " : "", rand() % 4, rand() % 3, rand() % 50);
-        sbx_buf_adds(&b, "], \"removed\": [], \"changed\": []}\n");
+        const char *root = ev % 5 == 0 ? "/opt" : NULL;
+        struct sbx_event *e = fixture_files(&fx, NULL, AT(ev), root);
+        for (int k = 0; k < 30; k++) {
+            char path[64];
+            int d = rand() % 4, sub = rand() % 3, f = rand() % 50;
+            snprintf(path, sizeof path, "%s%sd%d/e%d/f%d", root ? root : "", root ? "/" : "", d,
+                     sub, f);
+            fixture_path(&fx, e, SBX_ADDED, path);
+        }
     }
-    struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "run.jsonl", b.p, b.len, 1, 1);
+    fixture_finish(&fx);
     struct sbx_filetree t;
-    sbx_filetree_build(&t, tl);
+    sbx_filetree_build(&t, &fx.tl);
     size_t changed = 0, pairs = 0;
     for (size_t i = 0; i < t.n; i++) {
         const struct sbx_ftnode *n = &t.nodes[i];
@@ -182,8 +203,7 @@ static void many_paths(void **state)
     assert_int_equal(t.nchanges, 20 * 30);
     assert_true(t.nodes[0].system); /* /opt first */
     sbx_filetree_free(&t);
-    loadtest_drop(tl);
-    sbx_buf_free(&b);
+    fixture_free(&fx);
 }
 
 int main(void)

@@ -3,7 +3,8 @@
  * hosts first (from the proxy and from a client's message), the commands
  * that ran while a request was made and those that name the host (as a
  * whole host name), a proxy request outside every command, and the order.
- * Also sbx_text_names_host's edges. */
+ * Also sbx_text_names_host's edges. The events are made here
+ * (tests/unit/fixture.h), as the recorder and Squid's importer make them. */
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,65 +16,86 @@
 
 #include <cmocka.h>
 
-#include "importers/format.h"
-#include "importers/load.h"
 #include "analyses/allowlist.h"
 #include "analyses/netview.h"
+#include "tests/unit/fixture.h"
 
 /* 2026-11-29T10:00:00Z */
 #define T0 1795946400LL
 #define AT(s) ((T0 + (s)) * 1000000000LL)
+#define AT_MS(ms) (T0 * 1000000000LL + (ms) * FX_MS)
 
-static const char WRAPPER[] =
-    "{\"at\": \"2026-11-29T10:00:02.400Z\", \"sandbox\": \"5e1f0a2b\", \"kind\": \"command\", "
-    "\"command\": \"pip install requests\", \"exit\": 0, \"ms\": 2400, \"stdout\": "
-    "\"Downloading https://files.pythonhosted.org/x.whl\\n\", \"stderr\": \"\"}\n"
-    "{\"at\": \"2026-11-29T10:00:03.900Z\", \"sandbox\": \"5e1f0a2b\", \"kind\": \"command\", "
-    "\"command\": \"curl -sS https://paste.example.com/api\", \"exit\": 56, \"ms\": 900, "
-    "\"stdout\": \"\", \"stderr\": \"curl: (56) CONNECT tunnel failed, response 403\\n\"}\n"
-    "{\"at\": \"2026-11-29T10:00:06.500Z\", \"sandbox\": \"5e1f0a2b\", \"kind\": \"command\", "
-    "\"command\": \"python3 sync.py\", \"exit\": 1, \"ms\": 1500, \"stdout\": \"\", "
-    "\"stderr\": \"curl: (6) Could not resolve host: Mirror.Example.ORG\\n\"}\n"
-    "{\"at\": \"2026-11-29T10:00:09.000Z\", \"sandbox\": \"5e1f0a2b\", \"kind\": \"command\", "
-    "\"command\": \"echo notpypi.org pypi.org.evil.com www.pypi.org\", \"exit\": 0, \"ms\": 1}\n";
+/* The wrapper's commands: their start and length (ms from T0), output. */
+static const struct {
+    int64_t start, ms;
+    const char *command;
+    int exit;
+    const char *out, *err; /* NULL: none */
+} WRAPPER[] = {
+    {0, 2400, "pip install requests", 0, "Downloading https://files.pythonhosted.org/x.whl\n", ""},
+    {3000, 900, "curl -sS https://paste.example.com/api", 56, "",
+     "curl: (56) CONNECT tunnel failed, response 403\n"},
+    {5000, 1500, "python3 sync.py", 1, "", "curl: (6) Could not resolve host: Mirror.Example.ORG\n"},
+    {8999, 1, "echo notpypi.org pypi.org.evil.com www.pypi.org", 0, NULL, NULL},
+};
 
-static const char PROXY[] =
-    "1795946400.420    120 10.0.0.7 TCP_MISS/200 1210 GET http://pypi.org/simple/requests/ - HIER_DIRECT/1.1.1.1 text/html\n"
-    "1795946401.240    340 10.0.0.7 TCP_TUNNEL/200 64212 CONNECT files.pythonhosted.org:443 - HIER_DIRECT/1.1.1.2 -\n"
-    "1795946401.580     80 10.0.0.7 TCP_MISS/200 980 GET http://pypi.org/simple/urllib3/ - HIER_DIRECT/1.1.1.1 text/html\n"
-    "1795946403.200      0 10.0.0.7 TCP_DENIED/403 3490 CONNECT paste.example.com:443 - HIER_NONE/- text/html\n"
-    "1795946405.900      0 10.0.0.7 TCP_DENIED/403 3502 CONNECT evil.example.net:443 - HIER_NONE/- text/html\n"
-    "1795946406.200      0 10.0.0.7 TCP_DENIED/403 3502 CONNECT evil.example.net:443 - HIER_NONE/- text/html\n"
-    "1795946420.003      3 10.0.0.7 TCP_MISS/503 3521 GET http://169.254.169.254/latest/ - HIER_NONE/- text/html\n";
+/* The proxy's requests as Squid's native lines give them: the start (the
+ * logged end less the elapsed time) and the elapsed ms, from T0. */
+static const struct {
+    int64_t start, ms;
+    const char *host, *method, *url, *result;
+    int status;
+    int64_t bytes;
+    unsigned flags;
+} PROXY[] = {
+    {300, 120, "pypi.org", "GET", "http://pypi.org/simple/requests/", "TCP_MISS", 200, 1210, 0},
+    {900, 340, "files.pythonhosted.org", "CONNECT", "files.pythonhosted.org:443", "TCP_TUNNEL", 200,
+     64212, SBX_NET_CONNECT},
+    {1500, 80, "pypi.org", "GET", "http://pypi.org/simple/urllib3/", "TCP_MISS", 200, 980, 0},
+    {3200, 0, "paste.example.com", "CONNECT", "paste.example.com:443", "TCP_DENIED", 403, 3490,
+     SBX_NET_DENIED | SBX_NET_CONNECT},
+    {5900, 0, "evil.example.net", "CONNECT", "evil.example.net:443", "TCP_DENIED", 403, 3502,
+     SBX_NET_DENIED | SBX_NET_CONNECT},
+    {6200, 0, "evil.example.net", "CONNECT", "evil.example.net:443", "TCP_DENIED", 403, 3502,
+     SBX_NET_DENIED | SBX_NET_CONNECT},
+    {20000, 3, "169.254.169.254", "GET", "http://169.254.169.254/latest/", "TCP_MISS", 503, 3521,
+     SBX_NET_UNREACHED},
+};
+
+/* Both logs' events, in one timeline. */
+static void both_logs(struct fixture *fx)
+{
+    fixture_init(fx, "agent-run.jsonl");
+    for (size_t i = 0; i < sizeof WRAPPER / sizeof *WRAPPER; i++) {
+        struct sbx_event *e = fixture_command(fx, "5e1f0a2b", AT_MS(WRAPPER[i].start),
+                                              WRAPPER[i].ms, WRAPPER[i].command, WRAPPER[i].exit);
+        if (WRAPPER[i].out)
+            fixture_output(fx, e, WRAPPER[i].out, WRAPPER[i].err);
+    }
+    for (size_t i = 0; i < sizeof PROXY / sizeof *PROXY; i++) {
+        struct sbx_event *e = fixture_request(fx, NULL, AT_MS(PROXY[i].start), PROXY[i].host);
+        e->end = e->start + PROXY[i].ms * FX_MS;
+        fixture_answer(fx, e, PROXY[i].method, PROXY[i].url, PROXY[i].result, PROXY[i].status,
+                       PROXY[i].bytes, PROXY[i].flags);
+    }
+    fixture_finish(fx);
+}
 
 struct run {
-    struct sbx_timeline tl;
+    struct fixture fx;
     struct sbx_summary sum;
     struct sbx_netview nv;
 };
 
-static void load(struct sbx_timeline *tl, const struct sbx_format *fmt, const char *name,
-                 const char *text, size_t n)
-{
-    char *copy = malloc(n);
-    memcpy(copy, text, n);
-    uint32_t src = sbx_timeline_add_source(tl, name, copy, n, SBX_DATA_HEAP);
-    struct sbx_load_opts lo = {.threads = 1};
-    sbx_load_source(tl, src, fmt, &lo);
-}
-
 static int setup(void **state)
 {
     struct run *r = calloc(1, sizeof *r);
-    sbx_timeline_init(&r->tl);
-    load(&r->tl, &sbx_format_recorder, "agent-run.jsonl", WRAPPER, sizeof WRAPPER - 1);
-    load(&r->tl, &sbx_format_squid, "access.log", PROXY, sizeof PROXY - 1);
-    sbx_timeline_finish(&r->tl);
+    both_logs(&r->fx);
     char err[256];
     struct sbx_summary_opts so = {.threads = 1};
-    if (r->tl.nskips || !sbx_summarize(&r->tl, &so, &r->sum, err, sizeof err))
+    if (!sbx_summarize(&r->fx.tl, &so, &r->sum, err, sizeof err))
         return -1;
-    sbx_netview_build(&r->nv, &r->tl, &r->sum);
+    sbx_netview_build(&r->nv, &r->fx.tl, &r->sum);
     *state = r;
     return 0;
 }
@@ -83,7 +105,7 @@ static int teardown(void **state)
     struct run *r = *state;
     sbx_netview_free(&r->nv);
     sbx_summary_free(&r->sum);
-    sbx_timeline_free(&r->tl);
+    fixture_free(&r->fx);
     free(r);
     return 0;
 }
@@ -102,7 +124,7 @@ static bool has_command(const struct run *r, const struct sbx_nethost *h, const 
     bool yes = false;
     for (size_t i = 0; i < h->ncommands && !yes; i++) {
         size_t n;
-        const char *s = sbx_text_get(&r->tl, h->commands[i], &h->commands[i]->u.cmd.command, &b, &n);
+        const char *s = sbx_text_get(&r->fx.tl, h->commands[i], &h->commands[i]->u.cmd.command, &b, &n);
         yes = n >= strlen(prefix) && memcmp(s, prefix, strlen(prefix)) == 0;
     }
     sbx_buf_free(&b);
@@ -202,17 +224,16 @@ static void whole_host_names(void **state)
 static void no_network(void **state)
 {
     (void)state;
-    struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    static const char log[] = "{\"at\": \"2026-11-29T10:00:02Z\", \"kind\": \"command\", \"command\": \"ls\", \"exit\": 0}\n";
-    load(&tl, &sbx_format_recorder, "a.jsonl", log, sizeof log - 1);
-    sbx_timeline_finish(&tl);
+    struct fixture fx;
+    fixture_init(&fx, "a.jsonl");
+    fixture_command(&fx, NULL, AT(2), 0, "ls", 0);
+    fixture_finish(&fx);
     struct sbx_netview nv;
-    sbx_netview_build(&nv, &tl, NULL);
+    sbx_netview_build(&nv, &fx.tl, NULL);
     assert_int_equal(nv.n, 0);
     assert_null(sbx_netview_find(&nv, "pypi.org"));
     sbx_netview_free(&nv);
-    sbx_timeline_free(&tl);
+    fixture_free(&fx);
 }
 
 /* Names in output as the recorder keeps it (JSON-escaped): after a \n or a
@@ -221,29 +242,26 @@ static void no_network(void **state)
 static void names_through_escapes(void **state)
 {
     (void)state;
-    static const char log[] =
-        "{\"at\": \"2026-11-29T10:00:01Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": "
-        "\"curl http://localhost:8000/ https://pypi.org/ https://api.github.com/ http://mirror.example.org/\", "
-        "\"exit\": 0}\n"
-        "{\"at\": \"2026-11-29T10:00:02Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"a\", "
-        "\"exit\": 0, \"stdout\": \"see\\npypi.org\\n\\u001b[32mapi.github.com\\u001b[0m\\nlocalhost\\n\"}\n"
-        "{\"at\": \"2026-11-29T10:00:03Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"b\", "
-        "\"exit\": 0, \"stdout\": \"www.pypi.org notlocalhost localhost.example api.github.community\"}\n"
-        "{\"at\": \"2026-11-29T10:00:04Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"c\", "
-        "\"exit\": 0, \"stderr\": \"MIRROR.EXAMPLE.ORG and \\u006dirror.example.org and LOCALHOST\"}\n"
-        "{\"at\": \"2026-11-29T10:00:05Z\", \"sandbox\": \"s\", \"kind\": \"command\", \"command\": \"d\", "
-        "\"exit\": 0, \"stdout\": \"a\\\\npypi.org is a literal backslash-n before it\"}\n";
-    struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    load(&tl, &sbx_format_recorder, "a.jsonl", log, sizeof log - 1);
-    sbx_timeline_finish(&tl);
-    assert_int_equal(tl.nskips, 0);
+    struct fixture fx;
+    fixture_init(&fx, "a.jsonl");
+    fixture_command(&fx, "s", AT(1), 0,
+                    "curl http://localhost:8000/ https://pypi.org/ https://api.github.com/ "
+                    "http://mirror.example.org/", 0);
+    struct sbx_event *e = fixture_command(&fx, "s", AT(2), 0, "a", 0);
+    fixture_output_json(&fx, e, "see\\npypi.org\\n\\u001b[32mapi.github.com\\u001b[0m\\nlocalhost\\n", "");
+    e = fixture_command(&fx, "s", AT(3), 0, "b", 0);
+    fixture_output_json(&fx, e, "www.pypi.org notlocalhost localhost.example api.github.community", "");
+    e = fixture_command(&fx, "s", AT(4), 0, "c", 0);
+    fixture_output_json(&fx, e, "", "MIRROR.EXAMPLE.ORG and \\u006dirror.example.org and LOCALHOST");
+    e = fixture_command(&fx, "s", AT(5), 0, "d", 0);
+    fixture_output_json(&fx, e, "a\\\\npypi.org is a literal backslash-n before it", "");
+    fixture_finish(&fx);
     struct sbx_summary sum;
     char err[256];
     struct sbx_summary_opts so = {.threads = 1};
-    assert_true(sbx_summarize(&tl, &so, &sum, err, sizeof err));
+    assert_true(sbx_summarize(&fx.tl, &so, &sum, err, sizeof err));
     struct sbx_netview nv;
-    sbx_netview_build(&nv, &tl, &sum);
+    sbx_netview_build(&nv, &fx.tl, &sum);
     /* the curl names all four; a names three of them; c names the mirror twice */
     const struct sbx_nethost *h = sbx_netview_find(&nv, "pypi.org");
     assert_non_null(h);
@@ -261,27 +279,24 @@ static void names_through_escapes(void **state)
     assert_int_equal(h->last, 1795946404LL * 1000000000LL);
     sbx_netview_free(&nv);
     sbx_summary_free(&sum);
-    sbx_timeline_free(&tl);
+    fixture_free(&fx);
 }
 
 /* With an allow list: the hosts it lacks come after the refused ones. */
 static void allow_list(void **state)
 {
     (void)state;
-    struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    load(&tl, &sbx_format_recorder, "agent-run.jsonl", WRAPPER, sizeof WRAPPER - 1);
-    load(&tl, &sbx_format_squid, "access.log", PROXY, sizeof PROXY - 1);
-    sbx_timeline_finish(&tl);
+    struct fixture fx;
+    both_logs(&fx);
     char err[256];
     static const char allow[] = "pypi.org\n*.pythonhosted.org\n";
     struct sbx_allowlist *al = sbx_allowlist_parse(allow, sizeof allow - 1, "allow.txt", err, sizeof err);
     assert_non_null(al);
     struct sbx_summary sum;
     struct sbx_summary_opts so = {.threads = 1, .allow = al};
-    assert_true(sbx_summarize(&tl, &so, &sum, err, sizeof err));
+    assert_true(sbx_summarize(&fx.tl, &so, &sum, err, sizeof err));
     struct sbx_netview nv;
-    sbx_netview_build(&nv, &tl, &sum);
+    sbx_netview_build(&nv, &fx.tl, &sum);
     assert_true(nv.unlisted > 0);
     size_t i = 0;
     while (i < nv.n && nv.hosts[i].refused)
@@ -297,7 +312,7 @@ static void allow_list(void **state)
     sbx_netview_free(&nv);
     sbx_summary_free(&sum);
     sbx_allowlist_free(al);
-    sbx_timeline_free(&tl);
+    fixture_free(&fx);
 }
 
 int main(void)

@@ -105,6 +105,35 @@ static void files_and_notes(void **state)
     drop(tl);
 }
 
+/* A files line's paths as the analyses get them: the leading "./" gone
+ * (only there), under the root, whose trailing slash goes; "." under a
+ * root is the root itself; ".." and doubled slashes stay as written. */
+static void files_paths_under_root(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = LOAD(
+        "{\"at\": \"2026-01-01T10:00:01Z\", \"kind\": \"files\", \"root\": \"/usr/local/\", "
+        "\"added\": [\"./bin/tool\"], \"removed\": [], \"changed\": []}\n"
+        "{\"at\": \"2026-01-01T10:00:02Z\", \"kind\": \"files\", "
+        "\"added\": [\"./a//b/./c\", \"../x\"], \"removed\": [], \"changed\": [\"src\"]}\n"
+        "{\"at\": \"2026-01-01T10:00:03Z\", \"kind\": \"files\", \"root\": \"/etc\", "
+        "\"added\": [\".\"], \"removed\": [\"./x\"], \"changed\": []}\n");
+    assert_int_equal(tl->n, 3);
+    const struct sbx_files *f = tl->order[0]->u.files;
+    assert_string_equal(sbx_str(tl, f->root), "/usr/local");
+    assert_string_equal(f->paths[SBX_ADDED][0], "/usr/local/bin/tool");
+    f = tl->order[1]->u.files;
+    assert_int_equal(f->root, 0);
+    assert_int_equal(f->n[SBX_ADDED], 2);
+    assert_string_equal(f->paths[SBX_ADDED][0], "a//b/./c");
+    assert_string_equal(f->paths[SBX_ADDED][1], "../x");
+    assert_string_equal(f->paths[SBX_CHANGED][0], "src");
+    f = tl->order[2]->u.files;
+    assert_string_equal(f->paths[SBX_ADDED][0], "/etc/.");
+    assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/x");
+    drop(tl);
+}
+
 /* Rows 13-21: each broken line is reported with its number, the rest loads. */
 static void broken_lines_reported(void **state)
 {
@@ -247,7 +276,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(python_spelling),      cmocka_unit_test(typescript_spelling),
-        cmocka_unit_test(files_and_notes),      cmocka_unit_test(broken_lines_reported),
+        cmocka_unit_test(files_and_notes),      cmocka_unit_test(files_paths_under_root),
+        cmocka_unit_test(broken_lines_reported),
         cmocka_unit_test(deep_nesting),         cmocka_unit_test(bad_values_are_unknown),
         cmocka_unit_test(incomplete_last_line), cmocka_unit_test(bom_crlf_blank),
         cmocka_unit_test(fixed_order_any_threads), cmocka_unit_test(detection),

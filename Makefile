@@ -74,14 +74,14 @@ $(BIN): $(TUI_OBJ) $(APPA) $(LIBA)
 
 $(B)/tests/%: tests/unit/%.c $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(APPA) $(LIBA) $(LIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP -MF $@.d -o $@ $< $(APPA) $(LIBA) $(LIBS) $(TEST_LIBS)
 
 # The sub-command table's test links the command line itself: cli/ and
 # tui/ without main().
 CLI_TEST_OBJ := $(filter-out $(B)/cli/main.o,$(TUI_OBJ))
 $(B)/tests/test_cli_subcommands: tests/unit/test_cli_subcommands.c $(CLI_TEST_OBJ) $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(CLI_TEST_OBJ) \
+	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP -MF $@.d -o $@ $< $(CLI_TEST_OBJ) \
 	    $(APPA) $(LIBA) $(LIBS) $(CURSES_LIBS) $(TEST_LIBS)
 
 # The review in the terminal when there is one, else the printed summary.
@@ -135,4 +135,5 @@ uninstall:
 clean:
 	rm -rf build sbxview
 
--include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TUI_OBJ:.o=.d)
+# A unit test is rebuilt when a header it includes (its helpers' too) changes.
+-include $(LIB_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(UNIT_BIN:=.d)

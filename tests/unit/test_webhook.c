@@ -46,7 +46,7 @@ static enum sbx_sig verify(const char *secrets, const char *header, const char *
     struct sbx_webhook_secrets s;
     sbx_webhook_secrets_parse(&s, secrets);
     enum sbx_sig r = sbx_webhook_verify(&s, header, header ? strlen(header) : 0, body, strlen(body),
-                                        at, SBX_WEBHOOK_TOLERANCE_S);
+                                        at, SBX_WEBHOOK_TOLERANCE_S, NULL);
     sbx_webhook_secrets_free(&s);
     return r;
 }

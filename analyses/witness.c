@@ -47,7 +47,9 @@ static void on_program(const char *prog, size_t len, void *ctx)
         ps->found = true;
 }
 
-/* Whether label (a strtab id) is a program of e's command line. */
+/* Whether label (a strtab id) is a program of e's command line, or the
+ * program of its first word alone (sandboxio labels `bash -c ***`, a
+ * redacted script, by the shell). */
 static bool runs_program(const struct sbx_timeline *tl, const struct sbx_event *e, uint32_t label,
                          struct sbx_buf *scratch)
 {
@@ -57,7 +59,12 @@ static bool runs_program(const struct sbx_timeline *tl, const struct sbx_event *
     size_t n;
     const char *cmd = sbx_text_get(tl, e, &e->u.cmd.command, scratch, &n);
     sbx_program_each(cmd, n, on_program, &ps);
-    return ps.found;
+    if (ps.found)
+        return true;
+    const char *sp = memchr(cmd, ' ', n);
+    char first[128];
+    size_t len = sbx_program_label(cmd, sp ? (size_t)(sp - cmd) : n, first, sizeof first);
+    return len == ps.len && memcmp(first, ps.want, len) == 0;
 }
 
 static bool programs_agree(const struct sbx_timeline *tl, const struct sbx_event *a,

@@ -1,5 +1,6 @@
 /* The single analyses that sbx_summarize (analyses/summary.c) runs, one
- * file each, in this order: commands, records, spans, files, content,
+ * file each, in this order: after the witnesses (analyses/witness.h, which
+ * the others read to count each thing once) commands, records, spans, files, content,
  * network, denials, and with an allow list unlisted. Each reads the
  * timeline, fills its part of the summary and sets findings bits
  * (model/findings.h) from the facts the importers stored: importers set
@@ -18,8 +19,8 @@ static inline void sbx_prefetch_ahead(const struct sbx_timeline *tl, size_t i)
         __builtin_prefetch(tl->order[i + 16]);
 }
 
-/* The wrapper's commands: counts, the longest, failures by program;
- * SBX_F_TIMED_OUT and SBX_F_FAILED. */
+/* The commands: counts, the longest, failures by program (a second
+ * witness is not counted again); SBX_F_TIMED_OUT and SBX_F_FAILED. */
 void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* Files events: the changes, system roots; SBX_F_SYSTEM_FILES. */
 void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum);
@@ -27,6 +28,8 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum);
  * SBX_F_MISSING_FROM_RECORD, SBX_F_EXIT_MISMATCH), the audit log's account
  * changes (SBX_F_ACCOUNT_CHANGE, SBX_F_ACCOUNT_INSIDE), lifecycle events,
  * webhook signatures (SBX_EVT_SIG_BAD: SBX_F_BAD_SIGNATURE), metrics peaks.
+ * The cross-check reads the wrapper's own commands (sbx_witness_view); a
+ * lifecycle event's second witness is not counted again.
  * After sbx_analyze_commands (it uses the run's span and sandboxes). */
 void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* The egress proxy's requests: per-host counts and bytes, hosts reached,

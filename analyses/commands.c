@@ -44,8 +44,10 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
             sum->sandboxes = sbx_xrealloc(sum->sandboxes, (sum->nsandboxes + 1) * sizeof *sum->sandboxes);
             sum->sandboxes[sum->nsandboxes++] = e->sandbox;
         }
-        /* the provider's records are cross-checked, not counted again */
-        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
+        /* the provider's records are cross-checked, and a second log's
+         * account of a command is that command: neither is counted again */
+        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) ||
+            sbx_witness_is_second(&sum->witness, e))
             continue;
         const struct sbx_command *c = &e->u.cmd;
         sum->commands++;

@@ -42,6 +42,7 @@ struct seen_command {
 
 struct worker {
     struct sbx_timeline *tl;
+    const struct sbx_witnesses *witness; /* a second witness's stdout is its first's */
     const struct sbx_secrets *secrets;
     const struct sbx_netpat *netpat;
     const EVP_MD *sha256;
@@ -243,7 +244,7 @@ static void *run_worker(void *arg)
         w->order = i;
         w->event = e;
         size_t out_len = 0;
-        const char *out = check_hash(w, e, &out_len);
+        const char *out = sbx_witness_is_second(w->witness, e) ? NULL : check_hash(w, e, &out_len);
         if (hides(w, e, out, out_len))
             e->findings |= SBX_F_HIDDEN_TEXT;
         scan_secrets(w, ss, e);
@@ -358,7 +359,7 @@ bool sbx_analyze_content(struct sbx_timeline *tl, struct sbx_summary *sum, int t
     pthread_t tids[8];
     bool started[8] = {false};
     for (int i = 0; i < threads; i++) {
-        ws[i] = (struct worker){.tl = tl, .secrets = secrets, .netpat = netpat, .sha256 = sha256,
+        ws[i] = (struct worker){.tl = tl, .witness = &sum->witness, .secrets = secrets, .netpat = netpat, .sha256 = sha256,
                                 .allow = allow,
                                 .from = tl->n * (size_t)i / (size_t)threads,
                                 .to = tl->n * (size_t)(i + 1) / (size_t)threads};

@@ -108,7 +108,13 @@ static void metric(struct sbx_summary *sum, const struct sbx_event *e)
 
 void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
 {
-    sbx_crosscheck_run(tl, &sum->cross);
+    /* the record is checked against the wrapper's own commands: a second
+     * log's account of one is not a second command, and a command only
+     * another log saw is not the wrapper's */
+    struct sbx_timeline own;
+    sbx_witness_view(tl, &sum->witness, &own);
+    sbx_crosscheck_run(&own, &sum->cross);
+    free(own.order);
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
@@ -122,7 +128,10 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
         }
         switch (e->kind) {
         case SBX_EV_AUDIT: audit(tl, sum, e); break;
-        case SBX_EV_LIFECYCLE: lifecycle(tl, sum, e); break;
+        case SBX_EV_LIFECYCLE:
+            if (!sbx_witness_is_second(&sum->witness, e)) /* one event, however many accounts */
+                lifecycle(tl, sum, e);
+            break;
         case SBX_EV_METRIC: metric(sum, e); break;
         default: break;
         }

@@ -79,6 +79,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     memset(sum, 0, sizeof *sum);
     const struct sbx_allowlist *allow = opts ? opts->allow : NULL;
     struct sbx_unlisted_hits hits = {0};
+    sbx_witness_run(tl, &sum->witness);
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);
     sbx_analyze_spans(tl, sum);
@@ -125,6 +126,7 @@ void sbx_summary_free(struct sbx_summary *sum)
     free(sum->secrets);
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);
+    sbx_witness_free(&sum->witness);
     free(sum->account);
     free(sum->proxy_hosts);
     sbx_strlist_free(&sum->stop_reasons);

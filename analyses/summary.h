@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analyses/crosscheck.h"
+#include "analyses/witness.h"
 #include "model/spans.h"
 #include "model/timeline.h"
 #include "model/unread.h"
@@ -113,6 +114,9 @@ struct sbx_summary {
     size_t nsecrets;
 
     struct sbx_crosscheck cross;      /* the wrapper's log against the command record */
+    /* events two logs give of one happening (counted and drawn once), and
+     * commands only a log other than the wrapper's saw */
+    struct sbx_witnesses witness;
 
     /* the account audit log: entries about the run (in its window, or naming
      * one of its sandboxes), and of those the account changes (keys, network

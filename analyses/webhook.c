@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,8 +150,10 @@ static bool parse_t(const char *s, size_t n, int64_t *out)
 
 enum sbx_sig sbx_webhook_verify(const struct sbx_webhook_secrets *s, const char *header,
                                 size_t header_len, const char *body, size_t body_len,
-                                int64_t event_ns, int64_t tolerance_s)
+                                int64_t event_ns, int64_t tolerance_s, int64_t *off_s)
 {
+    if (off_s)
+        *off_s = 0;
     if (!s || s->n == 0)
         return SBX_SIG_UNCHECKED;
     if (!header)
@@ -194,10 +197,21 @@ enum sbx_sig sbx_webhook_verify(const struct sbx_webhook_secrets *s, const char 
     if (event_ns != SBX_TIME_UNKNOWN) {
         int64_t event_s = event_ns / 1000000000 - (event_ns % 1000000000 < 0);
         int64_t d = t_val - event_s;
+        if (off_s)
+            *off_s = d;
         if (d > tolerance_s || -d > tolerance_s)
             return SBX_SIG_TOO_OLD;
     }
     return SBX_SIG_OK;
+}
+
+char *sbx_webhook_replay_words(int64_t off_s, char *buf, size_t n)
+{
+    char dur[32];
+    int64_t s = off_s < 0 ? -off_s : off_s;
+    snprintf(buf, n, "signed %s %s the event", sbx_duration_format(s * 1000, dur),
+             off_s < 0 ? "before" : "after");
+    return buf;
 }
 
 const char *sbx_sig_name(enum sbx_sig r)
@@ -207,7 +221,7 @@ const char *sbx_sig_name(enum sbx_sig r)
     case SBX_SIG_NO_HEADER: return "no Runtime-Signature header";
     case SBX_SIG_MALFORMED: return "malformed Runtime-Signature header";
     case SBX_SIG_MISMATCH: return "signature does not match";
-    case SBX_SIG_TOO_OLD: return "signature time too far from the event's";
+    case SBX_SIG_TOO_OLD: return "replayed: signed too far from the event's time";
     case SBX_SIG_UNCHECKED: return "not checked (no secret)";
     }
     return "?";

@@ -34,7 +34,7 @@ enum sbx_sig {
     SBX_SIG_NO_HEADER, /* the delivery has no signature header */
     SBX_SIG_MALFORMED, /* no t, a t that is not a number, no v1, or a header that is not text */
     SBX_SIG_MISMATCH,  /* no v1 is the HMAC under any secret */
-    SBX_SIG_TOO_OLD,   /* a v1 matches, but t is too far from the event's time */
+    SBX_SIG_TOO_OLD,   /* a v1 matches, but t is too far from the event's time: a replay */
     SBX_SIG_UNCHECKED, /* no secret to check with */
 };
 
@@ -53,12 +53,19 @@ void sbx_webhook_secrets_free(struct sbx_webhook_secrets *s);
  * against body[0..body_len) and the secrets. event_ns is the reference time
  * (ns since the epoch; SBX_TIME_UNKNOWN skips the time check) and tolerance_s
  * the allowed distance. With no secret the result is SBX_SIG_UNCHECKED,
- * whatever the header. */
+ * whatever the header. off_s (may be NULL) gets t minus the event's time in
+ * seconds when a v1 matched and the time was checked, else 0: for
+ * SBX_SIG_TOO_OLD, how far from the event the replayed signature was made. */
 enum sbx_sig sbx_webhook_verify(const struct sbx_webhook_secrets *s, const char *header,
                                 size_t header_len, const char *body, size_t body_len,
-                                int64_t event_ns, int64_t tolerance_s);
+                                int64_t event_ns, int64_t tolerance_s, int64_t *off_s);
 
 /* "verified", "no signature header", … (ASCII, static). */
 const char *sbx_sig_name(enum sbx_sig r);
+
+/* How a replay is said: "signed 10 min after the event" (off_s: the
+ * signature's t minus the event's time, as sbx_webhook_verify gives it),
+ * written into the caller's buffer (64 bytes are enough); returns buf. */
+char *sbx_webhook_replay_words(int64_t off_s, char *buf, size_t n);
 
 #endif

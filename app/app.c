@@ -177,15 +177,17 @@ void sbx_app_apply_filter(struct sbx_app *a)
         return;
     uint32_t *subset = NULL;
     size_t nsubset = 0;
-    /* records matched to a wrapper command are folded into it (its detail
-     * shows them): only what the wrapper never ran stands on its own */
-    bool fold = a->sum && a->sum->cross.records;
+    /* records matched to a wrapper command, and a second log's account of
+     * an event, are folded into the row they witness (its detail shows
+     * them): only what the wrapper never ran stands on its own */
+    bool fold = a->sum && (a->sum->cross.records || a->sum->witness.n);
     if (a->findings_mode || fold) {
         subset = sbx_xmalloc((a->tl->n ? a->tl->n : 1) * sizeof *subset);
         for (size_t i = 0; i < a->tl->n; i++) {
             const struct sbx_event *e = a->tl->order[i];
             if (shown_by_mode(a->findings_mode, e->findings) &&
-                !(fold && sbx_crosscheck_is_matched_record(&a->sum->cross, e)))
+                !(fold && (sbx_crosscheck_is_matched_record(&a->sum->cross, e) ||
+                           sbx_witness_is_second(&a->sum->witness, e))))
                 subset[nsubset++] = (uint32_t)i;
         }
     }

@@ -112,6 +112,10 @@ struct sbx_audit {
  * "sandbox.stopped"). Strings are strtab ids, 0 when absent. */
 struct sbx_lifecycle {
     uint32_t state, previous, reason; /* reason: stopReason */
+    uint32_t id; /* Runtime's event id: the events file and a webhook delivery of the same event share it */
+    /* a delivery signed by a secret given but at another moment (a replay):
+     * its signature's t minus the event's createdAt, in seconds; 0 otherwise */
+    int32_t signed_off_s;
 };
 
 /* One metrics reading (kind metric; start is its time). */

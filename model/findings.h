@@ -33,6 +33,9 @@
       "account change made from inside a sandbox", "an account change made from inside a sandbox") \
     X(OUTSIDE_WRAPPER, 7, "outside-wrapper", 'O', OUTSIDE, 1, "outside", "ran outside the wrapper", \
       "a command in Runtime's record the wrapper never ran")                                   \
+    X(UNWRAPPED, 15, "unwrapped", 'W', OUTSIDE, 1, "outside",                                   \
+      "ran outside the wrapper (only another log saw it)",                                     \
+      "a command sandboxio or a tool span saw that the wrapper's log lacks")                   \
     X(MISSING_FROM_RECORD, 10, "missing-from-record", 'M', OUTSIDE, 1, NULL,                    \
       "missing from Runtime's record", "a wrapper command Runtime's record lacks")              \
     X(EXIT_MISMATCH, 11, "exit-mismatch", 'D', OUTSIDE, 1, "mismatch",                          \

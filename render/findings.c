@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "analyses/webhook.h"
 
 struct report {
     const struct sbx_timeline *tl;
@@ -75,6 +76,12 @@ static void collect(struct report *r)
         add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
             str(r, c->program), how);
     }
+    for (size_t i = 0; i < s->witness.nunwrapped; i++) {
+        const struct sbx_event *e = s->witness.unwrapped[i];
+        command_line(r, e, cmd, sizeof cmd);
+        add(r, SBX_F_UNWRAPPED, e, "$ %s: in %s's log but not in the wrapper's", cmd,
+            r->tl->sources[e->source].format);
+    }
     for (size_t i = 0; i < x->nmissing; i++) {
         command_line(r, x->missing[i], cmd, sizeof cmd);
         add(r, SBX_F_MISSING_FROM_RECORD, x->missing[i], "$ %s: not in Runtime's record, within its span", cmd);
@@ -119,9 +126,14 @@ static void collect(struct report *r)
     }
     for (size_t i = 0; i < r->tl->n; i++) {
         const struct sbx_event *e = r->tl->order[i];
-        if (e->findings & SBX_F_BAD_SIGNATURE)
+        if ((e->findings & SBX_F_BAD_SIGNATURE) && e->kind == SBX_EV_LIFECYCLE && e->u.life.signed_off_s) {
+            char when[64];
+            add(r, SBX_F_BAD_SIGNATURE, e, "%s: replayed: the Runtime-Signature matches a secret given, but was %s",
+                str(r, e->label), sbx_webhook_replay_words(e->u.life.signed_off_s, when, sizeof when));
+        } else if (e->findings & SBX_F_BAD_SIGNATURE) {
             add(r, SBX_F_BAD_SIGNATURE, e, "%s: the Runtime-Signature does not verify with any secret given",
                 str(r, e->label));
+        }
         if (e->findings & SBX_F_HASH_MISMATCH) {
             command_line(r, e, cmd, sizeof cmd);
             add(r, SBX_F_HASH_MISMATCH, e, "$ %s: stdout does not hash to the recorded %016llx", cmd,

@@ -6,6 +6,7 @@
 #include "model/diffs.h"
 #include "analyses/hashcheck.h"
 #include "analyses/hidden.h"
+#include "analyses/webhook.h"
 #include "model/sandboxio_line.h"
 #include "analyses/secrets/secrets.h"
 #include "base/timefmt.h"
@@ -260,6 +261,74 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         sbx_doc_addf(d, SBX_STYLE_SECRET, "%s ", sbx_secret_kind_name(f->kind));
         sbx_doc_untrusted(d, SBX_STYLE_SECRET, f->sample, strlen(f->sample), true);
         sbx_doc_addf(d, SBX_STYLE_DETAIL, " in %s (masked here)", f->where);
+        sbx_doc_end_line(d);
+    }
+}
+
+/* A webhook delivery's signature check; a replay says how far from the
+ * event it was signed. */
+static void delivery_words(struct sbx_doc *d, const struct sbx_event *e)
+{
+    char words[64];
+    if (e->tflags & SBX_EVT_SIG_OK)
+        sbx_doc_adds(d, SBX_STYLE_GOOD, "signature verified");
+    else if ((e->tflags & SBX_EVT_SIG_BAD) && e->kind == SBX_EV_LIFECYCLE && e->u.life.signed_off_s)
+        sbx_doc_addf(d, SBX_STYLE_SECRET, "REPLAYED: the secret matches, but %s",
+                     sbx_webhook_replay_words(e->u.life.signed_off_s, words, sizeof words));
+    else if (e->tflags & SBX_EVT_SIG_BAD)
+        sbx_doc_adds(d, SBX_STYLE_SECRET, "SIGNATURE FAILED");
+    else
+        sbx_doc_adds(d, SBX_STYLE_NOTE, "unchecked (no RUNTIME_WEBHOOK_SECRET given)");
+}
+
+/* One witness: where it is, and what it adds (a delivery's signature, how
+ * far its start is from the row's). */
+static void witness_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *row,
+                         const struct sbx_event *w)
+{
+    const struct sbx_source *src = &l->tl->sources[w->source];
+    const char *path = sbx_display_path(src->path);
+    untrusted(d, l, SBX_STYLE_NORMAL, path, strlen(path), true);
+    sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s)", w->line_no, src->format);
+    if (w->tflags & SBX_EVT_WEBHOOK) {
+        sbx_doc_adds(d, SBX_STYLE_NORMAL, ": ");
+        delivery_words(d, w);
+    } else if (row->kind == SBX_EV_COMMAND && w->start != SBX_TIME_UNKNOWN &&
+               row->start != SBX_TIME_UNKNOWN) {
+        sbx_doc_addf(d, SBX_STYLE_NOTE, ", started %+lld ms from this one",
+                     (long long)((w->start - row->start) / 1000000));
+    }
+    if (w->findings) {
+        struct sbx_buf words = SBX_BUF_INIT;
+        sbx_findings_words(w->findings, &words);
+        char mark;
+        sbx_doc_adds(d, SBX_STYLE_NORMAL, "; ");
+        sbx_doc_add(d, sbx_finding_look(w->findings, &mark), words.p, words.len);
+        sbx_buf_free(&words);
+    }
+    sbx_doc_end_line(d);
+}
+
+/* The other logs' accounts of this event (one row stands for them all), or
+ * the row this account is folded into. */
+static void witness_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    if (!l->sum)
+        return;
+    size_t n;
+    const struct sbx_witness *w = sbx_witness_seconds(&l->sum->witness, e, &n);
+    for (size_t i = 0; i < n; i++) {
+        sbx_doc_field(d, i ? "" : "Also seen");
+        witness_line(d, l, e, w[i].second);
+    }
+    const struct sbx_event *first = sbx_witness_first_of(&l->sum->witness, e);
+    if (first) {
+        sbx_doc_field(d, "Same as");
+        witness_line(d, l, e, first);
+    }
+    if (e->findings & SBX_F_UNWRAPPED) {
+        sbx_doc_field(d, "Wrapper");
+        sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "RAN OUTSIDE THE WRAPPER: the wrapper's log has no command like it");
         sbx_doc_end_line(d);
     }
 }
@@ -715,15 +784,11 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         network_fields(d, l, e);
     if (e->tflags & SBX_EVT_WEBHOOK) {
         sbx_doc_field(d, "Webhook");
-        if (e->tflags & SBX_EVT_SIG_OK)
-            sbx_doc_adds(d, SBX_STYLE_GOOD, "signature verified");
-        else if (e->tflags & SBX_EVT_SIG_BAD)
-            sbx_doc_adds(d, SBX_STYLE_SECRET, "SIGNATURE FAILED");
-        else
-            sbx_doc_adds(d, SBX_STYLE_NOTE, "unchecked (no RUNTIME_WEBHOOK_SECRET given)");
+        delivery_words(d, e);
         sbx_doc_end_line(d);
     }
     findings_fields(d, l, e);
+    witness_fields(d, l, e);
     hidden_fields(d, l, e);
     if (e->findings & SBX_F_BAD_FIELD) {
         sbx_doc_field(d, "");

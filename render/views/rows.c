@@ -246,7 +246,9 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
                         const struct sbx_event *e, bool selected)
 {
     char mark;
-    enum sbx_style fstyle = sbx_finding_look(e->findings, &mark);
+    /* the row stands for its second witnesses too: their findings show on it */
+    uint32_t findings = l->sum ? sbx_witness_findings(&l->sum->witness, e) : e->findings;
+    enum sbx_style fstyle = sbx_finding_look(findings, &mark);
     enum sbx_style base = selected ? SBX_STYLE_CURSOR : SBX_STYLE_NORMAL;
     sbx_grid_fill(g, row, 0, g->cols, base);
     int col = 0;

@@ -46,7 +46,7 @@ static enum sbx_sig verify(const char *secrets, const char *header, const char *
     struct sbx_webhook_secrets s;
     sbx_webhook_secrets_parse(&s, secrets);
     enum sbx_sig r = sbx_webhook_verify(&s, header, header ? strlen(header) : 0, body, strlen(body),
-                                        at, SBX_WEBHOOK_TOLERANCE_S);
+                                        at, SBX_WEBHOOK_TOLERANCE_S, NULL);
     sbx_webhook_secrets_free(&s);
     return r;
 }
@@ -216,6 +216,59 @@ static const struct sbx_event *on_line(const struct sbx_timeline *tl, uint32_t l
     return NULL;
 }
 
+/* A replay: the right secret, signed beyond the tolerance either way. The
+ * check gives the time difference, the importer keeps it on the event (and
+ * the id that pairs it with the events file), and it is said in words; a
+ * signature that matches no secret, or a time within the tolerance, is no
+ * replay. */
+static void replay_keeps_the_time_difference(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t off_s;
+        const char *secret;
+        enum sbx_sig want;
+        int32_t kept;
+    } cases[] = {
+        {600, "k", SBX_SIG_TOO_OLD, 600},     {-600, "k", SBX_SIG_TOO_OLD, -600},
+        {301, "k", SBX_SIG_TOO_OLD, 301},     {-3 * 86400, "k", SBX_SIG_TOO_OLD, -3 * 86400},
+        {300, "k", SBX_SIG_OK, 0},            {-120, "k", SBX_SIG_OK, 0},
+        {600, "other", SBX_SIG_MISMATCH, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char t[24], h[256];
+        snprintf(t, sizeof t, "%lld", (long long)(1791469920LL + cases[i].off_s));
+        snprintf(h, sizeof h, "t=%s,v1=%s", t, sign(cases[i].secret, t, PAUSED));
+        struct sbx_webhook_secrets s;
+        sbx_webhook_secrets_parse(&s, "k");
+        int64_t off = 12345;
+        assert_int_equal(sbx_webhook_verify(&s, h, strlen(h), PAUSED, strlen(PAUSED), T0_NS,
+                                            SBX_WEBHOOK_TOLERANCE_S, &off),
+                         cases[i].want);
+        assert_int_equal(off, cases[i].want == SBX_SIG_MISMATCH ? 0 : cases[i].off_s);
+        sbx_webhook_secrets_free(&s);
+
+        struct sbx_buf in = SBX_BUF_INIT;
+        char hdr[300];
+        snprintf(hdr, sizeof hdr, "\"Runtime-Signature\": \"%s\"", h);
+        delivery(&in, hdr, PAUSED);
+        struct sbx_timeline *tl = load_deliveries(&in, "k");
+        const struct sbx_event *e = on_line(tl, 1);
+        assert_int_equal(e->u.life.signed_off_s, cases[i].kept);
+        assert_string_equal(sbx_str(tl, e->u.life.id), "e9");
+        assert_int_equal(!!(e->tflags & SBX_EVT_SIG_BAD), cases[i].want != SBX_SIG_OK);
+        sbx_timeline_free(tl);
+        free(tl);
+        sbx_buf_free(&in);
+    }
+    char words[64];
+    assert_string_equal(sbx_webhook_replay_words(600, words, sizeof words),
+                        "signed 10 min 0 s after the event");
+    assert_string_equal(sbx_webhook_replay_words(-301, words, sizeof words),
+                        "signed 5 min 1 s before the event");
+    assert_string_equal(sbx_sig_name(SBX_SIG_TOO_OLD), "replayed: signed too far from the event's time");
+}
+
 static void importer_flags(void **state)
 {
     (void)state;
@@ -316,7 +369,7 @@ int main(void)
         cmocka_unit_test(known_answer),     cmocka_unit_test(good_and_bad),
         cmocka_unit_test(rotated),          cmocka_unit_test(too_old),
         cmocka_unit_test(missing_malformed_unchecked), cmocka_unit_test(secrets_list),
-        cmocka_unit_test(importer_flags),
+        cmocka_unit_test(importer_flags),   cmocka_unit_test(replay_keeps_the_time_difference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

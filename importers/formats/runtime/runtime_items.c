@@ -308,6 +308,8 @@ struct sbx_event *sbx_rt_lifecycle(struct sbx_rt_state *st, struct sbx_evbuf *ou
     } else {
         e->label = sbx_rt_intern(st, t, tn);
         e->kind = lifecycle_type(t, tn) ? SBX_EV_LIFECYCLE : SBX_EV_NOTE;
+        if (e->kind == SBX_EV_LIFECYCLE)
+            e->u.life.id = sbx_rt_string(st, json_object_get(o, "id"), &bad);
         if (e->kind == SBX_EV_LIFECYCLE && sandbox) {
             e->u.life.state = sbx_rt_string(st, json_object_get(sandbox, "state"), &bad);
             e->u.life.previous =

@@ -2,6 +2,7 @@
  * "<raw body>"}. The body is a lifecycle event; its signature is checked
  * over the body's exact bytes (the JSON string decoded), so a body saved as
  * an object instead cannot be verified. */
+#include <stdint.h>
 #include <stdio.h>
 #include <strings.h>
 
@@ -40,8 +41,9 @@ static const char *signature_header(json_t *headers, size_t *len, bool *malforme
 }
 
 static enum sbx_sig delivery_sig(const struct sbx_webhook_secrets *secrets, json_t *headers,
-                                 const char *body, size_t body_len, int64_t at)
+                                 const char *body, size_t body_len, int64_t at, int64_t *off_s)
 {
+    *off_s = 0;
     if (!secrets || secrets->n == 0)
         return SBX_SIG_UNCHECKED;
     bool malformed = false;
@@ -49,7 +51,7 @@ static enum sbx_sig delivery_sig(const struct sbx_webhook_secrets *secrets, json
     const char *h = signature_header(headers, &len, &malformed);
     if (malformed || !body)
         return SBX_SIG_MALFORMED;
-    return sbx_webhook_verify(secrets, h, len, body, body_len, at, SBX_WEBHOOK_TOLERANCE_S);
+    return sbx_webhook_verify(secrets, h, len, body, body_len, at, SBX_WEBHOOK_TOLERANCE_S, off_s);
 }
 
 static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *o,
@@ -85,12 +87,16 @@ static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t
         return false;
     }
     e->tflags |= SBX_EVT_WEBHOOK;
-    enum sbx_sig sig = delivery_sig(&st->secrets, headers, raw, raw_len, e->start);
+    int64_t off_s;
+    enum sbx_sig sig = delivery_sig(&st->secrets, headers, raw, raw_len, e->start, &off_s);
     if (sig == SBX_SIG_OK) {
         e->tflags |= SBX_EVT_SIG_OK;
     } else if (sig != SBX_SIG_UNCHECKED) {
         e->tflags |= SBX_EVT_SIG_BAD; /* the records analysis makes it a finding */
     }
+    if (sig == SBX_SIG_TOO_OLD && e->kind == SBX_EV_LIFECYCLE) /* a replay, and how late */
+        e->u.life.signed_off_s = (int32_t)(off_s > INT32_MAX ? INT32_MAX
+                                           : off_s < -INT32_MAX ? -INT32_MAX : off_s);
     if (bad)
         e->findings |= SBX_F_BAD_FIELD;
     return true;
@@ -108,11 +114,11 @@ enum sbx_sig sbx_runtime_delivery_check(const char *json, size_t len,
                                                    json_string_length(body),
                                                    JSON_REJECT_DUPLICATES, NULL)
                                       : NULL;
-    int64_t at;
+    int64_t at, off_s;
     uint8_t tf;
     if (json_is_object(ev) && sbx_rt_time(sbx_rt_get(ev, "createdAt", "created_at"), &at, &tf))
         r = delivery_sig(secrets, json_object_get(o, "headers"), json_string_value(body),
-                         json_string_length(body), at);
+                         json_string_length(body), at, &off_s);
     json_decref(ev);
     json_decref(o);
     return r;

@@ -1,0 +1,393 @@
+#include "analyses/witness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/program.h"
+#include "model/spans.h"
+
+/* The logs that say which commands ran, the wrapper's own first: in a
+ * sandbox, the first of them with commands there is the wrapper's log. A
+ * source of another format (a hand-made timeline) counts as the wrapper's. */
+static unsigned rank_of(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    const char *f = tl->sources[e->source].format;
+    if (f && strcmp(f, "sandboxio") == 0)
+        return 1;
+    if (f && strcmp(f, SBX_OTLP_FORMAT) == 0)
+        return 2;
+    return 0;
+}
+
+static bool is_command(const struct sbx_event *e)
+{
+    return e->kind == SBX_EV_COMMAND && !(e->u.cmd.flags & SBX_CMD_RECORD) &&
+           e->start != SBX_TIME_UNKNOWN;
+}
+
+static void add(struct sbx_witnesses *w, size_t *cap, const struct sbx_event *first,
+                const struct sbx_event *second)
+{
+    SBX_GROW(w->by_second, w->n, *cap);
+    w->by_second[w->n++] = (struct sbx_witness){first, second};
+}
+
+/* --- commands --- */
+
+struct prog_search {
+    const char *want;
+    size_t len;
+    bool found;
+};
+
+static void on_program(const char *prog, size_t len, void *ctx)
+{
+    struct prog_search *ps = ctx;
+    if (len == ps->len && memcmp(prog, ps->want, len) == 0)
+        ps->found = true;
+}
+
+/* Whether label (a strtab id) is a program of e's command line, or the
+ * program of its first word alone (sandboxio labels `bash -c ***`, a
+ * redacted script, by the shell). */
+static bool runs_program(const struct sbx_timeline *tl, const struct sbx_event *e, uint32_t label,
+                         struct sbx_buf *scratch)
+{
+    struct prog_search ps = {sbx_str(tl, label), sbx_strtab_len(&tl->strings, label), false};
+    if (!ps.len || !(e->u.cmd.command.flags & SBX_TEXT_PRESENT))
+        return false;
+    size_t n;
+    const char *cmd = sbx_text_get(tl, e, &e->u.cmd.command, scratch, &n);
+    sbx_program_each(cmd, n, on_program, &ps);
+    if (ps.found)
+        return true;
+    const char *sp = memchr(cmd, ' ', n);
+    char first[128];
+    size_t len = sbx_program_label(cmd, sp ? (size_t)(sp - cmd) : n, first, sizeof first);
+    return len == ps.len && memcmp(first, ps.want, len) == 0;
+}
+
+static bool programs_agree(const struct sbx_timeline *tl, const struct sbx_event *a,
+                           const struct sbx_event *b, struct sbx_buf *scratch)
+{
+    uint32_t pa = a->u.cmd.program, pb = b->u.cmd.program;
+    if (pa && pa == pb)
+        return true;
+    return runs_program(tl, a, pb, scratch) || runs_program(tl, b, pa, scratch);
+}
+
+/* Equal, or one side does not know it (a log that saw a timeout may keep
+ * no code). */
+static bool exits_agree(const struct sbx_command *a, const struct sbx_command *b)
+{
+    if (!(a->flags & SBX_CMD_EXIT_KNOWN) || !(b->flags & SBX_CMD_EXIT_KNOWN))
+        return true;
+    return a->exit == b->exit;
+}
+
+struct cand {
+    uint32_t p, s;
+    int64_t dist;
+};
+
+static int by_dist(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->dist != y->dist)
+        return x->dist < y->dist ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int by_time(const void *a, const void *b)
+{
+    return sbx_event_cmp(*(const struct sbx_event *const *)a, *(const struct sbx_event *const *)b);
+}
+
+struct lists {
+    const struct sbx_event **p, **s; /* the wrapper's commands, one later log's; by start */
+    size_t np, ns;
+};
+
+/* Pairs s[] with p[] at the offset (s's clock minus the wrapper's), closest
+ * start first, each side once: match[j] is s[j]'s partner index or -1.
+ * Returns the pairs made. */
+static size_t match(const struct sbx_timeline *tl, const struct lists *l, int64_t offset,
+                    long *partner, struct sbx_buf *scratch)
+{
+    struct cand *c = NULL;
+    size_t nc = 0, cap = 0, lo = 0;
+    for (size_t j = 0; j < l->ns; j++) {
+        const struct sbx_event *s = l->s[j];
+        int64_t t = s->start - offset;
+        partner[j] = -1;
+        while (lo < l->np && l->p[lo]->start < t - SBX_WITNESS_WINDOW_NS)
+            lo++;
+        for (size_t i = lo; i < l->np && l->p[i]->start <= t + SBX_WITNESS_WINDOW_NS; i++) {
+            const struct sbx_event *p = l->p[i];
+            if (p->sandbox != s->sandbox || !exits_agree(&p->u.cmd, &s->u.cmd) ||
+                !programs_agree(tl, p, s, scratch))
+                continue;
+            SBX_GROW(c, nc, cap);
+            int64_t d = p->start - t;
+            c[nc++] = (struct cand){(uint32_t)i, (uint32_t)j, d < 0 ? -d : d};
+        }
+    }
+    if (nc)
+        qsort(c, nc, sizeof *c, by_dist);
+    bool *taken = sbx_xcalloc(l->np + 1, 1);
+    size_t made = 0;
+    for (size_t k = 0; k < nc; k++) {
+        if (taken[c[k].p] || partner[c[k].s] >= 0)
+            continue;
+        taken[c[k].p] = true;
+        partner[c[k].s] = (long)c[k].p;
+        made++;
+    }
+    free(taken);
+    free(c);
+    return made;
+}
+
+/* The median of s's start minus its partner's. */
+static int64_t median_offset(const struct lists *l, const long *partner, size_t made)
+{
+    int64_t *off = sbx_xmalloc(made * sizeof *off);
+    size_t k = 0;
+    for (size_t j = 0; j < l->ns; j++)
+        if (partner[j] >= 0)
+            off[k++] = l->s[j]->start - l->p[partner[j]]->start;
+    qsort(off, k, sizeof *off, by_value);
+    int64_t m = k % 2 ? off[k / 2] : off[k / 2 - 1] + (off[k / 2] - off[k / 2 - 1]) / 2;
+    free(off);
+    return m;
+}
+
+/* One later log (source src) against the wrapper's commands. */
+static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap,
+                           struct lists *l, uint32_t src, const unsigned *wrapper_rank,
+                           size_t *cap_unwrapped, struct sbx_buf *scratch)
+{
+    l->ns = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->source == src && is_command(e) && rank_of(tl, e) > wrapper_rank[e->sandbox])
+            l->s[l->ns++] = e;
+    }
+    if (!l->ns)
+        return;
+    long *partner = sbx_xmalloc(l->ns * sizeof *partner);
+    size_t made = match(tl, l, 0, partner, scratch);
+    if (made) {
+        int64_t offset = median_offset(l, partner, made);
+        if (offset)
+            match(tl, l, offset, partner, scratch);
+    }
+    for (size_t j = 0; j < l->ns; j++) {
+        if (partner[j] >= 0) {
+            add(w, cap, l->p[partner[j]], l->s[j]);
+            w->commands++;
+            continue;
+        }
+        SBX_GROW(w->unwrapped, w->nunwrapped, *cap_unwrapped);
+        w->unwrapped[w->nunwrapped++] = l->s[j];
+        ((struct sbx_event *)l->s[j])->findings |= SBX_F_UNWRAPPED;
+    }
+    free(partner);
+}
+
+static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
+{
+    /* each sandbox's wrapper log: the lowest rank with commands there */
+    uint32_t nids = tl->strings.n ? tl->strings.n : 1;
+    unsigned *wrapper_rank = sbx_xmalloc(nids * sizeof *wrapper_rank);
+    for (uint32_t i = 0; i < nids; i++)
+        wrapper_rank[i] = ~0u;
+    bool *later = sbx_xcalloc(tl->nsources + 1, 1);
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        unsigned r;
+        if (is_command(e) && (r = rank_of(tl, e)) < wrapper_rank[e->sandbox])
+            wrapper_rank[e->sandbox] = r;
+    }
+    struct lists l = {sbx_xmalloc((tl->n + 1) * sizeof *l.p), sbx_xmalloc((tl->n + 1) * sizeof *l.s),
+                      0, 0};
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (!is_command(e))
+            continue;
+        if (rank_of(tl, e) == wrapper_rank[e->sandbox])
+            l.p[l.np++] = e;
+        else
+            later[e->source] = true;
+    }
+    struct sbx_buf scratch = SBX_BUF_INIT;
+    size_t cap_unwrapped = 0;
+    for (uint32_t src = 0; src < tl->nsources; src++)
+        if (later[src])
+            witness_source(tl, w, cap, &l, src, wrapper_rank, &cap_unwrapped, &scratch);
+    sbx_buf_free(&scratch);
+    if (w->nunwrapped) /* sources one after another: back to time order */
+        qsort(w->unwrapped, w->nunwrapped, sizeof *w->unwrapped, by_time);
+    free(l.p);
+    free(l.s);
+    free(later);
+    free(wrapper_rank);
+}
+
+/* --- lifecycle events --- */
+
+/* Which account of an event its row shows: the lowest first. */
+static int preference(const struct sbx_event *e)
+{
+    if (!(e->tflags & SBX_EVT_WEBHOOK))
+        return 3;
+    return e->tflags & SBX_EVT_SIG_BAD ? 0 : e->tflags & SBX_EVT_SIG_OK ? 1 : 2;
+}
+
+static int same_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
+{
+    if (a->u.life.id != b->u.life.id)
+        return a->u.life.id < b->u.life.id ? -1 : 1;
+    if (a->label != b->label)
+        return a->label < b->label ? -1 : 1;
+    if (a->sandbox != b->sandbox)
+        return a->sandbox < b->sandbox ? -1 : 1;
+    return (a->start > b->start) - (a->start < b->start);
+}
+
+static int by_event_then_preference(const void *x, const void *y)
+{
+    const struct sbx_event *a = *(const struct sbx_event *const *)x,
+                           *b = *(const struct sbx_event *const *)y;
+    int c = same_event_cmp(a, b);
+    if (c)
+        return c;
+    if (preference(a) != preference(b))
+        return preference(a) < preference(b) ? -1 : 1;
+    return sbx_event_cmp(a, b);
+}
+
+static void witness_lifecycle(const struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
+{
+    const struct sbx_event **ev = sbx_xmalloc((tl->n + 1) * sizeof *ev);
+    size_t n = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->kind == SBX_EV_LIFECYCLE && e->u.life.id)
+            ev[n++] = e;
+    }
+    if (n)
+        qsort(ev, n, sizeof *ev, by_event_then_preference);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        for (; j < n && same_event_cmp(ev[i], ev[j]) == 0; j++) {
+            add(w, cap, ev[i], ev[j]);
+            w->lifecycle++;
+        }
+        i = j;
+    }
+    free(ev);
+}
+
+/* --- the pairs --- */
+
+static int by_second_addr(const void *a, const void *b)
+{
+    const struct sbx_witness *x = a, *y = b;
+    return (x->second > y->second) - (x->second < y->second);
+}
+
+static int by_first_addr(const void *a, const void *b)
+{
+    const struct sbx_witness *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return sbx_event_cmp(x->second, y->second);
+}
+
+void sbx_witness_run(struct sbx_timeline *tl, struct sbx_witnesses *w)
+{
+    memset(w, 0, sizeof *w);
+    size_t cap = 0;
+    witness_commands(tl, w, &cap);
+    witness_lifecycle(tl, w, &cap);
+    if (!w->n)
+        return;
+    qsort(w->by_second, w->n, sizeof *w->by_second, by_second_addr);
+    w->by_first = sbx_xmalloc(w->n * sizeof *w->by_first);
+    memcpy(w->by_first, w->by_second, w->n * sizeof *w->by_first);
+    qsort(w->by_first, w->n, sizeof *w->by_first, by_first_addr);
+}
+
+void sbx_witness_free(struct sbx_witnesses *w)
+{
+    free(w->by_second);
+    free(w->by_first);
+    free(w->unwrapped);
+    memset(w, 0, sizeof *w);
+}
+
+const struct sbx_event *sbx_witness_first_of(const struct sbx_witnesses *w,
+                                             const struct sbx_event *e)
+{
+    size_t lo = 0, hi = w->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->by_second[mid].second < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->n && w->by_second[lo].second == e ? w->by_second[lo].first : NULL;
+}
+
+const struct sbx_witness *sbx_witness_seconds(const struct sbx_witnesses *w,
+                                              const struct sbx_event *first, size_t *n)
+{
+    size_t lo = 0, hi = w->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->by_first[mid].first < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < w->n && w->by_first[end].first == first)
+        end++;
+    *n = end - lo;
+    return *n ? &w->by_first[lo] : NULL;
+}
+
+uint32_t sbx_witness_findings(const struct sbx_witnesses *w, const struct sbx_event *e)
+{
+    size_t n;
+    const struct sbx_witness *s = sbx_witness_seconds(w, e, &n);
+    uint32_t f = e->findings;
+    for (size_t i = 0; i < n; i++)
+        f |= s[i].second->findings;
+    return f;
+}
+
+void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
+                      struct sbx_timeline *view)
+{
+    *view = *tl;
+    view->order = sbx_xmalloc((tl->n + 1) * sizeof *view->order);
+    view->n = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        struct sbx_event *e = tl->order[i];
+        if (e->kind == SBX_EV_COMMAND &&
+            ((e->findings & SBX_F_UNWRAPPED) || sbx_witness_is_second(w, e)))
+            continue;
+        view->order[view->n++] = e;
+    }
+}

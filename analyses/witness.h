@@ -1,0 +1,77 @@
+/* One thing seen twice is one thing: the events that two logs give of the
+ * same happening, paired so that it is counted, drawn and cross-checked
+ * once (docs/formats/runtime.md and docs/formats/sandboxio.md, "Witnesses").
+ *
+ * Commands: in each sandbox the wrapper's log is the first of the
+ * recorder's, sandboxio's audit and OpenTelemetry's tool calls that has
+ * commands there. A command of a later log is a second witness of a wrapper
+ * command when they are in the same sandbox, their starts are within
+ * SBX_WITNESS_WINDOW_NS (after that log's clock offset is taken off), the
+ * program agrees (the same label, or one side's label is a program of the
+ * other's command line) and the exits agree (equal, or one unknown). Each
+ * command is witnessed at most once per log; the closest start wins, and a
+ * log's offset is the median start offset of a first matching, used by a
+ * second one (as the cross-check measures the record's skew). A command of
+ * a later log that no wrapper command explains is SBX_F_UNWRAPPED.
+ *
+ * Lifecycle events: those with the same Runtime event id, type, sandbox and
+ * time (the events file, webhook deliveries of it, a page fetched twice)
+ * are one event. The one shown is a delivery whose signature failed, else
+ * one that verified, else any delivery, else the first; the others are its
+ * second witnesses.
+ *
+ * Ownership: the result owns its arrays (sbx_witness_free); the events
+ * belong to the timeline, which must outlive it. A view's order array is
+ * the caller's (free). */
+#ifndef SBX_WITNESS_H
+#define SBX_WITNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/timeline.h"
+
+/* Starts this close are the same command: the cross-check's window. */
+#define SBX_WITNESS_WINDOW_NS INT64_C(2000000000)
+
+/* A second account (second) of the event another row shows (first). */
+struct sbx_witness {
+    const struct sbx_event *first, *second;
+};
+
+struct sbx_witnesses {
+    struct sbx_witness *by_second; /* sorted by the second's address */
+    struct sbx_witness *by_first;  /* the same, by the first's address, then timeline order */
+    size_t n;
+    size_t commands, lifecycle;    /* of the n: second accounts of commands, of lifecycle events */
+    const struct sbx_event **unwrapped; /* commands only a later log saw, by time */
+    size_t nunwrapped;
+};
+
+/* Pairs the witnesses of the finished timeline; sets SBX_F_UNWRAPPED. */
+void sbx_witness_run(struct sbx_timeline *tl, struct sbx_witnesses *w);
+void sbx_witness_free(struct sbx_witnesses *w);
+
+/* The event whose row shows e, when e is a second witness; else NULL. */
+const struct sbx_event *sbx_witness_first_of(const struct sbx_witnesses *w,
+                                             const struct sbx_event *e);
+static inline bool sbx_witness_is_second(const struct sbx_witnesses *w, const struct sbx_event *e)
+{
+    return sbx_witness_first_of(w, e) != NULL;
+}
+/* The second witnesses of first: *n of them, in timeline order (valid until
+ * sbx_witness_free); NULL and 0 when it has none. */
+const struct sbx_witness *sbx_witness_seconds(const struct sbx_witnesses *w,
+                                              const struct sbx_event *first, size_t *n);
+/* The findings of e and of its second witnesses, as its row shows them. */
+uint32_t sbx_witness_findings(const struct sbx_witnesses *w, const struct sbx_event *e);
+
+/* The timeline as the cross-check reads it: the same sources, strings and
+ * events, in an order without the commands that are not the wrapper's own
+ * (second witnesses and unwrapped commands). Read-only: nothing may be
+ * added to the view; view->order is the caller's to free. */
+void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
+                      struct sbx_timeline *view);
+
+#endif

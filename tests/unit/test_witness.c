@@ -1,0 +1,354 @@
+/* One thing seen twice is one thing (analyses/witness.h): a table of run
+ * variants made from tests/fixtures/runtime-run by adding second accounts
+ * of it (webhook deliveries of its events, checked or not; sandboxio's audit
+ * and tool spans of its commands, their clocks shifted over several offsets)
+ * must give the run's own lifecycle counts, command counts, failures by
+ * program, cross-check and hash counts. Then what only one log saw
+ * (unwrapped), a log that is the wrapper's where no recorder ran, an event
+ * id given to another event, the row a failed delivery wins, a redacted
+ * script, and where the timeline and the detail put the witnesses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analyses/summary.h"
+#include "importers/load.h"
+
+#define RUN "tests/fixtures/runtime-run"
+#define WIT "tests/fixtures/witness-run"
+#define SECRET "whsec_witness_fixture" /* the made-up secret make-witness-fixtures signs with */
+
+struct loaded {
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+};
+
+static struct loaded *load(const char *const *paths, size_t n, const char *secret)
+{
+    struct loaded *r = calloc(1, sizeof *r);
+    sbx_timeline_init(&r->tl);
+    struct sbx_load_opts opts = {.threads = 2, .import = {.webhook_secrets = secret}};
+    struct sbx_load_report rep = {0};
+    size_t added = sbx_load_paths(&r->tl, paths, n, &opts, &rep);
+    assert_int_equal(added, r->tl.nsources);
+    assert_int_equal(rep.nerrors, 0);
+    sbx_load_report_free(&rep);
+    char err[160];
+    assert_true(sbx_summarize(&r->tl, NULL, &r->sum, err, sizeof err));
+    return r;
+}
+
+static void drop(struct loaded *r)
+{
+    sbx_summary_free(&r->sum);
+    sbx_timeline_free(&r->tl);
+    free(r);
+}
+
+/* A temporary file holding text; its path is written into path. */
+static void temp_file(char *path, size_t n, const char *name, const char *text)
+{
+    char dir[] = "/tmp/sbx-witness-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void temp_remove(const char *path)
+{
+    unlink(path);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(path, '/') - path), path);
+    rmdir(dir);
+}
+
+/* sandboxio's audit of the run's five wrapper commands, its clock offset_ms
+ * off the wrapper's. */
+static void sandboxio_audit(char *path, size_t n, int offset_ms)
+{
+    static const struct {
+        int start_ms, ms, exit;
+        const char *argv;
+    } cmds[] = {
+        {1000, 200, 0, "[\"git\",\"status\"]"},
+        {2000, 1500, 1, "[\"bash\",\"-c\",\"cd /w && python3 -m pytest -q\"]"},
+        {5000, 100, 6, "[\"curl\",\"-fsS\",\"https://paste.example.com/x\",\"-o\",\"/tmp/x\"]"},
+        {7100, 900, 0, "[\"pip\",\"install\",\"requests\"]"},
+        {8950, 50, 0, "[\"echo\",\"done\"]"},
+    };
+    char text[4096] = "";
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        int t = 10 * 3600000 + cmds[i].start_ms + offset_ms; /* ms since midnight */
+        snprintf(text + strlen(text), sizeof text - strlen(text),
+                 "{\"ts\":\"2026-05-04T%02d:%02d:%02d.%03d000+00:00\",\"event\":\"exec\","
+                 "\"sandbox_id\":\"a1b2c3d4\",\"argv\":%s,\"exit_code\":%d,\"duration_ms\":%d}\n",
+                 t / 3600000, t / 60000 % 60, t / 1000 % 60, t % 1000, cmds[i].argv, cmds[i].exit,
+                 cmds[i].ms);
+    }
+    temp_file(path, n, "audit.jsonl", text);
+}
+
+struct variant {
+    const char *name;
+    const char *extra[3]; /* files added to the run */
+    const char *secret;
+    int sandboxio_offset_ms; /* 0: no generated audit */
+};
+
+static const struct variant variants[] = {
+    {"the run alone", {NULL}, NULL, 0},
+    {"+ webhook deliveries, unchecked", {WIT "/runtime-webhooks.jsonl"}, NULL, 0},
+    {"+ webhook deliveries, verified", {WIT "/runtime-webhooks.jsonl"}, SECRET, 0},
+    {"+ sandboxio's audit", {WIT "/audit.jsonl"}, NULL, 0},
+    {"+ tool spans", {WIT "/traces.jsonl"}, NULL, 0},
+    {"+ all three", {WIT "/runtime-webhooks.jsonl", WIT "/audit.jsonl", WIT "/traces.jsonl"}, SECRET, 0},
+    {"+ sandboxio 1.9 s behind", {NULL}, NULL, -1900},
+    {"+ sandboxio 0.7 s behind", {NULL}, NULL, -700},
+    {"+ sandboxio 1 ms ahead", {NULL}, NULL, 1},
+    {"+ sandboxio 0.9 s ahead", {NULL}, NULL, 900},
+    {"+ sandboxio 1.9 s ahead, spans too", {WIT "/traces.jsonl"}, NULL, 1900},
+};
+
+static size_t failures_of(const struct loaded *r, const char *program)
+{
+    for (size_t i = 0; i < r->sum.nfailed_by; i++)
+        if (strcmp(sbx_str(&r->tl, r->sum.failed_by[i].program), program) == 0)
+            return r->sum.failed_by[i].count;
+    return 0;
+}
+
+static void variants_count_as_the_run(void **state)
+{
+    (void)state;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        const struct variant *var = &variants[v];
+        const char *paths[5] = {RUN};
+        size_t n = 1;
+        for (size_t k = 0; k < 3 && var->extra[k]; k++)
+            paths[n++] = var->extra[k];
+        char audit[256] = "";
+        if (var->sandboxio_offset_ms) {
+            sandboxio_audit(audit, sizeof audit, var->sandboxio_offset_ms);
+            paths[n++] = audit;
+        }
+        struct loaded *r = load(paths, n, var->secret);
+        const struct sbx_summary *s = &r->sum;
+        print_message("variant: %s\n", var->name);
+        assert_int_equal(s->commands, 5);
+        assert_int_equal(s->failed, 2);
+        assert_int_equal(s->nfailed_by, 2);
+        assert_int_equal(failures_of(r, "curl"), 1);
+        assert_int_equal(failures_of(r, "pytest"), 1);
+        assert_int_equal(s->lifecycle, 2);
+        assert_int_equal(s->wakes, 1);
+        assert_int_equal(s->stops, 1);
+        assert_int_equal(s->cross.npairs, 5);
+        assert_int_equal(s->cross.noutside, 2); /* the curl at 10:00:06 and the background sleep */
+        assert_string_equal(sbx_str(&r->tl, s->cross.outside[0]->u.cmd.program), "curl");
+        assert_string_equal(sbx_str(&r->tl, s->cross.outside[1]->u.cmd.program), "sleep");
+        assert_int_equal(s->cross.nmissing, 0);
+        assert_int_equal(s->cross.nexit_mismatch, 0);
+        assert_int_equal(s->hash_verified, 5);
+        assert_int_equal(s->hash_unverifiable, 0);
+        assert_int_equal(s->witness.nunwrapped, 0);
+        assert_int_equal(s->signatures_failed, 0);
+        /* every added command and event is a second witness of the run's */
+        size_t added = r->tl.n - 18; /* the run alone has 18 events */
+        assert_int_equal(s->witness.n, added);
+        for (size_t i = 0; i < r->tl.n; i++) {
+            const struct sbx_event *e = r->tl.order[i];
+            const struct sbx_event *first = sbx_witness_first_of(&s->witness, e);
+            bool from_run = strncmp(r->tl.sources[e->source].path, RUN, strlen(RUN)) == 0;
+            bool delivery = e->tflags & SBX_EVT_WEBHOOK;
+            /* a delivery is the row of its event; a second log's command is not */
+            assert_true(first == NULL || (!delivery && (from_run == (e->kind == SBX_EV_LIFECYCLE))));
+            if (first)
+                assert_int_equal(first->kind, e->kind);
+        }
+        drop(r);
+        if (audit[0])
+            temp_remove(audit);
+    }
+}
+
+/* A command only sandboxio saw is unwrapped, and the cross-check does not
+ * take it for the wrapper's: the record of the curl it matches stays
+ * outside the wrapper. It ran, so it counts. */
+static void what_one_log_alone_saw_is_a_finding(void **state)
+{
+    (void)state;
+    const char *paths[] = {RUN, WIT "/unwrapped.jsonl"};
+    struct loaded *r = load(paths, 2, NULL);
+    const struct sbx_summary *s = &r->sum;
+    assert_int_equal(s->witness.nunwrapped, 1);
+    const struct sbx_event *u = s->witness.unwrapped[0];
+    assert_true(u->findings & SBX_F_UNWRAPPED);
+    assert_string_equal(r->tl.sources[u->source].format, "sandboxio");
+    assert_int_equal(s->cross.noutside, 2);
+    assert_int_equal(s->cross.nmissing, 0);
+    assert_int_equal(s->commands, 6);
+    size_t marked = 0;
+    for (size_t i = 0; i < r->tl.n; i++)
+        marked += !!(r->tl.order[i]->findings & SBX_F_UNWRAPPED);
+    assert_int_equal(marked, 1);
+    drop(r);
+}
+
+/* Where no recorder ran, sandboxio's audit is the wrapper's log: nothing
+ * in it is unwrapped, and tool spans are checked against it. */
+static void sandboxio_is_the_wrapper_without_a_recorder(void **state)
+{
+    (void)state;
+    const char *paths[] = {WIT "/unwrapped.jsonl", WIT "/traces.jsonl"};
+    struct loaded *r = load(paths, 2, NULL);
+    assert_int_equal(r->sum.commands, 6);
+    assert_int_equal(r->sum.witness.commands, 5);
+    assert_int_equal(r->sum.witness.nunwrapped, 0);
+    drop(r);
+}
+
+/* The same id on another type, sandbox or time is another event: both
+ * count. */
+static void an_id_on_another_event_is_not_the_same_event(void **state)
+{
+    (void)state;
+    static const char *const changed[] = {
+        "\"type\": \"sandbox.paused\", \"createdAt\": \"2026-05-04T10:00:09.500Z\", \"resourceId\": \"a1b2c3d4\"",
+        "\"type\": \"sandbox.stopped\", \"createdAt\": \"2026-05-04T10:00:09.600Z\", \"resourceId\": \"a1b2c3d4\"",
+        "\"type\": \"sandbox.stopped\", \"createdAt\": \"2026-05-04T10:00:09.500Z\", \"resourceId\": \"ffff0000\"",
+    };
+    for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
+        char text[512], path[256];
+        struct sbx_buf b = SBX_BUF_INIT; /* the body's members, escaped as a JSON string */
+        for (const char *p = changed[i]; *p; p++) {
+            if (*p == '"')
+                sbx_buf_addc(&b, '\\');
+            sbx_buf_addc(&b, *p);
+        }
+        sbx_buf_addc(&b, '\0');
+        snprintf(text, sizeof text, "{\"headers\": {}, \"body\": \"{\\\"id\\\": \\\"ev-2\\\", %s}\"}\n", b.p);
+        sbx_buf_free(&b);
+        temp_file(path, sizeof path, "runtime-webhooks.jsonl", text);
+        const char *paths[] = {RUN, path};
+        struct loaded *r = load(paths, 2, NULL);
+        assert_int_equal(r->sum.webhooks, 1);
+        assert_int_equal(r->sum.lifecycle, 3);
+        assert_int_equal(r->sum.witness.lifecycle, 0);
+        drop(r);
+        temp_remove(path);
+    }
+}
+
+static const struct sbx_event *stopped_in(const struct loaded *r, const char *path_end)
+{
+    for (size_t i = 0; i < r->tl.n; i++) {
+        const struct sbx_event *e = r->tl.order[i];
+        const char *p = r->tl.sources[e->source].path;
+        if (e->kind == SBX_EV_LIFECYCLE && strcmp(sbx_str(&r->tl, e->label), "sandbox.stopped") == 0 &&
+            strlen(p) >= strlen(path_end) && strcmp(p + strlen(p) - strlen(path_end), path_end) == 0)
+            return e;
+    }
+    fail_msg("no sandbox.stopped in %s", path_end);
+    return NULL;
+}
+
+/* A replayed delivery of an event also delivered properly and in the events
+ * file: one event, its row the failed delivery (so the finding shows), the
+ * others its witnesses; the signatures are still each delivery's. */
+static void a_failed_delivery_is_the_row(void **state)
+{
+    (void)state;
+    const char *paths[] = {RUN, WIT "/runtime-webhooks.jsonl", WIT "/replayed.jsonl"};
+    struct loaded *r = load(paths, 3, SECRET);
+    const struct sbx_summary *s = &r->sum;
+    assert_int_equal(s->lifecycle, 2);
+    assert_int_equal(s->stops, 1);
+    assert_int_equal(s->webhooks, 3);
+    assert_int_equal(s->signatures_verified, 2);
+    assert_int_equal(s->signatures_failed, 1);
+    const struct sbx_event *replayed = stopped_in(r, "replayed.jsonl");
+    assert_null(sbx_witness_first_of(&s->witness, replayed));
+    assert_true(replayed->findings & SBX_F_BAD_SIGNATURE);
+    assert_int_equal(replayed->u.life.signed_off_s, 600);
+    size_t n;
+    const struct sbx_witness *w = sbx_witness_seconds(&s->witness, replayed, &n);
+    assert_int_equal(n, 2);
+    assert_ptr_equal(w[0].first, replayed);
+    assert_ptr_equal(sbx_witness_first_of(&s->witness, stopped_in(r, "runtime-events.jsonl")), replayed);
+    assert_ptr_equal(sbx_witness_first_of(&s->witness, stopped_in(r, "runtime-webhooks.jsonl")), replayed);
+    drop(r);
+}
+
+/* sandboxio labels `bash -c ***` (a script it redacted) by the shell; the
+ * wrapper's line for it is the script's. */
+static void a_redacted_script_is_the_same_command(void **state)
+{
+    (void)state;
+    char rec[256], sbio[256];
+    temp_file(rec, sizeof rec, "agent-run.jsonl",
+              "{\"at\": \"2026-05-04T10:00:01.200Z\", \"sandbox\": \"a1b2c3d4\", \"kind\": \"command\", "
+              "\"command\": \"bash -c 'make -C /w test'\", \"exit\": 2, \"ms\": 200}\n");
+    temp_file(sbio, sizeof sbio, "audit.jsonl",
+              "{\"ts\":\"2026-05-04T10:00:01.100000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"bash\",\"-c\",\"***\"],\"exit_code\":2,\"duration_ms\":190}\n");
+    const char *paths[] = {rec, sbio};
+    struct loaded *r = load(paths, 2, NULL);
+    assert_int_equal(r->sum.commands, 1);
+    assert_int_equal(r->sum.witness.commands, 1);
+    assert_int_equal(r->sum.witness.nunwrapped, 0);
+    drop(r);
+    temp_remove(rec);
+    temp_remove(sbio);
+}
+
+/* Another exit code, or a start beyond the window, is another command. */
+static void another_exit_or_time_is_another_command(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "{\"ts\":\"2026-05-04T10:00:01.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+        "\"argv\":[\"git\",\"status\"],\"exit_code\":128,\"duration_ms\":200}\n",
+        "{\"ts\":\"2026-05-04T10:00:03.100000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+        "\"argv\":[\"git\",\"status\"],\"exit_code\":0,\"duration_ms\":200}\n",
+        "{\"ts\":\"2026-05-04T10:00:01.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"ffff0000\","
+        "\"argv\":[\"git\",\"status\"],\"exit_code\":0,\"duration_ms\":200}\n",
+        "{\"ts\":\"2026-05-04T10:00:01.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+        "\"argv\":[\"gitk\"],\"exit_code\":0,\"duration_ms\":200}\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        char path[256];
+        temp_file(path, sizeof path, "audit.jsonl", lines[i]);
+        const char *paths[] = {RUN "/agent-run.jsonl", path};
+        struct loaded *r = load(paths, 2, NULL);
+        assert_int_equal(r->sum.witness.commands, 0);
+        /* in another sandbox sandboxio is that sandbox's wrapper log */
+        assert_int_equal(r->sum.witness.nunwrapped, i == 2 ? 0 : 1);
+        assert_int_equal(r->sum.commands, 6);
+        drop(r);
+        temp_remove(path);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(variants_count_as_the_run),
+        cmocka_unit_test(what_one_log_alone_saw_is_a_finding),
+        cmocka_unit_test(sandboxio_is_the_wrapper_without_a_recorder),
+        cmocka_unit_test(an_id_on_another_event_is_not_the_same_event),
+        cmocka_unit_test(a_failed_delivery_is_the_row),
+        cmocka_unit_test(a_redacted_script_is_the_same_command),
+        cmocka_unit_test(another_exit_or_time_is_another_command),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

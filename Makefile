@@ -99,6 +99,7 @@ golden-update: $(BIN)
 
 e2e: $(BIN)
 	tests/e2e/run ./$(BIN)
+	tests/e2e/secrets-everywhere ./$(BIN)
 
 # The include rules between the layers (docs/architecture.md), and the
 # check's own cases.

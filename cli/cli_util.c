@@ -7,6 +7,7 @@
 
 #include "importers/formatarg.h"
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 #include "tui/term.h"
 
 #ifndef SBX_THEMEDIR
@@ -16,7 +17,7 @@
 void sbx_warn(const char *msg)
 {
     struct sbx_buf b = SBX_BUF_INIT;
-    sbx_sanitize(&b, msg, strlen(msg), SBX_SAN_ONE_LINE, 0);
+    sbx_untrusted_cstr(&b, msg, SBX_SAN_ONE_LINE, 0); /* paths and reasons quote logs */
     fprintf(stderr, "sbxview: %s\n", b.p ? b.p : "");
     sbx_buf_free(&b);
 }

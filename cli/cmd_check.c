@@ -12,6 +12,7 @@
 #include "render/findings.h"
 #include "base/jsonw.h"
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 
@@ -36,7 +37,7 @@ static void print_text(const struct report *r, bool ascii)
         sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u)", sbx_finding_of(f->kind)->name,
                      sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
                      f->evidence, r->tl->sources[e->source].path, e->line_no);
-        sbx_sanitize(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
+        sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         printf("%s\n", safe.p ? safe.p : "");
         sbx_buf_free(&line);
         sbx_buf_free(&safe);
@@ -54,7 +55,7 @@ static void print_json(const struct report *r, const char *const *missing, size_
     sbx_jw_key(&w, "missing_sources");
     sbx_jw_array(&w);
     for (size_t i = 0; i < nmissing; i++)
-        sbx_jw_cstr(&w, missing[i]);
+        sbx_untrusted_json_cstr(&w, missing[i]);
     sbx_jw_end_array(&w);
     sbx_jw_key(&w, "findings");
     sbx_jw_array(&w);
@@ -63,18 +64,18 @@ static void print_json(const struct report *r, const char *const *missing, size_
         char t[SBX_TIME_BUFSZ];
         sbx_jw_object(&w);
         sbx_jw_key(&w, "kind");
-        sbx_jw_cstr(&w, sbx_finding_of(f->kind)->name);
+        sbx_untrusted_json_cstr(&w, sbx_finding_of(f->kind)->name);
         sbx_jw_key(&w, "at");
         if (f->event->start == SBX_TIME_UNKNOWN)
             sbx_jw_null(&w);
         else
-            sbx_jw_cstr(&w, sbx_time_format(f->event->start, t));
+            sbx_untrusted_json_cstr(&w, sbx_time_format(f->event->start, t));
         sbx_jw_key(&w, "sandbox");
-        sbx_jw_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
+        sbx_untrusted_json_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
         sbx_jw_key(&w, "evidence");
-        sbx_jw_cstr(&w, f->evidence);
+        sbx_untrusted_json_cstr(&w, f->evidence);
         sbx_jw_key(&w, "source");
-        sbx_jw_cstr(&w, r->tl->sources[f->event->source].path);
+        sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
         sbx_jw_key(&w, "line");
         sbx_jw_int(&w, f->event->line_no);
         sbx_jw_end_object(&w);

@@ -52,12 +52,15 @@ static int loop(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
     sbx_grid_init(&grid, o->app.ascii);
     int quit_signal = 0;
     for (;;) {
+        /* asked before the poll: runs that finish after it are drawn on the
+         * next wake-up, not left "reading…" until a key */
+        bool busy = sbx_runs_app_busy(a);
         sbx_runs_app_poll(a);
         sbx_runs_app_draw(a, &grid);
         sbx_term_draw(&grid);
         int mrow = 0, mcol = 0;
         /* while runs are read behind, wake up to show them */
-        int key = sbx_term_key(sbx_runs_app_busy(a) ? 100 : -1, &mrow, &mcol);
+        int key = sbx_term_key(busy ? 100 : -1, &mrow, &mcol);
         int sig = sbx_term_signal();
         if (sig) {
             sbx_term_clear_signal();

@@ -4,11 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyses/secrets/secrets.h"
 #include "importers/json/jsonscan.h"
 #include "importers/readfile.h"
 
 /* A first line longer than this is not parsed for its keys. */
-enum { PARSE_MAX = 1 << 20, QUOTE_MAX = 40, KEY_MAX = 20, KEYS_SHOWN = 6 };
+enum { PARSE_MAX = 1 << 20, QUOTE_MAX = 40, KEY_MAX = 20, KEYS_SHOWN = 6, REDACT_MAX = 4096 };
 
 struct out {
     char *p;
@@ -27,14 +28,23 @@ static void puts_(struct out *o, const char *s)
     put(o, s, strlen(s));
 }
 
-/* Up to max bytes of s, escaped to printable ASCII; "..." when cut. */
+/* Up to max bytes of s, redacted first (a .env file's token must not reach
+ * a message, a summary or a ticket, nor its start when the quote is cut),
+ * then escaped to printable ASCII; "..." when cut, and for a mask's "…". */
 static void quote(struct out *o, const char *s, size_t n, size_t max)
 {
+    struct sbx_buf red = SBX_BUF_INIT;
+    sbx_secrets_redact_any(s, n < REDACT_MAX ? n : REDACT_MAX, &red);
+    s = red.p ? red.p : "";
+    n = red.len;
     size_t shown = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         char esc[8];
-        if (c == '\\' || c == '\'')
+        if (n - i >= 3 && memcmp(s + i, "\xe2\x80\xa6", 3) == 0) {
+            snprintf(esc, sizeof esc, "...");
+            i += 2;
+        } else if (c == '\\' || c == '\'')
             snprintf(esc, sizeof esc, "\\%c", c);
         else if (c == '\t')
             snprintf(esc, sizeof esc, "\\t");
@@ -47,11 +57,12 @@ static void quote(struct out *o, const char *s, size_t n, size_t max)
         size_t len = strlen(esc);
         if (shown + len > max) {
             puts_(o, "...");
-            return;
+            break;
         }
         puts_(o, esc);
         shown += len;
     }
+    sbx_buf_free(&red);
 }
 
 static bool blank(char c)

@@ -2,9 +2,10 @@
  * file a run folder holds is never passed over without a reason.
  *
  * The description is short printable ASCII (at most a line) and never holds
- * raw bytes of the input: what it quotes from the file is escaped (\xNN,
- * \e, \t, \\, \') and cut. Ownership: written into the caller's buffer;
- * nothing is allocated. Thread-safe. */
+ * raw bytes of the input: what it quotes from the file is redacted
+ * (credentials masked, a mask's ellipsis written "..."), then escaped
+ * (\xNN, \e, \t, \\, \') and cut. Ownership: written into the caller's
+ * buffer; nothing is kept. Thread-safe. */
 #ifndef SBX_DESCRIBE_H
 #define SBX_DESCRIBE_H
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 
 void sbx_doc_init(struct sbx_doc *d, int width, bool ascii)
 {
@@ -186,6 +187,8 @@ void sbx_doc_addf(struct sbx_doc *d, enum sbx_style style, const char *fmt, ...)
 void sbx_doc_untrusted(struct sbx_doc *d, enum sbx_style style, const char *s, size_t n,
                        bool one_line)
 {
+    struct sbx_buf red = SBX_BUF_INIT; /* redacted before it is wrapped (render/untrusted.h) */
+    s = sbx_untrusted_redact(&red, s, n, &n);
     struct sbx_sanitizer z;
     struct sbx_seg seg;
     sbx_san_begin(&z, s, n, (one_line ? SBX_SAN_ONE_LINE : 0) | (d->ascii ? SBX_SAN_ASCII : 0));
@@ -195,6 +198,7 @@ void sbx_doc_untrusted(struct sbx_doc *d, enum sbx_style style, const char *s, s
         else
             sbx_doc_add(d, seg.kind == SBX_SEG_ESCAPE ? SBX_STYLE_ESCAPE : style, seg.text, seg.len);
     }
+    sbx_buf_free(&red);
 }
 
 void sbx_doc_end_line(struct sbx_doc *d)

@@ -8,6 +8,17 @@
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
 
+enum { COMMAND_MAX = 300, EVIDENCE_MAX = 1023, HOST_MAX = 512 };
+
+/* The longest prefix of s[0..max) (s holds more) that ends at a character's
+ * start. */
+static size_t utf8_cut(const char *s, size_t max)
+{
+    while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+        max--;
+    return max;
+}
+
 struct report {
     const struct sbx_timeline *tl;
     const struct sbx_summary *sum;
@@ -22,14 +33,19 @@ static void add(struct report *r, uint32_t k, const struct sbx_event *e, const c
 {
     if (r->allowed & k)
         return;
-    struct sbx_buf b = SBX_BUF_INIT;
+    struct sbx_buf whole = SBX_BUF_INIT, b = SBX_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    char small[1024];
-    vsnprintf(small, sizeof small, fmt, ap);
+    sbx_buf_vaddf(&whole, fmt, ap);
     va_end(ap);
-    /* whatever the evidence quotes is redacted: a check's output lands in CI logs */
-    sbx_secrets_redact(r->sum->patterns, r->scratch, small, strlen(small), &b);
+    /* whatever the evidence quotes is redacted, whole, and only then cut: a
+     * check's output lands in CI logs */
+    sbx_secrets_redact(r->sum->patterns, r->scratch, whole.p ? whole.p : "", whole.len, &b);
+    sbx_buf_free(&whole);
+    if (b.len > EVIDENCE_MAX) {
+        b.len = utf8_cut(b.p, EVIDENCE_MAX);
+        b.p[b.len] = '\0';
+    }
     struct sbx_findings *o = r->out;
     SBX_GROW(o->f, o->n, o->cap);
     o->f[o->n++] = (struct sbx_finding_item){k, e, b.p ? b.p : sbx_xstrndup("", 0)};
@@ -40,20 +56,37 @@ static const char *str(const struct report *r, uint32_t id)
     return sbx_str(r->tl, id);
 }
 
+/* The command line, redacted whole, then cut to COMMAND_MAX bytes (never
+ * inside a character, so never inside a mask's "…"). */
 static void command_line(const struct report *r, const struct sbx_event *e, char *out, size_t n)
 {
-    struct sbx_buf tmp = SBX_BUF_INIT;
+    struct sbx_buf tmp = SBX_BUF_INIT, red = SBX_BUF_INIT;
     size_t len;
     const char *s = sbx_text_get(r->tl, e, &e->u.cmd.command, &tmp, &len);
-    snprintf(out, n, "%.*s", (int)(len > 300 ? 300 : len), s);
+    sbx_secrets_redact(r->sum->patterns, r->scratch, s, len, &red);
+    size_t keep = red.len < COMMAND_MAX ? red.len : utf8_cut(red.p, COMMAND_MAX);
+    snprintf(out, n, "%.*s", (int)keep, red.p ? red.p : "");
+    sbx_buf_free(&red);
     sbx_buf_free(&tmp);
+}
+
+/* A host name redacted on its own: it is lowered, which only its own text
+ * shows (see sbx_secrets_redact), and cut to HOST_MAX - 1 bytes after. */
+static const char *host(const struct report *r, const char *name, char out[HOST_MAX])
+{
+    struct sbx_buf red = SBX_BUF_INIT;
+    sbx_secrets_redact(r->sum->patterns, r->scratch, name, strlen(name), &red);
+    size_t keep = red.len < HOST_MAX ? red.len : utf8_cut(red.p, HOST_MAX - 1);
+    snprintf(out, HOST_MAX, "%.*s", (int)keep, red.p ? red.p : "");
+    sbx_buf_free(&red);
+    return out;
 }
 
 static void collect(struct report *r)
 {
     const struct sbx_summary *s = r->sum;
     const struct sbx_crosscheck *x = &s->cross;
-    char cmd[320];
+    char cmd[320], hbuf[HOST_MAX];
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
         if (e->u.audit.inside)
@@ -95,12 +128,12 @@ static void collect(struct report *r)
     for (size_t i = 0; i < s->nrefused; i++) {
         const struct sbx_refusal *f = &s->refused[i];
         if (f->event->kind != SBX_EV_COMMAND) { /* the proxy's denial: the request is the evidence */
-            add(r, SBX_F_REFUSED_HOST, f->event, "%s (%zu time%s): %s", f->host, f->count,
+            add(r, SBX_F_REFUSED_HOST, f->event, "%s (%zu time%s): %s", host(r, f->host, hbuf), f->count,
                 f->count == 1 ? "" : "s", f->evidence);
             continue;
         }
         command_line(r, f->event, cmd, sizeof cmd);
-        add(r, SBX_F_REFUSED_HOST, f->event, "%s (%zu time%s): %s; $ %s", f->host, f->count,
+        add(r, SBX_F_REFUSED_HOST, f->event, "%s (%zu time%s): %s; $ %s", host(r, f->host, hbuf), f->count,
             f->count == 1 ? "" : "s", f->evidence, cmd);
     }
     for (size_t i = 0; i < s->ndenials; i++) { /* the sandbox's own policy: no host named */
@@ -117,7 +150,8 @@ static void collect(struct report *r)
     }
     for (size_t i = 0; i < s->nunlisted; i++) {
         const struct sbx_unlisted *u = &s->unlisted[i];
-        add(r, SBX_F_UNLISTED_HOST, u->first, "%s (%zu event%s) is not on the allow list", u->host, u->events,
+        add(r, SBX_F_UNLISTED_HOST, u->first, "%s (%zu event%s) is not on the allow list", host(r, u->host, hbuf),
+            u->events,
             u->events == 1 ? "" : "s");
     }
     for (size_t i = 0; i < s->nsecrets; i++) {

@@ -11,6 +11,7 @@
 
 #include "base/utf8.h"
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 
 void sbx_grid_init(struct sbx_grid *g, bool ascii)
 {
@@ -216,6 +217,9 @@ int sbx_grid_untrusted(struct sbx_grid *g, int row, int col, int end, enum sbx_s
     if (end > g->cols)
         end = g->cols;
     const char *ell = g->ascii ? ">" : "\xe2\x80\xa6";
+    /* redacted before the cut at the edge (render/untrusted.h) */
+    struct sbx_buf red = SBX_BUF_INIT;
+    s = sbx_untrusted_redact(&red, s, n, &n);
     struct sbx_sanitizer z;
     struct sbx_seg seg;
     sbx_san_begin(&z, s, n, SBX_SAN_ONE_LINE | (g->ascii ? SBX_SAN_ASCII : 0));
@@ -244,6 +248,7 @@ int sbx_grid_untrusted(struct sbx_grid *g, int row, int col, int end, enum sbx_s
         }
         break;
     }
+    sbx_buf_free(&red);
     return col;
 }
 

@@ -13,6 +13,17 @@ size_t sbx_md_backtick_run(const char *s, size_t n)
     return longest;
 }
 
+/* With the caller's patterns, or without them the shared ones: markdown
+ * never holds log text unredacted. */
+static void redact(const char *s, size_t n, const struct sbx_secrets *secrets,
+                   struct sbx_secrets_scratch *scratch, struct sbx_buf *out)
+{
+    if (secrets && scratch)
+        sbx_secrets_redact(secrets, scratch, s, n, out);
+    else
+        sbx_secrets_redact_any(s, n, out);
+}
+
 /* Redacted before sanitising too: an escape sequence can swallow a
  * token's first bytes ("ESC ghp_…" is ESC SP g, then "hp_…"), so only the
  * raw text shows the whole token; and after, for what sanitising joins. */
@@ -20,16 +31,14 @@ static void clean(struct sbx_buf *out, const char *s, size_t n, unsigned flags,
                   const struct sbx_secrets *secrets, struct sbx_secrets_scratch *scratch)
 {
     struct sbx_buf raw = SBX_BUF_INIT, safe = SBX_BUF_INIT;
-    if (secrets && n) {
-        sbx_secrets_redact(secrets, scratch, s, n, &raw);
+    if (n) {
+        redact(s, n, secrets, scratch, &raw);
         s = raw.p;
         n = raw.len;
     }
     sbx_sanitize(&safe, s, n, flags, 0);
-    if (secrets && safe.len)
-        sbx_secrets_redact(secrets, scratch, safe.p, safe.len, out);
-    else if (safe.len)
-        sbx_buf_add(out, safe.p, safe.len);
+    if (safe.len)
+        redact(safe.p, safe.len, secrets, scratch, out);
     sbx_buf_free(&raw);
     sbx_buf_free(&safe);
 }

@@ -2,7 +2,8 @@
  * link, image, HTML or line-start command (a GitLab quick action) can come
  * out of text inside a code span or a fenced code block.
  *
- * The text is redacted (analyses/secrets/secrets.h; skipped when secrets is NULL),
+ * The text is redacted (analyses/secrets/secrets.h; with the shared patterns
+ * when secrets is NULL),
  * sanitised (render/sanitize.h: no escape, control, invisible character or
  * invalid UTF-8 is left), redacted again (an escape can hide a token's
  * first bytes from the sanitised text, and sanitising can join pieces into

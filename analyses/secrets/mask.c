@@ -191,8 +191,50 @@ static void cover(unsigned char *cov, size_t q, size_t len, unsigned kind, size_
 #define REPEAT_SECRETS 64
 #define REPEAT_BYTES ((size_t)16 << 20)
 
+static size_t redact_as_is(const struct sbx_secrets *s, struct sbx_secrets_scratch *sc, const char *text,
+                           size_t n, struct sbx_buf *out);
+
+static int has_upper(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i] >= 'A' && t[i] <= 'Z')
+            return 1;
+    return 0;
+}
+
+static char case_to(char c, char from, char to)
+{
+    return c >= from && c <= from + 25 ? (char)(c - from + to) : c;
+}
+
+/* Text with no capital letter may have been lowered (host names are): a
+ * credential all of whose letters are capitals (AKIA…) is still the
+ * credential lowered, so it is looked for in the upper-case form too, and
+ * that form's masks are written lowered. */
 size_t sbx_secrets_redact(const struct sbx_secrets *s, struct sbx_secrets_scratch *sc, const char *text, size_t n,
                           struct sbx_buf *out)
+{
+    if (has_upper(text, n))
+        return redact_as_is(s, sc, text, n, out);
+    struct sbx_buf low = SBX_BUF_INIT, up = SBX_BUF_INIT, red = SBX_BUF_INIT;
+    size_t count = redact_as_is(s, sc, text, n, &low);
+    for (size_t i = 0; i < low.len; i++)
+        sbx_buf_addc(&up, case_to(low.p[i], 'a', 'A'));
+    size_t more = up.len ? redact_as_is(s, sc, up.p, up.len, &red) : 0;
+    if (more) {
+        for (size_t i = 0; i < red.len; i++)
+            sbx_buf_addc(out, case_to(red.p[i], 'A', 'a'));
+    } else if (low.len) {
+        sbx_buf_add(out, low.p, low.len);
+    }
+    sbx_buf_free(&low);
+    sbx_buf_free(&up);
+    sbx_buf_free(&red);
+    return count + more;
+}
+
+static size_t redact_as_is(const struct sbx_secrets *s, struct sbx_secrets_scratch *sc, const char *text,
+                           size_t n, struct sbx_buf *out)
 {
     struct hits hs = {NULL, 0, 0};
     sbx_secrets_scan(s, sc, text, n, collect, &hs);

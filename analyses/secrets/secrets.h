@@ -156,9 +156,20 @@ size_t sbx_secret_mask(unsigned kind, const char *secret, size_t n, char *out, s
  * show a found secret (inside a long prefix) or could join the text around
  * it into one ("[redacted]" next to a secret with a bracket), a bare "…"
  * is written instead: the output never contains a searched secret of 9+
- * bytes. Uses a temporary n-byte map. Returns the number of masks written. */
+ * bytes. Text without a capital letter (a host name, lowered) is searched
+ * in its upper-case form too, and what is found there is masked, lowered:
+ * an AWS key id lowered is the key id still. Uses a temporary n-byte map.
+ * Returns the number of masks written. */
 size_t sbx_secrets_redact(const struct sbx_secrets *s, struct sbx_secrets_scratch *sc,
                           const char *text, size_t n, struct sbx_buf *out);
+
+/* The same with the process's shared patterns, for every output of log text
+ * (render/untrusted.h, the unread reasons): compiled on first use, safe from
+ * any thread (each gets its own scratch, freed when the thread ends). The
+ * patterns are static: never freed. A build whose patterns do not compile
+ * aborts rather than print text unredacted. */
+const struct sbx_secrets *sbx_secrets_shared(void);
+size_t sbx_secrets_redact_any(const char *text, size_t n, struct sbx_buf *out);
 
 /* Helpers the scanner uses, public for tests and for callers that want the
  * same judgement: Shannon entropy of bytes in bits per byte (0 for n == 0);

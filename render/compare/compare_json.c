@@ -5,13 +5,14 @@
 
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
+#include "render/untrusted.h"
 #include "base/jsonw.h"
 
 static void command(struct sbx_cmpctx *x, struct sbx_jsonw *w, int side, size_t i)
 {
     size_t n;
     const char *s = sbx_cmp_cmdline(x, side, i, &n);
-    sbx_jw_string(w, s, n);
+    sbx_untrusted_json(w, s, n);
 }
 
 static void index_or_null(struct sbx_jsonw *w, const char *key, size_t i)
@@ -64,11 +65,11 @@ static void run_object(struct sbx_cmpctx *x, struct sbx_jsonw *w, int side)
     char t[SBX_TIME_BUFSZ];
     sbx_jw_object(w);
     sbx_jw_key(w, "name");
-    sbx_jw_cstr(w, r->name);
+    sbx_untrusted_json_cstr(w, r->name);
     sbx_jw_key(w, "start");
-    sbx_jw_cstr(w, s->start != SBX_TIME_UNKNOWN ? sbx_time_format(s->start, t) : NULL);
+    sbx_untrusted_json_cstr(w, s->start != SBX_TIME_UNKNOWN ? sbx_time_format(s->start, t) : NULL);
     sbx_jw_key(w, "end");
-    sbx_jw_cstr(w, s->end != SBX_TIME_UNKNOWN ? sbx_time_format(s->end, t) : NULL);
+    sbx_untrusted_json_cstr(w, s->end != SBX_TIME_UNKNOWN ? sbx_time_format(s->end, t) : NULL);
     sbx_jw_key(w, "commands");
     sbx_jw_int(w, (int64_t)n);
     sbx_jw_key(w, "failed");
@@ -82,7 +83,7 @@ static void diff_array(struct sbx_jsonw *w, unsigned diff)
     sbx_jw_array(w);
     for (unsigned b = 0; b < 4; b++)
         if (diff & (1u << b))
-            sbx_jw_cstr(w, names[b]);
+            sbx_untrusted_json_cstr(w, names[b]);
     sbx_jw_end_array(w);
 }
 
@@ -95,7 +96,7 @@ static void rows(struct sbx_cmpctx *x, struct sbx_jsonw *w)
         const struct sbx_cmp_row *row = &c->rows[r];
         sbx_jw_object(w);
         sbx_jw_key(w, "kind");
-        sbx_jw_cstr(w, sbx_cmp_kind_name(row->kind));
+        sbx_untrusted_json_cstr(w, sbx_cmp_kind_name(row->kind));
         sbx_jw_key(w, "a");
         cmd_object(x, w, 0, row->a);
         sbx_jw_key(w, "b");
@@ -131,7 +132,7 @@ static void counts(struct sbx_jsonw *w, const char *key, const char *name_key,
     for (size_t i = 0; i < n; i++) {
         sbx_jw_object(w);
         sbx_jw_key(w, name_key);
-        sbx_jw_cstr(w, v[i].name);
+        sbx_untrusted_json_cstr(w, v[i].name);
         sbx_jw_key(w, "a");
         sbx_jw_int(w, (int64_t)v[i].a);
         sbx_jw_key(w, "b");
@@ -145,16 +146,16 @@ static void host_flags(struct sbx_jsonw *w, unsigned f)
 {
     sbx_jw_array(w);
     if (f & SBX_CMP_H_REACHED)
-        sbx_jw_cstr(w, "reached");
+        sbx_untrusted_json_cstr(w, "reached");
     if (f & SBX_CMP_H_REFUSED)
-        sbx_jw_cstr(w, "refused");
+        sbx_untrusted_json_cstr(w, "refused");
     sbx_jw_end_array(w);
 }
 
 static void change_or_null(struct sbx_jsonw *w, const char *key, int change)
 {
     sbx_jw_key(w, key);
-    sbx_jw_cstr(w, change >= 0 ? sbx_cmp_change_name(change) : NULL);
+    sbx_untrusted_json_cstr(w, change >= 0 ? sbx_cmp_change_name(change) : NULL);
 }
 
 static void findings(const struct sbx_compare *c, struct sbx_jsonw *w)
@@ -167,7 +168,7 @@ static void findings(const struct sbx_compare *c, struct sbx_jsonw *w)
             continue;
         sbx_jw_object(w);
         sbx_jw_key(w, "kind");
-        sbx_jw_cstr(w, sbx_findings[i].name);
+        sbx_untrusted_json_cstr(w, sbx_findings[i].name);
         sbx_jw_key(w, "a");
         sbx_jw_int(w, (int64_t)c->findings_a[bit]);
         sbx_jw_key(w, "b");
@@ -209,7 +210,7 @@ void sbx_render_compare_json(struct sbx_cmpctx *x, struct sbx_buf *out)
     for (size_t i = 0; i < c->nfiles; i++) {
         sbx_jw_object(&w);
         sbx_jw_key(&w, "path");
-        sbx_jw_cstr(&w, c->files[i].path);
+        sbx_untrusted_json_cstr(&w, c->files[i].path);
         sbx_jw_key(&w, "system");
         sbx_jw_bool(&w, c->files[i].system);
         change_or_null(&w, "a", c->files[i].change_a);
@@ -222,7 +223,7 @@ void sbx_render_compare_json(struct sbx_cmpctx *x, struct sbx_buf *out)
     for (size_t i = 0; i < c->nhosts; i++) {
         sbx_jw_object(&w);
         sbx_jw_key(&w, "host");
-        sbx_jw_cstr(&w, c->hosts[i].host);
+        sbx_untrusted_json_cstr(&w, c->hosts[i].host);
         sbx_jw_key(&w, "a");
         host_flags(&w, c->hosts[i].a);
         sbx_jw_key(&w, "b");

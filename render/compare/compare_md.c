@@ -8,13 +8,14 @@
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 
 enum { LIST_MAX = 10 };
 
 static void code(struct sbx_cmpctx *x, struct sbx_buf *out, const char *s, size_t n, bool in_table)
 {
     struct sbx_buf safe = SBX_BUF_INIT;
-    sbx_sanitize(&safe, s, n, SBX_SAN_ONE_LINE | (x->ascii ? SBX_SAN_ASCII : 0), 0);
+    sbx_untrusted_text(&safe, s, n, SBX_SAN_ONE_LINE | (x->ascii ? SBX_SAN_ASCII : 0), 0);
     size_t longest = 0, run = 0;
     for (size_t i = 0; i < safe.len; i++) {
         run = safe.p[i] == '`' ? run + 1 : 0;

@@ -7,6 +7,7 @@
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 
 enum { COLS = 80, LIST_MAX = 4, PAIR_COLS = 33, CELL_COLS = 33 };
 
@@ -39,7 +40,7 @@ static void emit(struct text *t)
 
 static void untrusted(struct text *t, const char *s, size_t n, int cols)
 {
-    sbx_sanitize(&t->line, s, n, san_flags(t), cols);
+    sbx_untrusted_text(&t->line, s, n, san_flags(t), cols);
 }
 
 /* A command, sanitised and cut to cols; padded to cols when pad. */

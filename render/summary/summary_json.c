@@ -5,6 +5,7 @@
 #include "base/timefmt.h"
 #include "base/jsonw.h"
 #include "render/summary/summary_common.h"
+#include "render/untrusted.h"
 
 /* "key": integer, the pair this contract writes most. */
 static void int_field(struct sbx_jsonw *w, const char *key, int64_t v)
@@ -19,7 +20,7 @@ static void time_value(struct sbx_jsonw *w, int64_t ns)
     if (ns == SBX_TIME_UNKNOWN)
         sbx_jw_null(w);
     else
-        sbx_jw_cstr(w, sbx_time_format(ns, buf));
+        sbx_untrusted_json_cstr(w, sbx_time_format(ns, buf));
 }
 
 static void string_list(struct sbx_jsonw *w, const char *key, const struct sbx_strlist *l)
@@ -27,7 +28,7 @@ static void string_list(struct sbx_jsonw *w, const char *key, const struct sbx_s
     sbx_jw_key(w, key);
     sbx_jw_array(w);
     for (size_t i = 0; i < l->n; i++)
-        sbx_jw_cstr(w, l->s[i]);
+        sbx_untrusted_json_cstr(w, l->s[i]);
     sbx_jw_end_array(w);
 }
 
@@ -50,7 +51,7 @@ static void run(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_key(w, "sandboxes");
     sbx_jw_array(w);
     for (size_t i = 0; i < s->nsandboxes; i++)
-        sbx_jw_cstr(w, sbx_str(c->tl, s->sandboxes[i]));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, s->sandboxes[i]));
     sbx_jw_end_array(w);
     sbx_jw_key(w, "sources");
     sbx_jw_array(w);
@@ -58,9 +59,9 @@ static void run(struct sbx_sumctx *c, struct sbx_jsonw *w)
         const struct sbx_source *src = &c->tl->sources[i];
         sbx_jw_object(w);
         sbx_jw_key(w, "path");
-        sbx_jw_cstr(w, sbx_display_path(src->path));
+        sbx_untrusted_json_cstr(w, sbx_display_path(src->path));
         sbx_jw_key(w, "format");
-        sbx_jw_cstr(w, src->format);
+        sbx_untrusted_json_cstr(w, src->format);
         int_field(w, "events", (int64_t)src->events);
         int_field(w, "skipped", (int64_t)src->skipped);
         sbx_jw_end_object(w);
@@ -92,11 +93,11 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
         const struct sbx_event *e = s->longest;
         sbx_jw_object(w);
         sbx_jw_key(w, "program");
-        sbx_jw_cstr(w, sbx_str(c->tl, e->u.cmd.program));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.cmd.program));
         sbx_jw_key(w, "command");
         size_t n;
         const char *cmd = sbx_sum_command(c, e, &n);
-        sbx_jw_string(w, cmd, n);
+        sbx_untrusted_json(w, cmd, n);
         int_field(w, "ms", e->u.cmd.ms);
         sbx_jw_key(w, "start");
         time_value(w, e->start);
@@ -141,14 +142,14 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         const struct sbx_refusal *r = &s->refused[i];
         sbx_jw_object(w);
         sbx_jw_key(w, "host");
-        sbx_jw_cstr(w, r->host);
+        sbx_untrusted_json_cstr(w, r->host);
         int_field(w, "count", (int64_t)r->count);
         sbx_jw_key(w, "first");
         time_value(w, r->first);
         sbx_jw_key(w, "evidence");
         size_t n;
         const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
-        sbx_jw_string(w, ev, n);
+        sbx_untrusted_json(w, ev, n);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -159,7 +160,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         const struct sbx_host_stat *h = &s->proxy_hosts[i];
         sbx_jw_object(w);
         sbx_jw_key(w, "host");
-        sbx_jw_cstr(w, sbx_str(c->tl, h->host));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, h->host));
         int_field(w, "requests", (int64_t)h->requests);
         int_field(w, "denied", (int64_t)h->denied);
         int_field(w, "unreached", (int64_t)h->unreached);
@@ -182,20 +183,20 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_key(w, "start");
         time_value(w, e->start);
         sbx_jw_key(w, "operation");
-        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->label));
         int_field(w, "connections", (int64_t)sbx_event_denials(e));
         sbx_jw_key(w, "sandbox");
-        sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->sandbox));
         sbx_jw_key(w, "command");
         if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             size_t n;
             const char *cmd = sbx_sum_command(c, e, &n);
-            sbx_jw_string(w, cmd, n);
+            sbx_untrusted_json(w, cmd, n);
         } else {
             sbx_jw_null(w);
         }
         sbx_jw_key(w, "source");
-        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+        sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
         int_field(w, "line", e->line_no);
         sbx_jw_end_object(w);
     }
@@ -210,7 +211,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
             const struct sbx_unlisted *u = &s->unlisted[i];
             sbx_jw_object(w);
             sbx_jw_key(w, "host");
-            sbx_jw_cstr(w, u->host);
+            sbx_untrusted_json_cstr(w, u->host);
             int_field(w, "events", (int64_t)u->events);
             sbx_jw_key(w, "first");
             time_value(w, u->first->start);
@@ -228,9 +229,9 @@ static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struc
     const struct sbx_command *cmd = &e->u.cmd;
     sbx_jw_object(w);
     sbx_jw_key(w, "sandbox");
-    sbx_jw_cstr(w, sbx_str(c->tl, e->sandbox));
+    sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->sandbox));
     sbx_jw_key(w, "program");
-    sbx_jw_cstr(w, sbx_str(c->tl, cmd->program));
+    sbx_untrusted_json_cstr(w, sbx_str(c->tl, cmd->program));
     sbx_jw_key(w, "start");
     time_value(w, e->start);
     sbx_jw_key(w, "exit");
@@ -240,13 +241,13 @@ static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struc
         sbx_jw_null(w);
     if (cmd->flags & SBX_CMD_RECORD) {
         sbx_jw_key(w, "state");
-        sbx_jw_cstr(w, cmd->flags & SBX_CMD_RUNNING ? "running"
+        sbx_untrusted_json_cstr(w, cmd->flags & SBX_CMD_RUNNING ? "running"
                        : cmd->flags & SBX_CMD_UNREAD ? "unread" : "exited");
     } else {
         size_t n;
         const char *line = sbx_sum_command(c, e, &n);
         sbx_jw_key(w, "command");
-        sbx_jw_string(w, line, n);
+        sbx_untrusted_json(w, line, n);
     }
     sbx_jw_end_object(w);
 }
@@ -316,13 +317,13 @@ static void secrets(struct sbx_sumctx *c, struct sbx_jsonw *w)
         const struct sbx_secret_found *f = &s->secrets[i];
         sbx_jw_object(w);
         sbx_jw_key(w, "kind");
-        sbx_jw_cstr(w, sbx_secret_kind_name(f->kind));
+        sbx_untrusted_json_cstr(w, sbx_secret_kind_name(f->kind));
         sbx_jw_key(w, "start");
         time_value(w, f->event->start);
         sbx_jw_key(w, "where");
-        sbx_jw_cstr(w, f->where);
+        sbx_untrusted_json_cstr(w, f->where);
         sbx_jw_key(w, "sample");
-        sbx_jw_cstr(w, f->sample);
+        sbx_untrusted_json_cstr(w, f->sample);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -336,10 +337,10 @@ static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
         const struct sbx_skip *k = &c->tl->skips[i];
         sbx_jw_object(w);
         sbx_jw_key(w, "source");
-        sbx_jw_cstr(w, sbx_display_path(c->tl->sources[k->source].path));
+        sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[k->source].path));
         int_field(w, "line", k->line);
         sbx_jw_key(w, "reason");
-        sbx_jw_cstr(w, k->reason);
+        sbx_untrusted_json_cstr(w, k->reason);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -353,9 +354,9 @@ static void unread_files(struct sbx_sumctx *c, struct sbx_jsonw *w)
     for (size_t i = 0; i < c->sum->nunread; i++) {
         sbx_jw_object(w);
         sbx_jw_key(w, "path");
-        sbx_jw_cstr(w, sbx_display_path(c->sum->unread[i].path));
+        sbx_untrusted_json_cstr(w, sbx_display_path(c->sum->unread[i].path));
         sbx_jw_key(w, "reason");
-        sbx_jw_cstr(w, c->sum->unread[i].reason);
+        sbx_untrusted_json_cstr(w, c->sum->unread[i].reason);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -375,13 +376,13 @@ static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_key(w, "at");
         time_value(w, e->start);
         sbx_jw_key(w, "action");
-        sbx_jw_cstr(w, sbx_str(c->tl, e->label));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->label));
         sbx_jw_key(w, "actor");
-        sbx_jw_cstr(w, sbx_str(c->tl, e->u.audit.actor));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit.actor));
         sbx_jw_key(w, "sandbox");
-        sbx_jw_cstr(w, inside[0] ? inside : NULL);
+        sbx_untrusted_json_cstr(w, inside[0] ? inside : NULL);
         sbx_jw_key(w, "target"); /* added to schema 1 */
-        sbx_jw_cstr(w, sbx_str(c->tl, e->u.audit.target));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit.target));
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);

@@ -10,6 +10,7 @@
 #include "render/md.h"
 #include "render/sanitize.h"
 #include "render/summary/summary_common.h"
+#include "render/untrusted.h"
 
 enum { PROXY_MAX = 5 };
 
@@ -181,8 +182,7 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         struct sbx_buf where = SBX_BUF_INIT;
         for (size_t i = 0; i < s->system_roots.n; i++) {
             sbx_buf_adds(&where, i ? ", " : "");
-            sbx_sanitize(&where, s->system_roots.s[i], strlen(s->system_roots.s[i]),
-                         SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 40);
+            sbx_untrusted_cstr(&where, s->system_roots.s[i], SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 40);
         }
         /* system roots are shown as plain text: keep markdown specials out */
         for (size_t i = 0; i < where.len; i++)

@@ -8,6 +8,7 @@
 #include "render/sanitize.h"
 #include "render/style.h"
 #include "render/summary/summary_common.h"
+#include "render/untrusted.h"
 
 enum { COLS = 80, LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
 
@@ -20,10 +21,10 @@ struct line {
 
 static const char *times_sign(const struct sbx_sumctx *c) { return c->ascii ? "x" : "\xC3\x97"; }
 
-/* Untrusted text, made safe to show on one line. */
+/* Untrusted text, redacted and made safe to show on one line. */
 static void add_untrusted(struct line *l, const char *s, size_t n)
 {
-    sbx_sanitize(&l->b, s, n, SBX_SAN_ONE_LINE | (l->c->ascii ? SBX_SAN_ASCII : 0), 0);
+    sbx_untrusted_text(&l->b, s, n, SBX_SAN_ONE_LINE | (l->c->ascii ? SBX_SAN_ASCII : 0), 0);
 }
 
 static void add_untrusted_cstr(struct line *l, const char *s)

@@ -6,6 +6,23 @@
 #include "model/diffs.h"
 #include "render/summary/summary_common.h"
 #include "render/views/views.h"
+#include "render/untrusted.h"
+
+/* A part of a path, redacted as if after "://": splitting at '/' cut the
+ * "user:password@host" of a URL from the scheme that marks it, and a
+ * credential never shows because a path held it. */
+static int part_name(struct sbx_grid *g, int row, int col, int end, enum sbx_style style, const char *name)
+{
+    struct sbx_buf url = SBX_BUF_INIT, red = SBX_BUF_INIT;
+    sbx_buf_adds(&url, "x://");
+    sbx_buf_adds(&url, name);
+    size_t len;
+    const char *r = sbx_untrusted_redact(&red, url.p, url.len, &len);
+    col = sbx_grid_untrusted(g, row, col, end, style, r + 4, len - 4);
+    sbx_buf_free(&url);
+    sbx_buf_free(&red);
+    return col;
+}
 
 static const char change_mark[SBX_CHANGE_COUNT] = {'A', 'C', 'R'};
 static const char *const change_word[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
@@ -68,7 +85,7 @@ void sbx_draw_file_row(struct sbx_grid *g, int row, const struct sbx_filetree *t
     if (n->depth == 0 && !n->name[0])
         col = sbx_grid_text(g, row, col, end, name_style, "workspace", 9);
     else
-        col = sbx_grid_untrusted(g, row, col, end, name_style, n->name, strlen(n->name));
+        col = part_name(g, row, col, end, name_style, n->name);
     if (dir && n->depth > 0 && col < end)
         col = sbx_grid_text(g, row, col, end, name_style, "/", 1);
     if (suffix.len && end < g->cols)

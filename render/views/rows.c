@@ -162,6 +162,13 @@ char sbx_kind_mark(enum sbx_kind k)
     return (unsigned)k < SBX_EV_KIND_COUNT ? kind_marks[k] : '?';
 }
 
+/* words, then s redacted, appended to out. */
+static void add_redacted(struct sbx_buf *out, const char *words, const char *s)
+{
+    sbx_buf_adds(out, words);
+    sbx_secrets_redact_any(s, strlen(s), out);
+}
+
 const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
 {
     if (!l->scratch) {
@@ -341,13 +348,18 @@ after_time:
         }
     case SBX_EV_AUDIT: {
         const struct sbx_audit *a = &e->u.audit;
-        sbx_buf_addf(&t, "%s by %s", sbx_str(l->tl, e->label), sbx_str(l->tl, a->actor));
+        /* each name redacted on its own: one cut where it was stored is a
+         * secret's end only within its own text */
+        add_redacted(&t, "", sbx_str(l->tl, e->label));
+        add_redacted(&t, " by ", sbx_str(l->tl, a->actor));
         if (a->target)
-            sbx_buf_addf(&t, " on %s", sbx_str(l->tl, a->target));
+            add_redacted(&t, " on ", sbx_str(l->tl, a->target));
         if (a->inside)
-            sbx_buf_addf(&t, ", FROM INSIDE sandbox %s", sbx_str(l->tl, a->inside));
+            add_redacted(&t, ", FROM INSIDE sandbox ", sbx_str(l->tl, a->inside));
         if (a->via)
-            sbx_buf_addf(&t, " (via %s)", sbx_str(l->tl, a->via));
+            add_redacted(&t, " (via ", sbx_str(l->tl, a->via));
+        if (a->via)
+            sbx_buf_addc(&t, ')');
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
         break;
     }

@@ -168,6 +168,27 @@ static void describe(void **state)
     assert_string_equal(small, "no format m");
 }
 
+/* What a description quotes is redacted before it is cut: at every place
+ * of the token within the quoted 40 bytes and the 20 of a key. */
+static void describe_redacts(void **state)
+{
+    (void)state;
+    static const char tok[] = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB";
+    for (int at = 0; at < 40; at++) {
+        char data[200], out[SBX_DESCRIBE_BUFSZ];
+        snprintf(data, sizeof data, "%*sGH=%s\n", at, "", tok);
+        memset(data, 'x', (size_t)at); /* text before it, not blank */
+        sbx_describe_unread(data, strlen(data), out, sizeof out);
+        assert_null(strstr(out, "ghp_1"));
+        if (at < 25)
+            assert_non_null(strstr(out, "ghp_...AB"));
+        snprintf(data, sizeof data, "{\"%.*s%s\": 1}\n", at % 12, "............", tok);
+        sbx_describe_unread(data, strlen(data), out, sizeof out);
+        assert_null(strstr(out, "ghp_1"));
+        assert_non_null(strstr(out, "keys "));
+    }
+}
+
 struct fixture {
     char dir[64];
 };
@@ -297,6 +318,7 @@ int main(void)
         cmocka_unit_test(names),
         cmocka_unit_test(input_args),
         cmocka_unit_test(describe),
+        cmocka_unit_test(describe_redacts),
         cmocka_unit_test(forced_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -479,6 +479,44 @@ static void test_threads(void **state)
     assert_int_equal(jobs[1].hits, 600);
 }
 
+/* Lowered text (a host name) is searched upper-cased too: an AWS key id
+ * lowered is masked, lowered; text with a capital is left as it is. */
+static void test_redact_lowered(void **state)
+{
+    struct fx *f = *state;
+    size_t count;
+    char *r = redact(f, "connect akiaiosfodnn7example.s3.amazonaws.com:443", &count);
+    assert_string_equal(r, "connect akia…le.s3.amazonaws.com:443");
+    assert_int_equal(count, 1);
+    free(r);
+    r = redact(f, "host ghp_1234567890abcdefghijklmnopqrstuvwxyzab", &count);
+    assert_string_equal(r, "host ghp_…ab");
+    free(r);
+    r = redact(f, "Connect akiaiosfodnn7example", &count); /* not lowered: as it is */
+    assert_string_equal(r, "Connect akiaiosfodnn7example");
+    assert_int_equal(count, 0);
+    free(r);
+    r = redact(f, "pypi.org files.pythonhosted.org:443", &count);
+    assert_string_equal(r, "pypi.org files.pythonhosted.org:443");
+    assert_int_equal(count, 0);
+    free(r);
+}
+
+/* The shared patterns find what the summary's do, from any thread. */
+static void test_redact_any(void **state)
+{
+    struct fx *f = *state;
+    struct sbx_buf a = SBX_BUF_INIT, b = SBX_BUF_INIT;
+    const char *text = "x " GHP " y AKIAIOSFODNN7EXAMPLE";
+    sbx_secrets_redact(f->s, f->sc, text, strlen(text), &a);
+    assert_int_equal(sbx_secrets_redact_any(text, strlen(text), &b), 2);
+    assert_int_equal(a.len, b.len);
+    assert_memory_equal(a.p, b.p, a.len);
+    assert_ptr_equal(sbx_secrets_shared(), sbx_secrets_shared());
+    sbx_buf_free(&a);
+    sbx_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +535,8 @@ int main(void)
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_portable_agrees),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_redact_lowered),
+        cmocka_unit_test(test_redact_any),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

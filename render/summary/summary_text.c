@@ -330,8 +330,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         sbx_buf_addf(&l->b, "%zu host%s named (", s->hosts.n, s->hosts.n == 1 ? "" : "s");
         list_items(l, &s->hosts);
         sbx_buf_adds(&l->b, ")");
-    } else {
-        sbx_buf_adds(&l->b, "no other hosts named");
+    } else { /* "other" than the refused ones, when there are */
+        sbx_buf_adds(&l->b, s->nrefused ? "no other hosts named" : "no hosts named");
     }
     emit_styled(l, out, s->nrefused || s->ndenials ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
     denial_lines(l, out);
@@ -382,9 +382,11 @@ static void account_lines(struct line *l, struct sbx_buf *out)
             add_untrusted_cstr(l, target);
         }
         if (inside[0]) {
-            sbx_buf_adds(&l->b, same ? " on and FROM INSIDE " : " FROM INSIDE ");
+            sbx_buf_adds(&l->b, " FROM INSIDE ");
             add_untrusted_cstr(l, inside);
         }
+        if (same)
+            sbx_buf_adds(&l->b, ", on that sandbox");
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }

@@ -76,10 +76,10 @@ $(B)/tests/%: tests/unit/%.c $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP -MF $@.d -o $@ $< $(APPA) $(LIBA) $(LIBS) $(TEST_LIBS)
 
-# The sub-command table's test links the command line itself: cli/ and
-# tui/ without main().
+# The tests of the command line (test_cli_*) link it: cli/ and tui/
+# without main().
 CLI_TEST_OBJ := $(filter-out $(B)/cli/main.o,$(TUI_OBJ))
-$(B)/tests/test_cli_subcommands: tests/unit/test_cli_subcommands.c $(CLI_TEST_OBJ) $(APPA) $(LIBA)
+$(B)/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_TEST_OBJ) $(APPA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDSAN) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP -MF $@.d -o $@ $< $(CLI_TEST_OBJ) \
 	    $(APPA) $(LIBA) $(LIBS) $(CURSES_LIBS) $(TEST_LIBS)

@@ -399,7 +399,9 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
 {
     bool first = !a->tl;
     const struct sbx_event *keep = sbx_app_event(a, a->cur);
-    bool at_end = a->tl && sbx_app_at_end(a) && a->cur > 0;
+    /* on the last row as it was: a followed timeline has grown already (as less +F) */
+    size_t had = a->vis ? a->nvis : a->tl_events;
+    bool at_end = a->tl && a->cur + 1 >= had;
     const struct sbx_event *detail = a->view == SBX_VIEW_DETAIL ? keep : NULL;
     const struct sbx_event *mapped = keep && a->tl != tl ? same_record(a->tl, keep, tl) : keep;
     if (a->tl != tl) {
@@ -409,6 +411,7 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     sbx_app_cancel(a, false);
     sbx_rows_look_free(&a->look);
     a->tl = tl;
+    a->tl_events = tl ? tl->n : 0;
     a->sum = sum;
     a->preview = preview;
     sbx_rows_look_init(&a->look, tl, sum, a->opts.local);
@@ -425,8 +428,6 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     a->hits = NULL;
     a->nhits = 0;
     size_t row = mapped ? sbx_app_row_of(a, mapped, false) : 0;
-    if (at_end && a->following)
-        row = sbx_app_count(a) ? sbx_app_count(a) - 1 : 0;
     sbx_app_select(a, row == SIZE_MAX ? 0 : row);
     if (a->filter_text) {
         /* since: and until: are read against the run's first day, which may have moved */
@@ -440,6 +441,8 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     } else if (a->search) {
         sbx_app_search_again(a);
     }
+    if (at_end && a->following) /* the newest row, among those the filter shows */
+        sbx_app_select(a, sbx_app_count(a) ? sbx_app_count(a) - 1 : 0);
     if (a->view == SBX_VIEW_DETAIL && detail && sbx_app_event(a, a->cur) != mapped)
         a->view = SBX_VIEW_TIMELINE;
     if (first && a->opts.open_on_finding && !a->following)

@@ -83,6 +83,7 @@ struct sbx_app {
     uint32_t *vis;
     size_t nvis;
     size_t cur, top;
+    size_t tl_events;              /* tl->n when it was last given: a followed log grows first */
     char *filter_text;             /* NULL: no filter */
     struct sbx_query *filter;
     int findings_mode;             /* 0 all, 1 any finding, 2 serious ones */

@@ -328,10 +328,8 @@ static unsigned runs_reverse(struct sbx_runs_app *a, int key)
 static unsigned runs_filter(struct sbx_runs_app *a, int key)
 {
     (void)key;
-    a->prompt = '&';
+    a->prompt = '&'; /* empty, as the timeline's: what is typed replaces the filter */
     sbx_buf_clear(&a->input);
-    if (a->filter)
-        sbx_buf_adds(&a->input, a->filter);
     return 0;
 }
 

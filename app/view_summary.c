@@ -20,8 +20,8 @@ static void rebuild(struct sbx_app *a)
     }
     struct sbx_buf text = SBX_BUF_INIT;
     char err[128];
-    if (!sbx_render_summary_lines(a->tl, a->sum, a->opts.ascii, a->cols, &text, &a->slines, &a->nslines,
-                                  err, sizeof err)) {
+    if (!sbx_render_summary_lines(a->tl, a->sum, a->opts.ascii, &text, &a->slines, &a->nslines, err,
+                                  sizeof err)) {
         sbx_doc_adds(&a->doc, SBX_STYLE_ERROR, err);
         sbx_doc_end_line(&a->doc);
         return;

@@ -1,8 +1,10 @@
 #include "cli/cli_util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "importers/formatarg.h"
@@ -128,7 +130,25 @@ bool sbx_inputs_done(const struct sbx_inputs *in)
                 in->last_as);
         return false;
     }
-    return true;
+    return sbx_inputs_exist(in);
+}
+
+bool sbx_inputs_exist(const struct sbx_inputs *in)
+{
+    size_t missing = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        struct stat st;
+        if (strcmp(in->paths[i], "-") == 0 || stat(in->paths[i], &st) == 0)
+            continue;
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_addf(&b, "%s: %s", in->paths[i], strerror(errno));
+        sbx_warn(b.p); /* sanitised: the path is the user's, perhaps pasted from a log */
+        sbx_buf_free(&b);
+        missing++;
+    }
+    if (missing)
+        fprintf(stderr, "sbxview: nothing was read: check the path%s above\n", missing > 1 ? "s" : "");
+    return !missing;
 }
 
 void sbx_inputs_free(struct sbx_inputs *in)

@@ -38,8 +38,13 @@ bool sbx_inputs_as(struct sbx_inputs *in, const char *name);
 /* One input argument; false with a message on stderr. */
 bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
 /* After the last argument: false with a message on stderr when an --as
- * has no input after it (it would apply to nothing). */
+ * has no input after it (it would apply to nothing), or when an input does
+ * not exist (sbx_inputs_exist). */
 bool sbx_inputs_done(const struct sbx_inputs *in);
+/* Every input other than "-" exists (stat follows links): false with a line
+ * on stderr naming each one that does not and why, so that a mistyped path
+ * stops the command before it reads anything or starts the interface. */
+bool sbx_inputs_exist(const struct sbx_inputs *in);
 void sbx_inputs_free(struct sbx_inputs *in);
 
 /* Starts the full-screen terminal with the theme called theme (as

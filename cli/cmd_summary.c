@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "export/output.h"
@@ -64,6 +65,19 @@ static void sgr_table_free(struct sgr_table *t)
         sbx_buf_free(&t->seq[i]);
 }
 
+/* The text's width: --width, else the terminal's when it is written to one,
+ * else SBX_SUMMARY_COLS. */
+static int summary_width(int asked, const char *output)
+{
+    struct winsize ws;
+    if (asked)
+        return asked;
+    if ((!output || strcmp(output, "-") == 0) && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 &&
+        ws.ws_col > 0)
+        return ws.ws_col;
+    return SBX_SUMMARY_COLS;
+}
+
 static int run_summary(int argc, char **argv, struct sbx_cli_runs *r);
 
 int sbx_cmd_summary(int argc, char **argv)
@@ -80,13 +94,14 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
         {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
         {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
+        {"width", required_argument, NULL, 'w'},
         SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
         {NULL, 0, NULL, 0},
     };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     const char *output = NULL;
     const char *color = "auto", *theme_name = "default";
-    int c;
+    int c, width = 0;
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
     while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
@@ -111,6 +126,16 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
             color = optarg;
             break;
         case 'T': theme_name = optarg; break;
+        case 'w': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end || n < 20 || n > 1000) {
+                fprintf(stderr, "sbxview: --width wants columns, from 20 to 1000\n");
+                return SBX_EXIT_USAGE;
+            }
+            width = (int)n;
+            break;
+        }
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: sbx_usage(stderr); return SBX_EXIT_USAGE;
         }
@@ -163,7 +188,8 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         goto done;
     }
     struct sbx_summary_look look = {.ascii = fmt == SBX_SUMMARY_TEXT &&
-                                             strcmp(nl_langinfo(CODESET), "UTF-8") != 0};
+                                             strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
+                                    .cols = summary_width(width, output)};
     struct sgr_table colours;
     if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
         struct sbx_theme theme;

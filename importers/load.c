@@ -13,6 +13,7 @@
 #include "importers/format.h"
 #include "importers/mdiff.h"
 #include "importers/readfile.h"
+#include "importers/skipwords.h"
 
 /* Below this a file is imported by one thread: starting threads costs more. */
 enum { SPLIT_MIN_BYTES = 4 << 20, PROGRESS_STEP = 8 << 20, MAX_THREADS = 8 };
@@ -365,6 +366,27 @@ static void add_unread(struct sbx_load_report *rep, const struct item *it, const
 
 enum outcome { LOADED, DEFERRED, NOT_LOADED, STOPPED };
 
+/* A file read with a format the command line forced, of which not one line
+ * was that format, is not read, like a file no format matches: it is named
+ * with every line it skipped and why. Its source stays, so the summary
+ * lists those lines too. */
+static bool forced_read_nothing(const struct sbx_timeline *tl, uint32_t idx, const struct item *it,
+                                struct sbx_load_report *rep)
+{
+    const struct sbx_source *src = &tl->sources[idx];
+    if (src->events || !src->skipped)
+        return false;
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_buf_addf(&b, "read as %s, as asked, but none of its %zu line%s is one: ", it->fmt->name,
+                 src->skipped, src->skipped == 1 ? "" : "s");
+    sbx_skip_words(tl, idx, &b);
+    if (!it->in_folder)
+        add_message(&rep->errors, &rep->nerrors, it->path, b.p);
+    add_unread(rep, it, b.p);
+    sbx_buf_free(&b);
+    return true;
+}
+
 /* Makes the byte count exact at the end of a file, whatever was counted as it loaded. */
 static void file_done(struct sbx_load_progress *shared, uint64_t base, uint64_t planned)
 {
@@ -441,6 +463,8 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
         tl->sources[idx].full_size = file_size;
     bool complete = sbx_load_source(tl, idx, fmt, opts);
     file_done(shared, base, planned);
+    if (complete && it->fmt && forced_read_nothing(tl, idx, it, rep))
+        return NOT_LOADED;
     return complete ? LOADED : STOPPED;
 }
 

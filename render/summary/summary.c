@@ -169,7 +169,8 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                         struct sbx_buf *out, char *err, size_t errsz)
 {
     struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
-                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX};
+                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX,
+                           .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS};
     c.secrets = sum->patterns;
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");
@@ -188,11 +189,10 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
 }
 
 bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                              bool ascii, int cols, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
                               size_t *nlines, char *err, size_t errsz)
 {
-    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns,
-                           .cols = cols > 80 ? cols : 80};
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns};
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");
         return false;

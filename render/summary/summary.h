@@ -21,8 +21,12 @@ enum sbx_summary_format { SBX_SUMMARY_TEXT, SBX_SUMMARY_MARKDOWN, SBX_SUMMARY_JS
 /* Parses "text", "markdown"/"md", "json"; false if unknown. */
 bool sbx_summary_format_parse(const char *s, enum sbx_summary_format *f);
 
+/* The text summary's width: what a terminal that is not one is taken to be. */
+#define SBX_SUMMARY_COLS 80
+
 struct sbx_summary_look {
     bool ascii;              /* the terminal cannot show UTF-8 (a non-UTF-8 locale) */
+    int cols;                /* text only: the width lines wrap at; 0: SBX_SUMMARY_COLS */
     const char *const *sgr;  /* text only: per style (render/style.h), the escape
                                 sequence that turns it on; NULL for no colour */
 };
@@ -52,11 +56,11 @@ struct sbx_summary_line {
     const char *filter;           /* a filter expression (static string), or NULL */
 };
 
-/* The text summary (no colour), its lines cut to cols (at least 80), and
- * its lines' targets, one per line of out;
- * *lines is allocated (caller frees). */
+/* The text summary (no colour), one line of out per fact, never wrapped
+ * nor cut (the caller's document wraps them to its width), and its lines'
+ * targets, one per line of out; *lines is allocated (caller frees). */
 bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_summary *sum,
-                              bool ascii, int cols, struct sbx_buf *out, struct sbx_summary_line **lines,
+                              bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
                               size_t *nlines, char *err, size_t errsz);
 
 #endif

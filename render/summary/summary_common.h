@@ -11,7 +11,7 @@ struct sbx_sumctx {
     const struct sbx_secrets *secrets; /* the summary's */
     struct sbx_secrets_scratch *scratch;
     bool ascii;
-    int cols;               /* text: lines are cut to this width (80 for the printed summary) */
+    int cols;               /* text: lines wrap at this width (0: never, for the summary view) */
     int list_max;           /* markdown: items each list shows (10 by default) */
     const char *const *sgr; /* NULL: no colour */
     struct sbx_summary_line *lines; /* text only, when asked: one per line written */

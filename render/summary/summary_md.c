@@ -199,7 +199,8 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     if (s->ndenials)
         sbx_buf_addf(out, "%llu connection%s refused by the sandbox, ",
                      (unsigned long long)s->denied_connections, s->denied_connections == 1 ? "" : "s");
-    sbx_buf_addf(out, "%zu other host%s named\n\n", s->hosts.n, s->hosts.n == 1 ? "" : "s");
+    sbx_buf_addf(out, "%zu %shost%s named\n\n", s->hosts.n, s->nrefused ? "other " : "",
+                 s->hosts.n == 1 ? "" : "s");
     for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
         const struct sbx_event *e = s->denials[i];
         unsigned long long n = (unsigned long long)sbx_event_denials(e);

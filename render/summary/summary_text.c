@@ -1,5 +1,6 @@
-/* The summary as plain text for an 80x24 terminal: one line per topic, most
- * important first within each; every line cut to 80 columns. */
+/* The summary as plain text: one line per topic, most important first
+ * within each; a line wider than the width (80, or the terminal's) wraps
+ * onto indented rows, never cut. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,9 +9,10 @@
 #include "render/sanitize.h"
 #include "render/style.h"
 #include "render/summary/summary_common.h"
+#include "render/summary/wrap.h"
 #include "render/untrusted.h"
 
-enum { COLS = 80, LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
+enum { LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
 
 struct line {
     struct sbx_sumctx *c;
@@ -45,30 +47,50 @@ static void styled_part(const struct line *l, struct sbx_buf *out, enum sbx_styl
         sbx_buf_adds(out, "\033[0m");
 }
 
-/* A line in its style; a topic line's label ("Commands:  ") in the label
- * style. */
-static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style style)
+/* One row of the line: its label (the first row's "Commands:  ") in the
+ * label style, the rest in style; a continuation row after `indent` blanks. */
+static void emit_row(const struct line *l, struct sbx_buf *out, enum sbx_style style, int indent,
+                     const char *s, size_t n, size_t label)
 {
-    struct sbx_buf cut = SBX_BUF_INIT;
-    /* the line is safe text already; this pass only cuts it to the screen */
-    sbx_sanitize(&cut, l->b.p ? l->b.p : "", l->b.len, l->c->ascii ? SBX_SAN_ASCII : 0,
-                 l->c->cols > 0 ? l->c->cols : COLS);
-    size_t label = cut.len > LABEL_WIDTH && cut.p[0] != ' ' ? LABEL_WIDTH : 0;
+    for (int i = 0; i < indent; i++)
+        sbx_buf_addc(out, ' ');
     if (!l->c->sgr) {
-        if (cut.len)
-            sbx_buf_add(out, cut.p, cut.len);
+        sbx_buf_add(out, s, n);
     } else {
-        styled_part(l, out, SBX_STYLE_LABEL, cut.p, label);
-        styled_part(l, out, style, cut.p + label, cut.len - label);
+        styled_part(l, out, SBX_STYLE_LABEL, s, label);
+        styled_part(l, out, style, s + label, n - label);
     }
     sbx_buf_addc(out, '\n');
+}
+
+/* A line in its style; a topic line's label ("Commands:  ") in the label
+ * style. Printed, a line wider than the width wraps onto indented rows, so
+ * no fact is cut off; for the summary view (lines asked for) it stays one
+ * line, which the view's document wraps. */
+static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style style)
+{
+    const char *s = l->b.p ? l->b.p : "";
+    size_t n = l->b.len;
+    size_t label = n > LABEL_WIDTH && s[0] != ' ' ? LABEL_WIDTH : 0;
+    int cols = l->c->cols;
+    if (l->c->lines || cols <= 0 || sbx_text_width(s, n) <= cols) {
+        emit_row(l, out, style, 0, s, n, label);
+    } else {
+        int indent = sbx_wrap_indent(s, n, LABEL_WIDTH, cols);
+        struct sbx_wrap_row row;
+        size_t next = sbx_wrap_next(s, n, 0, cols, &row);
+        emit_row(l, out, style, 0, s, row.end, label < row.end ? label : 0);
+        while (next < n) {
+            next = sbx_wrap_next(s, n, next, cols - indent, &row);
+            emit_row(l, out, style, indent, s + row.begin, row.end - row.begin, 0);
+        }
+    }
     if (l->c->lines) {
         SBX_GROW(l->c->lines, l->c->nlines, l->c->caplines);
         l->c->lines[l->c->nlines++] = (struct sbx_summary_line){style, label, l->event, l->filter};
     }
     l->event = NULL;
     l->filter = NULL;
-    sbx_buf_free(&cut);
     sbx_buf_clear(&l->b);
 }
 
@@ -331,8 +353,8 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         sbx_buf_addf(&l->b, "%zu host%s named (", s->hosts.n, s->hosts.n == 1 ? "" : "s");
         list_items(l, &s->hosts);
         sbx_buf_adds(&l->b, ")");
-    } else {
-        sbx_buf_adds(&l->b, "no other hosts named");
+    } else { /* "other" than the refused ones, when there are */
+        sbx_buf_adds(&l->b, s->nrefused ? "no other hosts named" : "no hosts named");
     }
     emit_styled(l, out, s->nrefused || s->ndenials ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
     denial_lines(l, out);
@@ -383,9 +405,11 @@ static void account_lines(struct line *l, struct sbx_buf *out)
             add_untrusted_cstr(l, target);
         }
         if (inside[0]) {
-            sbx_buf_adds(&l->b, same ? " on and FROM INSIDE " : " FROM INSIDE ");
+            sbx_buf_adds(&l->b, " FROM INSIDE ");
             add_untrusted_cstr(l, inside);
         }
+        if (same)
+            sbx_buf_adds(&l->b, ", on that sandbox");
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }

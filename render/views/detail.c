@@ -770,7 +770,10 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     time_field(d, l, "Ended", e->end, e);
     const char *sb = sbx_str(l->tl, e->sandbox);
     sbx_doc_field(d, "Sandbox");
-    untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
+    if (!sb[0] && e->kind == SBX_EV_NETWORK) /* a proxy's line names its client, not a sandbox */
+        sbx_doc_adds(d, SBX_STYLE_NOTE, "not named (a proxy's log does not say)");
+    else
+        untrusted(d, l, SBX_STYLE_NORMAL, sb[0] ? sb : "?", sb[0] ? strlen(sb) : 1, true);
     sbx_doc_end_line(d);
     if (from_sandboxio(l, e))
         sandboxio_fields(d, l, e);
@@ -817,7 +820,10 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     } else if (e->kind == SBX_EV_FILES) {
         files_fields(d, l, e);
     } else {
-        sbx_doc_heading(d, "The record (o: as raw JSON)");
+        /* a proxy's line is text, not JSON: call it what it is */
+        sbx_doc_heading(d, e->line_len && line[0] != '{' && line[0] != '['
+                               ? "The line as logged (o: the line alone)"
+                               : "The record (o: as raw JSON)");
         untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
         sbx_doc_end_line(d);
     }

@@ -169,6 +169,16 @@ static void filters_by_words(void **state)
     press(f, "&<C-u>\n");
     assert_int_equal(f->app.norder, 4);
     assert_null(f->app.filter);
+    /* the prompt starts empty, as the timeline's: typing replaces the filter */
+    press(f, "&refused\n&");
+    assert_int_equal(f->app.input.len, 0);
+    press(f, "!failed\n");
+    assert_string_equal(f->app.filter, "!failed");
+    assert_int_equal(f->app.norder, 1);
+    assert_string_equal(name_at(f, 0), "beta");
+    press(f, "&\n"); /* & then Enter clears it */
+    assert_null(f->app.filter);
+    assert_int_equal(f->app.norder, 4);
 }
 
 static void marks_and_compare(void **state)

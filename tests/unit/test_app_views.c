@@ -352,9 +352,18 @@ static void request_detail_names_the_command(void **state)
     assert_int_equal(a.view, SBX_VIEW_DETAIL);
     assert_doc_has(&a, "Request      GET http://pypi.org/simple/requests/");
     assert_doc_has(&a, "During       $ pip install requests");
+    assert_doc_has(&a, "Sandbox      not named (a proxy's log does not say)");
+    assert_doc_has(&a, "The line as logged (o: the line alone)");
+    assert_false(apptest_doc_has(&a, "JSON")); /* a Squid line is text */
+    assert_false(apptest_doc_has(&a, "Sandbox      ?"));
     apptest_keys(&a, "q/paste.example.com:443\n\n");
     assert_doc_has(&a, "DENIED by the proxy's rules");
     assert_doc_has(&a, "During       $ curl https://paste.example.com/x");
+    assert_doc_has(&a, "Sandbox      not named (a proxy's log does not say)");
+    assert_false(apptest_doc_has(&a, "JSON"));
+    /* a command's detail names its sandbox as ever */
+    apptest_keys(&a, "q/python3 fix\n\n");
+    assert_doc_has(&a, "Sandbox      s1");
     sbx_app_free(&a);
 }
 

@@ -275,13 +275,18 @@ static void forced_load(void **state)
     sbx_load_report_free(&rep);
     sbx_timeline_free(&tl);
 
-    /* forced on a folder: every text file read as squid (nothing lost quietly: skips), binary refused */
+    /* forced on a folder: every text file read as squid (nothing lost quietly: skips), binary
+     * refused; the two of which no line is squid are not read, each line named */
     sbx_timeline_init(&tl);
     const struct sbx_format *squid_all[] = {&sbx_format_squid};
     opts.formats = squid_all;
-    assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 4);
-    assert_int_equal(rep.nunread, 1);
-    assert_string_equal(rep.unread[0].reason, "binary (NUL bytes)");
+    assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 2);
+    assert_int_equal(rep.nunread, 3);
+    assert_string_equal(rep.unread[0].path, json);
+    assert_non_null(strstr(rep.unread[0].reason, "read as squid, as asked, but none of its 1 line is one: line 1: "));
+    assert_string_equal(rep.unread[1].reason, "binary (NUL bytes)");
+    assert_string_equal(rep.unread[2].path, notes);
+    assert_non_null(strstr(rep.unread[2].reason, "none of its 1 line is one: line 1: "));
     for (size_t i = 0; i < tl.nsources; i++)
         assert_string_equal(tl.sources[i].format, "squid");
     assert_int_equal(tl.n, 1);

@@ -396,6 +396,60 @@ static void cancel(void **state)
     sbx_buf_free(&small);
 }
 
+/* A format forced on a file of which not one line is that format: the file
+ * is not read, like one no format matches, and the message names every line
+ * it skipped with its reason; whether alone, beside a log that loads, or
+ * in a folder. A file of which some lines are the format loads as ever. */
+static void forced_format_reading_nothing(void **state)
+{
+    struct fixture *fx = *state;
+    char *none = path_in(fx, "none.log"), *some = path_in(fx, "some.log");
+    const char *lines = "{\"a\":1}\n{\"a\":2}\n1.1 x\n{\"a\":3}\n";
+    write_file(none, lines, strlen(lines));
+    const char *half = "1700000000.123    5 10.0.0.5 TCP_MISS/200 1024 GET http://a.example/ - "
+                       "HIER_DIRECT/1.2.3.4 text/html\n1.1 x\n";
+    write_file(some, half, strlen(half));
+    const char *paths[] = {none, some};
+    const struct sbx_format *squid[] = {&sbx_format_squid, &sbx_format_squid};
+    for (size_t n = 1; n <= 2; n++) {
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_load_report rep = {0};
+        struct sbx_load_opts opts = {.threads = 1, .formats = squid};
+        assert_int_equal(sbx_load_paths(&tl, paths, n, &opts, &rep), n - 1);
+        assert_int_equal(rep.nerrors, 1);
+        char want[512];
+        snprintf(want, sizeof want, "%s: read as squid, as asked, but none of its 4 lines is one: "
+                 "lines 1-2, 4: missing field: elapsed time; line 3: missing field: client", none);
+        assert_string_equal(rep.errors[0], want);
+        assert_int_equal(rep.nunread, 1);
+        assert_string_equal(rep.unread[0].path, none);
+        assert_false(rep.unread[0].in_folder);
+        assert_int_equal(tl.sources[0].skipped, 4); /* kept, so the summary lists its lines */
+        if (n == 2) {
+            assert_int_equal(tl.sources[1].events, 1);
+            assert_int_equal(tl.sources[1].skipped, 1);
+        }
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+    }
+    /* the same through a folder: listed as not read, not an error of its own */
+    const char *folder[] = {fx->dir};
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts opts = {.threads = 1, .formats = squid};
+    assert_int_equal(sbx_load_paths(&tl, folder, 1, &opts, &rep), 1);
+    assert_int_equal(rep.nerrors, 0);
+    assert_int_equal(rep.nunread, 1);
+    assert_true(rep.unread[0].in_folder);
+    assert_non_null(strstr(rep.unread[0].reason, "lines 1-2, 4: missing field: elapsed time"));
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    free(none);
+    free(some);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +458,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(preview_leaves_streams, setup, teardown),
         cmocka_unit_test_setup_teardown(progress_reaches_totals, setup, teardown),
         cmocka_unit_test_setup_teardown(cancel, setup, teardown),
+        cmocka_unit_test_setup_teardown(forced_format_reading_nothing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

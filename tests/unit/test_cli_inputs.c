@@ -1,0 +1,121 @@
+/* The inputs of a command line (cli/cli_util.h): a path that does not exist
+ * stops the command before anything is read, named on stderr. This test
+ * links the command line (see the Makefile). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli/cli_util.h"
+
+/* Runs sbx_inputs_done over args and returns its answer; what it wrote on
+ * stderr into err (at most errsz - 1 bytes). */
+static bool done_with(const char *const *args, size_t n, char *err, size_t errsz)
+{
+    struct sbx_inputs in = {0};
+    for (size_t i = 0; i < n; i++)
+        assert_true(sbx_inputs_add(&in, args[i]));
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    dup2(fileno(f), 2);
+    bool ok = sbx_inputs_done(&in);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    size_t got = fread(err, 1, errsz - 1, f);
+    err[got] = '\0';
+    fclose(f);
+    sbx_inputs_free(&in);
+    return ok;
+}
+
+static char dir[] = "/tmp/sbxview-cli-inputs-XXXXXX";
+static char file[sizeof dir + 16];
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(file, sizeof file, "%s/run.jsonl", dir);
+    FILE *f = fopen(file, "w");
+    if (!f)
+        return -1;
+    fclose(f);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(file);
+    rmdir(dir);
+    return 0;
+}
+
+/* A file, a folder and standard input are inputs; nothing is said. */
+static void existing_inputs_pass(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *args[] = {file, dir, "-"};
+    assert_true(done_with(args, 3, err, sizeof err));
+    assert_string_equal(err, "");
+}
+
+/* Each missing path is named, whichever place it has among the inputs and
+ * however it is given (plain, after --as, as FORMAT:path). */
+static void every_missing_path_is_named(void **state)
+{
+    (void)state;
+    char err[2048], typo[sizeof dir + 32], forced[sizeof dir + 48];
+    snprintf(typo, sizeof typo, "%s/run.jsnl", dir);
+    snprintf(forced, sizeof forced, "squid:%s/access.lg", dir);
+    const char *first[] = {typo, file};
+    assert_false(done_with(first, 2, err, sizeof err));
+    assert_non_null(strstr(err, "run.jsnl: No such file or directory"));
+    assert_null(strstr(err, "run.jsonl:"));
+    const char *last[] = {dir, "-", forced, typo};
+    assert_false(done_with(last, 4, err, sizeof err));
+    assert_non_null(strstr(err, "/access.lg: No such file or directory"));
+    assert_null(strstr(err, "squid:")); /* the path, not the argument */
+    assert_non_null(strstr(err, "run.jsnl: No such file or directory"));
+    assert_non_null(strstr(err, "check the paths above"));
+    const char *in_missing_folder[] = {"leap/agent-run.jsnl"};
+    assert_false(done_with(in_missing_folder, 1, err, sizeof err));
+    assert_non_null(strstr(err, "sbxview: leap/agent-run.jsnl: No such file or directory\n"));
+    assert_non_null(strstr(err, "check the path above"));
+}
+
+/* The path is the user's but may have been pasted from a log: it is shown
+ * sanitised, never with its control characters. */
+static void a_named_path_is_sanitised(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *args[] = {"./no\033]0;pwned\007such"};
+    assert_false(done_with(args, 1, err, sizeof err));
+    assert_null(strchr(err, '\033'));
+    assert_null(strchr(err, '\007'));
+    assert_non_null(strstr(err, "No such file or directory"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(existing_inputs_pass),
+        cmocka_unit_test(every_missing_path_is_named),
+        cmocka_unit_test(a_named_path_is_sanitised),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,217 @@
+/* The text summary (render/summary/summary_text.c) on runs made here: its
+ * words where they could mislead (hosts "other" than refused ones, an
+ * account change made from inside the sandbox it changed). */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "importers/format.h"
+#include "importers/load.h"
+#include "analyses/summary.h"
+#include "render/sanitize.h"
+#include "render/summary/summary.h"
+
+struct input {
+    const struct sbx_format *fmt;
+    const char *text;
+};
+
+struct run {
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+};
+
+static struct run *run_of(const struct input *in, size_t n)
+{
+    struct run *r = calloc(1, sizeof *r);
+    sbx_timeline_init(&r->tl);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(in[i].text);
+        char *copy = malloc(len + 1);
+        memcpy(copy, in[i].text, len + 1);
+        char name[32];
+        snprintf(name, sizeof name, "in%zu.log", i);
+        uint32_t src = sbx_timeline_add_source(&r->tl, name, copy, len, SBX_DATA_HEAP);
+        struct sbx_load_opts lo = {.threads = 1};
+        sbx_load_source(&r->tl, src, in[i].fmt, &lo);
+    }
+    sbx_timeline_finish(&r->tl);
+    char err[256];
+    struct sbx_summary_opts so = {.threads = 1};
+    assert_true(sbx_summarize(&r->tl, &so, &r->sum, err, sizeof err));
+    return r;
+}
+
+static void run_free(struct run *r)
+{
+    sbx_summary_free(&r->sum);
+    sbx_timeline_free(&r->tl);
+    free(r);
+}
+
+/* The text summary of r at a width (0: the default), as printed (caller frees). */
+static char *text_at(const struct run *r, int cols)
+{
+    struct sbx_buf out = SBX_BUF_INIT;
+    char err[256];
+    struct sbx_summary_look look = {.cols = cols};
+    assert_true(sbx_render_summary(&r->tl, &r->sum, SBX_SUMMARY_TEXT, &look, &out, err, sizeof err));
+    return out.p;
+}
+
+/* Wide enough that no line of these runs wraps. */
+static char *text_of(const struct run *r) { return text_at(r, 1000); }
+
+/* The line of text starting with prefix, as a new string (caller frees). */
+static char *line_of(const char *text, const char *prefix)
+{
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (strncmp(p, prefix, strlen(prefix)) == 0) {
+            char *s = malloc(n + 1);
+            memcpy(s, p, n);
+            s[n] = '\0';
+            return s;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    fail_msg("no line starting '%s' in:\n%s", prefix, text);
+    return NULL;
+}
+
+#define CMD(at, cmd, exit, err)                                                                    \
+    "{\"at\": \"2026-05-04T10:00:0" at "Z\", \"sandbox\": \"a1b2c3d4\", \"kind\": \"command\", "   \
+    "\"command\": \"" cmd "\", \"exit\": " #exit ", \"ms\": 10, \"stdout\": \"\", \"stderr\": \"" err \
+    "\"}\n"
+
+/* "other" hosts only beside refused ones: with none refused the words say
+ * "no hosts named", with one refused "no other hosts named". */
+static void network_words(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log, *want;
+    } cases[] = {
+        {CMD("1", "ls", 0, ""), "Network:   no hosts named"},
+        {CMD("1", "curl -s https://x.example/", 6, "curl: (6) Could not resolve host: x.example\\n"),
+         "Network:   1 refused (x.example); no other hosts named"},
+        {CMD("1", "curl -s https://x.example/", 6, "curl: (6) Could not resolve host: x.example\\n")
+             CMD("2", "git clone https://github.com/a/b", 0, ""),
+         "Network:   1 refused (x.example); 1 host named (github.com)"},
+        {CMD("2", "git clone https://github.com/a/b", 0, ""), "Network:   1 host named (github.com)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct input in = {&sbx_format_recorder, cases[i].log};
+        struct run *r = run_of(&in, 1);
+        char *text = text_of(r), *line = line_of(text, "Network:");
+        assert_string_equal(line, cases[i].want);
+        free(line);
+        free(text);
+        run_free(r);
+    }
+}
+
+#define AUDIT(id, action, type, target)                                                            \
+    "{\"id\": \"" id "\", \"at\": \"2026-05-04T10:00:05.500Z\", \"action\": \"" action "\", "       \
+    "\"actor\": {\"kind\": \"agent\", \"id\": \"key_ci\", \"name\": \"ci-agent\"}, "              \
+    "\"target\": {\"type\": \"" type "\", \"id\": \"" target "\"}, \"sandbox\": \"a1b2c3d4\"}\n"
+
+/* A change made from inside the sandbox it changed says so in words that
+ * read: FROM INSIDE the sandbox, on that sandbox; one on something else
+ * names its target. */
+static void account_words(void **state)
+{
+    (void)state;
+    struct input in[] = {
+        {&sbx_format_recorder, CMD("1", "ls", 0, "")},
+        {&sbx_format_runtime_audit, AUDIT("aud-1", "network.rules_changed", "sandbox", "a1b2c3d4")
+                                        AUDIT("aud-2", "key.created", "key", "key_x")},
+    };
+    struct run *r = run_of(in, 2);
+    char *text = text_of(r);
+    char *same = line_of(text, "  10:00:05.500Z network.rules_changed");
+    assert_string_equal(same, "  10:00:05.500Z network.rules_changed by ci-agent FROM INSIDE a1b2c3d4, on that sandbox");
+    char *other = line_of(text, "  10:00:05.500Z key.created");
+    assert_string_equal(other, "  10:00:05.500Z key.created by ci-agent on key:key_x FROM INSIDE a1b2c3d4");
+    assert_null(strstr(text, " on and "));
+    free(same);
+    free(other);
+    free(text);
+    run_free(r);
+}
+
+/* What text shows, without its blanks: a wrap moves words onto rows of
+ * their own (or cuts a long one between two characters) but must lose none
+ * (caller frees). */
+static char *words(const char *text)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (const char *p = text; *p; p++)
+        if (*p != ' ' && *p != '\n')
+            sbx_buf_addc(&b, *p);
+    return b.p ? b.p : calloc(1, 1);
+}
+
+/* At any width no row is wider, nothing is cut ("…"), the rows after the
+ * first of a line are indented, and the words are those of the unwrapped
+ * summary, in order. */
+static void long_facts_wrap_never_cut(void **state)
+{
+    (void)state;
+    struct input in[] = {
+        {&sbx_format_recorder,
+         CMD("1", "curl -sS --noproxy '*' --max-time 3 https://paste.example.com/raw/Zx81/a/very/long/path/that/goes/on/and/on -o /tmp/fix.py",
+             6, "curl: (6) Could not resolve host: paste.example.com after a long and detailed explanation of why")
+             CMD("2", "git clone https://github.com/example/a-repository-with-a-long-name-indeed-longer-than-a-row-of-eighty-columns-can-hold", 0, "")},
+        {&sbx_format_runtime_audit, AUDIT("aud-1", "network.rules_changed", "sandbox", "a1b2c3d4")},
+    };
+    struct run *r = run_of(in, 2);
+    char *wide = text_of(r), *want = words(wide);
+    static const int widths[] = {20, 33, 40, 61, 80, 100, 132};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        char *text = text_at(r, widths[w]);
+        assert_null(strstr(text, "\xE2\x80\xA6")); /* no "…": nothing cut */
+        for (const char *p = text; *p;) {
+            const char *nl = strchr(p, '\n');
+            assert_non_null(nl);
+            assert_true(sbx_text_width(p, (size_t)(nl - p)) <= widths[w]);
+            p = nl + 1;
+        }
+        char *got = words(text);
+        assert_string_equal(got, want);
+        free(got);
+        free(text);
+    }
+    /* at 80: a topic line goes on under its label, a detail line further in */
+    char *text = text_at(r, 0);
+    assert_non_null(strstr(text, "longest 10 ms: curl -sS --noproxy '*' --max-time 3\n"
+                                 "               https://paste.example.com/raw/"));
+    assert_non_null(strstr(text, "FROM INSIDE a1b2c3d4, on that\n      sandbox\n"));
+    const char *detail = strstr(text, "  10:00:00.990Z ");
+    assert_non_null(detail);
+    const char *row2 = strchr(detail, '\n') + 1;
+    assert_memory_equal(row2, "      long and detailed", 22); /* its own indent and four more */
+    free(text);
+    free(want);
+    free(wide);
+    run_free(r);
+}
+
+int main(void)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(network_words),
+        cmocka_unit_test(account_words),
+        cmocka_unit_test(long_facts_wrap_never_cut),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

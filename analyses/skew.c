@@ -161,11 +161,11 @@ void sbx_skew_estimate(struct sbx_skew_pair *pairs, size_t n, size_t na, size_t 
         tried[ntried++] = pairs[pick].off;
         struct sbx_skew s, again;
         score(pairs, n, &m, pairs[pick].off, false, &s);
-        score(pairs, n, &m, s.ns, false, &again); /* centred on its own median */
-        if (again.pairs >= s.pairs)
-            s = again;
-        if (!have || better(&s, &best))
-            best = s;
+        /* centred on its own median: the pairs reported are those within the
+         * tolerance of the offset reported */
+        score(pairs, n, &m, s.ns, false, &again);
+        if (!have || better(&again, &best))
+            best = again;
         have = true;
     }
     marks_free(&m);

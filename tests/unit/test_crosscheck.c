@@ -296,6 +296,81 @@ static void several_sandboxes(void **state)
     done(r);
 }
 
+/* Two of five commands agree on an offset: too few to trust. The skew is
+ * uncertain, not applied, and what is left unmatched is not called outside
+ * the wrapper or missing from the record. */
+static void uncertain_skew_concludes_nothing(void **state)
+{
+    (void)state;
+    struct run *r = start();
+    static const char *const cmds[] = {"ls", "cat a", "id", "env", "uname"};
+    for (int i = 0; i < 5; i++)
+        wrapper(r, "s1", 1000 + i * 1000, 0, cmds[i], 0);
+    record(r, "s1", 1000 + 45000, "ls", 0, 0);
+    record(r, "s1", 2000 + 45000, "cat", 0, 0);
+    record(r, "s1", 0, "curl", 0, 0); /* the record's span starts before the commands */
+    record(r, "s1", 31000, "wget", 0, 0);
+    record(r, "s1", 32000, "nc", 0, 0);
+    finish(r);
+    const struct sbx_crosscheck *x = &r->sum.cross;
+    assert_int_equal(x->skew.how, SBX_SKEW_UNCERTAIN);
+    assert_int_equal(x->skew.pairs, 2);
+    assert_int_equal(x->skew.ns, 45000 * MS); /* the best guess, reported */
+    assert_false(x->skew_known);
+    assert_int_equal(x->noutside + x->nmissing + x->nexit_mismatch, 0);
+    assert_int_equal(x->nunmatched_records, 5);
+    assert_int_equal(x->nunmatched_commands, 5);
+    for (size_t i = 0; i < r->fx.tl.n; i++)
+        assert_false(r->fx.tl.order[i]->findings & (SBX_F_OUTSIDE_WRAPPER | SBX_F_MISSING_FROM_RECORD));
+    /* not applied: the records keep their own clock */
+    assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_OWN);
+    done(r);
+}
+
+/* Three of five agree: enough, and the two others are concluded. */
+static void three_pairs_are_enough(void **state)
+{
+    (void)state;
+    struct run *r = start();
+    for (int i = 0; i < 5; i++)
+        wrapper(r, "s1", 1000 + i * 1000, 0, i < 3 ? "ls" : "id", 0);
+    for (int i = 0; i < 3; i++)
+        record(r, "s1", 1000 + i * 1000 - 90000, "ls", 0, 0);
+    record(r, "s1", 50000, "curl", 0, 0);
+    record(r, "s1", 51000, "nc", 0, 0);
+    finish(r);
+    const struct sbx_crosscheck *x = &r->sum.cross;
+    assert_int_equal(x->skew.how, SBX_SKEW_MEASURED);
+    assert_int_equal(x->skew_ns, -90000 * MS);
+    assert_int_equal(x->noutside, 2);
+    assert_int_equal(x->nmissing, 2);
+    assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_MEASURED);
+    done(r);
+}
+
+/* A given skew is applied as given, whatever the estimate says. */
+static void given_skew_wins(void **state)
+{
+    (void)state;
+    struct run *r = start();
+    for (int i = 0; i < 4; i++) {
+        wrapper(r, "s1", 1000 + i * 1000, 0, "ls", 0);
+        record(r, "s1", 1000 + i * 1000 + 45000, "ls", 0, 0);
+    }
+    fixture_finish(&r->fx);
+    static const struct sbx_skew_given g[] = {{"runtime", 10000 * MS}};
+    struct sbx_summary_opts so = {.threads = 1, .skews = g, .nskews = 1};
+    char err[160];
+    assert_true(sbx_summarize(&r->fx.tl, &so, &r->sum, err, sizeof err));
+    const struct sbx_crosscheck *x = &r->sum.cross;
+    assert_int_equal(x->skew.how, SBX_SKEW_GIVEN);
+    assert_int_equal(x->skew_ns, 10000 * MS);
+    assert_int_equal(x->skew.pairs, 0);
+    assert_int_equal(x->noutside, 4);
+    assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_GIVEN);
+    done(r);
+}
+
 static void no_record_no_check(void **state)
 {
     (void)state;
@@ -321,6 +396,9 @@ int main(void)
         cmocka_unit_test(running_matches_any_exit),
         cmocka_unit_test(several_sandboxes),
         cmocka_unit_test(no_record_no_check),
+        cmocka_unit_test(uncertain_skew_concludes_nothing),
+        cmocka_unit_test(three_pairs_are_enough),
+        cmocka_unit_test(given_skew_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,16 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/crosscheck_internal.h"
 #include "model/program.h"
 
-enum { WINDOW_NS = 2000000000 }; /* starts within 2 s */
+#define WINDOW_NS SBX_CROSSCHECK_WINDOW_NS
 
-static bool is_record(const struct sbx_event *e)
+bool sbx_cc_is_record(const struct sbx_event *e)
 {
     return e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_RECORD);
 }
 
-static bool is_wrapper(const struct sbx_event *e)
+bool sbx_cc_is_wrapper(const struct sbx_event *e)
 {
     return e->kind == SBX_EV_COMMAND && !(e->u.cmd.flags & SBX_CMD_RECORD);
 }
@@ -44,7 +45,7 @@ static bool program_matches(const struct sbx_timeline *tl, const struct sbx_even
     return ps.found;
 }
 
-static bool exits_agree(const struct sbx_event *w, const struct sbx_event *r)
+bool sbx_cc_exits_agree(const struct sbx_event *w, const struct sbx_event *r)
 {
     const struct sbx_command *rc = &r->u.cmd, *wc = &w->u.cmd;
     if (rc->flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))
@@ -52,6 +53,13 @@ static bool exits_agree(const struct sbx_event *w, const struct sbx_event *r)
     if (!(rc->flags & SBX_CMD_EXIT_KNOWN) || !(wc->flags & SBX_CMD_EXIT_KNOWN))
         return (rc->flags & SBX_CMD_EXIT_KNOWN) == (wc->flags & SBX_CMD_EXIT_KNOWN);
     return rc->exit == wc->exit;
+}
+
+
+bool sbx_crosscheck_same_command(const struct sbx_timeline *tl, const struct sbx_event *w,
+                                 const struct sbx_event *r, struct sbx_buf *scratch)
+{
+    return r->sandbox == w->sandbox && sbx_cc_exits_agree(w, r) && program_matches(tl, w, r, scratch);
 }
 
 struct cand {
@@ -69,16 +77,16 @@ static int by_dist(const void *a, const void *b)
     return (x->r > y->r) - (x->r < y->r);
 }
 
+static int by_address(const void *a, const void *b)
+{
+    const struct sbx_event *x = *(const struct sbx_event *const *)a, *y = *(const struct sbx_event *const *)b;
+    return (x > y) - (x < y);
+}
+
 static int by_wrapper(const void *a, const void *b)
 {
     const struct sbx_pair *x = a, *y = b;
     return (x->wrapper > y->wrapper) - (x->wrapper < y->wrapper);
-}
-
-static int by_offset(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 struct lists {
@@ -103,7 +111,7 @@ static struct cand *candidates(const struct sbx_timeline *tl, const struct lists
             lo++;
         for (size_t j = lo; j < l->nr && l->r[j]->start <= t + WINDOW_NS; j++) {
             const struct sbx_event *r = l->r[j];
-            if (rtaken[j] || r->sandbox != w->sandbox || exits_agree(w, r) != want_exit ||
+            if (rtaken[j] || r->sandbox != w->sandbox || sbx_cc_exits_agree(w, r) != want_exit ||
                 !program_matches(tl, w, r, scratch))
                 continue;
             SBX_GROW(c, nc, cap);
@@ -133,17 +141,6 @@ static size_t assign(const struct cand *c, size_t nc, bool *wtaken, bool *rtaken
     return made;
 }
 
-static int64_t median_offset(const struct sbx_pair *p, size_t n)
-{
-    int64_t *off = sbx_xmalloc(n * sizeof *off);
-    for (size_t i = 0; i < n; i++)
-        off[i] = p[i].record->start - p[i].wrapper->start;
-    qsort(off, n, sizeof *off, by_offset);
-    int64_t m = n % 2 ? off[n / 2] : off[n / 2 - 1] + (off[n / 2] - off[n / 2 - 1]) / 2;
-    free(off);
-    return m;
-}
-
 /* Matches with the skew taken off; returns the pairs in *out. */
 static void match(const struct sbx_timeline *tl, const struct lists *l, int64_t skew,
                   bool *wtaken, bool *rtaken, struct sbx_pair **out, size_t *nout,
@@ -157,7 +154,13 @@ static void match(const struct sbx_timeline *tl, const struct lists *l, int64_t 
 
 void sbx_crosscheck_run(struct sbx_timeline *tl, struct sbx_crosscheck *cc)
 {
+    struct sbx_skew skew = cc->skew; /* sbx_crosscheck_align's */
+    int64_t skew_ns = cc->skew_ns;
+    bool skew_known = cc->skew_known;
     memset(cc, 0, sizeof *cc);
+    cc->skew = skew;
+    cc->skew_ns = skew_ns;
+    cc->skew_known = skew_known;
     /* sandboxes that have a record, and each one's earliest record */
     uint32_t nids = tl->strings.n;
     int64_t *first = sbx_xmalloc((nids ? nids : 1) * sizeof *first);
@@ -166,7 +169,7 @@ void sbx_crosscheck_run(struct sbx_timeline *tl, struct sbx_crosscheck *cc)
     struct lists l = {0};
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        if (!is_record(e))
+        if (!sbx_cc_is_record(e))
             continue;
         cc->records++;
         cc->running += !!(e->u.cmd.flags & SBX_CMD_RUNNING);
@@ -186,56 +189,60 @@ void sbx_crosscheck_run(struct sbx_timeline *tl, struct sbx_crosscheck *cc)
         const struct sbx_event *e = tl->order[i];
         if (e->start == SBX_TIME_UNKNOWN)
             continue;
-        if (is_record(e))
+        if (sbx_cc_is_record(e))
             l.r[l.nr++] = e;
-        else if (is_wrapper(e) && first[e->sandbox] != SBX_TIME_UNKNOWN)
+        else if (sbx_cc_is_wrapper(e) && first[e->sandbox] != SBX_TIME_UNKNOWN)
             l.w[l.nw++] = e;
     }
     cc->checked_commands = l.nw;
     /* both lists are in timeline order, so sorted by start */
     bool *wtaken = sbx_xcalloc(l.nw + 1, 1), *rtaken = sbx_xcalloc(l.nr + 1, 1);
     struct sbx_buf scratch = SBX_BUF_INIT;
-    /* a first matching measures the skew; the second one uses it */
+    /* the records are on the wrapper's clock already (sbx_crosscheck_align),
+     * or on their own when the skew is uncertain */
     match(tl, &l, 0, wtaken, rtaken, &cc->pairs, &cc->npairs, &scratch);
-    if (cc->npairs) {
-        cc->skew_ns = median_offset(cc->pairs, cc->npairs);
-        cc->skew_known = true;
-        if (cc->skew_ns) {
-            memset(wtaken, 0, l.nw);
-            memset(rtaken, 0, l.nr);
-            cc->npairs = 0;
-            match(tl, &l, cc->skew_ns, wtaken, rtaken, &cc->pairs, &cc->npairs, &scratch);
-        }
+    bool conclude = cc->skew.how != SBX_SKEW_UNCERTAIN;
+    if (conclude) { /* what is left: the same command by time and program, another exit */
+        size_t nc;
+        struct cand *c = candidates(tl, &l, 0, wtaken, rtaken, false, &nc, &scratch);
+        assign(c, nc, wtaken, rtaken, &cc->exit_mismatch, &cc->nexit_mismatch, &l);
+        free(c);
     }
-    /* what is left: the same command by time and program, another exit */
-    size_t nc;
-    struct cand *c = candidates(tl, &l, cc->skew_ns, wtaken, rtaken, false, &nc, &scratch);
-    assign(c, nc, wtaken, rtaken, &cc->exit_mismatch, &cc->nexit_mismatch, &l);
-    free(c);
     for (size_t k = 0; k < cc->nexit_mismatch; k++)
         ((struct sbx_event *)cc->exit_mismatch[k].wrapper)->findings |= SBX_F_EXIT_MISMATCH;
+    const struct sbx_event ***outside = conclude ? &cc->outside : &cc->unmatched_records;
+    size_t *noutside = conclude ? &cc->noutside : &cc->nunmatched_records;
+    const struct sbx_event ***missing = conclude ? &cc->missing : &cc->unmatched_commands;
+    size_t *nmissing = conclude ? &cc->nmissing : &cc->nunmatched_commands;
     size_t cap_outside = 0, cap_missing = 0;
     for (size_t j = 0; j < l.nr; j++) {
         if (rtaken[j])
             continue;
-        SBX_GROW(cc->outside, cc->noutside, cap_outside);
-        cc->outside[cc->noutside++] = l.r[j];
-        ((struct sbx_event *)l.r[j])->findings |= SBX_F_OUTSIDE_WRAPPER;
+        SBX_GROW(*outside, *noutside, cap_outside);
+        (*outside)[(*noutside)++] = l.r[j];
+        if (conclude)
+            ((struct sbx_event *)l.r[j])->findings |= SBX_F_OUTSIDE_WRAPPER;
     }
     for (size_t i = 0; i < l.nw; i++) {
         if (wtaken[i])
             continue;
         const struct sbx_event *w = l.w[i];
-        if (w->start + cc->skew_ns < first[w->sandbox] - WINDOW_NS) {
+        if (w->start < first[w->sandbox] - WINDOW_NS) {
             cc->older_than_record++; /* before the record's 14 days: nothing to say */
             continue;
         }
-        SBX_GROW(cc->missing, cc->nmissing, cap_missing);
-        cc->missing[cc->nmissing++] = w;
-        ((struct sbx_event *)w)->findings |= SBX_F_MISSING_FROM_RECORD;
+        SBX_GROW(*missing, *nmissing, cap_missing);
+        (*missing)[(*nmissing)++] = w;
+        if (conclude)
+            ((struct sbx_event *)w)->findings |= SBX_F_MISSING_FROM_RECORD;
     }
-    if (cc->npairs)
+    if (cc->npairs) {
         qsort(cc->pairs, cc->npairs, sizeof *cc->pairs, by_wrapper);
+        cc->matched_records = sbx_xmalloc(cc->npairs * sizeof *cc->matched_records);
+        for (size_t k = 0; k < cc->npairs; k++)
+            cc->matched_records[k] = cc->pairs[k].record;
+        qsort(cc->matched_records, cc->npairs, sizeof *cc->matched_records, by_address);
+    }
     sbx_buf_free(&scratch);
     free(wtaken);
     free(rtaken);
@@ -250,6 +257,9 @@ void sbx_crosscheck_free(struct sbx_crosscheck *cc)
     free(cc->outside);
     free(cc->missing);
     free(cc->exit_mismatch);
+    free(cc->matched_records);
+    free(cc->unmatched_records);
+    free(cc->unmatched_commands);
     memset(cc, 0, sizeof *cc);
 }
 
@@ -269,5 +279,13 @@ const struct sbx_event *sbx_crosscheck_record_of(const struct sbx_crosscheck *cc
 
 bool sbx_crosscheck_is_matched_record(const struct sbx_crosscheck *cc, const struct sbx_event *record)
 {
-    return cc->records && is_record(record) && !(record->findings & SBX_F_OUTSIDE_WRAPPER);
+    size_t lo = 0, hi = cc->npairs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cc->matched_records[mid] < record)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < cc->npairs && cc->matched_records[lo] == record;
 }

@@ -79,6 +79,8 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     memset(sum, 0, sizeof *sum);
     const struct sbx_allowlist *allow = opts ? opts->allow : NULL;
     struct sbx_unlisted_hits hits = {0};
+    /* one clock first: every analysis after it reads the wrapper's times */
+    sbx_crosscheck_align(tl, opts ? opts->skews : NULL, opts ? opts->nskews : 0, &sum->cross);
     sbx_witness_run(tl, &sum->witness);
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);

@@ -1,6 +1,7 @@
 /* The analyses behind the one-screen summary, and their results.
  *
- * sbx_summarize reads a finished timeline, writes findings bits into its
+ * sbx_summarize reads a finished timeline, puts its Runtime sources on the
+ * wrapper's clock (sbx_crosscheck_align), writes findings bits into its
  * events, and fills a summary with everything the summary formats show; it
  * never prints. Ownership: the summary owns its arrays and strings (free with
  * sbx_summary_free); event pointers and strtab strings in it belong to the
@@ -153,6 +154,10 @@ struct sbx_summary_opts {
      * the summary to list; copied. */
     const struct sbx_unread *unread;
     size_t nunread;
+    /* Optional: --skew, sources' clocks given instead of measured
+     * (analyses/crosscheck.h); only read during the call. */
+    const struct sbx_skew_given *skews;
+    size_t nskews;
 };
 
 /* How many connections the sandbox's network policy refused during the

@@ -14,7 +14,8 @@ static void *run(void *arg)
     atomic_store(&l->phase, 1);
     if (l->loaded && !l->report.cancelled) {
         struct sbx_summary_opts sopts = {.threads = l->threads, .allow = l->in->allow,
-                                         .unread = l->report.unread, .nunread = l->report.nunread};
+                                         .unread = l->report.unread, .nunread = l->report.nunread,
+                                         .skews = l->in->skews, .nskews = l->in->nskews};
         l->summarized = sbx_summarize(&l->tl, &sopts, &l->sum, l->err, sizeof l->err);
     }
     atomic_store(&l->done, true);
@@ -94,7 +95,8 @@ bool sbx_loader_preview(const struct sbx_loader_inputs *in, size_t prefix, struc
     size_t loaded = sbx_load_paths(tl, in->paths, in->n, &opts, &rep);
     sbx_load_report_free(&rep); /* the full load reports the same problems */
     char err[256];
-    struct sbx_summary_opts sopts = {.threads = 1, .allow = in->allow};
+    struct sbx_summary_opts sopts = {.threads = 1, .allow = in->allow, .skews = in->skews,
+                                     .nskews = in->nskews};
     if (!loaded || !sbx_summarize(tl, &sopts, sum, err, sizeof err)) {
         sbx_timeline_free(tl);
         return false;

@@ -23,6 +23,8 @@ struct sbx_loader_inputs {
     size_t n;
     const struct sbx_allowlist *allow;      /* or NULL (analyses/summary.h) */
     struct sbx_import_opts import;          /* importers/format.h */
+    const struct sbx_skew_given *skews;     /* --skew (analyses/crosscheck.h), or NULL */
+    size_t nskews;
 };
 
 struct sbx_loader {

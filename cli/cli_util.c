@@ -185,10 +185,44 @@ bool sbx_parse_threads(const char *s, int *threads)
     return true;
 }
 
+bool sbx_parse_skew(const char *arg, struct sbx_skew_given *g)
+{
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"ms", 1e6}, {"s", 1e9}, {"min", 60e9}, {"m", 60e9}, {"h", 3600e9}};
+    const char *eq = strrchr(arg, '=');
+    char *end = NULL;
+    double v = eq && eq > arg ? strtod(eq + 1, &end) : 0;
+    bool number = end && end != eq + 1 && (eq[1] == '+' || eq[1] == '-' || (eq[1] >= '0' && eq[1] <= '9'));
+    for (size_t i = 0; number && i < sizeof units / sizeof *units; i++) {
+        double ns = v * units[i].ns;
+        if (strcmp(end, units[i].unit) == 0 && ns >= -86400e9 && ns <= 86400e9) {
+            g->source = sbx_xstrndup(arg, (size_t)(eq - arg));
+            g->ns = (int64_t)(ns < 0 ? ns - 0.5 : ns + 0.5);
+            return true;
+        }
+    }
+    fprintf(stderr, "sbxview: --skew wants SOURCE=OFFSET, OFFSET like +45s, -90s, 2.5s, 800ms, "
+                    "-3m or 1h (at most a day); SOURCE a file name or a format name\n");
+    return false;
+}
+
+static bool add_skew(struct sbx_cli_runs *r, const char *arg)
+{
+    struct sbx_skew_given g;
+    if (!sbx_parse_skew(arg, &g))
+        return false;
+    r->skews = sbx_xrealloc(r->skews, (r->nskews + 1) * sizeof *r->skews);
+    r->skews[r->nskews++] = g;
+    return true;
+}
+
 int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg)
 {
     bool ok;
     switch (c) {
+    case 'K': ok = add_skew(r, arg); break;
     case 1: ok = sbx_inputs_add(&r->in, arg); break;
     case 'A': ok = sbx_inputs_as(&r->in, arg); break;
     case 'W': ok = sbx_load_allow_list(arg, &r->allow); break;
@@ -212,6 +246,11 @@ void sbx_cli_runs_free(struct sbx_cli_runs *r)
     sbx_inputs_free(&r->in);
     sbx_allowlist_free(r->allow);
     r->allow = NULL;
+    for (size_t i = 0; i < r->nskews; i++)
+        free((char *)r->skews[i].source);
+    free(r->skews);
+    r->skews = NULL;
+    r->nskews = 0;
 }
 
 struct sbx_import_opts sbx_cli_import_opts(void)
@@ -230,7 +269,8 @@ bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,
 {
     char err[256];
     struct sbx_summary_opts so = {.threads = r->threads, .allow = r->allow,
-                                  .unread = rep->unread, .nunread = rep->nunread};
+                                  .unread = rep->unread, .nunread = rep->nunread,
+                                  .skews = r->skews, .nskews = r->nskews};
     if (sbx_summarize(tl, &so, sum, err, sizeof err))
         return true;
     sbx_warn(err);

@@ -59,25 +59,33 @@ bool sbx_load_allow_list(const char *path, struct sbx_allowlist **list);
 /* Parses -j's number (1-64); false with a message on stderr. */
 bool sbx_parse_threads(const char *s, int *threads);
 
+/* --skew SOURCE=DURATION: SOURCE non-empty, DURATION an optional sign, a
+ * number (a fraction allowed) and a unit, ms, s, m, min or h (at most a
+ * day); false with a message on stderr. g->source is a copy the caller
+ * frees (sbx_cli_runs_free does for r->skews). */
+bool sbx_parse_skew(const char *arg, struct sbx_skew_given *g);
+
 /* What every command that reads runs takes from its command line: the
- * inputs (with --as), --allow-list, -j and -q. Start it zeroed; it owns
+ * inputs (with --as), --allow-list, --skew, -j and -q. Start it zeroed; it owns
  * in's arrays and allow: free them with sbx_cli_runs_free. */
 struct sbx_cli_runs {
     struct sbx_inputs in;
     struct sbx_allowlist *allow;
     int threads; /* 0: the default */
     bool quiet;
+    struct sbx_skew_given *skews; /* --skew, in order; each source owned */
+    size_t nskews;
 };
 /* The long options sbx_cli_runs_option takes, for a command's option
  * table (with "j:" in its optstring); --quiet ('q') is apart, as the
  * review has none. */
 #define SBX_CLI_RUNS_LONGOPTS                                                                      \
     {"as", required_argument, NULL, 'A'}, {"allow-list", required_argument, NULL, 'W'},           \
-        {"threads", required_argument, NULL, 'j'}
+        {"threads", required_argument, NULL, 'j'}, {"skew", required_argument, NULL, 'K'}
 #define SBX_CLI_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
 /* One option from getopt_long (an optstring that starts with "-", so an
  * input comes back as 1 in order): 1 an input, 'A' --as, 'W' --allow-list,
- * 'j' and 'q'. Returns 1 when it took c, 0 when c is another option, -1
+ * 'K' --skew, 'j' and 'q'. Returns 1 when it took c, 0 when c is another option, -1
  * when its value is bad (the message on stderr). */
 int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
 /* The inputs after "--" (argv[optind] on); false with a message on stderr. */

@@ -44,7 +44,8 @@ static void print_text(const struct report *r, bool ascii)
     }
 }
 
-static void print_json(const struct report *r, const char *const *missing, size_t nmissing)
+static void print_json(const struct report *r, const char *const *missing, size_t nmissing,
+                       const struct sbx_summary *sum)
 {
     struct sbx_buf out = SBX_BUF_INIT;
     struct sbx_jsonw w;
@@ -57,6 +58,14 @@ static void print_json(const struct report *r, const char *const *missing, size_
     for (size_t i = 0; i < nmissing; i++)
         sbx_untrusted_json_cstr(&w, missing[i]);
     sbx_jw_end_array(&w);
+    /* an uncertain skew: what the cross-check did not conclude (null: nothing) */
+    struct sbx_buf note = SBX_BUF_INIT;
+    sbx_jw_key(&w, "not_concluded");
+    if (sbx_findings_skew_note(sum, &note))
+        sbx_jw_cstr(&w, note.p);
+    else
+        sbx_jw_null(&w);
+    sbx_buf_free(&note);
     sbx_jw_key(&w, "findings");
     sbx_jw_array(&w);
     for (size_t i = 0; i < r->found.n; i++) {
@@ -202,9 +211,13 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     r.tl = &tl;
     sbx_findings_collect(&tl, &sum, r.allowed, &r.found);
     if (json)
-        print_json(&r, missing, nmissing);
+        print_json(&r, missing, nmissing, &sum);
     else
         print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+    struct sbx_buf note = SBX_BUF_INIT;
+    if (sbx_findings_skew_note(&sum, &note)) /* numbers only: nothing from a log */
+        fprintf(stderr, "sbxview: %s\n", note.p);
+    sbx_buf_free(&note);
     for (size_t i = 0; i < nmissing; i++)
         fprintf(stderr, "sbxview: could not check: %s is not among the inputs\n", missing[i]);
     status = nmissing ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;

@@ -47,9 +47,9 @@ static int parse(int argc, char **argv, struct export_args *a)
         if (took < 0)
             return SBX_EXIT_USAGE;
         if (took) { /* the body names the inputs as they were given */
-            if (c == 'A' || c == 'W')
-                given(a, c == 'A' ? "--as" : "--allow-list");
-            if (c == 1 || c == 'A' || c == 'W')
+            if (c == 'A' || c == 'W' || c == 'K')
+                given(a, c == 'A' ? "--as" : c == 'W' ? "--allow-list" : "--skew");
+            if (c == 1 || c == 'A' || c == 'W' || c == 'K')
                 given(a, optarg);
             continue;
         }

@@ -178,7 +178,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     char err[256];
     struct sbx_summary sum;
     struct sbx_summary_opts sopts = {.threads = r->threads, .allow = r->allow, .unread = rep.unread,
-                                     .nunread = rep.nunread};
+                                     .nunread = rep.nunread, .skews = r->skews, .nskews = r->nskews};
     bool summarized = sbx_summarize(&tl, &sopts, &sum, err, sizeof err);
     if (analysing)
         fputs("\r\033[K", stderr); /* before the error: the line it clears is the one above */

@@ -179,7 +179,8 @@ static void follow_poll(struct sbx_app *app, struct live *v)
         struct sbx_summary *s = sbx_xmalloc(sizeof *s);
         char err[256];
         struct sbx_summary_opts so = {.allow = v->l->in->allow, .unread = v->l->report.unread,
-                                      .nunread = v->l->report.nunread};
+                                      .nunread = v->l->report.nunread, .skews = v->l->in->skews,
+                                      .nskews = v->l->in->nskews};
         if (sbx_summarize(&v->l->tl, &so, s, err, sizeof err)) {
             sbx_app_set_data(app, &v->l->tl, s, false);
             if (v->fsum) {
@@ -371,7 +372,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
-                                   .allow = r->allow, .import = sbx_cli_import_opts()};
+                                   .allow = r->allow, .import = sbx_cli_import_opts(),
+                                   .skews = r->skews, .nskews = r->nskews};
     o.app.import = li.import; /* for the runs the runs list and compare view load */
     o.app.exports = true;
     struct sbx_send_env services;

@@ -116,6 +116,8 @@ void sbx_usage(FILE *to)
           "      --allow-list FILE the hosts the run may reach, one a line (# comments,\n"
           "                        *.example.com for a domain and everything under it);\n"
           "                        every other host it reached or tried is a finding (U)\n"
+          "      --skew SOURCE=OFFSET  a source's clock minus the wrapper's (runtime=+45s,\n"
+          "                        runtime-commands.json=-90s), instead of the one measured\n"
           "  FORMAT is one of:",
           to);
     struct sbx_buf names = SBX_BUF_INIT;

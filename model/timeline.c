@@ -354,14 +354,49 @@ static void merge_tail(void *base, size_t old, size_t n, size_t size,
     free(tmp);
 }
 
+static void shift_times(struct sbx_event *e, int64_t by)
+{
+    if (e->start != SBX_TIME_UNKNOWN)
+        e->start -= by;
+    if (e->end != SBX_TIME_UNKNOWN)
+        e->end -= by;
+}
+
 void sbx_timeline_append(struct sbx_timeline *tl, struct sbx_evbuf *bufs, size_t nbufs)
 {
     size_t old_n = tl->n, old_skips = tl->nskips;
     for (size_t i = 0; i < nbufs; i++)
         sbx_timeline_adopt(tl, &bufs[i]);
+    for (size_t i = old_n; i < tl->n; i++) /* a followed source's new lines: on its clock too */
+        shift_times(tl->order[i], tl->sources[tl->order[i]->source].clock_offset);
 
     merge_tail(tl->order, old_n, tl->n, sizeof *tl->order, event_before, order_cmp);
     merge_tail(tl->skips, old_skips, tl->nskips, sizeof *tl->skips, skip_before, skip_cmp);
+}
+
+void sbx_timeline_set_clock(struct sbx_timeline *tl, uint32_t source, int64_t offset,
+                            enum sbx_clock clock)
+{
+    struct sbx_source *s = &tl->sources[source];
+    int64_t by = offset - s->clock_offset;
+    s->clock_offset = offset;
+    s->clock = clock;
+    if (!by)
+        return;
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->order[i]->source == source)
+            shift_times(tl->order[i], by);
+}
+
+void sbx_timeline_resort(struct sbx_timeline *tl)
+{
+    if (tl->n)
+        qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+}
+
+int64_t sbx_event_own_time(const struct sbx_timeline *tl, const struct sbx_event *e, int64_t t)
+{
+    return t == SBX_TIME_UNKNOWN ? t : t + tl->sources[e->source].clock_offset;
 }
 
 size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32_t line,

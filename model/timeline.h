@@ -3,7 +3,8 @@
  *
  * Data flow: importers append (through an sbx_evbuf each, so two threads can
  * load halves of one file), then sbx_timeline_finish() sorts; after that the
- * timeline is read-only except for findings bits written by the analyses and
+ * timeline is read-only except for findings bits written by the analyses, a
+ * source's clock (sbx_timeline_set_clock, which moves its events' times) and
  * for following a growing log (importers/follow.h), which appends events with
  * sbx_timeline_append, may forget the event or skip of a line it re-reads, and
  * may replace a source's bytes with sbx_timeline_set_data.
@@ -27,6 +28,11 @@
 
 struct sbx_diff_file;
 
+/* Which clock a source's times are shown on (docs/formats/runtime.md,
+ * "Cross-check"): its own, or the wrapper's with an offset measured by the
+ * cross-check or given with --skew. */
+enum sbx_clock { SBX_CLOCK_OWN, SBX_CLOCK_MEASURED, SBX_CLOCK_GIVEN };
+
 enum sbx_data_how { SBX_DATA_MAPPED, SBX_DATA_HEAP };
 
 struct sbx_source {
@@ -41,6 +47,10 @@ struct sbx_source {
     uint32_t lines;      /* lines read, the last one perhaps without its newline */
     bool preview;        /* only the start of the file was read (a quick first load) */
     size_t full_size;    /* the file's size when read: more than size for a preview */
+    /* the source's clock minus the wrapper's: its events' times are its own
+     * minus this (0 for SBX_CLOCK_OWN); sbx_event_own_time undoes it */
+    int64_t clock_offset;
+    enum sbx_clock clock;
 };
 
 /* A line that was not loaded, and why. */
@@ -136,6 +146,16 @@ size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32
  * same places (normally: the old bytes and what was appended since). */
 void sbx_timeline_set_data(struct sbx_timeline *tl, uint32_t source, const char *data,
                            size_t size, enum sbx_data_how how);
+
+/* Puts a source on a clock: every event of it already loaded, and every
+ * one appended later, has offset taken off its own times (unknown times stay
+ * unknown). Call sbx_timeline_resort after the last one. O(n). */
+void sbx_timeline_set_clock(struct sbx_timeline *tl, uint32_t source, int64_t offset,
+                            enum sbx_clock clock);
+/* Sorts the order again after clocks changed. */
+void sbx_timeline_resort(struct sbx_timeline *tl);
+/* A time of e (its start or end) as its source's own clock gave it. */
+int64_t sbx_event_own_time(const struct sbx_timeline *tl, const struct sbx_event *e, int64_t t);
 
 /* The timeline's order: by start (unknown first), then source, then line. */
 int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);

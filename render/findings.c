@@ -215,3 +215,17 @@ void sbx_findings_free(struct sbx_findings *f)
     f->f = NULL;
     f->n = f->cap = 0;
 }
+
+bool sbx_findings_skew_note(const struct sbx_summary *sum, struct sbx_buf *out)
+{
+    const struct sbx_crosscheck *x = &sum->cross;
+    if (x->skew.how != SBX_SKEW_UNCERTAIN)
+        return false;
+    sbx_buf_addf(out, "skew uncertain (%zu of %zu pairs agree%s): %zu record%s and %zu command%s left "
+                      "unmatched are not concluded outside the wrapper or missing from the record; "
+                      "--skew SOURCE=OFFSET sets the offset",
+                 x->skew.pairs, x->skew.comparable, x->skew.pairs ? " on one offset" : "",
+                 x->nunmatched_records, x->nunmatched_records == 1 ? "" : "s", x->nunmatched_commands,
+                 x->nunmatched_commands == 1 ? "" : "s");
+    return true;
+}

@@ -38,4 +38,10 @@ void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summar
                           uint32_t allowed, struct sbx_findings *out);
 void sbx_findings_free(struct sbx_findings *f);
 
+/* What the cross-check could not conclude because the skew is uncertain
+ * (analyses/crosscheck.h): one line of sbxview's words (numbers only,
+ * nothing from a log) appended to out; false, nothing appended, when the
+ * skew is not uncertain. */
+bool sbx_findings_skew_note(const struct sbx_summary *sum, struct sbx_buf *out);
+
 #endif

@@ -83,6 +83,37 @@ const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, siz
     return sbx_sum_redact(c, s, n, len);
 }
 
+/* The record's clock: its offset and how it was found, or why there is none
+ * (docs/formats/runtime.md, "Cross-check"). */
+static void skew_words(const struct sbx_crosscheck *x, struct sbx_buf *out)
+{
+    const struct sbx_skew *k = &x->skew;
+    long long ms = (long long)(k->ns / 1000000), spread = (long long)(k->spread_ns / 1000000);
+    switch (k->how) {
+    case SBX_SKEW_NONE:
+        sbx_buf_adds(out, "; skew not measured (no wrapper command to align to: Runtime's own clock)");
+        break;
+    case SBX_SKEW_MEASURED:
+        sbx_buf_addf(out, "; skew %+lld ms (%zu pair%s agree, spread %lld ms)", ms, k->pairs,
+                     k->pairs == 1 ? "" : "s", spread);
+        break;
+    case SBX_SKEW_GIVEN:
+        sbx_buf_addf(out, "; skew %+lld ms as given (%zu pair%s agree, spread %lld ms)", ms, k->pairs,
+                     k->pairs == 1 ? "" : "s", spread);
+        break;
+    case SBX_SKEW_UNCERTAIN:
+        if (k->pairs)
+            sbx_buf_addf(out, "; skew uncertain (%+lld ms from only %zu of %zu pairs, not applied)", ms,
+                         k->pairs, k->comparable);
+        else
+            sbx_buf_addf(out, "; skew uncertain (no pairs of %zu agree)", k->comparable);
+        sbx_buf_addf(out, "; not concluded: %zu record%s and %zu command%s unmatched", x->nunmatched_records,
+                     x->nunmatched_records == 1 ? "" : "s", x->nunmatched_commands,
+                     x->nunmatched_commands == 1 ? "" : "s");
+        break;
+    }
+}
+
 void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
 {
     const struct sbx_crosscheck *x = &s->cross;
@@ -97,8 +128,7 @@ void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
         sbx_buf_addf(out, "; %zu missing from the record", x->nmissing);
     if (x->nexit_mismatch)
         sbx_buf_addf(out, "; %zu exit code%s differ", x->nexit_mismatch, x->nexit_mismatch == 1 ? "" : "s");
-    if (x->skew_known)
-        sbx_buf_addf(out, "; skew %+lld ms", (long long)(x->skew_ns / 1000000));
+    skew_words(x, out);
     if (x->older_than_record)
         sbx_buf_addf(out, "; %zu older than the record", x->older_than_record);
     if (x->running)

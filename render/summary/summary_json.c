@@ -252,6 +252,43 @@ static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struc
     sbx_jw_end_object(w);
 }
 
+static const char *const skew_how[] = {
+    [SBX_SKEW_NONE] = "none", [SBX_SKEW_MEASURED] = "measured",
+    [SBX_SKEW_UNCERTAIN] = "uncertain", [SBX_SKEW_GIVEN] = "given",
+};
+
+/* The record's clock, and with an uncertain one what was not concluded. */
+static void skew_object(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_crosscheck *x)
+{
+    const struct sbx_skew *k = &x->skew;
+    sbx_jw_key(w, "skew");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "how");
+    sbx_jw_cstr(w, skew_how[k->how]);
+    sbx_jw_key(w, "ms");
+    if (k->how == SBX_SKEW_NONE || (k->how == SBX_SKEW_UNCERTAIN && !k->pairs))
+        sbx_jw_null(w);
+    else
+        sbx_jw_int(w, k->ns / 1000000);
+    int_field(w, "pairs", (int64_t)k->pairs);
+    int_field(w, "comparable", (int64_t)k->comparable);
+    int_field(w, "spread_ms", k->spread_ns / 1000000);
+    sbx_jw_key(w, "not_concluded");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "records");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nunmatched_records; i++)
+        command_entry(c, w, x->unmatched_records[i]);
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "commands");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nunmatched_commands; i++)
+        command_entry(c, w, x->unmatched_commands[i]);
+    sbx_jw_end_array(w);
+    sbx_jw_end_object(w);
+    sbx_jw_end_object(w);
+}
+
 static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_summary *s = c->sum;
@@ -281,6 +318,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     int_field(w, "older_than_record", (int64_t)x->older_than_record);
     int_field(w, "running", (int64_t)x->running);
     int_field(w, "unread", (int64_t)x->unread);
+    skew_object(c, w, x);
     sbx_jw_key(w, "exit_mismatch");
     sbx_jw_array(w);
     for (size_t i = 0; i < x->nexit_mismatch; i++) {

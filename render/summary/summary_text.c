@@ -420,7 +420,8 @@ static void record_lines(struct line *l, struct sbx_buf *out)
     const struct sbx_crosscheck *x = &l->c->sum->cross;
     sbx_buf_adds(&l->b, "Record:    ");
     sbx_sum_record_words(l->c->sum, &l->b);
-    bool bad = x->noutside || x->nmissing || x->nexit_mismatch;
+    bool bad = x->noutside || x->nmissing || x->nexit_mismatch || x->nunmatched_records ||
+               x->nunmatched_commands; /* an uncertain skew left them unexplained */
     if (x->noutside)
         l->filter = "outside";
     emit_styled(l, out, bad ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);

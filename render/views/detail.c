@@ -42,6 +42,14 @@ static void untrusted(struct sbx_doc *d, struct sbx_rows_look *l, enum sbx_style
     sbx_doc_untrusted(d, style, s, n, one_line);
 }
 
+static bool listed(const struct sbx_event *const *list, size_t n, const struct sbx_event *e)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == e)
+            return true;
+    return false;
+}
+
 static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *name, int64_t t,
                        const struct sbx_event *e)
 {
@@ -62,6 +70,37 @@ static void time_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *n
             sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred: the source has no times; placed after the run's last event");
         else if (e->tflags & SBX_EVT_TIME_INFERRED)
             sbx_doc_adds(d, SBX_STYLE_NOTE, " ~ inferred");
+    }
+    sbx_doc_end_line(d);
+}
+
+/* Which clock the times above are on, and the source's own time beside
+ * them when it was moved (docs/formats/runtime.md, "Cross-check"). */
+static void clock_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_source *src = &l->tl->sources[e->source];
+    bool runtime = strncmp(src->format, "runtime-", 8) == 0;
+    if (src->clock == SBX_CLOCK_OWN && !runtime)
+        return;
+    sbx_doc_field(d, "Clock");
+    if (src->clock == SBX_CLOCK_OWN) {
+        bool uncertain = l->sum && l->sum->cross.skew.how == SBX_SKEW_UNCERTAIN;
+        sbx_doc_adds(d, SBX_STYLE_WARNING,
+                     uncertain ? "Runtime's own: the skew to the wrapper's log is uncertain, not applied"
+                               : "Runtime's own: no wrapper command to align it to");
+        sbx_doc_end_line(d);
+        return;
+    }
+    char stamp[40], clock[16];
+    int64_t own = sbx_event_own_time(l->tl, e, e->start);
+    long long off = (long long)src->clock_offset;
+    sbx_doc_addf(d, SBX_STYLE_NORMAL, "the wrapper's; this source's runs %s%lld.%03lld s from it (%s)",
+                 off < 0 ? "-" : "+", (off < 0 ? -off : off) / 1000000000, (off < 0 ? -off : off) / 1000000 % 1000,
+                 src->clock == SBX_CLOCK_GIVEN ? "given with --skew" : "measured");
+    if (own != SBX_TIME_UNKNOWN) {
+        sbx_stamp(own, l->local, stamp);
+        sbx_clock(own, l->local, clock);
+        sbx_doc_addf(d, SBX_STYLE_NOTE, "; its own time %.10s %s %s", stamp, clock, stamp + 20);
     }
     sbx_doc_end_line(d);
 }
@@ -480,8 +519,9 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
             if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
                 sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
-            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %lld ms, started %+lld ms from the wrapper's start",
-                         (long long)r->u.cmd.ms, (long long)((r->start - e->start) / 1000000));
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %lld ms, started %+lld ms from the wrapper's start%s",
+                         (long long)r->u.cmd.ms, (long long)((r->start - e->start) / 1000000),
+                         l->tl->sources[r->source].clock != SBX_CLOCK_OWN ? " once the skew is off" : "");
             if (r->label) {
                 sbx_doc_adds(d, SBX_STYLE_NORMAL, ", by ");
                 untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, r->label), strlen(sbx_str(l->tl, r->label)), true);
@@ -492,6 +532,8 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
             sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "Runtime's record saw another exit code");
         } else if (e->findings & SBX_F_MISSING_FROM_RECORD) {
             sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "MISSING: no record of it, within the record's span");
+        } else if (listed(l->sum->cross.unmatched_commands, l->sum->cross.nunmatched_commands, e)) {
+            sbx_doc_adds(d, SBX_STYLE_WARNING, "not matched; not concluded missing: the skew is uncertain");
         } else {
             sbx_doc_adds(d, SBX_STYLE_NOTE, "not checked (before the record's span, or no record for this sandbox)");
         }
@@ -529,6 +571,8 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
                 w = l->sum->cross.pairs[i].wrapper;
         if (w)
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched (%s:%u)", sbx_display_path(l->tl->sources[w->source].path), w->line_no);
+        else if (l->sum && listed(l->sum->cross.unmatched_records, l->sum->cross.nunmatched_records, e))
+            sbx_doc_adds(d, SBX_STYLE_WARNING, "not matched; not concluded outside the wrapper: the skew is uncertain");
         else
             sbx_doc_adds(d, SBX_STYLE_NOTE, "not cross-checked");
     }
@@ -768,6 +812,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     sbx_doc_end_line(d);
     time_field(d, l, "Started", e->start, e);
     time_field(d, l, "Ended", e->end, e);
+    clock_field(d, l, e);
     const char *sb = sbx_str(l->tl, e->sandbox);
     sbx_doc_field(d, "Sandbox");
     if (!sb[0] && e->kind == SBX_EV_NETWORK) /* a proxy's line names its client, not a sandbox */

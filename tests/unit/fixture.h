@@ -19,6 +19,7 @@
 #define SBX_TEST_FIXTURE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,10 @@ struct fixture {
     struct sbx_evbuf buf;
     struct sbx_buf text; /* the source's bytes */
     uint32_t src;
+    /* the provider's records come from a source of their own, as a loaded
+     * runtime-commands.json's do (their clock can be moved apart) */
+    uint32_t rec_src;
+    bool has_rec_src;
 };
 
 static inline void fixture_init(struct fixture *fx, const char *source_name)
@@ -177,6 +182,12 @@ static inline struct sbx_event *fixture_record(struct fixture *fx, const char *s
                                                unsigned state_flags)
 {
     struct sbx_event *e = fixture_event(fx, SBX_EV_COMMAND, sandbox, start, start + 5 * FX_MS);
+    if (!fx->has_rec_src) {
+        fx->rec_src = sbx_timeline_add_source(&fx->tl, "runtime-commands.json", NULL, 0, SBX_DATA_HEAP);
+        fx->tl.sources[fx->rec_src].format = "runtime-commands";
+        fx->has_rec_src = true;
+    }
+    e->source = (uint16_t)fx->rec_src;
     struct sbx_command *c = &e->u.cmd;
     c->program = fixture_id(fx, program);
     c->flags = SBX_CMD_RECORD | SBX_CMD_MS_KNOWN | state_flags;

@@ -60,6 +60,12 @@ static void done(struct run *r)
     free(r);
 }
 
+/* A record's start as its own source gave it (the timeline shows it on the wrapper's clock). */
+static int64_t own_start(struct run *r, const struct sbx_event *e)
+{
+    return sbx_event_own_time(&r->fx.tl, e, e->start);
+}
+
 static const struct sbx_event *only_wrapper(struct run *r, const char *cmd_prefix)
 {
     struct sbx_buf tmp = SBX_BUF_INIT;
@@ -95,7 +101,7 @@ static void matched_and_outside(void **state)
     assert_int_equal(x->records, 4);
     assert_int_equal(x->npairs, 3);
     assert_int_equal(x->noutside, 1);
-    assert_int_equal(x->outside[0]->start, T0 + 1500 * MS);
+    assert_int_equal(own_start(r, x->outside[0]), T0 + 1500 * MS);
     assert_true(x->outside[0]->findings & SBX_F_OUTSIDE_WRAPPER);
     assert_int_equal(x->nmissing, 0);
     const struct sbx_event *py = only_wrapper(r, "FOO=1");
@@ -119,13 +125,14 @@ static void closest_start_wins(void **state)
     finish(r);
     const struct sbx_crosscheck *x = &r->sum.cross;
     assert_int_equal(x->npairs, 2);
-    assert_int_equal(sbx_crosscheck_record_of(x, only_wrapper(r, "ls a"))->start, T0 + 1100 * MS);
-    assert_int_equal(sbx_crosscheck_record_of(x, only_wrapper(r, "ls b"))->start, T0 + 2400 * MS);
+    assert_int_equal(own_start(r, sbx_crosscheck_record_of(x, only_wrapper(r, "ls a"))), T0 + 1100 * MS);
+    assert_int_equal(own_start(r, sbx_crosscheck_record_of(x, only_wrapper(r, "ls b"))), T0 + 2400 * MS);
     done(r);
 }
 
-/* The window is 2 s either way, its edge included: a record 2000 ms before
- * or after the wrapper's start is the same command, 2001 ms is not. */
+/* The window is 2 s either way around the measured skew, its edge
+ * included: with four commands agreeing on the skew, a record 2000 ms before
+ * or after the skew's place is the same command, 2001 ms is not. */
 static void window_edges(void **state)
 {
     (void)state;
@@ -136,18 +143,27 @@ static void window_edges(void **state)
         {-2001, false}, {-2000, true}, {-1999, true}, {0, true},
         {1999, true},   {2000, true},  {2001, false},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct run *r = start();
-        wrapper(r, "s1", 10000, 0, "make", 0);
-        record(r, "s1", 10000 + cases[i].offset_ms, "make", 0, 0);
-        finish(r);
-        const struct sbx_crosscheck *x = &r->sum.cross;
-        if ((x->npairs == 1) != cases[i].matched || (x->noutside == 0) != cases[i].matched)
-            fail_msg("a record %lld ms off: %zu pairs, %zu outside; want %s",
-                     (long long)cases[i].offset_ms, x->npairs, x->noutside,
-                     cases[i].matched ? "matched" : "not matched");
-        done(r);
-    }
+    static const int64_t skews_ms[] = {0, 45000, -90000};
+    for (size_t k = 0; k < sizeof skews_ms / sizeof *skews_ms; k++)
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            struct run *r = start();
+            int64_t sk = skews_ms[k];
+            for (int a = 0; a < 4; a++) { /* the anchors that measure the skew */
+                wrapper(r, "s1", 1000 + a * 1000, 0, "ls", 0);
+                record(r, "s1", 1000 + a * 1000 + sk, "ls", 0, 0);
+            }
+            wrapper(r, "s1", 10000, 0, "make", 0);
+            record(r, "s1", 10000 + sk + cases[i].offset_ms, "make", 0, 0);
+            finish(r);
+            const struct sbx_crosscheck *x = &r->sum.cross;
+            assert_int_equal(x->skew.how, SBX_SKEW_MEASURED);
+            assert_int_equal(x->skew_ns, sk * MS);
+            if ((x->npairs == 5) != cases[i].matched || (x->noutside == 0) != cases[i].matched)
+                fail_msg("skew %lld ms, a record %lld ms off: %zu pairs, %zu outside; want %s",
+                         (long long)sk, (long long)cases[i].offset_ms, x->npairs, x->noutside,
+                         cases[i].matched ? "matched" : "not matched");
+            done(r);
+        }
 }
 
 /* Two records for one command, the closer one after or before the farther:
@@ -166,10 +182,10 @@ static void closest_record_wins_either_order(void **state)
         finish(r);
         const struct sbx_event *rec = sbx_crosscheck_record_of(&r->sum.cross, only_wrapper(r, "ls"));
         assert_non_null(rec);
-        if (rec->start != T0 + (10000 + starts[i][1]) * MS)
+        if (own_start(r, rec) != T0 + (10000 + starts[i][1]) * MS)
             fail_msg("records %lld and %lld ms off: the one %lld ms off was taken",
                      (long long)starts[i][0], (long long)starts[i][1],
-                     (long long)((rec->start - T0) / MS - 10000));
+                     (long long)((own_start(r, rec) - T0) / MS - 10000));
         assert_int_equal(r->sum.cross.noutside, 1);
         done(r);
     }
@@ -226,6 +242,10 @@ static void missing_older_and_exit_mismatch(void **state)
     (void)state;
     struct run *r = start();
     wrapper(r, "s1", -20000, 0, "make old", 0); /* before the record's first entry */
+    for (int a = 0; a < 3; a++) {               /* the skew: measured from these */
+        wrapper(r, "s1", 2000 + a * 500, 0, "git status", 0);
+        record(r, "s1", 2000 + a * 500, "git", 0, 0);
+    }
     wrapper(r, "s1", 1000, 0, "make build", 2);
     wrapper(r, "s1", 5000, 0, "rm -rf x", 0);   /* the record lacks it */
     wrapper(r, "s2", 5000, 0, "ls", 0);         /* s2 has no record: not checked */
@@ -235,7 +255,7 @@ static void missing_older_and_exit_mismatch(void **state)
     record(r, "s1", 9500, "tail", 0, SBX_CMD_UNREAD);
     finish(r);
     const struct sbx_crosscheck *x = &r->sum.cross;
-    assert_int_equal(x->checked_commands, 3);
+    assert_int_equal(x->checked_commands, 6);
     assert_int_equal(x->older_than_record, 1);
     assert_int_equal(x->nmissing, 1);
     assert_true(x->missing[0]->findings & SBX_F_MISSING_FROM_RECORD);
@@ -276,6 +296,81 @@ static void several_sandboxes(void **state)
     done(r);
 }
 
+/* Two of five commands agree on an offset: too few to trust. The skew is
+ * uncertain, not applied, and what is left unmatched is not called outside
+ * the wrapper or missing from the record. */
+static void uncertain_skew_concludes_nothing(void **state)
+{
+    (void)state;
+    struct run *r = start();
+    static const char *const cmds[] = {"ls", "cat a", "id", "env", "uname"};
+    for (int i = 0; i < 5; i++)
+        wrapper(r, "s1", 1000 + i * 1000, 0, cmds[i], 0);
+    record(r, "s1", 1000 + 45000, "ls", 0, 0);
+    record(r, "s1", 2000 + 45000, "cat", 0, 0);
+    record(r, "s1", 0, "curl", 0, 0); /* the record's span starts before the commands */
+    record(r, "s1", 31000, "wget", 0, 0);
+    record(r, "s1", 32000, "nc", 0, 0);
+    finish(r);
+    const struct sbx_crosscheck *x = &r->sum.cross;
+    assert_int_equal(x->skew.how, SBX_SKEW_UNCERTAIN);
+    assert_int_equal(x->skew.pairs, 2);
+    assert_int_equal(x->skew.ns, 45000 * MS); /* the best guess, reported */
+    assert_false(x->skew_known);
+    assert_int_equal(x->noutside + x->nmissing + x->nexit_mismatch, 0);
+    assert_int_equal(x->nunmatched_records, 5);
+    assert_int_equal(x->nunmatched_commands, 5);
+    for (size_t i = 0; i < r->fx.tl.n; i++)
+        assert_false(r->fx.tl.order[i]->findings & (SBX_F_OUTSIDE_WRAPPER | SBX_F_MISSING_FROM_RECORD));
+    /* not applied: the records keep their own clock */
+    assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_OWN);
+    done(r);
+}
+
+/* Three of five agree: enough, and the two others are concluded. */
+static void three_pairs_are_enough(void **state)
+{
+    (void)state;
+    struct run *r = start();
+    for (int i = 0; i < 5; i++)
+        wrapper(r, "s1", 1000 + i * 1000, 0, i < 3 ? "ls" : "id", 0);
+    for (int i = 0; i < 3; i++)
+        record(r, "s1", 1000 + i * 1000 - 90000, "ls", 0, 0);
+    record(r, "s1", 50000, "curl", 0, 0);
+    record(r, "s1", 51000, "nc", 0, 0);
+    finish(r);
+    const struct sbx_crosscheck *x = &r->sum.cross;
+    assert_int_equal(x->skew.how, SBX_SKEW_MEASURED);
+    assert_int_equal(x->skew_ns, -90000 * MS);
+    assert_int_equal(x->noutside, 2);
+    assert_int_equal(x->nmissing, 2);
+    assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_MEASURED);
+    done(r);
+}
+
+/* A given skew is applied as given, whatever the estimate says. */
+static void given_skew_wins(void **state)
+{
+    (void)state;
+    struct run *r = start();
+    for (int i = 0; i < 4; i++) {
+        wrapper(r, "s1", 1000 + i * 1000, 0, "ls", 0);
+        record(r, "s1", 1000 + i * 1000 + 45000, "ls", 0, 0);
+    }
+    fixture_finish(&r->fx);
+    static const struct sbx_skew_given g[] = {{"runtime", 10000 * MS}};
+    struct sbx_summary_opts so = {.threads = 1, .skews = g, .nskews = 1};
+    char err[160];
+    assert_true(sbx_summarize(&r->fx.tl, &so, &r->sum, err, sizeof err));
+    const struct sbx_crosscheck *x = &r->sum.cross;
+    assert_int_equal(x->skew.how, SBX_SKEW_GIVEN);
+    assert_int_equal(x->skew_ns, 10000 * MS);
+    assert_int_equal(x->skew.pairs, 0);
+    assert_int_equal(x->noutside, 4);
+    assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_GIVEN);
+    done(r);
+}
+
 static void no_record_no_check(void **state)
 {
     (void)state;
@@ -301,6 +396,9 @@ int main(void)
         cmocka_unit_test(running_matches_any_exit),
         cmocka_unit_test(several_sandboxes),
         cmocka_unit_test(no_record_no_check),
+        cmocka_unit_test(uncertain_skew_concludes_nothing),
+        cmocka_unit_test(three_pairs_are_enough),
+        cmocka_unit_test(given_skew_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,7 +44,18 @@ static void command_line(const struct report *r, const struct sbx_event *e, char
     struct sbx_buf tmp = SBX_BUF_INIT;
     size_t len;
     const char *s = sbx_text_get(r->tl, e, &e->u.cmd.command, &tmp, &len);
-    snprintf(out, n, "%.*s", (int)(len > 300 ? 300 : len), s);
+    /* evidence is a C string: a NUL in the command is written as the
+       sanitiser shows it, so that what follows it is not lost */
+    size_t k = 0;
+    for (size_t i = 0; i < len && i < 300 && k + 3 <= n; i++) {
+        if (s[i] == '\0') {
+            out[k++] = '^';
+            out[k++] = '@';
+        } else {
+            out[k++] = s[i];
+        }
+    }
+    out[k < n ? k : n - 1] = '\0';
     sbx_buf_free(&tmp);
 }
 
@@ -138,6 +149,15 @@ static void collect(struct report *r)
         if (e->findings & SBX_F_HIDDEN_TEXT) {
             command_line(r, e, cmd, sizeof cmd);
             add(r, SBX_F_HIDDEN_TEXT, e, "$ %s", cmd);
+        }
+        if (e->findings & SBX_F_DUP_FIELD) {
+            if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+                command_line(r, e, cmd, sizeof cmd);
+                add(r, SBX_F_DUP_FIELD, e, "$ %s: a field given twice, the last value read", cmd);
+            } else {
+                add(r, SBX_F_DUP_FIELD, e, "%s%s%s: a field given twice, the last value read",
+                    sbx_kind_name(e->kind), e->label ? " " : "", str(r, e->label));
+            }
         }
     }
 }

@@ -145,6 +145,8 @@ void sbx_usage(FILE *to)
           "  -f, --format FORMAT   text (default; fits 80x24), markdown, or json (schema 1)\n"
           "  -o, --output FILE     write to FILE (whole or not at all) instead of stdout\n"
           "  -j, --threads N       threads for loading and analysis (default: one per CPU)\n"
+          "      --max-input SIZE  the most standard input or a FIFO may hold (default 2G;\n"
+          "                        K, M, G, T); every command that reads runs takes it\n"
           "  -q, --quiet           no progress or warnings on standard error\n"
           "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is set),\n"
           "                        always, or never; text format only\n"

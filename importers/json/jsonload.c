@@ -23,13 +23,17 @@ int sbx_json_bigint(const char *tok, size_t len)
     return why && strcmp(why, "integer out of range") == 0;
 }
 
-/* text with every integer beyond int64 outside strings put in quotes, into
- * out; starts[] gets where each one began in text. False when there is none
- * (the number out of range was a real). */
+/* text with every integer beyond int64 in a value's place put in quotes
+ * (never one where a key belongs: that would make a key of it), into out;
+ * starts[] gets where each one began in text. False when there is none (the
+ * number out of range was a real, or text nests deeper than jansson reads). */
 static bool quote_bigints(const char *text, size_t len, struct sbx_buf *out, size_t **starts,
                           size_t *n)
 {
-    size_t i = 0, from = 0, cap = 0;
+    enum { DEPTH = 2048 }; /* jansson's own limit */
+    char open[DEPTH];      /* the brackets around the place being read */
+    size_t depth = 0, i = 0, from = 0, cap = 0;
+    char prev = 0;         /* the last byte outside strings and white space */
     while (i < len) {
         char c = text[i];
         if (c == '"') {
@@ -37,16 +41,29 @@ static bool quote_bigints(const char *text, size_t len, struct sbx_buf *out, siz
                 if (text[i] == '\\')
                     i++;
             i++;
+            prev = '"';
             continue;
         }
+        if (c == '[' || c == '{') {
+            if (depth == DEPTH)
+                return false;
+            open[depth++] = c;
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        }
         if (c != '-' && !(c >= '0' && c <= '9')) {
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                prev = c;
             i++;
             continue;
         }
         size_t t = i;
         while (i < len && num_char(text[i]))
             i++;
-        if (!sbx_json_bigint(text + t, i - t))
+        bool value = depth == 0 || prev == ':' ||
+                     (open[depth - 1] == '[' && (prev == '[' || prev == ','));
+        prev = '0';
+        if (!value || !sbx_json_bigint(text + t, i - t))
             continue;
         if (*n == cap) {
             cap = cap ? cap * 2 : 4;

@@ -572,6 +572,10 @@ static void test_big_integers(void **state)
     assert_int_equal(s.m[1].type, SBX_JINT);
     REJECTS("{\"exit\": 123456789012345678901234567890", SBX_JERR_TRUNCATED, "unexpected end");
     REJECTS("{\"a\": [1e400]}", SBX_JERR_RANGE, "number out of range");
+    /* a big integer where a key belongs is no key, kept as text or not */
+    REJECTS("{\"exit\": 1, 99999999999999999999: 0}", SBX_JERR_SYNTAX, "expected a string key");
+    REJECTS("{\"a\": {99999999999999999999: 0}}", SBX_JERR_RANGE, "nested value");
+    assert_true(scans(&s, "{\"a\": [99999999999999999999, {\"b\": [-99999999999999999999]}]}"));
     sbx_jscan_free(&s);
 }
 

@@ -1,7 +1,7 @@
 /* The single analyses that sbx_summarize (analyses/summary.c) runs, one
  * file each, in this order: after the witnesses (analyses/witness.h, which
- * the others read to count each thing once) commands, records, spans, files, content,
- * network, denials, and with an allow list unlisted. Each reads the
+ * the others read to count each thing once) commands, records, spans, files,
+ * content, network, denials, fields, and with an allow list unlisted. Each reads the
  * timeline, fills its part of the summary and sets findings bits
  * (model/findings.h) from the facts the importers stored: importers set
  * none but SBX_F_BAD_FIELD. Internal to analyses/: everyone else calls
@@ -42,6 +42,11 @@ void sbx_analyze_denials(struct sbx_timeline *tl, struct sbx_summary *sum);
 /* OpenTelemetry spans: their trees and counts; SBX_F_FAILED for a span
  * whose status is an error (SBX_EVT_ERROR). After sbx_analyze_commands. */
 void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
+
+/* Records that give a field twice (SBX_EVT_DUP_FIELD): SBX_F_DUP_FIELD. A
+ * forged line can add a second "exit" after the real one; the importers
+ * read the last, as jansson does, and this says so. */
+void sbx_analyze_fields(struct sbx_timeline *tl);
 
 /* Where an analysis saw a host the allow list lacks (its event already
  * marked SBX_F_UNLISTED_HOST); order is the event's timeline position. */

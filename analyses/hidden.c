@@ -66,26 +66,32 @@ static bool starts_escape(const char *s, size_t i)
 
 /* Candidates, a block at a time: where an invisible code point's UTF-8 may
  * start, by its first two bytes (C2 AD, D8 9C, E1 85/A0, E2 80/81, E3 85,
- * EE, EF, F3 A0/B0-BF, F4), and in escaped text a \u escape, except the
- * \u00XX ones but \u00AX (only U+00AD of them hides). So the box drawing,
- * arrows, kana and \u001b of ordinary output are not even looked at. One
+ * EE, EF, F3 A0/B0-BF, F4), a NUL byte, and in escaped text a \u escape,
+ * except the \u00XX ones but \u00AX (only U+00AD of them hides) and \u000X
+ * (\u0000 hides). So the box drawing, arrows, kana and \u001b of ordinary
+ * output are not even looked at. One
  * body for 16 and 32 bytes, in GCC's vector types; the block and the 4
  * bytes after it must be readable. */
 /* Whether the code point that starts at s[i] (a candidate) hides. */
 static bool hides_at(const char *s, size_t n, size_t i, bool escaped)
 {
     const unsigned char *u = (const unsigned char *)s;
-    /* quick answers for the common cases: \u00XX (only U+00AD hides), and
-     * E2 not followed by 80 or 81 (arrows, quotes, dashes: none hides) */
+    /* a NUL: what a terminal shows as nothing */
+    if (u[i] == 0)
+        return true;
+    /* quick answers for the common cases: \u00XX (only U+00AD and U+0000
+     * hide), and E2 not followed by 80 or 81 (arrows, quotes, dashes: none
+     * hides) */
     if (u[i] == '\\' && i + 5 < n && u[i + 2] == '0' && u[i + 3] == '0' &&
-        !((u[i + 4] | 0x20) == 'a' && (u[i + 5] | 0x20) == 'd'))
+        !((u[i + 4] | 0x20) == 'a' && (u[i + 5] | 0x20) == 'd') &&
+        !(u[i + 4] == '0' && u[i + 5] == '0'))
         return false;
     if (u[i] == 0xe2 && i + 1 < n && u[i + 1] != 0x80 && u[i + 1] != 0x81)
         return false;
     if (u[i] == '\\') {
         size_t len;
         long cp = escaped && starts_escape(s, i) ? escape_at(s, n, i, &len) : -1;
-        return cp >= 0 && sbx_cp_invisible((uint32_t)cp);
+        return cp == 0 || (cp > 0 && sbx_cp_invisible((uint32_t)cp));
     }
     uint32_t cp;
     return sbx_utf8_decode(u + i, n - i, &cp) && sbx_cp_invisible(cp);
@@ -104,7 +110,7 @@ static bool hides_at(const char *s, size_t n, size_t i, bool escaped)
             S m = ((v == 0xc2) & (n1 == 0xad)) | ((v == 0xd8) & (n1 == 0x9c)) |                \
                   ((v == 0xe1) & ((n1 == 0x85) | (n1 == 0xa0))) |                              \
                   ((v == 0xe2) & ((n1 & 0xfe) == 0x80)) | ((v == 0xe3) & (n1 == 0x85)) |       \
-                  ((v & 0xfe) == 0xee) | (v == 0xf4) |                                         \
+                  ((v & 0xfe) == 0xee) | (v == 0xf4) | (v == 0) |                              \
                   ((v == 0xf3) & ((n1 == 0xa0) | ((n1 & 0xf0) == 0xb0)));                      \
             if (escaped) {                                                                     \
                 U n2, n3, n4;                                                                  \
@@ -112,7 +118,7 @@ static bool hides_at(const char *s, size_t n, size_t i, bool escaped)
                 memcpy(&n3, p + 3, sizeof n3);                                                 \
                 memcpy(&n4, p + 4, sizeof n4);                                                 \
                 m |= (v == '\\') & (n1 == 'u') &                                                \
-                     ~((n2 == '0') & (n3 == '0') & ((n4 | 0x20) != 'a'));                      \
+                     ~((n2 == '0') & (n3 == '0') & ((n4 | 0x20) != 'a') & (n4 != '0'));        \
             }                                                                                  \
             for (unsigned bits = (unsigned)MOVEMASK(m); bits; bits &= bits - 1)                \
                 if (hides_at(s, n, i + (size_t)__builtin_ctz(bits), escaped)) {                \
@@ -159,15 +165,17 @@ __attribute__((target("avx2"))) static size_t scan32(const char *s, size_t n, si
         m = _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_and_si256(v, xFE), xEE));
         __m256i f = _mm256_sub_epi8(v, xF3); /* F3, F4 */
         m = _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_min_epu8(f, one), f));
+        m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
         if (escaped) {
             __m256i bu = _mm256_and_si256(_mm256_cmpeq_epi8(v, bsl), _mm256_cmpeq_epi8(n1, lu));
             if (!_mm256_testz_si256(bu, bu)) {
                 __m256i n2 = _mm256_loadu_si256((const __m256i *)(const void *)(u + i + 2));
                 __m256i n3 = _mm256_loadu_si256((const __m256i *)(const void *)(u + i + 3));
                 __m256i n4 = _mm256_loadu_si256((const __m256i *)(const void *)(u + i + 4));
-                /* \u00XX cannot hide, but \u00AX may be U+00AD */
+                /* \u00XX cannot hide, but \u00AX may be U+00AD and \u000X U+0000 */
                 __m256i u00 = _mm256_and_si256(_mm256_cmpeq_epi8(n2, zero), _mm256_cmpeq_epi8(n3, zero));
                 u00 = _mm256_andnot_si256(_mm256_cmpeq_epi8(_mm256_or_si256(n4, x20), la), u00);
+                u00 = _mm256_andnot_si256(_mm256_cmpeq_epi8(n4, zero), u00);
                 m = _mm256_or_si256(m, _mm256_andnot_si256(u00, bu));
             }
         }
@@ -214,7 +222,7 @@ bool sbx_text_hides(const char *s, size_t n, bool escaped)
         return true;
     for (; i < n; i++) {
         bool lead = u[i] == 0xc2 || u[i] == 0xd8 || (u[i] >= 0xe1 && u[i] <= 0xe3) ||
-                    u[i] == 0xee || u[i] == 0xef || u[i] == 0xf3 || u[i] == 0xf4;
+                    u[i] == 0xee || u[i] == 0xef || u[i] == 0xf3 || u[i] == 0xf4 || u[i] == 0;
         bool esc = escaped && u[i] == '\\' && i + 1 < n && u[i + 1] == 'u';
         if ((lead || esc) && hides_at(s, n, i, escaped))
             return true;

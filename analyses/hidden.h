@@ -1,5 +1,5 @@
-/* Text that hides itself: invisible and bidi code points (docs/hostile-inputs.md,
- * "What reaches the terminal"), in a JSON string body whether written raw
+/* Text that hides itself: invisible and bidi code points and NUL bytes
+ * (docs/hostile-inputs.md, "What reaches the terminal"), in a JSON string body whether written raw
  * or as \u escapes, and the ASCII that Unicode tag characters spell.
  * Owns nothing; no state: safe from any thread. */
 #ifndef SBX_HIDDEN_H
@@ -16,8 +16,9 @@
  * U+FFA0, U+FFF9-FFFB, tags U+E0000-E007F, and private use. */
 bool sbx_cp_invisible(uint32_t c);
 
-/* Whether s[0..n) holds an invisible code point: raw UTF-8, or with escaped
- * (a JSON string body) also as \uXXXX (surrogate pairs joined). */
+/* Whether s[0..n) holds an invisible code point or a NUL (which a terminal
+ * shows as nothing: a command's output can hide behind it): raw UTF-8, or
+ * with escaped (a JSON string body) also as \uXXXX (surrogate pairs joined). */
 bool sbx_text_hides(const char *s, size_t n, bool escaped);
 
 struct sbx_timeline;

@@ -92,6 +92,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     }
     sbx_analyze_network(tl, sum);
     sbx_analyze_denials(tl, sum);
+    sbx_analyze_fields(tl);
     if (allow) {
         sum->allow_list = true;
         sbx_analyze_unlisted(tl, sum, allow, &hits);

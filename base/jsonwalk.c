@@ -134,12 +134,17 @@ bool sbx_jwk_member(const char *obj, const char *end, const char *key, const cha
     sbx_jwk_begin(&w, obj, end);
     if (w.close != '}')
         return false;
-    const char *k;
+    const char *k, *mv, *mvend;
     size_t klen;
-    while (sbx_jwk_next(&w, &k, &klen, v, vend))
-        if (sbx_jwk_key_is(k, klen, key))
-            return true;
-    return false;
+    bool found = false;
+    /* the last of a key given twice, as jansson and the importers read it */
+    while (sbx_jwk_next(&w, &k, &klen, &mv, &mvend))
+        if (sbx_jwk_key_is(k, klen, key)) {
+            *v = mv;
+            *vend = mvend;
+            found = true;
+        }
+    return found;
 }
 
 bool sbx_jwk_string(const char *v, const char *vend, const char **body, size_t *len)

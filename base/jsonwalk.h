@@ -37,7 +37,8 @@ bool sbx_jwk_next(struct sbx_jwk *w, const char **key, size_t *klen, const char 
  * are compared decoded. */
 bool sbx_jwk_key_is(const char *key, size_t klen, const char *w);
 
-/* The member `key` of the object at [obj, end): true with its value. */
+/* The member `key` of the object at [obj, end): true with its value (the
+ * last one, for a key given more than once, as jansson keeps it). */
 bool sbx_jwk_member(const char *obj, const char *end, const char *key, const char **v,
                    const char **vend);
 

@@ -218,11 +218,44 @@ static bool add_skew(struct sbx_cli_runs *r, const char *arg)
     return true;
 }
 
+bool sbx_parse_bytes(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!(*s >= '0' && *s <= '9'))
+        return false;
+    errno = 0;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (errno || n == 0)
+        return false;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
+    int shift = 0;
+    if (u && *u) {
+        shift = 10 * (int)(u - units + 1);
+        end++;
+        if ((*end | 0x20) == 'i')
+            end++;
+        if ((*end | 0x20) == 'b')
+            end++;
+    } else if ((*end | 0x20) == 'b') {
+        end++;
+    }
+    if (*end || (shift && n > (UINT64_MAX >> shift)))
+        return false;
+    *out = (uint64_t)n << shift;
+    return true;
+}
+
 int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg)
 {
     bool ok;
     switch (c) {
     case 'K': ok = add_skew(r, arg); break;
+    case SBX_CLI_OPT_MAX_INPUT:
+        ok = sbx_parse_bytes(arg, &r->max_input);
+        if (!ok)
+            fprintf(stderr, "sbxview: --max-input wants a size: bytes, or a number with K, M, G or T\n");
+        break;
     case 1: ok = sbx_inputs_add(&r->in, arg); break;
     case 'A': ok = sbx_inputs_as(&r->in, arg); break;
     case 'W': ok = sbx_load_allow_list(arg, &r->allow); break;
@@ -253,15 +286,16 @@ void sbx_cli_runs_free(struct sbx_cli_runs *r)
     r->nskews = 0;
 }
 
-struct sbx_import_opts sbx_cli_import_opts(void)
+struct sbx_import_opts sbx_cli_import_opts(const struct sbx_cli_runs *r)
 {
-    return (struct sbx_import_opts){.webhook_secrets = getenv("RUNTIME_WEBHOOK_SECRET")};
+    return (struct sbx_import_opts){.webhook_secrets = getenv("RUNTIME_WEBHOOK_SECRET"),
+                                    .max_input = r->max_input};
 }
 
 struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r)
 {
     return (struct sbx_load_opts){.threads = r->threads, .formats = r->in.formats,
-                                  .import = sbx_cli_import_opts()};
+                                  .import = sbx_cli_import_opts(r)};
 }
 
 bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,

@@ -66,36 +66,44 @@ bool sbx_parse_threads(const char *s, int *threads);
 bool sbx_parse_skew(const char *arg, struct sbx_skew_given *g);
 
 /* What every command that reads runs takes from its command line: the
- * inputs (with --as), --allow-list, --skew, -j and -q. Start it zeroed; it owns
- * in's arrays and allow: free them with sbx_cli_runs_free. */
+ * inputs (with --as), --allow-list, --skew, -j, --max-input and -q. Start it
+ * zeroed; it owns in's arrays and allow: free them with sbx_cli_runs_free. */
 struct sbx_cli_runs {
     struct sbx_inputs in;
     struct sbx_allowlist *allow;
     int threads; /* 0: the default */
+    uint64_t max_input; /* --max-input: bytes a stream may hold; 0: the default */
     bool quiet;
     struct sbx_skew_given *skews; /* --skew, in order; each source owned */
     size_t nskews;
 };
+/* --max-input's getopt code (a long option only). */
+enum { SBX_CLI_OPT_MAX_INPUT = 0x100 };
 /* The long options sbx_cli_runs_option takes, for a command's option
  * table (with "j:" in its optstring); --quiet ('q') is apart, as the
  * review has none. */
 #define SBX_CLI_RUNS_LONGOPTS                                                                      \
     {"as", required_argument, NULL, 'A'}, {"allow-list", required_argument, NULL, 'W'},           \
-        {"threads", required_argument, NULL, 'j'}, {"skew", required_argument, NULL, 'K'}
+        {"threads", required_argument, NULL, 'j'}, {"skew", required_argument, NULL, 'K'},          \
+        {"max-input", required_argument, NULL, SBX_CLI_OPT_MAX_INPUT}
 #define SBX_CLI_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
 /* One option from getopt_long (an optstring that starts with "-", so an
  * input comes back as 1 in order): 1 an input, 'A' --as, 'W' --allow-list,
- * 'K' --skew, 'j' and 'q'. Returns 1 when it took c, 0 when c is another option, -1
+ * 'K' --skew, 'j', SBX_CLI_OPT_MAX_INPUT and 'q'. Returns 1 when it took c, 0 when c is another option, -1
  * when its value is bad (the message on stderr). */
 int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
 /* The inputs after "--" (argv[optind] on); false with a message on stderr. */
 bool sbx_cli_runs_rest(struct sbx_cli_runs *r, int argc, char **argv);
 void sbx_cli_runs_free(struct sbx_cli_runs *r);
 
-/* What the importers take from the environment (importers/format.h):
+/* What the importers take from the environment and r (importers/format.h):
  * RUNTIME_WEBHOOK_SECRET, Runtime's webhook secrets, comma-separated
- * (borrowed from the environment). */
-struct sbx_import_opts sbx_cli_import_opts(void);
+ * (borrowed from the environment), and --max-input. */
+struct sbx_import_opts sbx_cli_import_opts(const struct sbx_cli_runs *r);
+
+/* A size in bytes: digits, then optionally K, M, G or T (powers of 1024,
+ * "KiB", "MB" and the like read the same). False on anything else or 0. */
+bool sbx_parse_bytes(const char *s, uint64_t *out);
 /* The load options for r's inputs: -j, the formats --as chose, and the
  * import options above. */
 struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r);

@@ -372,7 +372,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
-                                   .allow = r->allow, .import = sbx_cli_import_opts(),
+                                   .allow = r->allow, .import = sbx_cli_import_opts(r),
                                    .skews = r->skews, .nskews = r->nskews};
     o.app.import = li.import; /* for the runs the runs list and compare view load */
     o.app.exports = true;

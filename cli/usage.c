@@ -149,6 +149,8 @@ void sbx_usage(FILE *to)
           "                        terminal's width, or 80 when not writing to one)\n"
           "  -o, --output FILE     write to FILE (whole or not at all) instead of stdout\n"
           "  -j, --threads N       threads for loading and analysis (default: one per CPU)\n"
+          "      --max-input SIZE  the most standard input or a FIFO may hold (default 2G;\n"
+          "                        K, M, G, T); every command that reads runs takes it\n"
           "  -q, --quiet           no progress or warnings on standard error\n"
           "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is set),\n"
           "                        always, or never; text format only\n"

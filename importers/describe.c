@@ -152,3 +152,20 @@ void sbx_describe_unread(const char *data, size_t size, char *buf, size_t bufsz)
         puts_(&o, "'");
     }
 }
+
+void sbx_skip_nul_tail(struct sbx_timeline *tl, uint32_t source, size_t nul_bytes)
+{
+    const struct sbx_source *src = &tl->sources[source];
+    uint64_t lines = 1;
+    for (const char *p = src->data, *end = p + src->size; p < end; lines++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        if (!p)
+            break;
+        p++;
+    }
+    struct sbx_evbuf b = {0};
+    sbx_evbuf_skip(&b, tl, source, lines > UINT32_MAX ? UINT32_MAX : (uint32_t)lines,
+                   "%zu NUL byte%s from byte %zu to the end (what a crash leaves)",
+                   nul_bytes, nul_bytes == 1 ? "" : "s", src->size + 1);
+    sbx_timeline_adopt(tl, &b);
+}

@@ -1,5 +1,6 @@
-/* Why no format reads a file, in words: what its start looks like, so that a
- * file a run folder holds is never passed over without a reason.
+/* Why no format reads a file (or part of one), in words: what its start
+ * looks like, so that a file a run folder holds is never passed over without
+ * a reason; and the NUL tail left out of a file that was read.
  *
  * The description is short printable ASCII (at most a line) and never holds
  * raw bytes of the input: what it quotes from the file is redacted
@@ -10,6 +11,9 @@
 #define SBX_DESCRIBE_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "model/timeline.h"
 
 /* Enough for any description sbx_describe_unread writes. */
 #define SBX_DESCRIBE_BUFSZ 256
@@ -21,5 +25,12 @@
  * 08:38:48 host ...'". A UTF-8 BOM is passed over. out gets at most outsz
  * bytes, NUL included. */
 void sbx_describe_unread(const char *data, size_t size, char *out, size_t outsz);
+
+/* Reports the run of nul_bytes NUL bytes cut from the end of source `source`
+ * (importers/readfile.h, sbx_nul_tail; the source's bytes end where it
+ * began) as a skip on the line where it starts: "N NUL bytes from byte B to
+ * the end (what a crash leaves)". The reason goes to
+ * the timeline. */
+void sbx_skip_nul_tail(struct sbx_timeline *tl, uint32_t source, size_t nul_bytes);
 
 #endif

@@ -33,6 +33,9 @@ struct sbx_import_opts {
     /* Runtime's webhook secrets, comma-separated (two during a rotation):
      * deliveries are checked against them. NULL or "": not checked. */
     const char *webhook_secrets;
+    /* The most a stream (standard input, a FIFO) may hold, in bytes; 0:
+     * SBX_MAX_INPUT_DEFAULT (importers/readfile.h). Read by the loader. */
+    uint64_t max_input;
 };
 
 struct sbx_format {

@@ -414,7 +414,8 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     } else if (prefix && it->kind == IT_FILE) {
         ok = sbx_read_prefix(it->path, prefix, &data, &size, &file_size, &cut, err, sizeof err);
     } else {
-        ok = sbx_read_input(it->path, &data, &size, &how, err, sizeof err);
+        ok = sbx_read_input(it->path, opts ? opts->import.max_input : 0, &data, &size, &how, err,
+                            sizeof err);
     }
     if (!ok) {
         if (!it->in_folder)
@@ -428,6 +429,12 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     if (size > planned)
         planned = size;
 
+    /* a NUL tail after text is left out of the source and reported */
+    size_t text_size = sbx_nul_tail(data, size), nul_bytes = 0;
+    if (text_size && text_size < size) {
+        nul_bytes = size - text_size;
+        sbx_trim_input(data, &size, text_size, how);
+    }
     const char *why = sbx_sniff_not_text(data, size);
     const char *body = data;
     size_t body_size = size;
@@ -462,6 +469,8 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     if (cut)
         tl->sources[idx].full_size = file_size;
     bool complete = sbx_load_source(tl, idx, fmt, opts);
+    if (nul_bytes)
+        sbx_skip_nul_tail(tl, idx, nul_bytes);
     file_done(shared, base, planned);
     if (complete && it->fmt && forced_read_nothing(tl, idx, it, rep))
         return NOT_LOADED;

@@ -12,12 +12,72 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool read_all(int fd, const char **data, size_t *size, char *err, size_t errsz)
+/* The cap in words: "2 GiB", "512 MiB", "1000 bytes". */
+static void cap_words(uint64_t cap, char *out, size_t n)
+{
+    static const char *const units[] = {"TiB", "GiB", "MiB", "KiB"};
+    for (int i = 0; i < 4; i++) {
+        uint64_t u = 1ULL << (10 * (4 - i));
+        if (cap >= u && cap % u == 0) {
+            snprintf(out, n, "%llu %s", (unsigned long long)(cap / u), units[i]);
+            return;
+        }
+    }
+    snprintf(out, n, "%llu bytes", (unsigned long long)cap);
+}
+
+/* Whether nothing in p[0..n) but NUL bytes. */
+static bool all_nul(const char *p, size_t n)
+{
+    return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* The binary check of a stream, as it arrives: once SBX_SNIFF_BYTES are in
+ * (or at the end), what sbx_sniff_not_text says of them, except that NUL
+ * bytes may be the start of a NUL tail (sbx_nul_tail): after the first NUL,
+ * only NULs may follow. The reason, or NULL to read on. */
+struct stream_check {
+    bool sniffed;
+    bool in_tail; /* every byte since the first NUL is a NUL */
+};
+
+static const char *check_stream(struct stream_check *c, const char *p, size_t from, size_t len,
+                                bool at_end)
+{
+    if (!c->sniffed) {
+        if (len < SBX_SNIFF_BYTES && !at_end)
+            return NULL;
+        c->sniffed = true;
+        size_t head = len < SBX_SNIFF_BYTES ? len : SBX_SNIFF_BYTES;
+        const char *nul = memchr(p, 0, head);
+        if (nul && !memchr(p, '\n', (size_t)(nul - p)))
+            return "binary (NUL bytes)"; /* no line before the NULs: no NUL tail */
+        if (nul) {
+            if (!all_nul(nul, (size_t)(p + len - nul)))
+                return "binary (NUL bytes)";
+            c->in_tail = true;
+            return NULL;
+        }
+        return sbx_sniff_not_text(p, head);
+    }
+    if (c->in_tail && !all_nul(p + from, len - from))
+        return "binary (NUL bytes)";
+    return NULL;
+}
+
+static bool read_all(int fd, uint64_t max, const char *what, const char **data, size_t *size,
+                     char *err, size_t errsz)
 {
     struct sbx_buf b = SBX_BUF_INIT;
+    struct stream_check check = {0};
+    if (!max)
+        max = SBX_MAX_INPUT_DEFAULT;
     for (;;) {
         sbx_buf_reserve(&b, 1 << 16);
-        ssize_t r = read(fd, b.p + b.len, b.cap - b.len - 1);
+        size_t room = b.cap - b.len - 1;
+        if (room > max - b.len + 1)
+            room = (size_t)(max - b.len + 1); /* one byte past the cap tells */
+        ssize_t r = read(fd, b.p + b.len, room);
         if (r == 0)
             break;
         if (r < 0) {
@@ -35,19 +95,40 @@ static bool read_all(int fd, const char **data, size_t *size, char *err, size_t 
             sbx_buf_free(&b);
             return false;
         }
+        size_t from = b.len;
         b.len += (size_t)r;
+        const char *why = check_stream(&check, b.p, from, b.len, false);
+        if (!why && b.len > max) {
+            char cap[32];
+            cap_words(max, cap, sizeof cap);
+            snprintf(err, errsz, "%s holds more than %s (--max-input SIZE reads more)", what, cap);
+            sbx_buf_free(&b);
+            return false;
+        }
+        if (why) {
+            snprintf(err, errsz, "%s", why);
+            sbx_buf_free(&b);
+            return false;
+        }
+    }
+    /* a stream shorter than SBX_SNIFF_BYTES is judged at its end */
+    const char *why = check.sniffed ? NULL : check_stream(&check, b.p ? b.p : "", 0, b.len, true);
+    if (why && b.len) {
+        snprintf(err, errsz, "%s", why);
+        sbx_buf_free(&b);
+        return false;
     }
     *data = b.p ? b.p : sbx_xcalloc(1, 1);
     *size = b.len;
     return true;
 }
 
-bool sbx_read_input(const char *path, const char **data, size_t *size, enum sbx_data_how *how,
-                    char *err, size_t errsz)
+bool sbx_read_input(const char *path, uint64_t max_stream, const char **data, size_t *size,
+                    enum sbx_data_how *how, char *err, size_t errsz)
 {
     if (strcmp(path, "-") == 0) {
         *how = SBX_DATA_HEAP;
-        return read_all(0, data, size, err, errsz);
+        return read_all(0, max_stream, "standard input", data, size, err, errsz);
     }
     /* O_NONBLOCK so that opening a FIFO with no writer does not hang */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -64,7 +145,7 @@ bool sbx_read_input(const char *path, const char **data, size_t *size, enum sbx_
     bool ok = false;
     if (S_ISFIFO(st.st_mode)) {
         *how = SBX_DATA_HEAP;
-        ok = read_all(fd, data, size, err, errsz);
+        ok = read_all(fd, max_stream, "the FIFO", data, size, err, errsz);
     } else if (S_ISDIR(st.st_mode)) {
         snprintf(err, errsz, "is a folder");
     } else if (!S_ISREG(st.st_mode)) {
@@ -158,10 +239,34 @@ const char *sbx_sniff_not_text(const char *data, size_t size)
         return "gzip-compressed (decompress it first: zcat FILE | sbxview summary -)";
     if (size >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
         return "UTF-16 text (sbxview reads UTF-8)";
-    size_t n = size < 4096 ? size : 4096;
+    size_t n = size < SBX_SNIFF_BYTES ? size : SBX_SNIFF_BYTES;
     if (memchr(p, 0, n))
         return "binary (NUL bytes)";
     return NULL;
+}
+
+size_t sbx_nul_tail(const char *data, size_t size)
+{
+    size_t t = size;
+    while (t > 0 && data[t - 1] == '\0')
+        t--;
+    /* a log before it has at least one line: "\x7fELF\0\0" is binary */
+    return t < size && memchr(data, '\n', t) ? t : size;
+}
+
+void sbx_trim_input(const char *data, size_t *size, size_t keep, enum sbx_data_how how)
+{
+    if (keep >= *size)
+        return;
+    if (how == SBX_DATA_MAPPED) {
+        /* give back the pages past the kept bytes: munmap of the kept size
+           later releases the rest */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t from = (keep + page - 1) / page * page;
+        if (from < *size)
+            munmap((char *)data + from, *size - from);
+    }
+    *size = keep;
 }
 
 static void (*sigbus_restore)(void);

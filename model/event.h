@@ -181,6 +181,9 @@ enum sbx_time_flags {
     /* the source says the operation failed (an OpenTelemetry span's error
      * status or error.type), whatever its exit code */
     SBX_EVT_ERROR = 1u << 6,
+    /* the record gave a field (a JSON key) more than once: the last value
+     * was read, as jansson reads it; the analyses make it a finding */
+    SBX_EVT_DUP_FIELD = 1u << 7,
 };
 
 struct sbx_event {

@@ -56,6 +56,8 @@
     X(HIDDEN_TEXT, 9, "hidden-text", 'I', HIDDEN, 1, "hidden",                                  \
       "hidden text (invisible or bidi characters)",                                            \
       "invisible or bidi characters in a command or its output")                               \
+    X(DUP_FIELD, 16, "field-twice", 'F', WARNING, 1, "twice", "a field given twice",            \
+      "a record that gives a field twice (the last value is read)")                            \
     X(TIMED_OUT, 3, "timed-out", 'T', TIMEDOUT, 0, "timedout", "timed out", NULL)               \
     X(FAILED, 4, "failed", 'X', FAILED, 0, "failed", "failed", NULL)                            \
     X(BAD_FIELD, 6, "bad-field", '?', WARNING, 0, NULL, "a field of the wrong type", NULL)

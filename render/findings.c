@@ -65,7 +65,18 @@ static void command_line(const struct report *r, const struct sbx_event *e, char
     const char *s = sbx_text_get(r->tl, e, &e->u.cmd.command, &tmp, &len);
     sbx_secrets_redact(r->sum->patterns, r->scratch, s, len, &red);
     size_t keep = red.len < COMMAND_MAX ? red.len : utf8_cut(red.p, COMMAND_MAX);
-    snprintf(out, n, "%.*s", (int)keep, red.p ? red.p : "");
+    /* evidence is a C string: a NUL in the command is written as the
+       sanitiser shows it, so that what follows it is not lost */
+    size_t k = 0;
+    for (size_t i = 0; i < keep && k + 3 <= n; i++) {
+        if (red.p[i] == '\0') {
+            out[k++] = '^';
+            out[k++] = '@';
+        } else {
+            out[k++] = red.p[i];
+        }
+    }
+    out[k < n ? k : n - 1] = '\0';
     sbx_buf_free(&red);
     sbx_buf_free(&tmp);
 }
@@ -184,6 +195,15 @@ static void collect(struct report *r)
         if (e->findings & SBX_F_HIDDEN_TEXT) {
             command_line(r, e, cmd, sizeof cmd);
             add(r, SBX_F_HIDDEN_TEXT, e, "$ %s", cmd);
+        }
+        if (e->findings & SBX_F_DUP_FIELD) {
+            if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+                command_line(r, e, cmd, sizeof cmd);
+                add(r, SBX_F_DUP_FIELD, e, "$ %s: a field given twice, the last value read", cmd);
+            } else {
+                add(r, SBX_F_DUP_FIELD, e, "%s%s%s: a field given twice, the last value read",
+                    sbx_kind_name(e->kind), e->label ? " " : "", str(r, e->label));
+            }
         }
     }
 }

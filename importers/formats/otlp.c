@@ -14,6 +14,7 @@
 
 #include "importers/format.h"
 #include "importers/json/jsonerr.h"
+#include "importers/json/jsonload.h"
 #include "base/jsonwalk.h"
 #include "model/program.h"
 #include "model/spans.h"
@@ -198,9 +199,10 @@ static bool attr_text(const char *s, const char *send, size_t idx, uint64_t line
 /* The program of an argv (a JSON array of strings, as text): its words
  * shell-quoted and read by the command-line rule, so "git diff" and
  * "python3 -m pytest" get the labels a recorded command would. */
-static uint32_t argv_program(struct otlp_state *st, const char *argv_json)
+static uint32_t argv_program(struct otlp_state *st, json_t *argv_json)
 {
-    json_t *arr = json_loads(argv_json, JSON_DECODE_ANY, NULL);
+    json_t *arr = sbx_json_load(json_string_value(argv_json), json_string_length(argv_json),
+                                JSON_DECODE_ANY, NULL, NULL);
     struct sbx_buf line = SBX_BUF_INIT;
     size_t i;
     json_t *w;
@@ -209,7 +211,7 @@ static uint32_t argv_program(struct otlp_state *st, const char *argv_json)
         if (!s || i >= 8)
             break;
         sbx_buf_adds(&line, i ? " '" : "'");
-        for (; *s; s++)
+        for (const char *end = s + json_string_length(w); s < end; s++)
             if (*s == '\'')
                 sbx_buf_adds(&line, "'\\''");
             else
@@ -244,7 +246,7 @@ static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct 
     const char *argv = attr_str(a, A_ARGV);
     if (argv && attr_text(s, send, a->idx[A_ARGV], line_off, line, &c->command)) {
         c->command.flags |= SBX_TEXT_ARGV; /* a JSON string holding the array */
-        c->program = argv_program(st, argv);
+        c->program = argv_program(st, a->v[A_ARGV]);
     } else if (a->v[A_TOOL] && attr_text(s, send, a->idx[A_TOOL], line_off, line, &c->command)) {
         c->program = e->label;
     } else {
@@ -416,7 +418,8 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
     if (b == len)
         return SBX_LINE_BLANK;
     json_error_t err;
-    json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
+    unsigned facts;
+    json_t *root = sbx_json_load(line, len, 0, &facts, &err);
     if (!root) {
         snprintf(reason, reasonsz, "not JSON: %s (byte %lld)", sbx_json_problem(&err),
                  (long long)err.position);
@@ -429,13 +432,14 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
         snprintf(reason, reasonsz, "not OTLP traces: no resourceSpans list");
         return SBX_LINE_BAD;
     }
-    size_t nspan = 0;
+    size_t nspan = 0, from = out->n;
     struct sbx_jwk w;
     sbx_jwk_begin(&w, v, vend);
     const char *r, *rend;
     for (size_t i = 0; i < json_array_size(list) && sbx_jwk_next(&w, NULL, NULL, &r, &rend); i++)
         import_resource(st, out, json_array_get(list, i), r, rend, line, off, line_no, &nspan);
     json_decref(root);
+    sbx_jload_mark(out, from, facts);
     return nspan ? SBX_LINE_OK : SBX_LINE_BLANK;
 }
 

@@ -9,6 +9,7 @@
 
 #include "importers/format.h"
 #include "importers/json/jsonline.h"
+#include "importers/json/jsonload.h"
 #include "importers/json/jsonscan.h"
 #include "model/program.h"
 #include "base/timefmt.h"
@@ -129,8 +130,7 @@ static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struc
 {
     struct sbx_files *f = sbx_evbuf_alloc(out, sizeof *f);
     e->u.files = f;
-    json_error_t jerr;
-    json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = sbx_json_load(line, len, 0, NULL, NULL);
     if (!root)
         return; /* cannot happen: the scanner accepted the line */
     const char *rootdir = json_string_value(json_object_get(root, "root"));
@@ -184,7 +184,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
                                            uint32_t line_no)
 {
     /* each field we read, found in one pass over the members (the scanner
-       has rejected duplicate keys, so there is at most one of each) */
+       keeps one member a key, with its last value) */
     const struct sbx_jmember *by[F_ROOT + 1] = {0};
     for (size_t k = 0; k < st->j.scan.n; k++) {
         const struct sbx_jmember *m = &st->j.scan.m[k];
@@ -194,6 +194,8 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     const struct sbx_jmember *kind = by[F_KIND];
     struct sbx_event *e = sbx_evbuf_push_from(out, st->j.source, off, len, line_no);
     e->kind = SBX_EV_NOTE;
+    if (st->j.scan.dups)
+        e->tflags |= SBX_EVT_DUP_FIELD;
     if (kind && kind->type == SBX_JSTRING) {
         size_t n;
         const char *k = sbx_jline_string(&st->j, kind, &n);
@@ -213,7 +215,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         const char *s = sbx_jline_string(&st->j, by[F_AT], &n);
         unsigned tf = 0;
         if (sbx_time_parse(s, n, &at, &tf)) {
-            e->tflags = (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
+            e->tflags |= (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
                                   (tf & SBX_TIME_LEAP_SECOND ? SBX_EVT_LEAP_SECOND : 0));
         } else {
             at = SBX_TIME_UNKNOWN;

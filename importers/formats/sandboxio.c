@@ -219,6 +219,8 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
     const struct sbx_jmember *m;
 
     e->kind = SBX_EV_NOTE;
+    if (st->j.scan.dups)
+        e->tflags |= SBX_EVT_DUP_FIELD;
     if ((m = by[F_EVENT]) && m->type == SBX_JSTRING) {
         e->label = sbx_jline_intern(&st->j, st->event, m);
         e->kind = (uint8_t)kind_of(sbx_str(st->j.tl, e->label),
@@ -233,7 +235,7 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
         const char *s = sbx_jline_string(&st->j, m, &n);
         unsigned tf = 0;
         if (sbx_time_parse(s, n, &ts, &tf))
-            e->tflags = (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
+            e->tflags |= (uint8_t)((tf & SBX_TIME_NO_ZONE ? SBX_EVT_NO_ZONE : 0) |
                                   (tf & SBX_TIME_LEAP_SECOND ? SBX_EVT_LEAP_SECOND : 0));
         else
             e->findings |= SBX_F_BAD_FIELD;

@@ -1,9 +1,10 @@
 /* The line scanner: a flat, non-recursive pass over one top-level object
  * (strings are validated by jsonscan_str.c). Nested arrays and objects are
  * only skipped here, with a bracket counter, and the whole line is then
- * handed to jansson for the final word. The grammar and every acceptance rule
- * mirror jansson 2.14's src/load.c. */
+ * handed to jansson (through sbx_json_load) for the final word. The grammar
+ * and every acceptance rule mirror jansson 2.14's src/load.c. */
 #include "importers/json/jsonscan.h"
+#include "importers/json/jsonload.h"
 #include "base/jsonstr.h"
 #include "base/buf.h"
 
@@ -186,45 +187,38 @@ static void sort_keys(struct sbx_jscan *s)
     }
 }
 
-static bool printable_key(const char *k, size_t len)
+/* Drops the members marked by a ukey_len of SIZE_MAX (the earlier of keys
+ * given twice), keeping the order of the rest. */
+static void drop_marked(struct sbx_jscan *s)
 {
-    if (len > 48)
-        return false;
-    for (size_t i = 0; i < len; i++)
-        if (k[i] < 0x20 || k[i] > 0x7E || k[i] == '"' || k[i] == '\\')
-            return false;
-    return true;
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->m[i].ukey_len != SIZE_MAX)
+            s->m[k++] = s->m[i];
+    s->dups += s->n - k;
+    s->n = k;
 }
 
-static bool fail_dup(struct sbx_jscan *s, const char *line, const struct sbx_jmember *m)
-{
-    if (printable_key(m->ukey, m->ukey_len))
-        return fail(s, line, m->key - 1, SBX_JERR_DUPLICATE, "duplicate key \"%.*s\"",
-                    (int)m->ukey_len, m->ukey);
-    return fail(s, line, m->key - 1, SBX_JERR_DUPLICATE, "duplicate key");
-}
-
-/* For large objects: sort the keys; the first duplicate in line order is the
- * smallest second index of a run of equal keys. */
-static bool check_dups_sorted(struct sbx_jscan *s, const char *line)
+/* For large objects: sort the keys; in a run of equal keys (in line order,
+ * the sort being stable) all but the last are dropped, and the keys are
+ * sorted again if any was. */
+static void drop_dups_sorted(struct sbx_jscan *s)
 {
     sort_keys(s);
-    size_t first = SIZE_MAX;
+    bool any = false;
     for (size_t i = 1; i < s->n; i++) {
-        const struct sbx_jmember *a = &s->m[s->ord[i - 1]], *b = &s->m[s->ord[i]];
-        if (key_cmp(a, b->ukey, b->ukey_len) == 0) {
-            if (s->ord[i] < first)
-                first = s->ord[i];
-            /* skip the rest of this run */
-            while (i + 1 < s->n &&
-                   key_cmp(&s->m[s->ord[i + 1]], b->ukey, b->ukey_len) == 0)
-                i++;
+        struct sbx_jmember *a = &s->m[s->ord[i - 1]];
+        const struct sbx_jmember *b = &s->m[s->ord[i]];
+        if (a->ukey_len == b->ukey_len && key_cmp(a, b->ukey, b->ukey_len) == 0) {
+            a->ukey_len = SIZE_MAX;
+            any = true;
         }
     }
-    if (first != SIZE_MAX)
-        return fail_dup(s, line, &s->m[first]);
+    if (any) {
+        drop_marked(s);
+        sort_keys(s);
+    }
     s->sorted = true;
-    return true;
 }
 
 /* Unescaped key of an escaped key body, in s->kbuf. The first escaped key of
@@ -280,7 +274,11 @@ static const char *scan_number(struct sbx_jscan *s, const char *line, const char
     while (p < end && is_num_char((unsigned char)*p))
         p++;
     const char *why = sbx_json_number(t, (size_t)(p - t), &m->type, &m->i, &m->d);
-    if (why) {
+    if (why && sbx_json_bigint(t, (size_t)(p - t)) && p < end) {
+        m->type = SBX_JBIGINT; /* kept as its text */
+        m->i = 0;
+        m->d = 0;
+    } else if (why) {
         if (p == end)
             return FAILN(s, line, t, SBX_JERR_TRUNCATED, "unexpected end of line in a number");
         if (p - t == 1 && *t == '-' && *p == 'I')
@@ -327,29 +325,29 @@ static const char *scan_literal(struct sbx_jscan *s, const char *line, const cha
 static bool check_with_jansson(struct sbx_jscan *s, const char *line, size_t len)
 {
     json_error_t e;
-    json_t *j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &e);
+    unsigned facts;
+    json_t *j = sbx_json_load(line, len, 0, &facts, &e);
     if (j) {
         bool obj = json_is_object(j);
         json_decref(j);
-        if (obj)
-            return true;
-        return fail(s, line, line, SBX_JERR_NOT_OBJECT, "not a JSON object");
+        if (!obj)
+            return fail(s, line, line, SBX_JERR_NOT_OBJECT, "not a JSON object");
+        if ((facts & SBX_JLOAD_DUPLICATE) && s->dups == 0)
+            s->dups = 1; /* a key given twice in a nested object */
+        return true;
     }
     size_t pos = e.position > 0 && (size_t)e.position <= len ? (size_t)e.position : 0;
     const char *at = line + pos;
     switch (json_error_code(&e)) {
     case json_error_invalid_utf8:
         return fail(s, line, at, SBX_JERR_UTF8, "invalid UTF-8 in a nested value");
-    case json_error_duplicate_key:
-        return fail(s, line, at, SBX_JERR_DUPLICATE, "duplicate key in a nested object");
     case json_error_stack_overflow:
         return fail(s, line, at, SBX_JERR_DEPTH, "nested deeper than %d levels",
                     JANSSON_MAX_DEPTH);
     case json_error_numeric_overflow:
         return fail(s, line, at, SBX_JERR_RANGE, "number out of range in a nested value");
-    case json_error_null_character:
     case json_error_null_byte_in_key:
-        return fail(s, line, at, SBX_JERR_SYNTAX, "\\u0000 in a nested value");
+        return fail(s, line, at, SBX_JERR_SYNTAX, "\\u0000 in a nested key");
     case json_error_premature_end_of_input:
         return fail(s, line, at, SBX_JERR_TRUNCATED, "unexpected end of line");
     case json_error_out_of_memory:
@@ -408,6 +406,7 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
 
     trim_scratch(s);
     s->n = 0;
+    s->dups = 0;
     s->sorted = false;
     s->kbuf_len = 0;
     s->err[0] = '\0';
@@ -437,6 +436,8 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
         const char *q = sbx_jscan_string(s, line, k, end, &kesc);
         if (!q)
             return false;
+        if (kesc & SBX_JSTR_NUL)
+            return fail(s, line, k - 1, SBX_JERR_SYNTAX, "\\u0000 in a key");
 
         struct sbx_jmember *m = push_member(s);
         m->key = k;
@@ -463,8 +464,14 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
                 const struct sbx_jmember *o = &s->m[j];
                 if (o->ukey_len == m->ukey_len &&
                     (m->ukey_len == 0 || (o->ukey[0] == m->ukey[0] &&
-                                          memcmp(o->ukey, m->ukey, m->ukey_len) == 0)))
-                    return fail_dup(s, line, m);
+                                          memcmp(o->ukey, m->ukey, m->ukey_len) == 0))) {
+                    /* the later one stands: jansson keeps the last value */
+                    memmove(&s->m[j], &s->m[j + 1], (s->n - j - 1) * sizeof *s->m);
+                    s->n--;
+                    s->dups++;
+                    m = &s->m[s->n - 1];
+                    break; /* earlier keys were all distinct */
+                }
             }
         }
 
@@ -541,8 +548,8 @@ after_object:
     if (p != end && !(stream && *p == '\n'))
         return fail(s, line, p, SBX_JERR_SYNTAX, "trailing data after the object");
     *line_end = p;
-    if (s->n > LINEAR_DUP_MAX && !check_dups_sorted(s, line))
-        return false;
+    if (s->n > LINEAR_DUP_MAX)
+        drop_dups_sorted(s);
     if (nested && !check_with_jansson(s, line, (size_t)(p - line)))
         return false;
     return true;

@@ -2,12 +2,15 @@
  * a JSON object. It builds no tree: it records the top-level members as spans
  * of the caller's line.
  *
- * Contract: sbx_jscan_line() accepts a line exactly when
- * json_loadb(line, len, JSON_REJECT_DUPLICATES, &e) would succeed and return an
- * object (jansson 2.14), and the values it extracts (types, integers, reals,
- * unescaped strings) are the ones jansson would produce. Lines whose members
- * hold a nested array or object are validated in full by jansson itself once
- * the scanner is done; all other lines never touch jansson. It never reads
+ * Contract: sbx_jscan_line() accepts a line exactly when sbx_json_load()
+ * (importers/json/jsonload.h: jansson 2.14 with JSON_ALLOW_NUL, a key given
+ * twice keeping its last value, an integer beyond int64 kept as text) would
+ * succeed and return an object, and the values it extracts (types, integers,
+ * reals, unescaped strings) are the ones that reading produces. A key given
+ * twice is one member, holding the last value, where the last one stands,
+ * and is counted in dups. Lines whose members hold a nested array or object
+ * are validated in full by sbx_json_load() once the scanner is done; all
+ * other lines never touch jansson. It never reads
  * past len (the line need not be NUL-terminated), runs in linear time (n log n
  * in the number of keys for objects of more than 16 keys), and never recurses;
  * jansson, on nested lines, recurses at most 2048 levels (lines nested deeper
@@ -35,7 +38,8 @@ enum sbx_jtype {
     SBX_JREAL,
     SBX_JSTRING,
     SBX_JARRAY,
-    SBX_JOBJECT
+    SBX_JOBJECT,
+    SBX_JBIGINT /* an integer beyond int64: val is its text, i and d are 0 */
 };
 
 struct sbx_jmember {
@@ -53,7 +57,8 @@ struct sbx_jmember {
     double d;         /* SBX_JREAL: the value (locale-independent);
                          SBX_JINT: (double)i; 0 otherwise */
     const char *ukey; /* the key unescaped (== key when !key_escaped); never
-                         holds a NUL byte, since jansson rejects those */
+                         holds a NUL byte, since jansson rejects those in keys
+                         (a value may hold one: \\u0000 sets val_unusual) */
     size_t ukey_len;
 };
 
@@ -65,14 +70,16 @@ enum sbx_jerr {
     SBX_JERR_TRUNCATED,  /* the line ended inside the object: maybe still being written */
     SBX_JERR_SYNTAX,     /* anything else that is not JSON */
     SBX_JERR_UTF8,       /* invalid UTF-8 */
-    SBX_JERR_DUPLICATE,  /* duplicate key (top level or nested) */
-    SBX_JERR_RANGE,      /* integer outside int64, or a real that overflows */
+    SBX_JERR_RANGE,      /* a real that overflows */
     SBX_JERR_DEPTH       /* nested deeper than jansson's 2048 levels */
 };
 
 struct sbx_jscan {
     struct sbx_jmember *m; /* top-level members of the last valid line, in order */
     size_t n, cap;
+    size_t dups;           /* keys of the last valid line given more than once
+                              (top level: how many members were dropped; nested:
+                              1 for any number) */
     /* on failure: */
     size_t err_pos;          /* byte offset in the line */
     char err[96];            /* short reason, printable ASCII, never quotes input
@@ -115,6 +122,7 @@ enum {
     SBX_JSTR_ESCAPED = 1, /* an escape */
     SBX_JSTR_UESCAPE = 2, /* a \u escape */
     SBX_JSTR_HIGH = 4,    /* a non-ASCII byte */
+    SBX_JSTR_NUL = 8,     /* a \\u0000 escape (also sets UESCAPE) */
 };
 
 /* Validates the JSON string body at p (just after its opening quote; line is

@@ -1,5 +1,6 @@
-/* String bodies: validated exactly as jansson's lexer does (escapes, \\u
- * surrogate pairs, no \\u0000, strict UTF-8, no raw control characters).
+/* String bodies: validated exactly as jansson's lexer does with
+ * JSON_ALLOW_NUL (escapes, \\u surrogate pairs, strict UTF-8, no raw control
+ * characters; \\u0000 is reported, for keys, which may not hold it).
  * A reference scanner takes one event at a time and words every error; the
  * fast scanners (SSE2, and AVX2 when the CPU has it, chosen at run time) take
  * 64 bytes at a time with bit masks and hand anything irregular to the
@@ -174,8 +175,6 @@ static const char *scan_escape(struct sbx_jscan *s, const char *line, const char
         return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line in a string");
     if (v < 0)
         return fail(s, line, p, SBX_JERR_SYNTAX, "invalid \\u escape in a string");
-    if (v == 0)
-        return fail(s, line, p, SBX_JERR_SYNTAX, "\\u0000 in a string");
     if (v >= 0xDC00 && v <= 0xDFFF)
         return fail(s, line, p, SBX_JERR_SYNTAX,
                      "unpaired UTF-16 surrogate \\u%04X in a string", (unsigned)v);
@@ -214,6 +213,8 @@ static const char *scan_string_ref(struct sbx_jscan *s, const char *line, const 
             return p;
         if (c == '\\') {
             *esc |= SBX_JSTR_ESCAPED | (p + 1 < end && p[1] == 'u' ? SBX_JSTR_UESCAPE : 0);
+            if (end - p >= 6 && memcmp(p + 1, "u0000", 5) == 0)
+                *esc |= SBX_JSTR_NUL;
             p = scan_escape(s, line, p, end);
             if (!p)
                 return NULL;

@@ -1,8 +1,12 @@
-/* Differential fuzz target: sbx_jscan_line() against jansson's
- * json_loadb(JSON_REJECT_DUPLICATES) + json_is_object, on the whole input as
- * one line and on each '\n'-separated piece. Aborts on any disagreement in the
- * verdict or in an extracted value. */
+/* Differential fuzz target: sbx_jscan_line() against jansson, on the whole
+ * input as one line and on each '\n'-separated piece: the verdict and the
+ * values of sbx_json_load() + json_is_object (jansson with JSON_ALLOW_NUL,
+ * the last of a key given twice, integers beyond int64 as text), and where
+ * plain json_loadb(JSON_ALLOW_NUL) reads the line, its verdict, and whether
+ * a key was given twice as JSON_REJECT_DUPLICATES sees it. Aborts on any
+ * disagreement in the verdict or in an extracted value. */
 #include "importers/json/jsonscan.h"
+#include "importers/json/jsonload.h"
 #include "base/jsonstr.h"
 
 #include <jansson.h>
@@ -36,6 +40,8 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
     CHECK(klen == m->ukey_len && memcmp(k, m->ukey, klen) == 0, "ukey != unescaped key");
     CHECK(m->key_escaped == (memchr(m->key, '\\', m->key_len) != NULL), "key_escaped flag");
     CHECK(memchr(k, '\0', klen) == NULL, "NUL in an accepted key");
+    for (const struct sbx_jmember *o = s->m; o < m; o++)
+        CHECK(o->ukey_len != klen || memcmp(o->ukey, k, klen) != 0, "a key kept twice");
     k[klen] = '\0';
     CHECK(sbx_jscan_get(s, k) == m, "sbx_jscan_get does not find the member");
     json_t *v = json_object_getn(obj, m->ukey, m->ukey_len);
@@ -55,6 +61,12 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
     case SBX_JINT:
         CHECK(json_is_integer(v), "integer type");
         CHECK(json_integer_value(v) == m->i, "integer value");
+        break;
+    case SBX_JBIGINT:
+        CHECK(json_is_string(v), "big integer not kept as text");
+        CHECK(json_string_length(v) == m->val_len &&
+                  memcmp(json_string_value(v), m->val, m->val_len) == 0,
+              "big integer text");
         break;
     case SBX_JREAL: {
         CHECK(json_is_real(v), "real type");
@@ -83,7 +95,7 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
     case SBX_JOBJECT: {
         CHECK(m->type == SBX_JARRAY ? json_is_array(v) : json_is_object(v), "container type");
         json_error_t e;
-        json_t *span = json_loadb(m->val, m->val_len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &e);
+        json_t *span = sbx_json_load(m->val, m->val_len, JSON_DECODE_ANY, NULL, &e);
         CHECK(span != NULL, "container span is not JSON by itself");
         CHECK(json_equal(span, v), "container span differs");
         json_decref(span);
@@ -97,9 +109,23 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
 static void one_line(struct sbx_jscan *s, const char *data, size_t size)
 {
     json_error_t e;
-    json_t *j = json_loadb(data, size, JSON_REJECT_DUPLICATES, &e);
+    unsigned facts;
+    json_t *j = sbx_json_load(data, size, 0, &facts, &e);
     bool want = j && json_is_object(j);
     bool got = sbx_jscan_line(s, data, size);
+    /* jansson alone, where no integer needs rewriting */
+    json_t *plain = json_loadb(data, size, JSON_ALLOW_NUL, NULL);
+    if (plain) {
+        CHECK(got == json_is_object(plain), "verdict against plain jansson");
+        json_error_t de;
+        json_t *strict = json_loadb(data, size, JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &de);
+        bool dup = !strict && json_error_code(&de) == json_error_duplicate_key;
+        CHECK(!got || (s->dups > 0) == dup, "a key given twice, against jansson");
+        CHECK(!got || (facts & SBX_JLOAD_DUPLICATE) == (dup ? SBX_JLOAD_DUPLICATE : 0u),
+              "sbx_json_load's duplicate fact");
+        json_decref(strict);
+        json_decref(plain);
+    }
     if (want != got) {
         fprintf(stderr, "verdict: jansson %s (%s), jsonscan %s (%s at %zu)\n",
                 want ? "accepts" : "rejects", j ? "ok" : e.text, got ? "accepts" : "rejects",

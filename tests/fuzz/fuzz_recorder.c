@@ -1,6 +1,7 @@
 /* The whole path a hostile log takes: load it as a recorder log (one thread
  * and two must agree), run every analysis, render the three summary formats.
- * No crash, no leak, and the json summary must parse. */
+ * No crash, no leak, the json summary must parse, and no line jansson reads
+ * (tests/fuzz/json_oracle.h) is skipped as not JSON. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "importers/load.h"
 #include "analyses/summary.h"
 #include "render/summary/summary.h"
+#include "tests/fuzz/json_oracle.h"
 
 static void run(const uint8_t *data, size_t size, int threads, size_t *events)
 {
@@ -21,6 +23,7 @@ static void run(const uint8_t *data, size_t size, int threads, size_t *events)
     struct sbx_load_opts lo = {.threads = threads, .split_min = 1}; /* split even tiny inputs */
     sbx_load_source(&tl, src, &sbx_format_recorder, &lo);
     sbx_timeline_finish(&tl);
+    json_oracle_check(&tl, (const char *)data, size);
     *events = tl.n;
     struct sbx_summary sum;
     char err[256];

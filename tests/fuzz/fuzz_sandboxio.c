@@ -3,7 +3,8 @@
  * As a sandboxio audit log: detection of every format, the import on one
  * thread and on two (they must agree), every analysis, the three summaries
  * (the json one must parse), and every event's row and detail drawn; each
- * event's line and texts lie inside the file.
+ * event's line and texts lie inside the file; no line jansson reads is
+ * skipped as not JSON (tests/fuzz/json_oracle.h).
  *
  * As an argv (the whole input a JSON array of strings): whenever jansson
  * reads it as one, sbx_argv_format must too, within SBX_ARGV_MAX, and its
@@ -19,6 +20,7 @@
 #include "model/argv.h"
 #include "analyses/summary.h"
 #include "render/summary/summary.h"
+#include "tests/fuzz/json_oracle.h"
 #include "render/views/views.h"
 
 static void inside(const struct sbx_event *e, const struct sbx_text *t)
@@ -56,6 +58,7 @@ static size_t run(const uint8_t *data, size_t size, int threads)
     struct sbx_load_opts lo = {.threads = threads, .split_min = 1};
     sbx_load_source(&tl, src, &sbx_format_sandboxio, &lo);
     sbx_timeline_finish(&tl);
+    json_oracle_check(&tl, (const char *)data, size);
     for (size_t i = 0; i < tl.n; i++) {
         const struct sbx_event *e = tl.order[i];
         if (e->line_off + e->line_len > size)

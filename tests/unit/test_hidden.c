@@ -57,6 +57,31 @@ static void raw_and_escaped(void **state)
     assert_false(hides("\xe2\x80", false)); /* cut short: not a code point */
 }
 
+/* A NUL hides what a terminal shows after it: raw, or as \u0000 in an
+ * escaped body, at every offset (the 32- and 16-byte scans and the tail);
+ * \u0001, an escaped backslash before u0000, and the digits 0000 alone do
+ * not hide. */
+static void nul(void **state)
+{
+    (void)state;
+    char buf[200];
+    for (size_t at = 0; at < 160; at++) {
+        memset(buf, 'x', sizeof buf);
+        buf[at] = '\0';
+        assert_true(sbx_text_hides(buf, at + 1 + (at % 7), false));
+        assert_true(sbx_text_hides(buf, 170, true));
+        memset(buf, 'x', sizeof buf);
+        memcpy(buf + at, "\\u0000", 6);
+        if (!sbx_text_hides(buf, 170, true))
+            fail_msg("\\u0000 at %zu not seen", at);
+        assert_false(sbx_text_hides(buf, 170, false)); /* not escaped: six plain bytes */
+        memcpy(buf + at, "\\u0001", 6);
+        assert_false(sbx_text_hides(buf, 170, true));
+        memcpy(buf + at, "\\\\u0000", 7);
+        assert_false(sbx_text_hides(buf, 170, true));
+    }
+}
+
 static void tags(void **state)
 {
     (void)state;
@@ -108,6 +133,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(classes),
         cmocka_unit_test(raw_and_escaped),
+        cmocka_unit_test(nul),
         cmocka_unit_test(tags),
         cmocka_unit_test(the_finding),
     };

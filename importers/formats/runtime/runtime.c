@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "importers/json/jsonerr.h"
+#include "importers/json/jsonload.h"
 #include "importers/formats/runtime/runtime_impl.h"
 #include "importers/formats/runtime/runtime_span.h"
 
@@ -86,21 +87,27 @@ bool sbx_rt_member(const char *text, size_t len, const char *key, const char **v
 {
     struct sbx_rt_iter it;
     sbx_rt_iter_begin(&it, text, text + len);
-    const char *k;
+    const char *k, *mv, *mvend;
     size_t klen;
-    while (sbx_rt_iter_next(&it, &k, &klen, v, vend))
-        if (sbx_rt_key_is(k, klen, key))
-            return true;
-    return false;
+    bool found = false;
+    /* the last of a key given twice, the one jansson's tree holds */
+    while (sbx_rt_iter_next(&it, &k, &klen, &mv, &mvend))
+        if (sbx_rt_key_is(k, klen, key)) {
+            *v = mv;
+            *vend = mvend;
+            found = true;
+        }
+    return found;
 }
 
-/* jansson's tree of text[0..len), or NULL with the reason: where, as a byte
- * of the line (a line of JSONL) or as a line (a file read whole). */
+/* jansson's tree of text[0..len) (importers/json/jsonload.h: what it met in
+ * *facts), or NULL with the reason: where, as a byte of the line (a line of
+ * JSONL) or as a line (a file read whole). */
 static json_t *parse(struct sbx_rt_state *st, const char *line_start, const char *text, size_t len,
-                     char *reason, size_t reasonsz)
+                     unsigned *facts, char *reason, size_t reasonsz)
 {
     json_error_t e;
-    json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+    json_t *v = sbx_json_load(text, len, 0, facts, &e);
     if (v)
         return v;
     size_t pos = e.position < 0 ? 0 : (size_t)e.position > len ? len : (size_t)e.position;
@@ -214,10 +221,13 @@ enum sbx_line_status sbx_rt_line(void *state, struct sbx_evbuf *out, const char 
         snprintf(reason, reasonsz, "not JSON: the line is no object or array");
         return SBX_LINE_BAD;
     }
-    json_t *v = parse(st, line, p, (size_t)(end - p), reason, reasonsz);
+    unsigned facts;
+    json_t *v = parse(st, line, p, (size_t)(end - p), &facts, reason, reasonsz);
     if (!v)
         return SBX_LINE_BAD;
+    size_t from = out->n;
     bool ok = import_value(st, out, v, p, (size_t)(end - p), TOP, reason, reasonsz);
+    sbx_jload_mark(out, from, facts);
     json_decref(v);
     return ok ? SBX_LINE_OK : SBX_LINE_BAD;
 }
@@ -305,12 +315,15 @@ static bool elements(struct whole *w, const char *open, const char *limit, int d
         reason[0] = '\0';
         uint32_t line = sbx_rt_line_of(st, e); /* before a parse error moves on */
         json_t *x = NULL;
+        unsigned facts = 0;
         if (*e != '{' && *e != '[')
             snprintf(reason, sizeof reason, "not a %s: not a JSON object", st->kind->name);
         else
-            x = parse(st, NULL, e, (size_t)(eend - e), reason, sizeof reason);
+            x = parse(st, NULL, e, (size_t)(eend - e), &facts, reason, sizeof reason);
+        size_t from = w->out->n;
         if (!x || !import_value(st, w->out, x, e, (size_t)(eend - e), depth, reason, sizeof reason))
             skip_at(st, w->out, line, "%s", reason);
+        sbx_jload_mark(w->out, from, facts);
         json_decref(x);
     }
     if (it.status == SBX_RT_SPAN_OK) {
@@ -352,7 +365,8 @@ static bool page_by_items(struct whole *w, const char *p, const char *vend, cons
     sbx_buf_add(&env, p, (size_t)(list - p));
     sbx_buf_adds(&env, "[]");
     sbx_buf_add(&env, list_end, (size_t)(vend - list_end));
-    json_t *o = json_loadb(env.p, env.len, JSON_REJECT_DUPLICATES, NULL);
+    unsigned facts;
+    json_t *o = sbx_json_load(env.p, env.len, 0, &facts, NULL);
     sbx_buf_free(&env);
     const char *k = NULL;
     bool page = json_is_object(o) && page_items(w->st->kind, o, &k) && strcmp(k, list_key) == 0;
@@ -360,7 +374,9 @@ static bool page_by_items(struct whole *w, const char *p, const char *vend, cons
     if (!page)
         return false;
     const char *r;
+    size_t from = w->out->n;
     *resume = elements(w, list, list_end, IN_PAGE, &r) || r ? vend : NULL;
+    sbx_jload_mark(w->out, from, facts); /* a key the envelope gives twice */
     return true;
 }
 
@@ -404,9 +420,12 @@ void sbx_rt_file(void *state, struct sbx_evbuf *out, const char *data, size_t si
         if (page_by_items(&w, p, vend, &p))
             continue;
         uint32_t line = sbx_rt_line_of(st, p);
-        json_t *v = parse(st, NULL, p, (size_t)(vend - p), reason, sizeof reason);
+        unsigned facts;
+        json_t *v = parse(st, NULL, p, (size_t)(vend - p), &facts, reason, sizeof reason);
+        size_t from = out->n;
         if (!v || !import_value(st, out, v, p, (size_t)(vend - p), TOP, reason, sizeof reason))
             skip_at(st, out, line, "%s", reason);
+        sbx_jload_mark(out, from, facts);
         json_decref(v);
         p = vend;
     }
@@ -417,7 +436,7 @@ enum verdict { UNKNOWN, MATCH, NOMATCH };
 
 static bool valid_json(const char *p, const char *end)
 {
-    json_t *v = json_loadb(p, (size_t)(end - p), JSON_REJECT_DUPLICATES, NULL);
+    json_t *v = sbx_json_load(p, (size_t)(end - p), 0, NULL, NULL);
     json_decref(v);
     return v != NULL;
 }

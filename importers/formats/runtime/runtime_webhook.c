@@ -8,6 +8,7 @@
 
 #include "importers/formats/runtime/runtime.h"
 #include "importers/formats/runtime/runtime_impl.h"
+#include "importers/json/jsonload.h"
 #include "base/timefmt.h"
 
 /* The signature header's value; NULL when absent. Header names are
@@ -61,11 +62,12 @@ static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t
     const char *raw = NULL;
     size_t raw_len = 0;
     json_t *ev;
+    unsigned facts = 0; /* of the body, a JSON text of its own */
     bool bad = headers && !json_is_object(headers);
     if (json_is_string(body)) {
         raw = json_string_value(body);
         raw_len = json_string_length(body);
-        ev = json_loadb(raw, raw_len, JSON_REJECT_DUPLICATES, NULL);
+        ev = sbx_json_load(raw, raw_len, 0, &facts, NULL);
         if (!json_is_object(ev)) {
             json_decref(ev);
             snprintf(reason, reasonsz, "webhook delivery whose body is not a JSON object");
@@ -86,7 +88,7 @@ static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t
         snprintf(reason, reasonsz, "webhook body: %s", why);
         return false;
     }
-    e->tflags |= SBX_EVT_WEBHOOK;
+    e->tflags |= SBX_EVT_WEBHOOK | (facts & SBX_JLOAD_DUPLICATE ? SBX_EVT_DUP_FIELD : 0);
     int64_t off_s;
     enum sbx_sig sig = delivery_sig(&st->secrets, headers, raw, raw_len, e->start, &off_s);
     if (sig == SBX_SIG_OK) {
@@ -108,11 +110,10 @@ enum sbx_sig sbx_runtime_delivery_check(const char *json, size_t len,
     if (!secrets || secrets->n == 0)
         return SBX_SIG_UNCHECKED;
     enum sbx_sig r = SBX_SIG_MALFORMED;
-    json_t *o = json_loadb(json, len, JSON_REJECT_DUPLICATES, NULL);
+    json_t *o = sbx_json_load(json, len, 0, NULL, NULL);
     json_t *body = json_object_get(o, "body");
-    json_t *ev = json_is_string(body) ? json_loadb(json_string_value(body),
-                                                   json_string_length(body),
-                                                   JSON_REJECT_DUPLICATES, NULL)
+    json_t *ev = json_is_string(body) ? sbx_json_load(json_string_value(body),
+                                                      json_string_length(body), 0, NULL, NULL)
                                       : NULL;
     int64_t at, off_s;
     uint8_t tf;

@@ -1,5 +1,5 @@
 /* The single analyses that sbx_summarize (analyses/summary.c) runs, one
- * file each, in this order: commands, records, spans, files, content,
+ * file each, in this order: span, commands, records, spans, files, content,
  * network, denials, and with an allow list unlisted. Each reads the
  * timeline, fills its part of the summary and sets findings bits
  * (model/findings.h) from the facts the importers stored: importers set
@@ -18,6 +18,9 @@ static inline void sbx_prefetch_ahead(const struct sbx_timeline *tl, size_t i)
         __builtin_prefetch(tl->order[i + 16]);
 }
 
+/* The run's span (start, end) and its parts: the sandbox's life and the
+ * commands' active span. Before sbx_analyze_records (the audit window). */
+void sbx_analyze_span(const struct sbx_timeline *tl, struct sbx_summary *sum);
 /* The wrapper's commands: counts, the longest, failures by program;
  * SBX_F_TIMED_OUT and SBX_F_FAILED. */
 void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum);

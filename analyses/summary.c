@@ -79,6 +79,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     memset(sum, 0, sizeof *sum);
     const struct sbx_allowlist *allow = opts ? opts->allow : NULL;
     struct sbx_unlisted_hits hits = {0};
+    sbx_analyze_span(tl, sum);
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);
     sbx_analyze_spans(tl, sum);

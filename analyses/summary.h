@@ -74,7 +74,15 @@ struct sbx_trace_stats {
 };
 
 struct sbx_summary {
-    int64_t start, end;             /* of the whole run; SBX_TIME_UNKNOWN when nothing has a time */
+    /* The run's span (analyses/span.c): the sandbox's life, from the first
+     * sandbox.created to the last sandbox.stopped, each end where an event
+     * gives it, else the commands' (first start, last end); widened only by
+     * commands, never by metrics, audit entries, proxy lines or notes. With
+     * neither a life nor a command, the span of whatever has a time (the
+     * audit log aside). SBX_TIME_UNKNOWN when nothing has a time. */
+    int64_t start, end;
+    int64_t sandbox_start, sandbox_end; /* the life's ends, each SBX_TIME_UNKNOWN when no event gives it */
+    int64_t active_start, active_end;   /* the agents' commands (any command event): first start, last end */
     uint32_t *sandboxes;            /* strtab ids, sorted by name */
     size_t nsandboxes;
 
@@ -155,6 +163,10 @@ struct sbx_summary_opts {
  * event's operation (SBX_CMD_DENIALS, a files operation's denials); 0 when
  * none or not known. */
 uint64_t sbx_event_denials(const struct sbx_event *e);
+
+/* The span's length in ns (end - start), or -1 when either end is not
+ * known: what every output shows as the run's duration. */
+int64_t sbx_summary_span_ns(const struct sbx_summary *s);
 
 /* Returns false with a message in err when the analyses cannot run (their
  * patterns failed to compile: a build problem, not an input problem). */

@@ -5,6 +5,7 @@
 
 #include "analyses/compare/linediff.h"
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare.h"
 #include "render/sanitize.h"
@@ -395,7 +396,7 @@ static const char *duration(const struct sbx_event *e, char *b)
         return "-";
     if (!(e->u.cmd.flags & SBX_CMD_MS_KNOWN))
         return "?";
-    return sbx_duration_format(e->u.cmd.ms, b);
+    return sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_WORDS, b);
 }
 
 void sbx_cmpview_diff_doc(struct sbx_cmpview *v)

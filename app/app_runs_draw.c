@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/sanitize.h"
 #include "render/views/views.h"
@@ -159,7 +160,7 @@ static void run_row(struct sbx_runs_app *a, struct sbx_grid *g, int row, const s
         }
         int64_t dur = sbx_run_row_value(r, SBX_RUN_DURATION);
         if (L->col[SBX_RUN_DURATION] >= 0 && dur >= 0) {
-            sbx_duration_format(dur / 1000000, d);
+            sbx_duration_text(dur, SBX_DUR_WORDS, d);
             int w = (int)strlen(d), c0 = L->col[SBX_RUN_DURATION], wd = L->width[SBX_RUN_DURATION];
             sbx_grid_text(g, row, c0 + (wd > w ? wd - w : 0), c0 + wd, SBX_STYLE_DURATION, d, strlen(d));
         }

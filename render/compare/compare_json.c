@@ -3,6 +3,7 @@
  * Indexes are 1-based positions in each run's command list. */
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "base/jsonw.h"
@@ -104,7 +105,7 @@ static void rows(struct sbx_cmpctx *x, struct sbx_jsonw *w)
         diff_array(w, row->diff);
         sbx_jw_key(w, "duration_ratio_pct");
         if (row->ratio > 0)
-            sbx_jw_int(w, (int64_t)(row->ratio * 100 + 0.5));
+            sbx_jw_int(w, sbx_round_nearest(row->ratio * 100));
         else
             sbx_jw_null(w);
         index_or_null(w, "partner_row", row->partner);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
@@ -66,9 +67,9 @@ static void runs(struct sbx_cmpctx *x, struct sbx_buf *out)
     sbx_buf_adds(out, "\n| Duration |");
     for (int side = 0; side < 2; side++) {
         const struct sbx_summary *s = x->run[side]->sum;
-        char d[SBX_TIME_BUFSZ];
-        if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN)
-            sbx_buf_addf(out, " %s |", sbx_duration_format((s->end - s->start) / 1000000, d));
+        char d[SBX_NUM_BUFSZ];
+        if (sbx_summary_span_ns(s) >= 0)
+            sbx_buf_addf(out, " %s |", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
         else
             sbx_buf_adds(out, " unknown |");
     }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
@@ -86,9 +87,9 @@ static void run_lines(struct text *t)
         if (failed)
             sbx_buf_addf(&t->line, ", %zu failed", failed);
         const struct sbx_summary *s = r->sum;
-        if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN) {
-            char d[SBX_TIME_BUFSZ];
-            sbx_buf_addf(&t->line, ", %s", sbx_duration_format((s->end - s->start) / 1000000, d));
+        if (sbx_summary_span_ns(s) >= 0) {
+            char d[SBX_NUM_BUFSZ];
+            sbx_buf_addf(&t->line, ", %s", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
         }
         emit(t);
     }

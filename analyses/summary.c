@@ -95,6 +95,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
         sbx_analyze_unlisted(tl, sum, allow, &hits);
     }
     drop_refused_hosts(sum);
+    sum->checkable = sbx_summary_checkable(tl, sum);
     copy_unread(sum, opts);
     return true;
 }

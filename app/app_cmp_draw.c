@@ -189,7 +189,8 @@ static void run_level(struct sbx_cmpview *v, struct sbx_grid *g)
     struct sbx_buf h = SBX_BUF_INIT;
     bool any = c->nonly_a || c->nonly_b || c->nfail_new || c->nfail_gone || c->nhosts ||
                one_run_files(c) || differing(c->account, c->naccount) ||
-               differing(c->secrets, c->nsecrets) || c->findings_new || c->findings_gone;
+               differing(c->secrets, c->nsecrets) || c->findings_new || c->findings_gone ||
+               c->findings_unchecked_a || c->findings_unchecked_b;
     sbx_buf_adds(&h, any ? " runs differ:" : " no difference between the runs as a whole");
     if (any) {
         sbx_headline_part(&h, g->cols, " ", "failures %zu new, %zu gone", c->nfail_new,
@@ -202,6 +203,9 @@ static void run_level(struct sbx_cmpview *v, struct sbx_grid *g)
         sbx_headline_part(&h, g->cols, dot, "secrets %zu", differing(c->secrets, c->nsecrets));
         sbx_headline_part(&h, g->cols, dot, "findings %d new, %d gone", popcount(c->findings_new),
                           popcount(c->findings_gone));
+        if (c->findings_unchecked_a || c->findings_unchecked_b)
+            sbx_headline_part(&h, g->cols, dot, "%d not checked",
+                              popcount(c->findings_unchecked_a | c->findings_unchecked_b));
     }
     sbx_grid_text(g, 1, 0, g->cols, any ? SBX_STYLE_WARNING : SBX_STYLE_GOOD, h.p, h.len);
     sbx_buf_free(&h);

@@ -175,6 +175,10 @@ static void findings(const struct sbx_compare *c, struct sbx_jsonw *w)
         sbx_jw_int(w, (int64_t)c->findings_b[bit]);
         sbx_jw_key(w, "new_in_b");
         sbx_jw_bool(w, c->findings_new & (1u << bit));
+        sbx_jw_key(w, "checked_in_a"); /* false: A's sources cannot tell this kind */
+        sbx_jw_bool(w, c->checkable_a & (1u << bit));
+        sbx_jw_key(w, "checked_in_b");
+        sbx_jw_bool(w, c->checkable_b & (1u << bit));
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);

@@ -167,17 +167,26 @@ static void run_level(struct sbx_cmpctx *x, struct sbx_buf *out)
         code(x, out, c->account[i].name, strlen(c->account[i].name), false);
         sbx_buf_addf(out, ": A %zu, B %zu\n", c->account[i].a, c->account[i].b);
     }
-    for (int g = 0; g < 2; g++) {
-        uint32_t bits = g ? c->findings_gone : c->findings_new;
-        if (!bits)
+    const struct {
+        const char *words;
+        uint32_t bits;
+        bool in_a; /* the counts are A's */
+    } lists[] = {
+        {"- **Findings new in B**:", c->findings_new, false},
+        {"- Findings gone in B:", c->findings_gone, true},
+        {"- Findings not checked in B (its sources cannot tell):", c->findings_unchecked_b, true},
+        {"- Findings not checked in A (its sources cannot tell):", c->findings_unchecked_a, false},
+    };
+    for (size_t g = 0; g < sizeof lists / sizeof lists[0]; g++) {
+        if (!lists[g].bits)
             continue;
-        sbx_buf_adds(out, g ? "- Findings gone in B:" : "- **Findings new in B**:");
+        sbx_buf_adds(out, lists[g].words);
         const char *sep = " ";
         for (size_t i = 0; i < sbx_nfindings; i++)
-            if (bits & sbx_findings[i].bit) {
+            if (lists[g].bits & sbx_findings[i].bit) {
                 unsigned bit = (unsigned)__builtin_ctz(sbx_findings[i].bit);
                 sbx_buf_addf(out, "%s%s (%zu)", sep, sbx_findings[i].name,
-                             g ? c->findings_a[bit] : c->findings_b[bit]);
+                             lists[g].in_a ? c->findings_a[bit] : c->findings_b[bit]);
                 sep = ", ";
             }
         sbx_buf_addc(out, '\n');

@@ -438,8 +438,11 @@ void sbx_cmpview_diff_doc(struct sbx_cmpview *v)
     sbx_doc_addf(d, cr->diff & SBX_CMP_D_DURATION ? SBX_STYLE_CMP_CHANGED : SBX_STYLE_NORMAL,
                  "%s %s %s", duration(ev[0], da), v->opts.ascii ? "->" : "\xe2\x86\x92",
                  duration(ev[1], db));
-    if (cr->ratio > 0 && (cr->diff & SBX_CMP_D_DURATION))
-        sbx_doc_addf(d, SBX_STYLE_NOTE, " (B takes %.2f times A's)", cr->ratio);
+    if (cr->ratio > 0 && (cr->diff & SBX_CMP_D_DURATION)) {
+        int64_t pct = sbx_round_nearest(cr->ratio * 100); /* as duration_ratio_pct */
+        sbx_doc_addf(d, SBX_STYLE_NOTE, " (B takes %lld.%02lld times A's)", (long long)(pct / 100),
+                     (long long)(pct % 100));
+    }
     sbx_doc_end_line(d);
     if (cr->diff & SBX_CMP_D_STDOUT_HASH) {
         sbx_doc_adds(d, SBX_STYLE_FIELD, "stdout hash ");

@@ -414,8 +414,10 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
             if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
                 sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
-            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %lld ms, started %+lld ms from the wrapper's start",
-                         (long long)r->u.cmd.ms, (long long)((r->start - e->start) / 1000000));
+            char dur[SBX_NUM_BUFSZ];
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %s, started %+lld ms from the wrapper's start",
+                         sbx_duration_text(sbx_ms_to_ns(r->u.cmd.ms), SBX_DUR_WORDS, dur),
+                         (long long)sbx_ns_to_ms(r->start - e->start));
             if (r->label) {
                 sbx_doc_adds(d, SBX_STYLE_NORMAL, ", by ");
                 untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, r->label), strlen(sbx_str(l->tl, r->label)), true);

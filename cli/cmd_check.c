@@ -193,7 +193,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     int c;
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-f:a:r:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-f:a:j:qh", longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(runs, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;

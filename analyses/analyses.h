@@ -1,7 +1,7 @@
 /* The single analyses that sbx_summarize (analyses/summary.c) runs, one
  * file each, in this order: after the witnesses (analyses/witness.h, which
- * the others read to count each thing once) commands, records, spans, files,
- * content, network, denials, fields, and with an allow list unlisted. Each reads the
+ * the others read to count each thing once) span, commands, records, spans,
+ * files, content, network, denials, fields, and with an allow list unlisted. Each reads the
  * timeline, fills its part of the summary and sets findings bits
  * (model/findings.h) from the facts the importers stored: importers set
  * none but SBX_F_BAD_FIELD. Internal to analyses/: everyone else calls
@@ -19,6 +19,9 @@ static inline void sbx_prefetch_ahead(const struct sbx_timeline *tl, size_t i)
         __builtin_prefetch(tl->order[i + 16]);
 }
 
+/* The run's span (start, end) and its parts: the sandbox's life and the
+ * commands' active span. Before sbx_analyze_records (the audit window). */
+void sbx_analyze_span(const struct sbx_timeline *tl, struct sbx_summary *sum);
 /* The commands: counts, the longest, failures by program (a second
  * witness is not counted again); SBX_F_TIMED_OUT and SBX_F_FAILED. */
 void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum);

@@ -1,5 +1,5 @@
 /* Commands: how many, which failed (exit not 0, or timed out), by program,
- * and the longest. Also the run's time span and sandboxes. */
+ * and the longest. Also the run's sandboxes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,18 +27,12 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
     size_t *fails = sbx_xcalloc(nids, sizeof *fails);
     bool *sandbox_seen = sbx_xcalloc(nids, sizeof *sandbox_seen);
     int64_t longest_ms = -1;
-    sum->start = sum->end = SBX_TIME_UNKNOWN;
 
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
-        /* the audit log keeps 400 days of the account: not the run's span */
-        if (e->kind == SBX_EV_AUDIT)
+        if (e->kind == SBX_EV_AUDIT) /* the whole account's log: its sandboxes are not the run's */
             continue;
-        if (e->start != SBX_TIME_UNKNOWN && (sum->start == SBX_TIME_UNKNOWN || e->start < sum->start))
-            sum->start = e->start;
-        if (e->end != SBX_TIME_UNKNOWN && (sum->end == SBX_TIME_UNKNOWN || e->end > sum->end))
-            sum->end = e->end;
         if (e->sandbox && !sandbox_seen[e->sandbox]) {
             sandbox_seen[e->sandbox] = true;
             sum->sandboxes = sbx_xrealloc(sum->sandboxes, (sum->nsandboxes + 1) * sizeof *sum->sandboxes);

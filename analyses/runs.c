@@ -70,6 +70,19 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     row->count[SBX_RUN_OUTSIDE] = sum->cross.noutside;
     row->count[SBX_RUN_ACCOUNT] = sum->naccount;
     row->count[SBX_RUN_SECRETS] = sbx_summary_distinct_secrets(sum);
+    /* each count column, and the finding kind whose sources tell it */
+    static const struct {
+        enum sbx_run_col col;
+        uint32_t kind;
+    } needs[] = {
+        {SBX_RUN_COMMANDS, SBX_F_FAILED},          {SBX_RUN_FAILED, SBX_F_FAILED},
+        {SBX_RUN_REFUSED, SBX_F_REFUSED_HOST},     {SBX_RUN_OUTSIDE, SBX_F_OUTSIDE_WRAPPER},
+        {SBX_RUN_ACCOUNT, SBX_F_ACCOUNT_CHANGE},   {SBX_RUN_SECRETS, SBX_F_SECRET},
+    };
+    row->known = 1u << SBX_RUN_SANDBOXES;
+    for (size_t k = 0; k < sizeof needs / sizeof needs[0]; k++)
+        if (sum->checkable & needs[k].kind)
+            row->known |= 1u << needs[k].col;
     row->events = tl->n;
     uint32_t f = 0;
     for (size_t k = 0; k < tl->n; k++)
@@ -95,7 +108,8 @@ int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c)
     case SBX_RUN_DURATION:
         return row->start == SBX_TIME_UNKNOWN || row->end == SBX_TIME_UNKNOWN ? -1
                                                                               : row->end - row->start;
-    default: return (unsigned)c < SBX_RUN_NCOLS ? (int64_t)row->count[c] : -1;
+    default:
+        return (unsigned)c < SBX_RUN_NCOLS && (row->known & (1u << c)) ? (int64_t)row->count[c] : -1;
     }
 }
 
@@ -150,8 +164,8 @@ static int word_holds(const struct sbx_run_row *row, int state, const char *w, s
         return -1;
     if (state == SBX_RUN_UNREADABLE)
         return 0;
-    if (col >= 0)
-        return row->count[col] > 0;
+    if (col >= 0) /* -1: a column the run cannot tell */
+        return row->known & (1u << col) ? row->count[col] > 0 : -1;
     return (row->findings & bits) != 0;
 }
 
@@ -201,6 +215,8 @@ static int cmp_keys(const void *pa, const void *pb, void *pc)
         d = strcmp(a->name, b->name);
         return c->reverse && c->col == SBX_RUN_NAME ? -d : d;
     }
+    if ((a->value < 0) != (b->value < 0)) /* not known: after the known, either way */
+        return a->value < 0 ? 1 : -1;
     if (a->value != b->value) {
         /* start: earliest first; the counts and durations: most first */
         d = c->col == SBX_RUN_START ? (a->value < b->value ? -1 : 1) : (a->value > b->value ? -1 : 1);

@@ -52,6 +52,11 @@ struct sbx_run_row {
      * wrapper, account changes, distinct secrets: by enum sbx_run_col
      * (NAME, START and DURATION unused) */
     size_t count[SBX_RUN_NCOLS];
+    /* the count columns the run's sources can tell (bit 1 << column): a
+     * column outside it is not 0 but unknown ("–"; commands without a log of
+     * them, outside without the wrapper's log and Runtime's record, account
+     * without the audit log, ...) */
+    uint32_t known;
     size_t events;
     uint32_t findings;             /* every event's findings bits, or'ed */
     char why[160];                 /* UNREADABLE: the reason */
@@ -81,7 +86,7 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
 /* Marks row i UNREADABLE with a reason (copied, cut to fit). */
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why);
 /* The row's value in a numeric column (start and duration in ns; -1 when
- * not known). */
+ * not known, a count column the sources cannot tell among them). */
 int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c);
 
 /* What shows: a sort column, its direction, and a filter. The filter is
@@ -98,8 +103,10 @@ struct sbx_runs_query {
 
 /* The rows that show, in order, into out (room for r->n); returns how many.
  * Rows still PENDING show unless the filter has a finding word (it cannot
- * tell yet), and sort after the rows read; unreadable rows come last. Ties
- * go by name. Thread-safe against a fill running. */
+ * tell yet), and sort after the rows read; unreadable rows come last. A
+ * count word on a column the row cannot tell holds neither way (the row
+ * shows for neither failed nor !failed). Unknown values sort after the
+ * known ones. Ties go by name. Thread-safe against a fill running. */
 size_t sbx_runs_view(const struct sbx_runs *r, const struct sbx_runs_query *q, uint32_t *out);
 
 #endif

@@ -82,6 +82,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     /* one clock first: every analysis after it reads the wrapper's times */
     sbx_crosscheck_align(tl, opts ? opts->skews : NULL, opts ? opts->nskews : 0, &sum->cross);
     sbx_witness_run(tl, &sum->witness);
+    sbx_analyze_span(tl, sum);
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);
     sbx_analyze_spans(tl, sum);
@@ -98,6 +99,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
         sbx_analyze_unlisted(tl, sum, allow, &hits);
     }
     drop_refused_hosts(sum);
+    sum->checkable = sbx_summary_checkable(tl, sum);
     copy_unread(sum, opts);
     return true;
 }

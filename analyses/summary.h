@@ -76,7 +76,15 @@ struct sbx_trace_stats {
 };
 
 struct sbx_summary {
-    int64_t start, end;             /* of the whole run; SBX_TIME_UNKNOWN when nothing has a time */
+    /* The run's span (analyses/span.c): the sandbox's life, from the first
+     * sandbox.created to the last sandbox.stopped, each end where an event
+     * gives it, else the commands' (first start, last end); widened only by
+     * commands, never by metrics, audit entries, proxy lines or notes. With
+     * neither a life nor a command, the span of whatever has a time (the
+     * audit log aside). SBX_TIME_UNKNOWN when nothing has a time. */
+    int64_t start, end;
+    int64_t sandbox_start, sandbox_end; /* the life's ends, each SBX_TIME_UNKNOWN when no event gives it */
+    int64_t active_start, active_end;   /* the agents' commands (any command event): first start, last end */
     uint32_t *sandboxes;            /* strtab ids, sorted by name */
     size_t nsandboxes;
 
@@ -140,6 +148,10 @@ struct sbx_summary {
     /* OpenTelemetry spans: their trees (for the views) and counts */
     struct sbx_spans spans;
     struct sbx_trace_stats traces;
+    /* The finding kinds the run's sources can tell (enum sbx_finding bits,
+     * sbx_summary_checkable): a kind outside them was not looked for, which
+     * is not "none found". */
+    uint32_t checkable;
     /* the input files that were not read, and why (copied from the options) */
     struct sbx_unread *unread;
     size_t nunread;
@@ -164,6 +176,27 @@ struct sbx_summary_opts {
  * event's operation (SBX_CMD_DENIALS, a files operation's denials); 0 when
  * none or not known. */
 uint64_t sbx_event_denials(const struct sbx_event *e);
+
+/* The finding kinds a run's sources can tell (analyses/coverage.c): secrets
+ * and bad fields always; failures, timeouts and hidden text with a log of
+ * the commands (recorder, sandboxio, OpenTelemetry); refused hosts with one
+ * or a proxy log; unlisted hosts with an allow list; the cross-check's
+ * three with both the wrapper's log and Runtime's command record; account
+ * changes with an audit log; bad signatures when a delivery's signature was
+ * checked; hash mismatches when a command's hash was checked; system file changes
+ * when a manifest covered a system folder or a change under one was seen.
+ * sum must be filled by the other analyses (sbx_summarize stores the result
+ * in sum->checkable). */
+uint32_t sbx_summary_checkable(const struct sbx_timeline *tl, const struct sbx_summary *sum);
+/* What a finding kind (one bit) needs to be told, in words ("Runtime's
+ * audit log"), static; NULL for the kinds every run can tell. */
+const char *sbx_finding_needs(uint32_t bit);
+/* Whether the wrapper's log (a recorder source) is among the inputs. */
+bool sbx_summary_has_wrapper(const struct sbx_timeline *tl);
+
+/* The span's length in ns (end - start), or -1 when either end is not
+ * known: what every output shows as the run's duration. */
+int64_t sbx_summary_span_ns(const struct sbx_summary *s);
 
 /* Returns false with a message in err when the analyses cannot run (their
  * patterns failed to compile: a build problem, not an input problem). */

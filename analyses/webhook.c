@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/hex.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 
 enum { MAC_LEN = 32 };
@@ -207,9 +208,9 @@ enum sbx_sig sbx_webhook_verify(const struct sbx_webhook_secrets *s, const char 
 
 char *sbx_webhook_replay_words(int64_t off_s, char *buf, size_t n)
 {
-    char dur[32];
+    char dur[SBX_NUM_BUFSZ];
     int64_t s = off_s < 0 ? -off_s : off_s;
-    snprintf(buf, n, "signed %s %s the event", sbx_duration_format(s * 1000, dur),
+    snprintf(buf, n, "signed %s %s the event", sbx_duration_text(s * 1000000000LL, SBX_DUR_WORDS, dur),
              off_s < 0 ? "before" : "after");
     return buf;
 }

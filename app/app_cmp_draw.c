@@ -5,6 +5,7 @@
 
 #include "analyses/compare/linediff.h"
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare.h"
 #include "render/sanitize.h"
@@ -188,7 +189,8 @@ static void run_level(struct sbx_cmpview *v, struct sbx_grid *g)
     struct sbx_buf h = SBX_BUF_INIT;
     bool any = c->nonly_a || c->nonly_b || c->nfail_new || c->nfail_gone || c->nhosts ||
                one_run_files(c) || differing(c->account, c->naccount) ||
-               differing(c->secrets, c->nsecrets) || c->findings_new || c->findings_gone;
+               differing(c->secrets, c->nsecrets) || c->findings_new || c->findings_gone ||
+               c->findings_unchecked_a || c->findings_unchecked_b;
     sbx_buf_adds(&h, any ? " runs differ:" : " no difference between the runs as a whole");
     if (any) {
         sbx_headline_part(&h, g->cols, " ", "failures %zu new, %zu gone", c->nfail_new,
@@ -201,6 +203,9 @@ static void run_level(struct sbx_cmpview *v, struct sbx_grid *g)
         sbx_headline_part(&h, g->cols, dot, "secrets %zu", differing(c->secrets, c->nsecrets));
         sbx_headline_part(&h, g->cols, dot, "findings %d new, %d gone", popcount(c->findings_new),
                           popcount(c->findings_gone));
+        if (c->findings_unchecked_a || c->findings_unchecked_b)
+            sbx_headline_part(&h, g->cols, dot, "%d not checked",
+                              popcount(c->findings_unchecked_a | c->findings_unchecked_b));
     }
     sbx_grid_text(g, 1, 0, g->cols, any ? SBX_STYLE_WARNING : SBX_STYLE_GOOD, h.p, h.len);
     sbx_buf_free(&h);
@@ -395,7 +400,7 @@ static const char *duration(const struct sbx_event *e, char *b)
         return "-";
     if (!(e->u.cmd.flags & SBX_CMD_MS_KNOWN))
         return "?";
-    return sbx_duration_format(e->u.cmd.ms, b);
+    return sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_WORDS, b);
 }
 
 void sbx_cmpview_diff_doc(struct sbx_cmpview *v)
@@ -433,8 +438,11 @@ void sbx_cmpview_diff_doc(struct sbx_cmpview *v)
     sbx_doc_addf(d, cr->diff & SBX_CMP_D_DURATION ? SBX_STYLE_CMP_CHANGED : SBX_STYLE_NORMAL,
                  "%s %s %s", duration(ev[0], da), v->opts.ascii ? "->" : "\xe2\x86\x92",
                  duration(ev[1], db));
-    if (cr->ratio > 0 && (cr->diff & SBX_CMP_D_DURATION))
-        sbx_doc_addf(d, SBX_STYLE_NOTE, " (B takes %.2f times A's)", cr->ratio);
+    if (cr->ratio > 0 && (cr->diff & SBX_CMP_D_DURATION)) {
+        int64_t pct = sbx_round_nearest(cr->ratio * 100); /* as duration_ratio_pct */
+        sbx_doc_addf(d, SBX_STYLE_NOTE, " (B takes %lld.%02lld times A's)", (long long)(pct / 100),
+                     (long long)(pct % 100));
+    }
     sbx_doc_end_line(d);
     if (cr->diff & SBX_CMP_D_STDOUT_HASH) {
         sbx_doc_adds(d, SBX_STYLE_FIELD, "stdout hash ");

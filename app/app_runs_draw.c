@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/sanitize.h"
 #include "render/views/views.h"
@@ -97,6 +98,12 @@ static void number(struct sbx_grid *g, int row, int col, int w, size_t v, enum s
     sbx_grid_text(g, row, at, col + w, v ? style : SBX_STYLE_NOTE, b, strlen(b));
 }
 
+static void unknown(struct sbx_grid *g, int row, int col, int w, bool ascii)
+{
+    const char *dash = ascii ? "-" : "\xe2\x80\x93"; /* – */
+    sbx_grid_text(g, row, col + (w > 1 ? w - 1 : 0), col + w, SBX_STYLE_NOTE, dash, strlen(dash));
+}
+
 static enum sbx_style count_style(enum sbx_run_col c)
 {
     switch (c) {
@@ -159,13 +166,18 @@ static void run_row(struct sbx_runs_app *a, struct sbx_grid *g, int row, const s
         }
         int64_t dur = sbx_run_row_value(r, SBX_RUN_DURATION);
         if (L->col[SBX_RUN_DURATION] >= 0 && dur >= 0) {
-            sbx_duration_format(dur / 1000000, d);
+            sbx_duration_text(dur, SBX_DUR_WORDS, d);
             int w = (int)strlen(d), c0 = L->col[SBX_RUN_DURATION], wd = L->width[SBX_RUN_DURATION];
             sbx_grid_text(g, row, c0 + (wd > w ? wd - w : 0), c0 + wd, SBX_STYLE_DURATION, d, strlen(d));
         }
-        for (int c = SBX_RUN_SANDBOXES; c < SBX_RUN_NCOLS; c++)
-            if (L->col[c] >= 0)
+        for (int c = SBX_RUN_SANDBOXES; c < SBX_RUN_NCOLS; c++) {
+            if (L->col[c] < 0)
+                continue;
+            if (r->known & (1u << c))
                 number(g, row, L->col[c], L->width[c], r->count[c], count_style((enum sbx_run_col)c));
+            else /* the run's sources cannot tell: not 0 */
+                unknown(g, row, L->col[c], L->width[c], a->opts.ascii);
+        }
     }
     if (selected)
         sbx_grid_restyle(g, row, 0, g->cols, SBX_STYLE_CURSOR);

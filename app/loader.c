@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "render/views/views.h"
 
 static void *run(void *arg)
@@ -53,9 +54,10 @@ void sbx_loader_progress(struct sbx_loader *l, char *buf, size_t n)
         unsigned long long done = atomic_load(&l->progress.bytes_done),
                            total = atomic_load(&l->progress.bytes_total);
         sbx_thousands(atomic_load(&l->progress.events), events);
-        if (total)
-            snprintf(buf, n, "loading %llu%% (%llu of %llu MB), %s events so far",
-                     done * 100 / total, done >> 20, total >> 20, events);
+        char d[SBX_NUM_BUFSZ], t[SBX_NUM_BUFSZ];
+        if (total) /* the percentage truncated: 100% only when done */
+            snprintf(buf, n, "loading %llu%% (%s of %s), %s events so far", done * 100 / total,
+                     sbx_size_text((int64_t)done, d), sbx_size_text((int64_t)total, t), events);
         else
             snprintf(buf, n, "loading, %s events so far", events);
     }

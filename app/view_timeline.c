@@ -2,6 +2,7 @@
  * findings counted in the header. */
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "app/app_headline.h"
 #include "app/app_internal.h"
@@ -15,9 +16,9 @@ static void header(struct sbx_app *a, struct sbx_buf *h, int cols, const char *d
     if (a->preview)
         sbx_headline_part(h, cols, dot, "PREVIEW of the first lines");
     if (s && s->start != SBX_TIME_UNKNOWN) {
-        if (s->end != SBX_TIME_UNKNOWN)
+        if (sbx_summary_span_ns(s) >= 0)
             sbx_headline_part(h, cols, dot, "%s, %s", sbx_stamp(s->start, a->opts.local, b),
-                              sbx_duration_format((s->end - s->start) / 1000000, d));
+                              sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
         else
             sbx_headline_part(h, cols, dot, "%s", sbx_stamp(s->start, a->opts.local, b));
     }

@@ -169,19 +169,6 @@ static char *put_digits(char *p, uint64_t v, int width)
 }
 
 /* Writes v in decimal; returns the end. */
-static char *put_uint(char *p, uint64_t v)
-{
-    char tmp[24];
-    int k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (k)
-        *p++ = tmp[--k];
-    return p;
-}
-
 static int64_t floor_div(int64_t a, int64_t b)
 {
     int64_t q = a / b;
@@ -218,44 +205,6 @@ char *sbx_time_format(int64_t ns, char *buf)
     *p++ = '.';
     p = put_digits(p, msr, 3);
     *p++ = 'Z';
-    *p = '\0';
-    return buf;
-}
-
-static char *put_str(char *p, const char *s)
-{
-    size_t k = strlen(s);
-    memcpy(p, s, k);
-    return p + k;
-}
-
-char *sbx_duration_format(int64_t ms, char *buf)
-{
-    char *p = buf;
-    if (ms < 0) {
-        p = put_str(p, "?");
-    } else if (ms < 1000) {
-        p = put_uint(p, (uint64_t)ms);
-        p = put_str(p, " ms");
-    } else if (ms < 60000) {
-        p = put_uint(p, (uint64_t)(ms / 1000));
-        unsigned tenth = (unsigned)(ms % 1000 / 100);
-        if (tenth) {
-            *p++ = '.';
-            *p++ = (char)('0' + tenth);
-        }
-        p = put_str(p, " s");
-    } else if (ms < 3600000) {
-        p = put_uint(p, (uint64_t)(ms / 60000));
-        p = put_str(p, " min ");
-        p = put_uint(p, (uint64_t)(ms % 60000 / 1000));
-        p = put_str(p, " s");
-    } else {
-        p = put_uint(p, (uint64_t)(ms / 3600000));
-        p = put_str(p, " h ");
-        p = put_uint(p, (uint64_t)(ms % 3600000 / 60000));
-        p = put_str(p, " min");
-    }
     *p = '\0';
     return buf;
 }

@@ -1,5 +1,5 @@
 /* sbx_time: ISO 8601 / RFC 3339 times <-> int64 nanoseconds since the epoch
- * (UTC), and short human durations.
+ * (UTC). Durations for people are base/numfmt.h's.
  *
  * Parsing is exact: a string is either one whole time in the accepted
  * grammar (below) with a real calendar date, or it is rejected. Instants
@@ -37,10 +37,5 @@ bool sbx_time_parse(const char *s, size_t n, int64_t *ns, unsigned *flags);
  * infinity, so pre-1970 times print correctly), UTC, always 24 characters;
  * "unknown" for SBX_TIME_UNKNOWN. Returns buf. */
 char *sbx_time_format(int64_t ns, char *buf);
-
-/* Human durations for summaries: under 1 s "897 ms"; under 1 min seconds
- * with one decimal, truncated, ".0" dropped ("1.5 s", "59 s"); under 1 h
- * "2 min 14 s"; else "1 h 0 min" (truncated). Negative -> "?". Returns buf. */
-char *sbx_duration_format(int64_t ms, char *buf);
 
 #endif

@@ -1,5 +1,8 @@
 /* sbxview check: the findings of a run, one per line with their evidence,
- * for CI and scripts. Exit 0 clean, 1 findings, 2 could not check. */
+ * for CI and scripts. It checks what the sources allow and names what they
+ * cannot tell (the cross-check without Runtime's record, …). Exit 0 clean,
+ * 1 findings, 2 could not check (nothing loaded, or a source --require
+ * names is missing). */
 #include <getopt.h>
 #include <langinfo.h>
 #include <stdio.h>
@@ -19,8 +22,12 @@
 struct report {
     const struct sbx_timeline *tl;
     struct sbx_findings found;
-    uint32_t allowed; /* enum sbx_finding bits */
+    uint32_t allowed;     /* enum sbx_finding bits */
+    uint32_t not_checked; /* kinds check reports that the sources cannot tell */
 };
+
+/* The sources --require can insist on. */
+enum { REQUIRE_RECORD = 1u << 0, REQUIRE_WRAPPER = 1u << 1 };
 
 static const char *str(const struct report *r, uint32_t id)
 {
@@ -66,6 +73,19 @@ static void print_json(const struct report *r, const char *const *missing, size_
     else
         sbx_jw_null(&w);
     sbx_buf_free(&note);
+    sbx_jw_key(&w, "not_checked");
+    sbx_jw_array(&w);
+    for (size_t i = 0; i < sbx_nfindings; i++) {
+        if (!(r->not_checked & sbx_findings[i].bit))
+            continue;
+        sbx_jw_object(&w);
+        sbx_jw_key(&w, "kind");
+        sbx_jw_cstr(&w, sbx_findings[i].name);
+        sbx_jw_key(&w, "needs");
+        sbx_jw_cstr(&w, sbx_finding_needs(sbx_findings[i].bit));
+        sbx_jw_end_object(&w);
+    }
+    sbx_jw_end_array(&w);
     sbx_jw_key(&w, "findings");
     sbx_jw_array(&w);
     for (size_t i = 0; i < r->found.n; i++) {
@@ -114,20 +134,42 @@ static bool allow(struct report *r, char *list)
     return true;
 }
 
-static bool has_format(const struct sbx_timeline *tl, const char *name)
+static bool require(unsigned *req, char *list)
 {
-    for (size_t i = 0; i < tl->nsources; i++)
-        if (strcmp(tl->sources[i].format, name) == 0)
-            return true;
-    return false;
+    for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        if (strcmp(k, "record") == 0) {
+            *req |= REQUIRE_RECORD;
+        } else if (strcmp(k, "wrapper") == 0) {
+            *req |= REQUIRE_WRAPPER;
+        } else {
+            struct sbx_buf b = SBX_BUF_INIT;
+            sbx_buf_addf(&b, "--require: no source called %s (record, wrapper)", k);
+            sbx_warn(b.p);
+            sbx_buf_free(&b);
+            return false;
+        }
+    }
+    return true;
 }
 
-static bool has_record(const struct sbx_timeline *tl)
+/* One line per need, naming the kinds it leaves unchecked. */
+static void warn_not_checked(uint32_t bits)
 {
-    for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->kind == SBX_EV_COMMAND && (tl->order[i]->u.cmd.flags & SBX_CMD_RECORD))
-            return true;
-    return false;
+    uint32_t done = 0;
+    for (size_t i = 0; i < sbx_nfindings; i++) {
+        const char *needs = sbx_finding_needs(sbx_findings[i].bit);
+        if (!(bits & sbx_findings[i].bit) || (done & sbx_findings[i].bit))
+            continue;
+        fprintf(stderr, "sbxview: not checked:");
+        const char *sep = " ";
+        for (size_t j = i; j < sbx_nfindings; j++)
+            if ((bits & sbx_findings[j].bit) && sbx_finding_needs(sbx_findings[j].bit) == needs) {
+                fprintf(stderr, "%s%s", sep, sbx_findings[j].name);
+                done |= sbx_findings[j].bit;
+                sep = ", ";
+            }
+        fprintf(stderr, ": it needs %s\n", needs);
+    }
 }
 
 void sbx_check_kinds(FILE *to)
@@ -151,11 +193,13 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
+        {"require", required_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
         SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
     };
     struct report r = {0};
     bool json = false;
+    unsigned required = 0;
     int c;
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
@@ -175,6 +219,10 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
             break;
         case 'a':
             if (!allow(&r, optarg))
+                return SBX_EXIT_USAGE;
+            break;
+        case 'r':
+            if (!require(&required, optarg))
                 return SBX_EXIT_USAGE;
             break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
@@ -203,13 +251,19 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     size_t nmissing = 0;
     if (!loaded || !sbx_cli_summarize(&tl, runs, &rep, &sum))
         goto done;
-    /* the integrity check needs both sides: say which one is not there */
-    if (!has_format(&tl, "recorder"))
+    /* the cross-check needs both sides: say which one is not there */
+    bool no_wrapper = !sbx_summary_has_wrapper(&tl), no_record = !sum.cross.records;
+    if (no_wrapper)
         missing[nmissing++] = "the wrapper's log (agent-run.jsonl)";
-    if (!has_record(&tl))
+    if (no_record)
         missing[nmissing++] = "Runtime's command record (sbxview fetch runtime saves it)";
     r.tl = &tl;
-    sbx_findings_collect(&tl, &sum, r.allowed, &r.found);
+    /* what the sources cannot tell is not checked, and is no finding */
+    for (size_t i = 0; i < sbx_nfindings; i++)
+        if (sbx_findings[i].check && !(sum.checkable & sbx_findings[i].bit) &&
+            !(r.allowed & sbx_findings[i].bit))
+            r.not_checked |= sbx_findings[i].bit;
+    sbx_findings_collect(&tl, &sum, r.allowed | r.not_checked, &r.found);
     if (json)
         print_json(&r, missing, nmissing, &sum);
     else
@@ -219,8 +273,13 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
         fprintf(stderr, "sbxview: %s\n", note.p);
     sbx_buf_free(&note);
     for (size_t i = 0; i < nmissing; i++)
-        fprintf(stderr, "sbxview: could not check: %s is not among the inputs\n", missing[i]);
-    status = nmissing ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
+        fprintf(stderr, "sbxview: %s is not among the inputs\n", missing[i]);
+    warn_not_checked(r.not_checked);
+    bool required_missing = ((required & REQUIRE_RECORD) && no_record) ||
+                            ((required & REQUIRE_WRAPPER) && no_wrapper);
+    if (required_missing)
+        fprintf(stderr, "sbxview: could not check: --require names a source that is not among the inputs\n");
+    status = required_missing ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
     sbx_findings_free(&r.found);
     sbx_summary_free(&sum);
 done:

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/numfmt.h"
 #include "importers/fetch/fetch_runtime.h"
 #include "render/sanitize.h"
 #include "cli/cli.h"
@@ -52,10 +53,12 @@ static void show_progress(void *ctx, const struct sbx_fetch_progress *p)
         fprintf(stderr, "\rsbxview: fetching the audit log: page %u (%zu kept)", p->page,
                 p->items);
     if (p->wait_ms > 0) {
+        char wait[SBX_NUM_BUFSZ];
+        sbx_duration_text(sbx_ms_to_ns(p->wait_ms), SBX_DUR_WORDS, wait);
         if (p->status)
-            fprintf(stderr, ", HTTP %ld: waiting %.1f s", p->status, (double)p->wait_ms / 1000);
+            fprintf(stderr, ", HTTP %ld: waiting %s", p->status, wait);
         else
-            fprintf(stderr, ", connection cut: waiting %.1f s", (double)p->wait_ms / 1000);
+            fprintf(stderr, ", connection cut: waiting %s", wait);
     }
     fputs("\033[K", stderr);
     s->line = true;

@@ -174,8 +174,10 @@ void sbx_usage(FILE *to)
           "refused, outside, account, secret, ...; !word: not), Enter opens a run (q comes\n"
           "back), m marks two runs and c compares them.\n"
           "\n"
-          "Check: exit 0 no finding, 1 findings, 2 could not check (it needs the\n"
-          "wrapper's log and Runtime's command record, and says which is missing).\n"
+          "Check: it checks what the sources allow and names on stderr the kinds they\n"
+          "cannot tell (the cross-check needs the wrapper's log and Runtime's command\n"
+          "record). Exit 0 no finding, 1 findings, 2 could not check (nothing loaded, or\n"
+          "--require record|wrapper names a source that is missing).\n"
           "Finding kinds, heaviest first (--allow accepts them):\n",
           to);
     sbx_check_kinds(to);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
 
@@ -115,8 +116,10 @@ static void collect(struct report *r)
             snprintf(how, sizeof how, "unread: started in the background");
         else if (c->flags & SBX_CMD_EXIT_KNOWN)
             snprintf(how, sizeof how, "exit %d", (int)c->exit);
+        char dur[SBX_NUM_BUFSZ];
         if (c->flags & SBX_CMD_MS_KNOWN)
-            snprintf(how + strlen(how), sizeof how - strlen(how), ", %lld ms", (long long)c->ms);
+            snprintf(how + strlen(how), sizeof how - strlen(how), ", %s",
+                     sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
         add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
             str(r, c->program), how);
     }

@@ -487,11 +487,15 @@ void sbx_compare(const struct sbx_timeline *tla, const struct sbx_summary *suma,
     out->nsecret_names = suma->nsecrets + sumb->nsecrets;
     count_findings(tla, out->findings_a);
     count_findings(tlb, out->findings_b);
+    /* a kind one run's sources cannot tell is "not checked" there, not new or gone */
+    out->checkable_a = suma->checkable;
+    out->checkable_b = sumb->checkable;
     for (unsigned bit = 0; bit < 32; bit++) {
+        uint32_t f = 1u << bit;
         if (out->findings_b[bit] && !out->findings_a[bit])
-            out->findings_new |= 1u << bit;
+            *(suma->checkable & f ? &out->findings_new : &out->findings_unchecked_a) |= f;
         if (out->findings_a[bit] && !out->findings_b[bit])
-            out->findings_gone |= 1u << bit;
+            *(sumb->checkable & f ? &out->findings_gone : &out->findings_unchecked_b) |= f;
     }
 }
 
@@ -527,5 +531,6 @@ bool sbx_compare_same(const struct sbx_compare *c)
         if (c->files[i].change_a != c->files[i].change_b)
             return false;
     return !c->nonly_a && !c->nonly_b && !c->nfail_new && !c->nfail_gone && !c->nhosts &&
-           !c->naccount && !c->nsecrets && !c->findings_new && !c->findings_gone;
+           !c->naccount && !c->nsecrets && !c->findings_new && !c->findings_gone &&
+           !c->findings_unchecked_a && !c->findings_unchecked_b;
 }

@@ -55,7 +55,8 @@
  * system lists of the summaries) changed in one run only, or in both; hosts
  * reached or refused in one run only (or refused in one, reached in the
  * other); account changes (audit actions) and secrets (kind and mask) whose
- * counts differ; findings (event counts per kind) new in B and gone.
+ * counts differ; findings (event counts per kind) new in B and gone, or, for a
+ * kind one run's sources cannot tell, not checked in that run.
  *
  * Ownership: sbx_compare fills a struct sbx_compare that owns its arrays and
  * the keys (free with sbx_compare_free). Event pointers and strings in it
@@ -157,6 +158,10 @@ struct sbx_compare {
     /* events carrying each finding bit (index: the bit's position in enum sbx_finding) */
     size_t findings_a[32], findings_b[32];
     uint32_t findings_new, findings_gone; /* enum sbx_finding bits: in B only / in A only */
+    /* in A only, of a kind B's sources cannot tell (sbx_summary_checkable):
+     * not checked in B, rather than gone; and the reverse */
+    uint32_t findings_unchecked_b, findings_unchecked_a;
+    uint32_t checkable_a, checkable_b; /* the kinds each run's sources can tell */
 
     size_t lcs_work_bytes;             /* the alignment's work arrays (sbx_cmp_lcs) */
     char **secret_names;               /* private: the secrets' names, owned */

@@ -11,11 +11,13 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "importers/format.h"
 #include "importers/json/jsonerr.h"
 #include "importers/json/jsonload.h"
 #include "base/jsonwalk.h"
+#include "base/numfmt.h"
 #include "model/program.h"
 #include "model/spans.h"
 
@@ -277,7 +279,7 @@ static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct 
     }
     if (!(c->flags & SBX_CMD_MS_KNOWN) && e->start != SBX_TIME_UNKNOWN &&
         e->end != SBX_TIME_UNKNOWN && e->end >= e->start) {
-        c->ms = (e->end - e->start) / 1000000;
+        c->ms = sbx_ns_to_ms(e->end - e->start);
         c->flags |= SBX_CMD_MS_KNOWN;
     }
     r = attr_int(a, A_DENIALS, &v);
@@ -309,6 +311,22 @@ static int hex_id(json_t *v, size_t digits)
 }
 
 #define FAIL(...) (snprintf(reason, reasonsz, __VA_ARGS__), false)
+
+/* A tool call that timed out: error.type "timeout", or exit 137 (killed)
+ * with a status message that says it timed out. */
+static bool timed_out(const struct attrs *a, const struct sbx_command *c, const char *message)
+{
+    const char *type = attr_str(a, A_ERROR);
+    if (type && strcasecmp(type, "timeout") == 0)
+        return true;
+    if (!(c->flags & SBX_CMD_EXIT_KNOWN) || c->exit != 137 || !message)
+        return false;
+    static const char *const words[] = {"timeout", "timed out", "time out", "deadline exceeded"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcasestr(message, words[i]))
+            return true;
+    return false;
+}
 
 /* One span (sp, whose text is [s, send) of line): an event, or false with
  * the reason. */
@@ -364,6 +382,9 @@ static bool import_span(struct otlp_state *st, struct sbx_evbuf *out, json_t *sp
                  (scode && strcmp(scode, "STATUS_CODE_ERROR") == 0);
     if (error || a.v[A_ERROR])
         e->tflags |= SBX_EVT_ERROR; /* the spans analysis makes it a failure */
+    const char *message = json_string_value(json_object_get(status, "message"));
+    if (e->kind == SBX_EV_COMMAND && timed_out(&a, &e->u.cmd, message))
+        e->u.cmd.flags |= SBX_CMD_TIMED_OUT | SBX_CMD_TIMEOUT_KNOWN;
     return true;
 }
 

@@ -1,4 +1,5 @@
 /* The comparison renderers' entry point and what they share. */
+#include "base/numfmt.h"
 #include "render/compare/compare.h"
 
 #include <stdio.h>
@@ -76,12 +77,13 @@ void sbx_cmp_diff_words(const struct sbx_compare *c, const struct sbx_cmp_row *r
         double f = r->ratio >= 1 ? r->ratio : (r->ratio > 0 ? 1 / r->ratio : 0);
         if (out->len > start)
             sbx_buf_adds(out, ", ");
+        int64_t tenths = sbx_round_nearest(f * 10);
         if (f > 0)
-            sbx_buf_addf(out, "%.1f%s %s", f, ascii ? "x" : "\xC3\x97",
-                         r->ratio >= 1 ? "slower" : "faster");
+            sbx_buf_addf(out, "%lld.%lld%s %s", (long long)(tenths / 10), (long long)(tenths % 10),
+                         ascii ? "x" : "\xC3\x97", r->ratio >= 1 ? "slower" : "faster");
         else
-            sbx_buf_addf(out, "%lld ms%s%lld ms", (long long)a->u.cmd.ms, arrow,
-                         (long long)b->u.cmd.ms);
+            sbx_buf_addf(out, "%s%s%s", sbx_duration_text(sbx_ms_to_ns(a->u.cmd.ms), SBX_DUR_WORDS, x),
+                         arrow, sbx_duration_text(sbx_ms_to_ns(b->u.cmd.ms), SBX_DUR_WORDS, y));
     }
     if (r->diff & SBX_CMP_D_STDOUT_HASH)
         sbx_buf_adds(out, out->len > start ? ", stdout hash" : "stdout hash");

@@ -3,6 +3,7 @@
  * Indexes are 1-based positions in each run's command list. */
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/untrusted.h"
@@ -105,7 +106,7 @@ static void rows(struct sbx_cmpctx *x, struct sbx_jsonw *w)
         diff_array(w, row->diff);
         sbx_jw_key(w, "duration_ratio_pct");
         if (row->ratio > 0)
-            sbx_jw_int(w, (int64_t)(row->ratio * 100 + 0.5));
+            sbx_jw_int(w, sbx_round_nearest(row->ratio * 100));
         else
             sbx_jw_null(w);
         index_or_null(w, "partner_row", row->partner);
@@ -175,6 +176,10 @@ static void findings(const struct sbx_compare *c, struct sbx_jsonw *w)
         sbx_jw_int(w, (int64_t)c->findings_b[bit]);
         sbx_jw_key(w, "new_in_b");
         sbx_jw_bool(w, c->findings_new & (1u << bit));
+        sbx_jw_key(w, "checked_in_a"); /* false: A's sources cannot tell this kind */
+        sbx_jw_bool(w, c->checkable_a & (1u << bit));
+        sbx_jw_key(w, "checked_in_b");
+        sbx_jw_bool(w, c->checkable_b & (1u << bit));
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);

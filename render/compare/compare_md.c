@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
@@ -67,9 +68,9 @@ static void runs(struct sbx_cmpctx *x, struct sbx_buf *out)
     sbx_buf_adds(out, "\n| Duration |");
     for (int side = 0; side < 2; side++) {
         const struct sbx_summary *s = x->run[side]->sum;
-        char d[SBX_TIME_BUFSZ];
-        if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN)
-            sbx_buf_addf(out, " %s |", sbx_duration_format((s->end - s->start) / 1000000, d));
+        char d[SBX_NUM_BUFSZ];
+        if (sbx_summary_span_ns(s) >= 0)
+            sbx_buf_addf(out, " %s |", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
         else
             sbx_buf_adds(out, " unknown |");
     }
@@ -167,17 +168,26 @@ static void run_level(struct sbx_cmpctx *x, struct sbx_buf *out)
         code(x, out, c->account[i].name, strlen(c->account[i].name), false);
         sbx_buf_addf(out, ": A %zu, B %zu\n", c->account[i].a, c->account[i].b);
     }
-    for (int g = 0; g < 2; g++) {
-        uint32_t bits = g ? c->findings_gone : c->findings_new;
-        if (!bits)
+    const struct {
+        const char *words;
+        uint32_t bits;
+        bool in_a; /* the counts are A's */
+    } lists[] = {
+        {"- **Findings new in B**:", c->findings_new, false},
+        {"- Findings gone in B:", c->findings_gone, true},
+        {"- Findings not checked in B (its sources cannot tell):", c->findings_unchecked_b, true},
+        {"- Findings not checked in A (its sources cannot tell):", c->findings_unchecked_a, false},
+    };
+    for (size_t g = 0; g < sizeof lists / sizeof lists[0]; g++) {
+        if (!lists[g].bits)
             continue;
-        sbx_buf_adds(out, g ? "- Findings gone in B:" : "- **Findings new in B**:");
+        sbx_buf_adds(out, lists[g].words);
         const char *sep = " ";
         for (size_t i = 0; i < sbx_nfindings; i++)
-            if (bits & sbx_findings[i].bit) {
+            if (lists[g].bits & sbx_findings[i].bit) {
                 unsigned bit = (unsigned)__builtin_ctz(sbx_findings[i].bit);
                 sbx_buf_addf(out, "%s%s (%zu)", sep, sbx_findings[i].name,
-                             g ? c->findings_a[bit] : c->findings_b[bit]);
+                             lists[g].in_a ? c->findings_a[bit] : c->findings_b[bit]);
                 sep = ", ";
             }
         sbx_buf_addc(out, '\n');

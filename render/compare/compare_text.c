@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
@@ -87,9 +88,9 @@ static void run_lines(struct text *t)
         if (failed)
             sbx_buf_addf(&t->line, ", %zu failed", failed);
         const struct sbx_summary *s = r->sum;
-        if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN) {
-            char d[SBX_TIME_BUFSZ];
-            sbx_buf_addf(&t->line, ", %s", sbx_duration_format((s->end - s->start) / 1000000, d));
+        if (sbx_summary_span_ns(s) >= 0) {
+            char d[SBX_NUM_BUFSZ];
+            sbx_buf_addf(&t->line, ", %s", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
         }
         emit(t);
     }
@@ -304,16 +305,28 @@ static void finding_names(struct text *t, const char *lead, uint32_t bits)
 static void findings_lines(struct text *t)
 {
     const struct sbx_compare *c = t->x->c;
-    if (!c->findings_new && !c->findings_gone) {
+    const struct {
+        const char *words;
+        uint32_t bits;
+    } lists[] = {
+        {"NEW in B: ", c->findings_new},
+        {"gone in B: ", c->findings_gone},
+        {"not checked in B: ", c->findings_unchecked_b}, /* B's sources cannot tell */
+        {"not checked in A: ", c->findings_unchecked_a},
+    };
+    const char *lead = "Findings:  ";
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        if (!lists[i].bits)
+            continue;
+        char head[48];
+        snprintf(head, sizeof head, "%s%s", lead, lists[i].words);
+        finding_names(t, head, lists[i].bits);
+        lead = LABEL_PAD;
+    }
+    if (lead != LABEL_PAD) {
         sbx_buf_adds(&t->line, "Findings:  the same kinds in both runs");
         emit(t);
-        return;
     }
-    if (c->findings_new)
-        finding_names(t, "Findings:  NEW in B: ", c->findings_new);
-    if (c->findings_gone)
-        finding_names(t, c->findings_new ? "           gone in B: " : "Findings:  gone in B: ",
-                      c->findings_gone);
 }
 
 static void table(struct text *t)

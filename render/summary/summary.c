@@ -1,3 +1,4 @@
+#include "base/numfmt.h"
 #include "render/summary/summary.h"
 
 #include <stdio.h>
@@ -24,23 +25,6 @@ const char *sbx_display_path(const char *path)
     while (path[0] == '.' && path[1] == '/')
         path += 2;
     return path;
-}
-
-const char *sbx_sum_bytes(int64_t bytes, char buf[24])
-{
-    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
-    if (bytes < 1000) {
-        snprintf(buf, 24, "%lld B", (long long)(bytes < 0 ? 0 : bytes));
-        return buf;
-    }
-    double v = (double)bytes / 1000;
-    size_t u = 0;
-    while (v >= 999.95 && u + 1 < sizeof units / sizeof units[0]) {
-        v /= 1000;
-        u++;
-    }
-    snprintf(buf, 24, "%.1f %s", v, units[u]);
-    return buf;
 }
 
 static int proxy_cmp(const void *x, const void *y, void *ctx)
@@ -174,13 +158,16 @@ bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out)
     }
     if (s->cpu_peak) {
         const struct sbx_metric *m = &s->cpu_peak->u.metric;
-        sbx_buf_addf(out, "%sCPU peak %.0f%%", sep, m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent);
+        char pct[SBX_NUM_BUFSZ];
+        sbx_buf_addf(out, "%sCPU peak %s", sep,
+                     sbx_percent_text(m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent, pct));
         sep = ", ";
     }
     if (s->memory_peak) {
         const struct sbx_metric *m = &s->memory_peak->u.metric;
         int64_t b = m->memory_peak_bytes >= 0 ? m->memory_peak_bytes : m->memory_bytes;
-        sbx_buf_addf(out, "%smemory peak %lld MiB", sep, (long long)(b >> 20));
+        char size[SBX_NUM_BUFSZ];
+        sbx_buf_addf(out, "%smemory peak %s", sep, sbx_size_text(b, size));
         sep = "; ";
     }
     if (s->webhooks)

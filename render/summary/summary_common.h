@@ -26,8 +26,6 @@ const char *sbx_display_path(const char *path);
 const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, size_t *len);
 /* s with secrets redacted (valid until the next call). */
 const char *sbx_sum_redact(struct sbx_sumctx *c, const char *s, size_t n, size_t *len);
-/* Bytes in short decimal units: "512 B", "1.2 kB", "3.4 MB", "1.0 GB". */
-const char *sbx_sum_bytes(int64_t bytes, char buf[24]);
 /* The proxy's hosts in the order the text and markdown summaries list
  * them: those with denials first, then most requests, then by name. An
  * allocated array of indices into sum->proxy_hosts (caller frees); NULL

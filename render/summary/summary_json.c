@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "base/jsonw.h"
 #include "render/summary/summary_common.h"
@@ -21,6 +22,17 @@ static void time_value(struct sbx_jsonw *w, int64_t ns)
         sbx_jw_null(w);
     else
         sbx_untrusted_json_cstr(w, sbx_time_format(ns, buf));
+}
+
+static void span_object(struct sbx_jsonw *w, const char *key, int64_t start, int64_t end)
+{
+    sbx_jw_key(w, key);
+    sbx_jw_object(w);
+    sbx_jw_key(w, "start");
+    time_value(w, start);
+    sbx_jw_key(w, "end");
+    time_value(w, end);
+    sbx_jw_end_object(w);
 }
 
 static void string_list(struct sbx_jsonw *w, const char *key, const struct sbx_strlist *l)
@@ -48,6 +60,8 @@ static void run(struct sbx_sumctx *c, struct sbx_jsonw *w)
     time_value(w, s->start);
     sbx_jw_key(w, "end");
     time_value(w, s->end);
+    span_object(w, "sandbox_span", s->sandbox_start, s->sandbox_end);
+    span_object(w, "active_span", s->active_start, s->active_end);
     sbx_jw_key(w, "sandboxes");
     sbx_jw_array(w);
     for (size_t i = 0; i < s->nsandboxes; i++)
@@ -448,7 +462,7 @@ static void sandbox_life(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_key(w, "cpu_peak_percent");
     if (s->cpu_peak) {
         const struct sbx_metric *m = &s->cpu_peak->u.metric;
-        sbx_jw_int(w, (int64_t)(m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent));
+        sbx_jw_int(w, sbx_round_nearest(m->cpu_peak_percent >= 0 ? m->cpu_peak_percent : m->cpu_percent));
     } else {
         sbx_jw_null(w);
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/md.h"
 #include "render/sanitize.h"
@@ -51,7 +52,7 @@ static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
     size_t proxy_max = LIST_MAX < PROXY_MAX ? LIST_MAX : PROXY_MAX;
     for (size_t k = 0; k < s->nproxy_hosts && k < proxy_max; k++) {
         const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
-        char bytes[24];
+        char bytes[SBX_NUM_BUFSZ];
         sbx_buf_adds(out, "- proxy: ");
         code_cstr(c, out, sbx_str(c->tl, h->host));
         sbx_buf_addf(out, " %zu request%s", h->requests, h->requests == 1 ? "" : "s");
@@ -60,7 +61,7 @@ static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
         if (h->unreached)
             sbx_buf_addf(out, ", %zu unreached", h->unreached);
         if (h->bytes_in > 0)
-            sbx_buf_addf(out, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+            sbx_buf_addf(out, ", %s in", sbx_size_text(h->bytes_in, bytes));
         sbx_buf_addc(out, '\n');
     }
     if (s->nproxy_hosts > proxy_max) {
@@ -119,12 +120,12 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     const struct sbx_summary *s = c->sum;
     const struct sbx_timeline *tl = c->tl;
-    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_TIME_BUFSZ];
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_NUM_BUFSZ];
 
     sbx_buf_adds(out, "### Agent run summary\n\n");
     sbx_buf_addf(out, "**Run:** %s to %s", sbx_time_format(s->start, a), sbx_time_format(s->end, b));
-    if (s->start != SBX_TIME_UNKNOWN && s->end != SBX_TIME_UNKNOWN)
-        sbx_buf_addf(out, " (%s)", sbx_duration_format((s->end - s->start) / 1000000, d));
+    if (sbx_summary_span_ns(s) >= 0)
+        sbx_buf_addf(out, " (%s)", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
     if (s->nsandboxes) {
         sbx_buf_adds(out, s->nsandboxes == 1 ? " in sandbox" : " in sandboxes");
         for (size_t i = 0; i < s->nsandboxes; i++) {
@@ -144,7 +145,7 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_addf(out, "**Commands:** %zu, %zu failed, %zu timed out", s->commands, s->failed,
                  s->timed_out);
     if (s->longest) {
-        sbx_buf_addf(out, "; longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        sbx_buf_addf(out, "; longest %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d));
         size_t n;
         const char *cmd = sbx_sum_command(c, s->longest, &n);
         code(c, out, cmd, n);

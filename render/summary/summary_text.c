@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/sanitize.h"
 #include "render/style.h"
@@ -113,13 +114,13 @@ static void list_items(struct line *l, const struct sbx_strlist *list)
 static void run_line(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
-    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_TIME_BUFSZ];
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_NUM_BUFSZ];
     sbx_buf_addf(&l->b, "Run:       %s", sbx_time_format(s->start, a));
     if (s->end != SBX_TIME_UNKNOWN && s->start != SBX_TIME_UNKNOWN) {
         const char *end = sbx_time_format(s->end, b);
         /* same day: the end time alone */
         sbx_buf_addf(&l->b, " to %s (%s)", strncmp(a, end, 11) == 0 ? end + 11 : end,
-                     sbx_duration_format((s->end - s->start) / 1000000, d));
+                     sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
     }
     if (s->nsandboxes) {
         sbx_buf_adds(&l->b, s->nsandboxes == 1 ? ", sandbox " : ", sandboxes ");
@@ -174,7 +175,7 @@ static void commands_line(struct line *l, struct sbx_buf *out)
         sbx_buf_adds(&l->b, "           ");
         if (s->timed_out)
             sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
-        sbx_buf_addf(&l->b, "longest %s: ", sbx_duration_format(s->longest->u.cmd.ms, d));
+        sbx_buf_addf(&l->b, "longest %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d));
         l->event = s->longest;
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);
         add_untrusted(l, cmd, n);
@@ -269,7 +270,7 @@ static void proxy_lines(struct line *l, struct sbx_buf *out)
     size_t *order = sbx_sum_proxy_order(l->c->tl, s);
     for (size_t k = 0; k < s->nproxy_hosts && k < LIST_MAX; k++) {
         const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
-        char bytes[24];
+        char bytes[SBX_NUM_BUFSZ];
         sbx_buf_adds(&l->b, "  proxy ");
         add_untrusted_cstr(l, sbx_str(l->c->tl, h->host));
         sbx_buf_addf(&l->b, ": %zu request%s", h->requests, h->requests == 1 ? "" : "s");
@@ -278,7 +279,7 @@ static void proxy_lines(struct line *l, struct sbx_buf *out)
         if (h->unreached)
             sbx_buf_addf(&l->b, ", %zu unreached", h->unreached);
         if (h->bytes_in > 0)
-            sbx_buf_addf(&l->b, ", %s in", sbx_sum_bytes(h->bytes_in, bytes));
+            sbx_buf_addf(&l->b, ", %s in", sbx_size_text(h->bytes_in, bytes));
         l->filter = h->denied ? "refused" : "kind:network";
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }

@@ -9,6 +9,7 @@
 #include "analyses/webhook.h"
 #include "model/sandboxio_line.h"
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/summary/summary_common.h"
 #include "render/views/spans.h"
@@ -462,24 +463,25 @@ static void load_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     if (!m)
         return;
     const struct sbx_metric *v = &m->u.metric;
-    char clock[16];
+    char clock[16], num[SBX_NUM_BUFSZ];
     sbx_doc_field(d, "Load");
     if (v->cpu_percent >= 0)
-        sbx_doc_addf(d, SBX_STYLE_NORMAL, "CPU %.0f%%", v->cpu_percent);
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, "CPU %s", sbx_percent_text(v->cpu_percent, num));
     if (v->memory_bytes >= 0)
-        sbx_doc_addf(d, SBX_STYLE_NORMAL, "%smemory %lld MiB", v->cpu_percent >= 0 ? ", " : "",
-                     (long long)(v->memory_bytes >> 20));
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, "%smemory %s", v->cpu_percent >= 0 ? ", " : "",
+                     sbx_size_text(v->memory_bytes, num));
     sbx_doc_addf(d, SBX_STYLE_NOTE, " (the reading at %s)", sbx_clock(m->start, l->local, clock));
     if (l->sum && (l->sum->cpu_peak || l->sum->memory_peak)) {
         sbx_doc_adds(d, SBX_STYLE_NOTE, "; the run's peak: ");
         if (l->sum->cpu_peak) {
             const struct sbx_metric *p = &l->sum->cpu_peak->u.metric;
-            sbx_doc_addf(d, SBX_STYLE_NOTE, "CPU %.0f%%", p->cpu_peak_percent >= 0 ? p->cpu_peak_percent : p->cpu_percent);
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "CPU %s",
+                         sbx_percent_text(p->cpu_peak_percent >= 0 ? p->cpu_peak_percent : p->cpu_percent, num));
         }
         if (l->sum->memory_peak) {
             const struct sbx_metric *p = &l->sum->memory_peak->u.metric;
-            sbx_doc_addf(d, SBX_STYLE_NOTE, "%smemory %lld MiB", l->sum->cpu_peak ? ", " : "",
-                         (long long)((p->memory_peak_bytes >= 0 ? p->memory_peak_bytes : p->memory_bytes) >> 20));
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "%smemory %s", l->sum->cpu_peak ? ", " : "",
+                         sbx_size_text(p->memory_peak_bytes >= 0 ? p->memory_peak_bytes : p->memory_bytes, num));
         }
     }
     sbx_doc_end_line(d);
@@ -496,8 +498,9 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     else
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unknown");
     if (c->flags & SBX_CMD_MS_KNOWN) {
-        char dur[32];
-        sbx_doc_addf(d, SBX_STYLE_NORMAL, " after %s", sbx_duration_format(c->ms, dur));
+        char dur[SBX_NUM_BUFSZ];
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, " after %s",
+                     sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
     }
     sbx_doc_end_line(d);
     const char *cwd = sbx_str(l->tl, c->cwd), *prog = sbx_str(l->tl, c->program);
@@ -519,8 +522,10 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
             if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
                 sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
-            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %lld ms, started %+lld ms from the wrapper's start%s",
-                         (long long)r->u.cmd.ms, (long long)((r->start - e->start) / 1000000),
+            char dur[SBX_NUM_BUFSZ];
+            sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %s, started %+lld ms from the wrapper's start%s",
+                         sbx_duration_text(sbx_ms_to_ns(r->u.cmd.ms), SBX_DUR_WORDS, dur),
+                         (long long)sbx_ns_to_ms(r->start - e->start),
                          l->tl->sources[r->source].clock != SBX_CLOCK_OWN ? " once the skew is off" : "");
             if (r->label) {
                 sbx_doc_adds(d, SBX_STYLE_NORMAL, ", by ");

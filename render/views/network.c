@@ -3,9 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "render/views/views.h"
 
-enum { STATE_W = 9, REQ_W = 6, BYTES_W = 6, TIME_W = 9 };
+enum { STATE_W = 9, REQ_W = 6, BYTES_W = 8, TIME_W = 9 };
 
 struct layout {
     bool times, out, commands;
@@ -27,28 +28,10 @@ static struct layout layout_for(int cols, bool out_known)
     return L;
 }
 
-char *sbx_bytes_short(int64_t n, char *buf)
+/* A size (base/numfmt.h), "-" when not known. */
+static const char *bytes_cell(int64_t n, char *buf)
 {
-    static const char units[] = "KMGTP";
-    if (n < 0) {
-        strcpy(buf, "-");
-        return buf;
-    }
-    if (n < 1000) {
-        snprintf(buf, 16, "%d", (int)n);
-        return buf;
-    }
-    double v = (double)n;
-    int u = -1;
-    while (v >= 1000 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    if (v < 9.95)
-        snprintf(buf, 16, "%.1f%c", v, units[u]);
-    else
-        snprintf(buf, 16, "%d%c", (int)(v + 0.5), units[u]);
-    return buf;
+    return n < 0 ? "-" : sbx_size_text(n, buf);
 }
 
 /* Puts text right-aligned in [col, col + w - 1). */
@@ -130,10 +113,10 @@ void sbx_draw_host_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
         strcpy(buf, "-");
     right(g, row, col, REQ_W, base, buf);
     col += REQ_W;
-    right(g, row, col, BYTES_W, base, sbx_bytes_short(h->bytes_in, buf));
+    right(g, row, col, BYTES_W, base, bytes_cell(h->bytes_in, buf));
     col += BYTES_W;
     if (L.out) {
-        right(g, row, col, BYTES_W, base, sbx_bytes_short(h->bytes_out, buf));
+        right(g, row, col, BYTES_W, base, bytes_cell(h->bytes_out, buf));
         col += BYTES_W;
     }
     if (L.times) {

@@ -7,6 +7,7 @@
 
 #include "model/sandboxio_line.h"
 #include "analyses/secrets/secrets.h"
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/views/views.h"
 
@@ -108,25 +109,6 @@ char *sbx_stamp(int64_t ns, bool local, char *buf)
              (tm.tm_mon + 1) % 100, tm.tm_mday % 100, tm.tm_hour % 100, tm.tm_min % 100,
              tm.tm_sec % 100, zone);
     return buf;
-}
-
-/* Short durations for a 6-column field: "12ms", "1.5s", "2m05s", "3h10m". */
-static void short_duration(int64_t ms, char *buf, size_t n)
-{
-    if (ms < 0)
-        snprintf(buf, n, "?");
-    else if (ms < 1000)
-        snprintf(buf, n, "%dms", (int)ms);
-    else if (ms < 10000)
-        snprintf(buf, n, "%d.%ds", (int)(ms / 1000), (int)(ms % 1000 / 100));
-    else if (ms < 60000)
-        snprintf(buf, n, "%ds", (int)(ms / 1000));
-    else if (ms < 3600000)
-        snprintf(buf, n, "%dm%02ds", (int)(ms / 60000), (int)(ms / 1000 % 60));
-    else if (ms < 100LL * 3600000)
-        snprintf(buf, n, "%dh%02dm", (int)(ms / 3600000), (int)(ms / 60000 % 60));
-    else
-        snprintf(buf, n, "%dd", (int)(ms / 86400000 % 100000));
 }
 
 enum { MARK_W = 2, TIME_W = 13, DUR_W = 7, SANDBOX_W = 9, KIND_W = 2, EXIT_W = 5 };
@@ -282,9 +264,9 @@ after_time:
     if (show_duration(g->cols)) {
         buf[0] = '\0';
         if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end > e->start)
-            short_duration((e->end - e->start) / 1000000, buf, sizeof buf);
+            sbx_duration_text(e->end - e->start, SBX_DUR_SHORT, buf);
         else if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_MS_KNOWN))
-            short_duration(e->u.cmd.ms, buf, sizeof buf);
+            sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_SHORT, buf);
         int w = (int)strlen(buf);
         sbx_grid_text(g, row, col + DUR_W - 1 - w, col + DUR_W - 1,
                       selected ? base : SBX_STYLE_DURATION, buf, (size_t)w);
@@ -396,11 +378,12 @@ after_time:
     }
     case SBX_EV_METRIC: {
         const struct sbx_metric *m = &e->u.metric;
+        char num[SBX_NUM_BUFSZ];
         sbx_buf_adds(&t, "metrics:");
         if (m->cpu_percent >= 0)
-            sbx_buf_addf(&t, " CPU %.0f%%", m->cpu_percent);
+            sbx_buf_addf(&t, " CPU %s", sbx_percent_text(m->cpu_percent, num));
         if (m->memory_bytes >= 0)
-            sbx_buf_addf(&t, " memory %lld MiB", (long long)(m->memory_bytes >> 20));
+            sbx_buf_addf(&t, " memory %s", sbx_size_text(m->memory_bytes, num));
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
         break;
     }

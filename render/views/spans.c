@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/jsonstr.h"
 #include "base/jsonwalk.h"
 #include "analyses/secrets/secrets.h"
@@ -90,7 +91,7 @@ static void tree_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct s
     sbx_doc_addf(d, fstyle, "%c ", mark);
     sbx_doc_addf(d, SBX_STYLE_TIME, "%s ", sbx_clock(e->start, l->local, clock));
     if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end >= e->start)
-        sbx_duration_format((e->end - e->start) / 1000000, dur);
+        sbx_duration_text(e->end - e->start, SBX_DUR_WORDS, dur);
     sbx_doc_addf(d, SBX_STYLE_DURATION, "%8s ", dur);
     int indent = 2 * (int)(depth < INDENT_MAX ? depth : INDENT_MAX);
     sbx_doc_set_indent(d, 34 + indent);

@@ -102,7 +102,5 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
 void sbx_draw_host_titles(struct sbx_grid *g, int row, bool out_known);
 void sbx_draw_host_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
                        const struct sbx_nethost *h, bool out_known, bool selected);
-/* "12", "3.4K", "182K", "5.1M", "-" for negative, into buf (at least 16 bytes). */
-char *sbx_bytes_short(int64_t n, char *buf);
 
 #endif

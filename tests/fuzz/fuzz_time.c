@@ -1,10 +1,11 @@
-/* Fuzz target for base/timefmt: parsing never misbehaves, an accepted time
- * formats to 24 characters that parse back to the same millisecond, and
- * durations always fit their buffer. */
+/* Fuzz target for base/timefmt and base/numfmt: parsing never misbehaves,
+ * an accepted time formats to 24 characters that parse back to the same
+ * millisecond, and durations and sizes always fit their buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/timefmt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,10 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= 8) {
         int64_t ms;
         memcpy(&ms, data, 8);
-        char buf[SBX_TIME_BUFSZ] = {0};
-        sbx_duration_format(ms, buf);
-        size_t len = strlen(buf);
-        if (len == 0 || len >= SBX_TIME_BUFSZ)
+        char buf[SBX_NUM_BUFSZ] = {0};
+        for (int style = SBX_DUR_WORDS; style <= SBX_DUR_SHORT; style++) {
+            sbx_duration_text(ms, (enum sbx_dur_style)style, buf);
+            size_t len = strlen(buf);
+            if (len == 0 || len >= SBX_NUM_BUFSZ)
+                abort();
+        }
+        sbx_size_text(ms, buf);
+        if (strlen(buf) == 0 || strlen(buf) > 7)
             abort();
         char tbuf[SBX_TIME_BUFSZ];
         sbx_time_format(ms, tbuf);

@@ -262,6 +262,53 @@ static void run_level(void **state)
     done(c, ra, rb);
 }
 
+/* A finding of a kind the other run's sources cannot tell is "not checked"
+ * there, never "gone" or "new"; each kind A has, each direction. */
+static void not_checked_is_not_gone(void **state)
+{
+    (void)state;
+    static const char *const a[] = {
+        "curl -fsS https://pastebin.com/raw/Zx81|6||curl: (6) Could not resolve host: pastebin.com"};
+    static const char *const b[] = {"true"};
+    static const uint32_t kinds_in_a[] = {SBX_F_REFUSED_HOST, SBX_F_FAILED};
+    for (int swap = 0; swap < 2; swap++) {
+        for (size_t k = 0; k < N(kinds_in_a); k++) {
+            for (int tell = 0; tell < 2; tell++) {
+                struct run *ra = run_of(swap ? b : a, 1), *rb = run_of(swap ? a : b, 1);
+                struct run *plain = swap ? ra : rb; /* the run without the findings */
+                if (!tell)
+                    plain->sum.checkable &= ~kinds_in_a[k];
+                struct sbx_compare c;
+                sbx_compare(ra->tl, &ra->sum, rb->tl, &rb->sum, &c);
+                uint32_t moved = swap ? c.findings_new : c.findings_gone;
+                uint32_t unchecked = swap ? c.findings_unchecked_a : c.findings_unchecked_b;
+                assert_int_equal((moved & kinds_in_a[k]) != 0, tell);
+                assert_int_equal((unchecked & kinds_in_a[k]) != 0, !tell);
+                assert_int_equal((swap ? c.findings_unchecked_b : c.findings_unchecked_a), 0);
+                assert_false(sbx_compare_same(&c));
+                struct sbx_buf out = SBX_BUF_INIT;
+                struct sbx_cmp_run x = {ra->tl, &ra->sum, "a"}, y = {rb->tl, &rb->sum, "b"};
+                char err[128];
+                assert_true(sbx_render_compare(&x, &y, &c, SBX_SUMMARY_TEXT, true, &out, err, sizeof err));
+                /* the kind's name on the line of its list */
+                const char *name = sbx_finding_of(kinds_in_a[k])->name;
+                const char *lead = tell ? (swap ? "NEW in B: " : "gone in B: ")
+                                        : (swap ? "not checked in A: " : "not checked in B: ");
+                const char *findings = strstr(out.p, "Findings:");
+                const char *at = findings ? strstr(findings, lead) : NULL;
+                const char *eol = at ? strchr(at, '\n') : NULL;
+                const char *hit = at ? strstr(at, name) : NULL;
+                if (!hit || (eol && hit > eol))
+                    fail_msg("no %s after \"%s\" in:\n%s", name, lead, out.p);
+                sbx_buf_free(&out);
+                sbx_compare_free(&c);
+                run_free(ra);
+                run_free(rb);
+            }
+        }
+    }
+}
+
 static void norm_is(const char *cmd, const char *want)
 {
     struct sbx_buf b = SBX_BUF_INIT;
@@ -484,6 +531,7 @@ int main(void)
         cmocka_unit_test(empty_runs),
         cmocka_unit_test(changed_pairs_and_failures),
         cmocka_unit_test(run_level),
+        cmocka_unit_test(not_checked_is_not_gone),
         cmocka_unit_test(normalisation),
         cmocka_unit_test(lcs_random),
         cmocka_unit_test(lcs_big),

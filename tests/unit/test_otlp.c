@@ -1,7 +1,7 @@
 /* The OTLP/JSON traces importer and the span trees: old and new key names,
  * integers as strings and numbers (int64 extremes, never through a double),
  * one trace over several lines in any order, orphans and loops, a failed
- * tool (error.type, exit 137), denials, other spans as notes, bad lines and
+ * tool (error.type, exit 137), timeouts, durations from the times rounded, denials, other spans as notes, bad lines and
  * bad spans, array and kvlist attributes, each event's own JSON range,
  * detection, two threads, and the summary's counts.
  *
@@ -316,6 +316,7 @@ static void failed_and_denied(void **state)
     /* facts only: the summary makes them findings (test_findings.c) */
     assert_true(e->tflags & SBX_EVT_ERROR);
     assert_int_equal(e->u.cmd.exit, 137);
+    assert_true(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
     assert_int_equal(e->findings, 0);
     e = span_event(tl, "f000000000000002");
     assert_false(e->tflags & SBX_EVT_ERROR);
@@ -339,6 +340,80 @@ static void failed_and_denied(void **state)
     assert_int_equal(sum.spans.n, 4);
     sbx_summary_free(&sum);
     loadtest_drop(tl);
+}
+
+/* When a tool call timed out: error.type "timeout" (any case), or exit 137
+ * with a status message that says so; nothing else. */
+static void timeouts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *attrs, *status;
+        bool timed_out;
+    } cases[] = {
+        {S("error.type", "timeout"), "", true},
+        {S("error.type", "TimeOut"), "'code':2", true},
+        {S("error.type", "timeout") "," N("sandboxio.exit_code", "0"), "", true},
+        {S("error.type", "timeout_not"), "", false},
+        {S("error.type", "java.net.SocketException"), "'code':2", false},
+        {N("sandboxio.exit_code", "137"), "'code':2,'message':'timed out after 30 s'", true},
+        {N("sandboxio.exit_code", "137"), "'code':2,'message':'Deadline Exceeded'", true},
+        {N("sandboxio.exit_code", "137"), "'message':'TIMEOUT'", true},
+        {N("sandboxio.exit_code", "137"), "'code':2,'message':'killed'", false},
+        {N("sandboxio.exit_code", "137"), "'code':2", false},
+        {N("sandboxio.exit_code", "136"), "'code':2,'message':'timed out'", false},
+        {N("sandboxio.exit_code", "1"), "'code':2,'message':'timeout'", false},
+        {"", "'code':2,'message':'timeout'", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char line[2048];
+        snprintf(line, sizeof line,
+                 "{'resourceSpans':[{'scopeSpans':[{'spans':[{'traceId':'" T1 "','spanId':"
+                 "'a000000000000001','name':'execute_tool run','startTimeUnixNano':'10',"
+                 "'endTimeUnixNano':'20','attributes':[" TOOL("run") "%s%s],'status':{%s}}]}]}]}\n",
+                 cases[i].attrs[0] ? "," : "", cases[i].attrs, cases[i].status);
+        struct sbx_timeline *tl = load(line, 1);
+        assert_int_equal(tl->n, 1);
+        const struct sbx_command *c = &tl->order[0]->u.cmd;
+        if (((c->flags & SBX_CMD_TIMED_OUT) != 0) != cases[i].timed_out)
+            fail_msg("case %zu (%s / %s): timed out %d", i, cases[i].attrs, cases[i].status,
+                     (c->flags & SBX_CMD_TIMED_OUT) != 0);
+        struct sbx_summary sum;
+        char err[200];
+        assert_true(sbx_summarize(tl, NULL, &sum, err, sizeof err));
+        assert_int_equal(sum.timed_out, cases[i].timed_out);
+        assert_int_equal((tl->order[0]->findings & SBX_F_TIMED_OUT) != 0, cases[i].timed_out);
+        sbx_summary_free(&sum);
+        loadtest_drop(tl);
+    }
+}
+
+/* A duration from the span's times is rounded to the millisecond, halves
+ * up, as every output rounds. */
+static void derived_duration_rounds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *start, *end;
+        long long ms;
+    } cases[] = {
+        {"'1000'", "'507500999'", 507}, {"'1000'", "'507501000'", 508}, {"'1'", "'507600001'", 508},
+        {"'5'", "'5'", 0},                {"'5'", "'500004'", 0},      {"'5'", "'500005'", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char line[1024];
+        snprintf(line, sizeof line,
+                 "{'resourceSpans':[{'scopeSpans':[{'spans':[{'traceId':'" T1 "','spanId':"
+                 "'a000000000000001','name':'execute_tool run','startTimeUnixNano':%s,"
+                 "'endTimeUnixNano':%s,'attributes':[" TOOL("run") "]}]}]}]}\n",
+                 cases[i].start, cases[i].end);
+        struct sbx_timeline *tl = load(line, 1);
+        assert_int_equal(tl->n, 1);
+        assert_true(tl->order[0]->u.cmd.flags & SBX_CMD_MS_KNOWN);
+        if (tl->order[0]->u.cmd.ms != cases[i].ms)
+            fail_msg("case %zu: %lld ms, want %lld", i, (long long)tl->order[0]->u.cmd.ms, cases[i].ms);
+        loadtest_drop(tl);
+    }
 }
 
 static const char BAD[] =
@@ -492,6 +567,8 @@ int main(void)
         cmocka_unit_test(one_trace_over_lines),
         cmocka_unit_test(orphans_and_loops),
         cmocka_unit_test(failed_and_denied),
+        cmocka_unit_test(timeouts),
+        cmocka_unit_test(derived_duration_rounds),
         cmocka_unit_test(bad_lines_and_spans),
         cmocka_unit_test(array_and_kvlist_attributes),
         cmocka_unit_test(resource_of_a_span),

@@ -281,6 +281,7 @@ static void fake_rows(struct sbx_runs *r, size_t n, unsigned seed)
             seed = seed * 1103515245u + 12345u;
             row->count[c] = (seed >> 16) % 4;
         }
+        row->known = ~0u;
         atomic_store(&row->state, SBX_RUN_READY);
     }
 }
@@ -362,6 +363,43 @@ static bool refused_no_account(const struct sbx_run_row *row)
 }
 static bool name_has_07(const struct sbx_run_row *row) { return strstr(row->name, "07") != NULL; }
 
+/* A column a run's sources cannot tell: -1, not 0; neither "outside" nor
+ * "!outside" holds; after the known values whichever way the list sorts. */
+static void unknown_columns(void **state)
+{
+    (void)state;
+    struct sbx_runs r;
+    fake_rows(&r, 40, 3);
+    for (size_t i = 0; i < r.n; i += 3)
+        r.rows[i].known &= ~(1u << SBX_RUN_OUTSIDE | 1u << SBX_RUN_COMMANDS);
+    uint32_t *out = malloc(r.n * sizeof *out);
+    size_t unknown = (r.n + 2) / 3;
+    for (size_t i = 0; i < r.n; i++) {
+        bool known = i % 3 != 0;
+        assert_int_equal(sbx_run_row_value(&r.rows[i], SBX_RUN_OUTSIDE) < 0, !known);
+        assert_int_equal(sbx_run_row_value(&r.rows[i], SBX_RUN_COMMANDS) < 0, !known);
+        assert_true(sbx_run_row_value(&r.rows[i], SBX_RUN_FAILED) >= 0);
+    }
+    const char *const words[] = {"outside", "!outside"};
+    size_t shown = 0;
+    for (int w = 0; w < 2; w++) {
+        struct sbx_runs_query q = {SBX_RUN_NAME, false, words[w]};
+        size_t n = sbx_runs_view(&r, &q, out);
+        for (size_t k = 0; k < n; k++)
+            assert_true(out[k] % 3 != 0);
+        shown += n;
+    }
+    assert_int_equal(shown, r.n - unknown);
+    for (int rev = 0; rev < 2; rev++) {
+        struct sbx_runs_query q = {SBX_RUN_OUTSIDE, rev, NULL};
+        assert_int_equal(sbx_runs_view(&r, &q, out), r.n);
+        for (size_t k = 0; k < r.n; k++)
+            assert_int_equal(out[k] % 3 == 0, k >= r.n - unknown);
+    }
+    free(out);
+    sbx_runs_free(&r);
+}
+
 static void filters(void **state)
 {
     (void)state;
@@ -404,6 +442,7 @@ int main(void)
         cmocka_unit_test(sorts_by_each_column),
         cmocka_unit_test(pending_and_unreadable_sort_last),
         cmocka_unit_test(filters),
+        cmocka_unit_test(unknown_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,21 +58,6 @@ uint32_t sbx_summary_checkable(const struct sbx_timeline *tl, const struct sbx_s
 
 const char *sbx_finding_needs(uint32_t bit)
 {
-    switch (bit) {
-    case SBX_F_OUTSIDE_WRAPPER:
-    case SBX_F_MISSING_FROM_RECORD:
-    case SBX_F_EXIT_MISMATCH: return "the wrapper's log and Runtime's command record";
-    case SBX_F_UNWRAPPED: return "the wrapper's log and sandboxio's audit or OpenTelemetry tool spans";
-    case SBX_F_ACCOUNT_INSIDE:
-    case SBX_F_ACCOUNT_CHANGE: return "Runtime's audit log";
-    case SBX_F_REFUSED_HOST: return "a log of the commands or the proxy's log";
-    case SBX_F_UNLISTED_HOST: return "an allow list (--allow-list)";
-    case SBX_F_BAD_SIGNATURE: return "webhook deliveries and their signing secret";
-    case SBX_F_HASH_MISMATCH: return "commands with a recorded stdout hash";
-    case SBX_F_SYSTEM_FILES: return "a manifest of a system folder";
-    case SBX_F_HIDDEN_TEXT:
-    case SBX_F_TIMED_OUT:
-    case SBX_F_FAILED: return "a log of the commands";
-    default: return NULL;
-    }
+    const struct sbx_finding_info *f = sbx_finding_of(bit);
+    return f ? f->needs : NULL;
 }

@@ -163,7 +163,8 @@ static void warn_not_checked(uint32_t bits)
         fprintf(stderr, "sbxview: not checked:");
         const char *sep = " ";
         for (size_t j = i; j < sbx_nfindings; j++)
-            if ((bits & sbx_findings[j].bit) && sbx_finding_needs(sbx_findings[j].bit) == needs) {
+            if ((bits & sbx_findings[j].bit) && sbx_findings[j].needs && needs &&
+                strcmp(sbx_findings[j].needs, needs) == 0) {
                 fprintf(stderr, "%s%s", sep, sbx_findings[j].name);
                 done |= sbx_findings[j].bit;
                 sep = ", ";

@@ -4,8 +4,8 @@
 #include <strings.h>
 
 const struct sbx_finding_info sbx_findings[] = {
-#define ROW(id, bit, name, mark, style, serious, word, words, check) \
-    {1u << (bit), name, mark, serious, word, words, check},
+#define ROW(id, bit, name, mark, style, serious, word, words, check, needs) \
+    {1u << (bit), name, mark, serious, word, words, check, needs},
     SBX_FINDINGS(ROW)
 #undef ROW
 };

@@ -4,7 +4,7 @@
  * lists, compare and the help. Adding a kind of finding is one row here
  * plus the analysis that sets it.
  *
- * A row: X(ID, BIT, NAME, MARK, STYLE, SERIOUS, WORD, WORDS, CHECK)
+ * A row: X(ID, BIT, NAME, MARK, STYLE, SERIOUS, WORD, WORDS, CHECK, NEEDS)
  *   ID       SBX_F_ID, the bit's name in the code
  *   BIT      its position in the findings field (never reused: saved
  *            findings fields stay readable)
@@ -17,6 +17,8 @@
  *   WORDS    how the timeline, the detail and the help say it
  *   CHECK    what `sbxview check` says it reports, or NULL: check leaves
  *            it out (a failure is no finding for CI)
+ *   NEEDS    what the sources must hold for the kind to be checked at all
+ *            ("not checked: it needs …"), or NULL: every run can tell
  *
  * SBX_F_BAD_FIELD is the one bit an importer sets (only it sees a field's
  * type); every other bit is set by an analysis, from facts the importers
@@ -28,39 +30,49 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What a NEEDS column names, where several kinds need the same. */
+#define SBX_NEEDS_CROSS "the wrapper's log and Runtime's command record"
+#define SBX_NEEDS_AUDIT "Runtime's audit log"
+#define SBX_NEEDS_COMMANDS "a log of the commands"
+
 #define SBX_FINDINGS(X)                                                                        \
     X(ACCOUNT_INSIDE, 13, "account-change", '!', OUTSIDE, 1, NULL,                             \
-      "account change made from inside a sandbox", "an account change made from inside a sandbox") \
+      "account change made from inside a sandbox", "an account change made from inside a sandbox", \
+      SBX_NEEDS_AUDIT)                                                                         \
     X(OUTSIDE_WRAPPER, 7, "outside-wrapper", 'O', OUTSIDE, 1, "outside", "ran outside the wrapper", \
-      "a command in Runtime's record the wrapper never ran")                                   \
+      "a command in Runtime's record the wrapper never ran", SBX_NEEDS_CROSS)                  \
     X(UNWRAPPED, 15, "unwrapped", 'W', OUTSIDE, 1, "outside",                                   \
       "ran outside the wrapper (only another log saw it)",                                     \
-      "a command sandboxio or a tool span saw that the wrapper's log lacks")                   \
+      "a command sandboxio or a tool span saw that the wrapper's log lacks",                   \
+      "the wrapper's log and sandboxio's audit or OpenTelemetry tool spans")                   \
     X(MISSING_FROM_RECORD, 10, "missing-from-record", 'M', OUTSIDE, 1, NULL,                    \
-      "missing from Runtime's record", "a wrapper command Runtime's record lacks")              \
+      "missing from Runtime's record", "a wrapper command Runtime's record lacks", SBX_NEEDS_CROSS) \
     X(EXIT_MISMATCH, 11, "exit-mismatch", 'D', OUTSIDE, 1, "mismatch",                          \
-      "Runtime's record saw another exit code", "the record and the wrapper saw other exit codes") \
+      "Runtime's record saw another exit code", "the record and the wrapper saw other exit codes", \
+      SBX_NEEDS_CROSS)                                                                         \
     X(REFUSED_HOST, 0, "refused-host", 'R', REFUSED, 1, "refused", "refused host",              \
-      "a host the sandbox was refused")                                                        \
+      "a host the sandbox was refused", "a log of the commands or the proxy's log")            \
     X(UNLISTED_HOST, 14, "unlisted-host", 'U', REFUSED, 0, "unlisted", "host not on the allow list", \
-      "a host reached or tried that --allow-list lacks")                                       \
-    X(ACCOUNT_CHANGE, 8, "account-audit", 'A', ACCOUNT, 1, "account", "account change", NULL)   \
+      "a host reached or tried that --allow-list lacks", "an allow list (--allow-list)")       \
+    X(ACCOUNT_CHANGE, 8, "account-audit", 'A', ACCOUNT, 1, "account", "account change", NULL,   \
+      SBX_NEEDS_AUDIT)                                                                         \
     X(SECRET, 2, "secret", 'K', SECRET, 1, "secret", "secret in the record",                    \
-      "a credential-shaped string in a command or its output")                                 \
+      "a credential-shaped string in a command or its output", NULL)                           \
     X(BAD_SIGNATURE, 12, "bad-signature", 'G', SECRET, 1, NULL, "webhook signature failed",     \
-      "a webhook delivery whose signature failed")                                             \
+      "a webhook delivery whose signature failed", "webhook deliveries and their signing secret") \
     X(HASH_MISMATCH, 5, "hash-mismatch", 'H', SECRET, 1, "mismatch", "stdout hash mismatch",    \
-      "stdout that does not hash to what the recorder took")                                   \
+      "stdout that does not hash to what the recorder took", "commands with a recorded stdout hash") \
     X(SYSTEM_FILES, 1, "system-file-change", 'E', SYSTEM, 1, "system", "system file change",    \
-      "a change under a system folder such as /etc")                                           \
+      "a change under a system folder such as /etc", "a manifest of a system folder")          \
     X(HIDDEN_TEXT, 9, "hidden-text", 'I', HIDDEN, 1, "hidden",                                  \
       "hidden text (invisible or bidi characters)",                                            \
-      "invisible or bidi characters in a command or its output")                               \
+      "invisible or bidi characters in a command or its output", SBX_NEEDS_COMMANDS)           \
     X(DUP_FIELD, 16, "field-twice", 'F', WARNING, 1, "twice", "a field given twice",            \
-      "a record that gives a field twice (the last value is read)")                            \
-    X(TIMED_OUT, 3, "timed-out", 'T', TIMEDOUT, 0, "timedout", "timed out", NULL)               \
-    X(FAILED, 4, "failed", 'X', FAILED, 0, "failed", "failed", NULL)                            \
-    X(BAD_FIELD, 6, "bad-field", '?', WARNING, 0, NULL, "a field of the wrong type", NULL)
+      "a record that gives a field twice (the last value is read)", NULL)                      \
+    X(TIMED_OUT, 3, "timed-out", 'T', TIMEDOUT, 0, "timedout", "timed out", NULL,               \
+      SBX_NEEDS_COMMANDS)                                                                      \
+    X(FAILED, 4, "failed", 'X', FAILED, 0, "failed", "failed", NULL, SBX_NEEDS_COMMANDS)        \
+    X(BAD_FIELD, 6, "bad-field", '?', WARNING, 0, NULL, "a field of the wrong type", NULL, NULL)
 
 enum sbx_finding {
 #define SBX_F_ENUM(id, bit, ...) SBX_F_##id = 1u << (bit),
@@ -80,6 +92,7 @@ struct sbx_finding_info {
     const char *word;  /* WORD, or NULL */
     const char *words; /* WORDS */
     const char *check; /* CHECK, or NULL */
+    const char *needs; /* NEEDS, or NULL */
 };
 
 /* The rows, heaviest first: sbx_findings[0 .. sbx_nfindings). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/output.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
 #include "base/timefmt.h"
@@ -26,7 +27,7 @@ static const char *str(const struct report *r, uint32_t id)
     return sbx_str(r->tl, id);
 }
 
-static void print_text(const struct report *r, bool ascii)
+static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
 {
     for (size_t i = 0; i < r->found.n; i++) {
         const struct sbx_finding_item *f = &r->found.f[i];
@@ -37,17 +38,18 @@ static void print_text(const struct report *r, bool ascii)
                      sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
                      f->evidence, r->tl->sources[e->source].path, e->line_no);
         sbx_sanitize(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
-        printf("%s\n", safe.p ? safe.p : "");
+        sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
+        sbx_buf_addc(out, '\n');
         sbx_buf_free(&line);
         sbx_buf_free(&safe);
     }
 }
 
-static void print_json(const struct report *r, const char *const *missing, size_t nmissing)
+static void print_json(const struct report *r, const char *const *missing, size_t nmissing,
+                       struct sbx_buf *out)
 {
-    struct sbx_buf out = SBX_BUF_INIT;
     struct sbx_jsonw w;
-    sbx_jw_init(&w, &out, true);
+    sbx_jw_init(&w, out, true);
     sbx_jw_object(&w);
     sbx_jw_key(&w, "schema");
     sbx_jw_int(&w, 1);
@@ -81,9 +83,7 @@ static void print_json(const struct report *r, const char *const *missing, size_
     }
     sbx_jw_end_array(&w);
     sbx_jw_end_object(&w);
-    sbx_buf_addc(&out, '\n');
-    fwrite(out.p, 1, out.len, stdout);
-    sbx_buf_free(&out);
+    sbx_buf_addc(out, '\n');
 }
 
 static bool allow(struct report *r, char *list)
@@ -200,13 +200,19 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
         missing[nmissing++] = "Runtime's command record (sbxview fetch runtime saves it)";
     r.tl = &tl;
     sbx_findings_collect(&tl, &sum, r.allowed, &r.found);
+    struct sbx_buf out = SBX_BUF_INIT;
     if (json)
-        print_json(&r, missing, nmissing);
+        print_json(&r, missing, nmissing, &out);
     else
-        print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+        print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0, &out);
+    char err[256];
+    bool written = sbx_write_output(NULL, out.p ? out.p : "", out.len, err, sizeof err);
+    sbx_buf_free(&out);
+    if (!written)
+        sbx_warn(err);
     for (size_t i = 0; i < nmissing; i++)
         fprintf(stderr, "sbxview: could not check: %s is not among the inputs\n", missing[i]);
-    status = nmissing ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
+    status = nmissing || !written ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
     sbx_findings_free(&r.found);
     sbx_summary_free(&sum);
 done:

@@ -103,8 +103,10 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
 {
     char err[512];
     if (a->dry_run) {
-        fwrite(body->p, 1, body->len, stdout);
-        return SBX_EXIT_OK;
+        if (sbx_write_output(NULL, body->p ? body->p : "", body->len, err, sizeof err))
+            return SBX_EXIT_OK;
+        sbx_warn(err);
+        return SBX_EXIT_USAGE;
     }
     if (!sbx_write_output(t->path, body->p, body->len, err, sizeof err)) {
         sbx_warn(err);

@@ -19,3 +19,45 @@ if tests/e2e/terminal-gone "$bin" examples/csv-fix >"$tmp/gone" 2>&1; then ok; e
     bad "the terminal went away:"; cat "$tmp/gone"; fi
 if tests/e2e/terminal-gone "$bin" tests/fixtures/runs >"$tmp/gone" 2>&1; then ok; else
     bad "the terminal went away from the runs list:"; cat "$tmp/gone"; fi
+
+# -o and --to file: over a symlink, a FIFO and /dev/null: the link followed
+# (it stays a link), the FIFO and the device written in place, never replaced.
+mkdir -p "$tmp/out-kinds"
+echo old > "$tmp/out-kinds/real.md"
+ln -s real.md "$tmp/out-kinds/link.md"
+expect_exit 0 "-o a symlink" "$bin" summary -f markdown -o "$tmp/out-kinds/link.md" examples/csv-fix
+if [ -L "$tmp/out-kinds/link.md" ] && grep -q "### Agent run summary" "$tmp/out-kinds/real.md"; then ok; else
+    bad "-o a symlink: the link was replaced or its file not written"; ls -l "$tmp/out-kinds"; fi
+expect_exit 0 "--to file: a symlink" "$bin" export --to "file:$tmp/out-kinds/link.md" examples/csv-fix
+if [ -L "$tmp/out-kinds/link.md" ]; then ok; else bad "--to file: replaced the symlink"; fi
+ln -s loop-b "$tmp/out-kinds/loop-a"; ln -s loop-a "$tmp/out-kinds/loop-b"
+expect_exit 2 "-o a symlink loop" "$bin" summary -o "$tmp/out-kinds/loop-a" examples/csv-fix
+contains "$tmp/err" "a loop of symbolic links" "a symlink loop is named"
+mkfifo "$tmp/out-kinds/fifo"
+for how in "summary -f markdown -o" "export --to file:"; do
+    rm -f "$tmp/out-kinds/from-fifo"
+    (timeout 10 cat "$tmp/out-kinds/fifo" > "$tmp/out-kinds/from-fifo" &)
+    if [ "$how" = "export --to file:" ]; then
+        expect_exit 0 "$how a FIFO" timeout 10 "$bin" export --to "file:$tmp/out-kinds/fifo" examples/csv-fix
+    else
+        expect_exit 0 "$how a FIFO" timeout 10 "$bin" summary -f markdown -o "$tmp/out-kinds/fifo" examples/csv-fix
+    fi
+    await "$how a FIFO: the reader got the output" 'ls -l "$tmp/out-kinds"' grep -q "Agent run summary" "$tmp/out-kinds/from-fifo"
+    if [ -p "$tmp/out-kinds/fifo" ]; then ok; else bad "$how a FIFO: replaced by a file"; fi
+done
+expect_exit 0 "-o /dev/null" "$bin" summary -o /dev/null examples/csv-fix
+expect_exit 0 "--to file:/dev/null" "$bin" export --to file:/dev/null examples/csv-fix
+if [ -c /dev/null ]; then ok; else bad "/dev/null is no longer a character device"; fi
+
+# Write errors on standard output end with exit 2 and the reason, for every
+# command that prints (summary did already).
+for cmd in "check tests/fixtures/runtime-run" "check --format json tests/fixtures/runtime-run" \
+    "--dump examples/csv-fix" "--dump --keys s examples/csv-fix" "--dump tests/fixtures/runs" \
+    "export --dry-run --to file:out.md examples/csv-fix" \
+    "export --dry-run --to github:owner/repo#1 examples/csv-fix" "summary examples/csv-fix" \
+    "compare --format json tests/fixtures/runs/first tests/fixtures/runs/retry"; do
+    # shellcheck disable=SC2086
+    "$bin" $cmd >/dev/full 2>"$tmp/err"; rc=$?
+    if [ "$rc" = 2 ]; then ok; else bad "$cmd >/dev/full: exit $rc, wanted 2"; fi
+    contains "$tmp/err" "standard output: No space left on device" "$cmd >/dev/full: the reason"
+done

@@ -11,6 +11,7 @@
 #include "analyses/summary.h"
 #include "base/timefmt.h"
 #include "render/findings.h"
+#include "render/skips.h"
 #include "base/jsonw.h"
 #include "render/sanitize.h"
 #include "cli/cli.h"
@@ -18,9 +19,14 @@
 
 struct report {
     const struct sbx_timeline *tl;
+    const struct sbx_summary *sum;
     struct sbx_findings found;
     uint32_t allowed; /* enum sbx_finding bits */
+    bool allow_skips; /* --allow skipped-lines: lines and files not read do not fail */
 };
+
+/* What --allow takes beside the finding kinds: the lines and files not read. */
+static const char SKIPS_NAME[] = "skipped-lines";
 
 static const char *str(const struct report *r, uint32_t id)
 {
@@ -43,6 +49,7 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
         sbx_buf_free(&line);
         sbx_buf_free(&safe);
     }
+    sbx_skips_text(r->tl, r->sum, "skipped-line        ", "unread-file         ", ascii, out);
 }
 
 static void print_json(const struct report *r, const char *const *missing, size_t nmissing,
@@ -82,6 +89,7 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_jw_end_object(&w);
     }
     sbx_jw_end_array(&w);
+    sbx_skips_json(r->tl, r->sum, &w);
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }
@@ -89,6 +97,10 @@ static void print_json(const struct report *r, const char *const *missing, size_
 static bool allow(struct report *r, char *list)
 {
     for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        if (strcmp(k, SKIPS_NAME) == 0) {
+            r->allow_skips = true;
+            continue;
+        }
         uint32_t bit = sbx_finding_by_name(k);
         bool known = bit && sbx_finding_of(bit)->check;
         if (known)
@@ -125,6 +137,7 @@ void sbx_check_kinds(FILE *to)
     for (size_t i = 0; i < sbx_nfindings; i++)
         if (sbx_findings[i].check)
             fprintf(to, "  %-20s %s\n", sbx_findings[i].name, sbx_findings[i].check);
+    fprintf(to, "  %-20s %s\n", SKIPS_NAME, "lines that were skipped and files that were not read");
 }
 
 static int run_check(int argc, char **argv, struct sbx_cli_runs *runs);
@@ -199,6 +212,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     if (!has_record(&tl))
         missing[nmissing++] = "Runtime's command record (sbxview fetch runtime saves it)";
     r.tl = &tl;
+    r.sum = &sum;
     sbx_findings_collect(&tl, &sum, r.allowed, &r.found);
     struct sbx_buf out = SBX_BUF_INIT;
     if (json)
@@ -212,7 +226,11 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
         sbx_warn(err);
     for (size_t i = 0; i < nmissing; i++)
         fprintf(stderr, "sbxview: could not check: %s is not among the inputs\n", missing[i]);
-    status = nmissing || !written ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
+    struct sbx_skips_counts skips = sbx_skips_count(&tl, &sum);
+    bool unread = !r.allow_skips && (skips.lines || skips.files);
+    status = nmissing || !written ? SBX_EXIT_USAGE
+             : r.found.n || unread ? SBX_EXIT_FINDINGS
+                                   : SBX_EXIT_OK;
     sbx_findings_free(&r.found);
     sbx_summary_free(&sum);
 done:

@@ -61,3 +61,39 @@ for cmd in "check tests/fixtures/runtime-run" "check --format json tests/fixture
     if [ "$rc" = 2 ]; then ok; else bad "$cmd >/dev/full: exit $rc, wanted 2"; fi
     contains "$tmp/err" "standard output: No space left on device" "$cmd >/dev/full: the reason"
 done
+
+# check and compare report every skipped line and every file not read, and
+# check fails on them unless --allow skipped-lines.
+mkdir -p "$tmp/broken-run"
+cp tests/fixtures/runtime-run/* "$tmp/broken-run/"
+allowed=account-change,outside-wrapper,refused-host,secret
+printf '{"at": "2026-01-01T00:00:00Z", "kind": "command", "command": "curl evil", broken\n' >> "$tmp/broken-run/agent-run.jsonl"
+printf '\x00\x01binary' > "$tmp/broken-run/notes.bin"
+: > "$tmp/broken-run/empty.log"
+expect_exit 0 "check of a clean run" "$bin" check -q --allow "$allowed" tests/fixtures/runtime-run
+expect_exit 1 "check of a run with a broken line and unread files" "$bin" check -q --allow "$allowed" "$tmp/broken-run"
+contains "$tmp/out" "skipped-line        $tmp/broken-run/agent-run.jsonl:6: not JSON" "check names the broken line"
+contains "$tmp/out" "unread-file         $tmp/broken-run/notes.bin: binary (NUL bytes)" "check names the binary file"
+contains "$tmp/out" "unread-file         $tmp/broken-run/empty.log: empty file" "check names the empty file"
+expect_exit 0 "check --allow skipped-lines" "$bin" check -q --allow "$allowed,skipped-lines" "$tmp/broken-run"
+contains "$tmp/out" "skipped-line" "allowed, the skipped line is still listed"
+expect_exit 1 "check --format json of the broken run" "$bin" check -q --format json --allow "$allowed" "$tmp/broken-run"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["skipped_lines_total"] == 1 and d["skipped_lines"][0]["line"] == 6, d
+assert sorted(u["reason"] for u in d["unread_files"]) == ["binary (NUL bytes)", "empty file"], d
+' "$tmp/out" && ok || bad "check --format json: skipped_lines and unread_files"
+for fmt in text markdown; do
+    "$bin" compare -q --format "$fmt" tests/fixtures/runtime-run "$tmp/broken-run" > "$tmp/cmp.$fmt" 2>"$tmp/err"
+    contains "$tmp/cmp.$fmt" "agent-run.jsonl:6: not JSON" "compare --format $fmt names B's broken line"
+    contains "$tmp/cmp.$fmt" "notes.bin: binary (NUL bytes)" "compare --format $fmt names B's unread file"
+done
+"$bin" compare -q --format json tests/fixtures/runtime-run "$tmp/broken-run" > "$tmp/cmp.json" 2>"$tmp/err"
+contains "$tmp/cmp.text" "Unread B:  1 line skipped, 2 files not read" "compare's text counts what B did not read"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["a"]["skipped_lines_total"] == 0 and d["a"]["unread_files"] == [], d["a"]
+assert d["b"]["skipped_lines_total"] == 1 and len(d["b"]["unread_files"]) == 2, d["b"]
+' "$tmp/cmp.json" && ok || bad "compare --format json: each run's skipped_lines and unread_files"

@@ -97,3 +97,30 @@ d = json.load(open(sys.argv[1]))
 assert d["a"]["skipped_lines_total"] == 0 and d["a"]["unread_files"] == [], d["a"]
 assert d["b"]["skipped_lines_total"] == 1 and len(d["b"]["unread_files"]) == 2, d["b"]
 ' "$tmp/cmp.json" && ok || bad "compare --format json: each run's skipped_lines and unread_files"
+
+# A run folder whose logs are symbolic links (and a FIFO): read, so the
+# recorded commands are not "outside the wrapper"; loops and links to
+# nothing named, with their reason.
+mkdir -p "$tmp/linked-run" "$tmp/linked-src"
+cp tests/fixtures/runtime-run/* "$tmp/linked-src/"
+ln -s "$tmp/linked-src/agent-run.jsonl" "$tmp/linked-run/agent-run.jsonl"
+for f in runtime-audit.jsonl runtime-commands.json runtime-metrics-a1b2c3d4.json; do
+    ln -s "../linked-src/$f" "$tmp/linked-run/$f"
+done
+mkfifo "$tmp/linked-run/runtime-events.jsonl"
+ln -s loop-b "$tmp/linked-run/loop-a"; ln -s loop-a "$tmp/linked-run/loop-b"
+ln -s nowhere "$tmp/linked-run/dangling"
+# the FIFO holds the events with no writer left: opened read-write, written,
+# held open for reading, the writer closed
+exec 5<>"$tmp/linked-run/runtime-events.jsonl"
+cat "$tmp/linked-src/runtime-events.jsonl" >&5
+exec 6<"$tmp/linked-run/runtime-events.jsonl"
+exec 5>&-
+expect_exit 1 "check of a run folder of symlinks and a FIFO" "$bin" check --allow skipped-lines "$tmp/linked-run"
+exec 6<&-
+"$bin" check tests/fixtures/runtime-run > "$tmp/check-direct" 2>/dev/null
+sed "s|$tmp/linked-run|tests/fixtures/runtime-run|" "$tmp/out" | grep -v "^unread-file" > "$tmp/check-linked"
+if cmp -s "$tmp/check-direct" "$tmp/check-linked"; then ok; else
+    bad "symlinked logs: not the same findings as the logs themselves"; diff "$tmp/check-direct" "$tmp/check-linked"; fi
+contains "$tmp/err" "loop-a: not read: a loop of symbolic links" "a loop of links is named"
+contains "$tmp/err" "dangling: not read: a symbolic link to nothing" "a link to nothing is named"

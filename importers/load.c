@@ -429,7 +429,8 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     } else if (prefix && it->kind == IT_FILE) {
         ok = sbx_read_prefix(it->path, prefix, &data, &size, &file_size, &cut, err, sizeof err);
     } else {
-        ok = sbx_read_input(it->path, &data, &size, &how, err, sizeof err);
+        ok = (opts && opts->private_copy ? sbx_read_input_copy : sbx_read_input)(
+            it->path, &data, &size, &how, err, sizeof err);
     }
     if (!ok) {
         if (!it->in_folder)

@@ -124,3 +124,35 @@ if cmp -s "$tmp/check-direct" "$tmp/check-linked"; then ok; else
     bad "symlinked logs: not the same findings as the logs themselves"; diff "$tmp/check-direct" "$tmp/check-linked"; fi
 contains "$tmp/err" "loop-a: not read: a loop of symbolic links" "a loop of links is named"
 contains "$tmp/err" "dangling: not read: a symbolic link to nothing" "a link to nothing is named"
+
+# A followed log truncated (and written again) under the review: the loaded
+# commands stay readable, never ^@^@^@, and the review says it was truncated;
+# without -F the review goes on as it was.
+cp examples/csv-fix/agent-run.jsonl "$tmp/follow.jsonl"
+keys "clear; $bin -F $tmp/follow.jsonl 2>/dev/null; echo QUIT=\$?" Enter
+see "/14  ? help" "the followed log opens"
+see "following" "it says it follows"
+: > "$tmp/follow.jsonl"
+see "truncated" "the truncation is said"
+keys g
+see "cat prices.csv" "after the truncation, the commands still read"
+unseen "^@" "no command turned into NULs"
+cat examples/csv-fix/agent-run.jsonl examples/csv-fix/agent-run.jsonl > "$tmp/follow.jsonl"
+keys G Enter
+see "event 14 of 14" "the detail of the last command, after the log was written again"
+unseen "^@" "the detail is not NULs either"
+keys q q
+see "QUIT=0" "the followed review quits normally"
+shell_sane "after the truncated follow"
+cp examples/csv-fix/agent-run.jsonl "$tmp/nofollow.jsonl"
+keys "clear; $bin $tmp/nofollow.jsonl 2>/dev/null; echo QUIT=\$?" Enter
+see "/14  ? help" "the review without -F opens"
+truncate -s 10 "$tmp/nofollow.jsonl"
+keys G Enter
+see "event 14 of 14" "without -F, the review goes on after the truncation"
+unseen "^@" "without -F, the detail is not NULs"
+keys q g
+see "cat prices.csv" "without -F, the commands still read"
+keys q
+see "QUIT=0" "the review without -F quits normally"
+shell_sane "after the truncation without -F"

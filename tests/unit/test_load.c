@@ -498,6 +498,35 @@ static void folder_links_fifos_and_the_rest(void **state)
     free(fifo);
 }
 
+/* private_copy: a regular file is read into the heap, so a truncation after
+ * the load leaves every loaded byte as it was (a mapping's would go). */
+static void private_copy_survives_truncation(void **state)
+{
+    struct fixture *fx = *state;
+    struct sbx_buf log = make_log(50);
+    char *p = path_in(fx, "run.jsonl");
+    for (int copy = 0; copy <= 1; copy++) {
+        write_file(p, log.p, log.len);
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_load_report rep = {0};
+        struct sbx_load_opts opts = {.threads = 1, .private_copy = copy};
+        const char *paths[] = {p};
+        assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 1);
+        assert_int_equal(tl.sources[0].how, copy ? SBX_DATA_HEAP : SBX_DATA_MAPPED);
+        if (copy) {
+            assert_int_equal(truncate(p, 0), 0);
+            assert_int_equal(tl.sources[0].size, log.len);
+            assert_memory_equal(tl.sources[0].data, log.p, log.len);
+        }
+        assert_int_equal(tl.n, 50);
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+    }
+    free(p);
+    sbx_buf_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +536,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(progress_reaches_totals, setup, teardown),
         cmocka_unit_test_setup_teardown(cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(folder_links_fifos_and_the_rest, setup, teardown),
+        cmocka_unit_test_setup_teardown(private_copy_survives_truncation, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

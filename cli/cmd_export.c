@@ -167,7 +167,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->runs.quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, d.run) : write_file(a, t, &body);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker) : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
     sbx_export_digests_free(&d);

@@ -122,9 +122,13 @@ bool sbx_write_output(const char *path, const char *data, size_t len, char *err,
         }
         return true;
     }
+    struct stat st;
+    /* a device or FIFO, however it is reached (the kernel follows
+       /dev/stdout's /proc link to a pipe, which readlink cannot) */
+    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return write_in_place(path, data, len, err, errsz);
     struct sbx_buf target = SBX_BUF_INIT;
     bool ok = false;
-    struct stat st;
     if (!resolve_links(path, &target)) {
         snprintf(err, errsz, "%s: %s", path,
                  errno == ELOOP ? "a loop of symbolic links" : strerror(errno));

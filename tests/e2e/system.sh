@@ -47,6 +47,8 @@ for how in "summary -f markdown -o" "export --to file:"; do
 done
 expect_exit 0 "-o /dev/null" "$bin" summary -o /dev/null examples/csv-fix
 expect_exit 0 "--to file:/dev/null" "$bin" export --to file:/dev/null examples/csv-fix
+"$bin" summary -f markdown -o /dev/stdout examples/csv-fix | cat > "$tmp/out-kinds/via-stdout"
+contains "$tmp/out-kinds/via-stdout" "### Agent run summary" "-o /dev/stdout into a pipe writes the pipe"
 if [ -c /dev/null ]; then ok; else bad "/dev/null is no longer a character device"; fi
 
 # Write errors on standard output end with exit 2 and the reason, for every

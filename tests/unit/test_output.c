@@ -188,6 +188,29 @@ static void fifo_written_in_place(void **state)
     unlink(at("pipe"));
 }
 
+/* /dev/stdout when standard output is a pipe: the pipe is written (its
+ * /proc link names no file a temporary could stand beside). */
+static void dev_stdout_into_a_pipe(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    int saved = dup(1);
+    dup2(fds[1], 1);
+    char err[256] = "";
+    bool ok = sbx_write_output("/dev/stdout", "into the pipe\n", 14, err, sizeof err);
+    dup2(saved, 1);
+    close(saved);
+    close(fds[1]);
+    if (!ok)
+        fail_msg("/dev/stdout: %s", err);
+    char got[64] = "";
+    ssize_t n = read(fds[0], got, sizeof got - 1);
+    close(fds[0]);
+    assert_int_equal(n, 14);
+    assert_memory_equal(got, "into the pipe\n", 14);
+}
+
 /* A full device and a full standard output: false, with the reason. */
 static void write_errors_reported(void **state)
 {
@@ -217,6 +240,7 @@ int main(void)
         cmocka_unit_test(new_and_regular_files),  cmocka_unit_test(symlinks_followed),
         cmocka_unit_test(loops_and_odd_files_refused), cmocka_unit_test(devices_written_in_place),
         cmocka_unit_test(fifo_written_in_place),  cmocka_unit_test(write_errors_reported),
+        cmocka_unit_test(dev_stdout_into_a_pipe),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -2,11 +2,13 @@
  * reached, and the bytes; a denial (SBX_NET_DENIED) is a refused host like
  * one a client's error message shows, with the request as its evidence,
  * and its event's SBX_F_REFUSED_HOST. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses/analyses.h"
+#include "analyses/hostindex.h"
 
 static int most_requests(const void *x, const void *y, void *tl)
 {
@@ -39,21 +41,23 @@ static char *evidence_of(const struct sbx_timeline *tl, const struct sbx_event *
 }
 
 /* The refusal of e's host in sum->refused (a new one if none): its index.
- * A linear search by name, since other analyses refuse hosts too; the caller
- * remembers the index per host id. */
+ * Found by name, since other analyses refuse hosts too, through byname (an
+ * index of every refusal's host); the caller remembers the index per host
+ * id. */
 static size_t refusal_of(struct sbx_timeline *tl, struct sbx_summary *sum,
-                         const struct sbx_event *e, size_t *cap)
+                         const struct sbx_event *e, size_t *cap, struct sbx_hostindex *byname)
 {
     const char *host = sbx_str(tl, e->u.net.host);
-    for (size_t i = 0; i < sum->nrefused; i++)
-        if (strcmp(sum->refused[i].host, host) == 0)
-            return i;
+    size_t at = sbx_hostindex_find(byname, host, strlen(host));
+    if (at != SIZE_MAX)
+        return at;
     if (sum->nrefused == *cap) {
         *cap = *cap ? *cap * 2 : 8;
         sum->refused = sbx_xrealloc(sum->refused, *cap * sizeof *sum->refused);
     }
     sum->refused[sum->nrefused] = (struct sbx_refusal){
         sbx_xstrndup(host, strlen(host)), 0, SBX_TIME_UNKNOWN, e, evidence_of(tl, e), "proxy"};
+    sbx_hostindex_put(byname, sum->refused[sum->nrefused].host, strlen(host), sum->nrefused);
     return sum->nrefused++;
 }
 
@@ -84,6 +88,9 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
     uint32_t nids = tl->strings.n;
     struct host_slot *slot = NULL; /* by host id */
     size_t cap = 0, refused_cap = sum->nrefused;
+    struct sbx_hostindex byname = SBX_HOSTINDEX_INIT; /* the refusals other analyses made */
+    for (size_t i = 0; i < sum->nrefused; i++)
+        sbx_hostindex_put(&byname, sum->refused[i].host, strlen(sum->refused[i].host), i);
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
@@ -109,7 +116,7 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
         if (n->flags & SBX_NET_DENIED) {
             h->denied++;
             if (!s->refusal)
-                s->refusal = refusal_of(tl, sum, e, &refused_cap) + 1;
+                s->refusal = refusal_of(tl, sum, e, &refused_cap, &byname) + 1;
             refuse(tl, &sum->refused[s->refusal - 1], e);
         } else if (n->flags & SBX_NET_UNREACHED) {
             h->unreached++;
@@ -120,6 +127,7 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
         }
     }
     free(slot);
+    sbx_hostindex_free(&byname);
     if (sum->nproxy_hosts)
         qsort_r(sum->proxy_hosts, sum->nproxy_hosts, sizeof *sum->proxy_hosts, most_requests, tl);
     if (sum->nrefused)

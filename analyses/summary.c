@@ -1,9 +1,11 @@
 #include "analyses/summary.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses/analyses.h"
+#include "analyses/hostindex.h"
 #include "analyses/secrets/secrets.h"
 
 void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n)
@@ -46,17 +48,20 @@ void sbx_strlist_free(struct sbx_strlist *l)
 /* Hosts the run reached: named or proxied, minus those that were refused. */
 static void drop_refused_hosts(struct sbx_summary *sum)
 {
+    struct sbx_hostindex refused_hosts = SBX_HOSTINDEX_INIT;
+    for (size_t r = 0; r < sum->nrefused; r++)
+        sbx_hostindex_put(&refused_hosts, sum->refused[r].host, strlen(sum->refused[r].host), r);
     size_t k = 0;
     for (size_t i = 0; i < sum->hosts.n; i++) {
-        bool refused = false;
-        for (size_t r = 0; r < sum->nrefused && !refused; r++)
-            refused = strcmp(sum->refused[r].host, sum->hosts.s[i]) == 0;
+        const char *h = sum->hosts.s[i];
+        bool refused = sbx_hostindex_find(&refused_hosts, h, strlen(h)) != SIZE_MAX;
         if (refused)
             free(sum->hosts.s[i]);
         else
             sum->hosts.s[k++] = sum->hosts.s[i];
     }
     sum->hosts.n = k;
+    sbx_hostindex_free(&refused_hosts);
 }
 
 static void copy_unread(struct sbx_summary *sum, const struct sbx_summary_opts *opts)

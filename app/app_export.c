@@ -86,7 +86,6 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
     const int jira_api = 3;
     struct sbx_export_digests d;
     sbx_export_digests(a->tl, &d);
-    snprintf(x->digest, sizeof x->digest, "%s", d.run);
     const char **paths = NULL;
     size_t npaths = a->opts.ninputs;
     if (a->opts.inputs) {
@@ -103,7 +102,10 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
         .paths = (const char *const *)paths,
         .npaths = npaths,
     };
-    bool ok = sbx_export_body(a->tl, a->sum, &d, &bo, &x->body, NULL, err, errsz);
+    struct sbx_body_info info;
+    bool ok = sbx_export_body(a->tl, a->sum, &d, &bo, &x->body, &info, err, errsz);
+    if (ok) /* the marker the body ends with, which a repeat looks for */
+        snprintf(x->digest, sizeof x->digest, "%s", info.marker);
     if (!a->opts.inputs)
         free(paths);
     sbx_export_digests_free(&d);

@@ -9,8 +9,10 @@
 static void *run(void *arg)
 {
     struct sbx_loader *l = arg;
+    /* private_copy: a log truncated while it is reviewed keeps its loaded lines */
     struct sbx_load_opts opts = {.threads = l->threads, .shared = &l->progress,
-                                 .formats = l->in->formats, .import = l->in->import};
+                                 .formats = l->in->formats, .import = l->in->import,
+                                 .private_copy = true};
     l->loaded = sbx_load_paths(&l->tl, l->in->paths, l->in->n, &opts, &l->report);
     atomic_store(&l->phase, 1);
     if (l->loaded && !l->report.cancelled) {

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/output.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
 #include "base/timefmt.h"
 #include "render/findings.h"
+#include "render/skips.h"
 #include "base/jsonw.h"
 #include "render/sanitize.h"
 #include "render/untrusted.h"
@@ -21,20 +23,25 @@
 
 struct report {
     const struct sbx_timeline *tl;
+    const struct sbx_summary *sum;
     struct sbx_findings found;
     uint32_t allowed;     /* enum sbx_finding bits */
     uint32_t not_checked; /* kinds check reports that the sources cannot tell */
+    bool allow_skips;     /* --allow skipped-lines: lines and files not read do not fail */
 };
 
 /* The sources --require can insist on. */
 enum { REQUIRE_RECORD = 1u << 0, REQUIRE_WRAPPER = 1u << 1 };
+
+/* What --allow takes beside the finding kinds: the lines and files not read. */
+static const char SKIPS_NAME[] = "skipped-lines";
 
 static const char *str(const struct report *r, uint32_t id)
 {
     return sbx_str(r->tl, id);
 }
 
-static void print_text(const struct report *r, bool ascii)
+static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
 {
     for (size_t i = 0; i < r->found.n; i++) {
         const struct sbx_finding_item *f = &r->found.f[i];
@@ -45,18 +52,19 @@ static void print_text(const struct report *r, bool ascii)
                      sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
                      f->evidence, r->tl->sources[e->source].path, e->line_no);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
-        printf("%s\n", safe.p ? safe.p : "");
+        sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
+        sbx_buf_addc(out, '\n');
         sbx_buf_free(&line);
         sbx_buf_free(&safe);
     }
+    sbx_skips_text(r->tl, r->sum, "skipped-line        ", "unread-file         ", ascii, out);
 }
 
 static void print_json(const struct report *r, const char *const *missing, size_t nmissing,
-                       const struct sbx_summary *sum)
+                       struct sbx_buf *out)
 {
-    struct sbx_buf out = SBX_BUF_INIT;
     struct sbx_jsonw w;
-    sbx_jw_init(&w, &out, true);
+    sbx_jw_init(&w, out, true);
     sbx_jw_object(&w);
     sbx_jw_key(&w, "schema");
     sbx_jw_int(&w, 1);
@@ -68,7 +76,7 @@ static void print_json(const struct report *r, const char *const *missing, size_
     /* an uncertain skew: what the cross-check did not conclude (null: nothing) */
     struct sbx_buf note = SBX_BUF_INIT;
     sbx_jw_key(&w, "not_concluded");
-    if (sbx_findings_skew_note(sum, &note))
+    if (sbx_findings_skew_note(r->sum, &note))
         sbx_jw_cstr(&w, note.p);
     else
         sbx_jw_null(&w);
@@ -110,15 +118,18 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_jw_end_object(&w);
     }
     sbx_jw_end_array(&w);
+    sbx_skips_json(r->tl, r->sum, &w);
     sbx_jw_end_object(&w);
-    sbx_buf_addc(&out, '\n');
-    fwrite(out.p, 1, out.len, stdout);
-    sbx_buf_free(&out);
+    sbx_buf_addc(out, '\n');
 }
 
 static bool allow(struct report *r, char *list)
 {
     for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        if (strcmp(k, SKIPS_NAME) == 0) {
+            r->allow_skips = true;
+            continue;
+        }
         uint32_t bit = sbx_finding_by_name(k);
         bool known = bit && sbx_finding_of(bit)->check;
         if (known)
@@ -178,6 +189,7 @@ void sbx_check_kinds(FILE *to)
     for (size_t i = 0; i < sbx_nfindings; i++)
         if (sbx_findings[i].check)
             fprintf(to, "  %-20s %s\n", sbx_findings[i].name, sbx_findings[i].check);
+    fprintf(to, "  %-20s %s\n", SKIPS_NAME, "lines that were skipped and files that were not read");
 }
 
 static int run_check(int argc, char **argv, struct sbx_cli_runs *runs);
@@ -259,16 +271,23 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     if (no_record)
         missing[nmissing++] = "Runtime's command record (sbxview fetch runtime saves it)";
     r.tl = &tl;
+    r.sum = &sum;
     /* what the sources cannot tell is not checked, and is no finding */
     for (size_t i = 0; i < sbx_nfindings; i++)
         if (sbx_findings[i].check && !(sum.checkable & sbx_findings[i].bit) &&
             !(r.allowed & sbx_findings[i].bit))
             r.not_checked |= sbx_findings[i].bit;
     sbx_findings_collect(&tl, &sum, r.allowed | r.not_checked, &r.found);
+    struct sbx_buf out = SBX_BUF_INIT;
     if (json)
-        print_json(&r, missing, nmissing, &sum);
+        print_json(&r, missing, nmissing, &out);
     else
-        print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+        print_text(&r, strcmp(nl_langinfo(CODESET), "UTF-8") != 0, &out);
+    char err[256];
+    bool written = sbx_write_output(NULL, out.p ? out.p : "", out.len, err, sizeof err);
+    sbx_buf_free(&out);
+    if (!written)
+        sbx_warn(err);
     struct sbx_buf note = SBX_BUF_INIT;
     if (sbx_findings_skew_note(&sum, &note)) /* numbers only: nothing from a log */
         fprintf(stderr, "sbxview: %s\n", note.p);
@@ -280,7 +299,11 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
                             ((required & REQUIRE_WRAPPER) && no_wrapper);
     if (required_missing)
         fprintf(stderr, "sbxview: could not check: --require names a source that is not among the inputs\n");
-    status = required_missing ? SBX_EXIT_USAGE : r.found.n ? SBX_EXIT_FINDINGS : SBX_EXIT_OK;
+    struct sbx_skips_counts skips = sbx_skips_count(&tl, &sum);
+    bool unread = !r.allow_skips && (skips.lines || skips.files);
+    status = required_missing || !written ? SBX_EXIT_USAGE
+             : r.found.n || unread         ? SBX_EXIT_FINDINGS
+                                           : SBX_EXIT_OK;
     sbx_findings_free(&r.found);
     sbx_summary_free(&sum);
 done:

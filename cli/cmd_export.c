@@ -103,8 +103,10 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
 {
     char err[512];
     if (a->dry_run) {
-        fwrite(body->p, 1, body->len, stdout);
-        return SBX_EXIT_OK;
+        if (sbx_write_output(NULL, body->p ? body->p : "", body->len, err, sizeof err))
+            return SBX_EXIT_OK;
+        sbx_warn(err);
+        return SBX_EXIT_USAGE;
     }
     if (!sbx_write_output(t->path, body->p, body->len, err, sizeof err)) {
         sbx_warn(err);
@@ -165,7 +167,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->runs.quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, d.run) : write_file(a, t, &body);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker) : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
     sbx_export_digests_free(&d);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "export/output.h"
 #include "importers/follow.h"
 #include "app/app.h"
 #include "cli/cli.h"
@@ -73,7 +74,11 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
         sbx_app_draw(&app, &g);
         struct sbx_buf out = SBX_BUF_INIT;
         sbx_grid_dump(&g, o->dump_styles, &out);
-        fwrite(out.p, 1, out.len, stdout);
+        char err[256];
+        if (!sbx_write_output(NULL, out.p ? out.p : "", out.len, err, sizeof err)) {
+            sbx_warn(err);
+            status = SBX_EXIT_USAGE;
+        }
         sbx_buf_free(&out);
         sbx_grid_free(&g);
     }

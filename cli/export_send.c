@@ -1,5 +1,6 @@
 #include "cli/export_send.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,6 +55,11 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         }
         sbx_send_print(stdout, &r);
         sbx_send_request_free(&r);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            snprintf(err, sizeof err, "standard output: %s", strerror(errno ? errno : EIO));
+            sbx_warn(err);
+            return SBX_EXIT_USAGE;
+        }
         return SBX_EXIT_OK;
     }
     struct sigaction sa, old_int, old_term;

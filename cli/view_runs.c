@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/output.h"
 #include "importers/runs.h"
 #include "app/app_runs.h"
 #include "cli/cli.h"
@@ -40,10 +41,13 @@ static int dump(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
     sbx_runs_app_draw(a, &g);
     struct sbx_buf out = SBX_BUF_INIT;
     sbx_grid_dump(&g, o->dump_styles, &out);
-    fwrite(out.p, 1, out.len, stdout);
+    char err[256];
+    bool written = sbx_write_output(NULL, out.p ? out.p : "", out.len, err, sizeof err);
+    if (!written)
+        sbx_warn(err);
     sbx_buf_free(&out);
     sbx_grid_free(&g);
-    return SBX_EXIT_OK;
+    return written ? SBX_EXIT_OK : SBX_EXIT_USAGE;
 }
 
 static int loop(const struct sbx_screen_opts *o, struct sbx_runs_app *a)

@@ -19,6 +19,7 @@ struct ctx {
     const struct sbx_findings *found;
     struct sbx_secrets_scratch *scratch;
     struct sbx_buf tmp;
+    char marker[SBX_DIGEST_HEX]; /* of the last body made */
 };
 
 static void code(struct ctx *c, struct sbx_buf *out, const char *s, size_t n)
@@ -187,7 +188,8 @@ static bool markdown(struct ctx *c, int list_max, unsigned lines, struct sbx_buf
     if (c->o->include_output && lines)
         outputs(c, out, (size_t)list_max, lines);
     sources(c, out);
-    sbx_buf_addf(out, "\n" SBX_MARKER_OPEN "%s" SBX_MARKER_CLOSE "\n", c->d->run);
+    sbx_export_marker_digest(c->d->run, out->p, out->len, c->marker);
+    sbx_buf_addf(out, "\n" SBX_MARKER_OPEN "%s" SBX_MARKER_CLOSE "\n", c->marker);
     return true;
 }
 
@@ -203,9 +205,9 @@ static bool attempt(struct ctx *c, int list_max, unsigned lines, struct sbx_buf 
     size_t start = out->len;
     switch (c->o->kind) {
     case SBX_BODY_MARKDOWN: sbx_buf_add(out, md.p, md.len); break;
-    case SBX_BODY_JIRA_ADF: sbx_body_adf(md.p, md.len, c->d->run, out); break;
-    case SBX_BODY_JIRA_TEXT: sbx_body_jira_text(md.p, md.len, c->d->run, out); break;
-    case SBX_BODY_SLACK: sbx_body_slack(md.p, md.len, c->d->run, out, chars); break;
+    case SBX_BODY_JIRA_ADF: sbx_body_adf(md.p, md.len, c->marker, out); break;
+    case SBX_BODY_JIRA_TEXT: sbx_body_jira_text(md.p, md.len, c->marker, out); break;
+    case SBX_BODY_SLACK: sbx_body_slack(md.p, md.len, c->marker, out, chars); break;
     }
     if (c->o->kind != SBX_BODY_SLACK)
         *chars = sbx_body_chars(out->p + start, out->len - start);
@@ -229,7 +231,7 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
     locale_t old = utf8 ? uselocale(utf8) : (locale_t)0;
     struct sbx_findings found = {0};
     sbx_findings_collect(tl, sum, 0, &found);
-    struct ctx c = {tl, sum, d, o, &found, sbx_secrets_scratch_new(sum->patterns), SBX_BUF_INIT};
+    struct ctx c = {tl, sum, d, o, &found, sbx_secrets_scratch_new(sum->patterns), SBX_BUF_INIT, ""};
     unsigned lines = o->include_output ? (o->output_lines ? o->output_lines : 20) : 0;
     bool ok = false;
     struct sbx_buf body = SBX_BUF_INIT;
@@ -243,8 +245,10 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
             break;
         if (!o->limit || chars <= o->limit) {
             sbx_buf_add(out, body.p, body.len);
-            if (info)
-                *info = (struct sbx_body_info){chars, list_max, l, step > 0};
+            if (info) {
+                *info = (struct sbx_body_info){chars, list_max, l, step > 0, ""};
+                memcpy(info->marker, c.marker, sizeof info->marker);
+            }
             ok = true;
             break;
         }

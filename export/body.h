@@ -40,8 +40,11 @@
  *   text value).
  *
  * The marker: `<!-- sbxview:DIGEST -->` as the markdown's last line, a
- * last line `sbxview:DIGEST` in Jira's and Slack's bodies; DIGEST is the
- * run digest, 64 hex digits. sbx_export_marker_found() recognises it in
+ * last line `sbxview:DIGEST` in Jira's and Slack's bodies; DIGEST, 64 hex
+ * digits, is the marker digest: of the run digest and of everything the
+ * body says before the marker (sbx_export_marker_digest), so the same run
+ * exported with other options (--include-output, --allow-list, another
+ * reopen line) is a different comment, and the same export twice is one. sbx_export_marker_found() recognises it in
  * any of the bodies as a service returns them.
  *
  * Ownership: bodies are appended to the caller's sbx_buf; digests are
@@ -86,6 +89,11 @@ struct sbx_export_digests {
 void sbx_export_digests(const struct sbx_timeline *tl, struct sbx_export_digests *d);
 void sbx_export_digests_free(struct sbx_export_digests *d);
 
+/* The marker digest: SHA-256 over a version line, the run digest and
+ * said[0..n) (the markdown body up to its marker), into out. */
+void sbx_export_marker_digest(const char *run_digest, const char *said, size_t n,
+                              char out[SBX_DIGEST_HEX]);
+
 /* True when text[0..n) holds "sbxview:" followed by exactly run_digest (64
  * hex digits, not followed by another hex digit): the markdown comment,
  * Jira's footer (in ADF JSON or plain text) and Slack's all match. */
@@ -116,6 +124,8 @@ struct sbx_body_info {
     int list_max;       /* items each list showed (10 unless shortened) */
     unsigned output_lines; /* lines of each output tail shown (0: none) */
     bool shortened;     /* lists or tails were cut to fit */
+    char marker[SBX_DIGEST_HEX]; /* the marker digest the body ends with: what
+                                    sbx_export_marker_found looks for */
 };
 
 /* Builds the body of o->kind and appends it to out. sum must come from

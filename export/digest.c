@@ -26,6 +26,16 @@ static void sha256(const void *data, size_t n, char out[SBX_DIGEST_HEX])
     hex(md, out);
 }
 
+void sbx_export_marker_digest(const char *run_digest, const char *said, size_t n,
+                              char out[SBX_DIGEST_HEX])
+{
+    struct sbx_buf all = SBX_BUF_INIT;
+    sbx_buf_addf(&all, "sbxview marker 1\n%s\n", run_digest);
+    sbx_buf_add(&all, said, n);
+    sha256(all.p, all.len, out);
+    sbx_buf_free(&all);
+}
+
 static int hexcmp(const void *a, const void *b)
 {
     return memcmp(a, b, SBX_DIGEST_HEX);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,7 +71,22 @@ static void note_position(struct followed *fw, const struct sbx_source *src)
     }
 }
 
-struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl,
+/* A followed source's bytes are the program's own: a mapping's pages go
+ * when the file is truncated (they fault, or read as zeros once it is written
+ * again), and the events point into them. A mapped source is copied into
+ * the heap when following starts. */
+static void own_bytes(struct sbx_timeline *tl, uint32_t source)
+{
+    struct sbx_source *src = &tl->sources[source];
+    if (src->how != SBX_DATA_MAPPED)
+        return;
+    char *copy = sbx_xmalloc(src->size + 1);
+    memcpy(copy, src->data, src->size);
+    copy[src->size] = '\0';
+    sbx_timeline_set_data(tl, source, copy, src->size, SBX_DATA_HEAP);
+}
+
+struct sbx_follow *sbx_follow_start(struct sbx_timeline *tl,
                                     const struct sbx_import_opts *import)
 {
     struct sbx_follow *f = sbx_xcalloc(1, sizeof *f);
@@ -86,10 +100,11 @@ struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl,
         if (!fmt || fmt->derived || src->preview || strcmp(src->path, "-") == 0 || stat(src->path, &st) != 0 ||
             !S_ISREG(st.st_mode))
             continue;
+        own_bytes(tl, (uint32_t)i);
         struct followed *fw = &f->files[f->n++];
         *fw = (struct followed){.source = (uint32_t)i, .dev = st.st_dev, .ino = st.st_ino,
                                 .fmt = fmt, .active = true};
-        note_position(fw, src);
+        note_position(fw, &tl->sources[i]);
     }
     return f;
 }
@@ -127,21 +142,6 @@ static ssize_t read_at(int fd, char *buf, size_t n, size_t off)
     return (ssize_t)got;
 }
 
-/* A mapped source that got shorter would fault where its lost pages were
- * touched: its bytes move to the heap, what the file still holds read back
- * (fd >= 0), the rest zeros. A file that was written again keeps none of the
- * bytes the events refer to: all zeros then (fd < 0). */
-static void unmap_truncated(struct sbx_timeline *tl, uint32_t source, int fd)
-{
-    struct sbx_source *src = &tl->sources[source];
-    if (src->how != SBX_DATA_MAPPED)
-        return;
-    char *copy = sbx_xcalloc(1, src->size + 1);
-    if (fd >= 0)
-        read_at(fd, copy, src->size, 0);
-    sbx_timeline_set_data(tl, source, copy, src->size, SBX_DATA_HEAP);
-}
-
 static void set_message(struct sbx_follow_file *out, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -156,27 +156,25 @@ static void set_message(struct sbx_follow_file *out, const char *path, const cha
     out->message = b.p;
 }
 
-/* The file's bytes up to size, mapped in place of the source's. A mapping is
- * extended where it is (its pages stay mapped: unmapping a big log costs
- * more than reading a few new lines); a source read into the heap, such as a
- * file that was empty, is mapped from now on, so a growing log is never
- * copied. Returns false with errno. */
+/* The file's bytes from what the source holds up to size, read onto the end
+ * of the source's own copy (own_bytes). Fewer when the file shrank since it
+ * was looked at. Returns false with errno. */
 static bool take_new_bytes(struct sbx_timeline *tl, uint32_t source, int fd, size_t size)
 {
     struct sbx_source *src = &tl->sources[source];
-    void *p = MAP_FAILED;
-    if (src->how == SBX_DATA_MAPPED && src->size) {
-        p = mremap((void *)src->data, src->size, size, MREMAP_MAYMOVE);
-        if (p != MAP_FAILED) {
-            src->data = p; /* the old range is the new one's start: nothing to release */
-            src->size = size;
-            return true;
-        }
-    }
-    p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED)
+    size_t old = src->size;
+    char *p = sbx_xrealloc((void *)src->data, size + 1);
+    ssize_t got = read_at(fd, p + old, size - old, old);
+    if (got < 0) {
+        int saved = errno;
+        sbx_timeline_set_data(tl, source, p, old, SBX_DATA_HEAP); /* the bytes as they were */
+        errno = saved;
         return false;
-    sbx_timeline_set_data(tl, source, p, size, SBX_DATA_MAPPED);
+    }
+    p[old + (size_t)got] = '\0';
+    src->data = p; /* the same bytes, moved: nothing to release */
+    src->size = old + (size_t)got;
+    src->how = SBX_DATA_HEAP;
     return true;
 }
 
@@ -250,13 +248,13 @@ static void poll_one(struct followed *fw, struct sbx_timeline *tl, const struct 
         set_message(out, path, "replaced by another file (renamed over or rotated); no longer followed");
     } else if ((uint64_t)fst.st_size < fw->loaded) {
         out->status = SBX_FOLLOW_TRUNCATED;
-        set_message(out, path, "truncated to %llu bytes (%zu were loaded); no longer followed",
+        set_message(out, path,
+                    "truncated to %llu bytes (%zu were loaded, and are kept); no longer followed",
                     (unsigned long long)fst.st_size, fw->loaded);
-        unmap_truncated(tl, fw->source, fd);
     } else if ((uint64_t)fst.st_size > fw->loaded && !loaded_bytes_unchanged(fd, fw)) {
         out->status = SBX_FOLLOW_TRUNCATED;
-        set_message(out, path, "emptied and written again (the bytes loaded changed); no longer followed");
-        unmap_truncated(tl, fw->source, -1);
+        set_message(out, path, "emptied and written again (the bytes loaded changed; the loaded "
+                               "lines are kept); no longer followed");
     } else if ((uint64_t)fst.st_size > fw->loaded) {
         size_t old = fw->loaded;
         if (take_new_bytes(tl, fw->source, fd, (size_t)fst.st_size)) {
@@ -265,7 +263,7 @@ static void poll_one(struct followed *fw, struct sbx_timeline *tl, const struct 
             set_message(out, path, "%zu new bytes, %zu new events", fw->loaded - old, out->events);
         } else {
             out->status = SBX_FOLLOW_ERROR;
-            set_message(out, path, "cannot map the new bytes: %s; no longer followed",
+            set_message(out, path, "cannot read the new bytes: %s; no longer followed",
                         error_text(errno));
         }
     } else {

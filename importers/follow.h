@@ -9,12 +9,15 @@
  * the timeline's order. A partial last line waits: when it is complete, its
  * "incomplete last line" skip goes and its event comes, once. A file that got
  * shorter, was replaced by another (rotated, renamed over) or deleted is
- * reported and no longer followed; its loaded events stay.
+ * reported and no longer followed; its loaded events stay, readable: a
+ * followed source's bytes are the program's own (a mapped one is copied into
+ * the heap when following starts, and new bytes are read onto the copy), so
+ * truncating the file cannot take them away.
  *
  * Start it on a timeline that was loaded in full (not a cancelled load).
  * A poll changes the timeline: run it where nothing reads the timeline at
  * the same time, and hold no pointer into a source's bytes across it (they
- * may be mapped again elsewhere; events keep offsets). Findings bits of new
+ * may move; events keep offsets). Findings bits of new
  * events are not set: run the analyses again.
  *
  * Ownership: sbx_follow_start's result belongs to the caller (free with
@@ -58,7 +61,7 @@ struct sbx_follow;
 
 /* import: what the load was given (importers/format.h), for the lines
  * that come; NULL: nothing. */
-struct sbx_follow *sbx_follow_start(const struct sbx_timeline *tl,
+struct sbx_follow *sbx_follow_start(struct sbx_timeline *tl,
                                     const struct sbx_import_opts *import);
 
 /* How many files are still followed. */

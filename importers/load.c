@@ -1,6 +1,7 @@
 #include "importers/load.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -265,7 +266,7 @@ static void add_message(char ***list, size_t *n, const char *path, const char *r
 /* The inputs, listed (and stat'ed) before any is read, so the total is known
  * up front. A folder becomes its files, then an item that checks one of them
  * loaded; the items keep the order in which messages are reported. */
-enum item_kind { IT_FILE, IT_STREAM, IT_FOLDER_FAILED, IT_FOLDER_END };
+enum item_kind { IT_FILE, IT_STREAM, IT_REFUSED, IT_FOLDER_FAILED, IT_FOLDER_END };
 
 struct item {
     char *path;
@@ -273,6 +274,7 @@ struct item {
     bool in_folder;   /* an unrecognised file is listed as not read, not an error */
     uint64_t planned; /* bytes expected */
     const struct sbx_format *fmt; /* given on the command line, or NULL: detect */
+    const char *why;  /* IT_REFUSED: why it is not read (static) */
 };
 
 struct plan {
@@ -284,7 +286,7 @@ static void plan_add(struct plan *pl, char *path, enum item_kind kind, bool in_f
                      uint64_t planned, const struct sbx_format *fmt)
 {
     SBX_GROW(pl->items, pl->n, pl->cap);
-    pl->items[pl->n++] = (struct item){path, kind, in_folder, planned, fmt};
+    pl->items[pl->n++] = (struct item){path, kind, in_folder, planned, fmt, NULL};
 }
 
 static uint64_t planned_bytes(const struct stat *st, size_t prefix)
@@ -296,6 +298,46 @@ static uint64_t planned_bytes(const struct stat *st, size_t prefix)
 static int name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Why a folder's entry that is neither a regular file nor a FIFO (after
+ * following links) is not read; errno_ is lstat's or stat's error. */
+static const char *refusal(bool link, const struct stat *st, int errno_)
+{
+    if (errno_ == ELOOP)
+        return "a loop of symbolic links";
+    if (errno_ == ENOENT)
+        return link ? "a symbolic link to nothing" : "gone before it could be read";
+    if (errno_)
+        return link ? "a symbolic link that cannot be followed" : "cannot be looked at";
+    if (S_ISDIR(st->st_mode))
+        return link ? "a symbolic link to a folder (a run folder is read one level deep)"
+                    : "a folder (a run folder is read one level deep)";
+    if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+        return "a device, not a log";
+    if (S_ISSOCK(st->st_mode))
+        return "a socket, not a log";
+    return "not a regular file or a FIFO";
+}
+
+/* One entry of a run folder: a regular file or a FIFO, itself or where its
+ * symbolic links lead (anywhere), is read; anything else is named with the
+ * reason, never left out silently. */
+static void plan_entry(struct plan *pl, char *path, size_t prefix, const struct sbx_format *fmt)
+{
+    struct stat lst, st;
+    bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    int err = 0;
+    if (link ? stat(path, &st) != 0 : lstat(path, &st) != 0)
+        err = errno;
+    if (!err && S_ISREG(st.st_mode)) {
+        plan_add(pl, path, IT_FILE, true, planned_bytes(&st, prefix), fmt);
+    } else if (!err && S_ISFIFO(st.st_mode)) {
+        plan_add(pl, path, IT_STREAM, true, 0, fmt);
+    } else {
+        plan_add(pl, path, IT_REFUSED, true, 0, fmt);
+        pl->items[pl->n - 1].why = refusal(link, &st, err);
+    }
 }
 
 static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
@@ -310,8 +352,8 @@ static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
     size_t n = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue; /* a hidden file is read or named like any other */
         names = sbx_xrealloc(names, (n + 1) * sizeof *names);
         names[n++] = sbx_xstrndup(de->d_name, strlen(de->d_name));
     }
@@ -326,12 +368,7 @@ static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
         sbx_buf_add(&path, dir, dlen);
         sbx_buf_addc(&path, '/');
         sbx_buf_adds(&path, names[i]);
-        struct stat st;
-        /* files only: a run folder is flat, and following links out of it is not wanted */
-        if (lstat(path.p, &st) == 0 && S_ISREG(st.st_mode))
-            plan_add(pl, path.p, IT_FILE, true, planned_bytes(&st, prefix), fmt);
-        else
-            sbx_buf_free(&path);
+        plan_entry(pl, path.p, prefix, fmt);
         free(names[i]);
     }
     free(names);
@@ -414,8 +451,8 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     } else if (prefix && it->kind == IT_FILE) {
         ok = sbx_read_prefix(it->path, prefix, &data, &size, &file_size, &cut, err, sizeof err);
     } else {
-        ok = sbx_read_input(it->path, opts ? opts->import.max_input : 0, &data, &size, &how, err,
-                            sizeof err);
+        ok = (opts && opts->private_copy ? sbx_read_input_copy : sbx_read_input)(
+            it->path, opts ? opts->import.max_input : 0, &data, &size, &how, err, sizeof err);
     }
     if (!ok) {
         if (!it->in_folder)
@@ -513,6 +550,9 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
                 add_message(&report->errors, &report->nerrors, it->path,
                             "no file in this folder is a log sbxview reads");
             in_folder = 0;
+            break;
+        case IT_REFUSED:
+            add_unread(report, it, it->why);
             break;
         case IT_STREAM:
             if (prefix)

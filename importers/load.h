@@ -52,6 +52,10 @@ struct sbx_load_opts {
      * detection; a NULL array or entry: detected from the content. A folder
      * given with a format has every file in it read as that format. */
     const struct sbx_format *const *formats;
+    /* True: regular files are read into the heap, not mapped
+     * (sbx_read_input_copy), so that truncating one later leaves what was
+     * loaded readable. The interactive review asks for it. */
+    bool private_copy;
     /* Handed to every import (importers/format.h); its strings are borrowed
      * for the load. */
     struct sbx_import_opts import;

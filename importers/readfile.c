@@ -171,6 +171,25 @@ bool sbx_read_input(const char *path, uint64_t max_stream, const char **data, si
     return ok;
 }
 
+bool sbx_read_input_copy(const char *path, uint64_t max_stream, const char **data, size_t *size,
+                         enum sbx_data_how *how, char *err, size_t errsz)
+{
+    if (strcmp(path, "-") != 0) {
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            *how = SBX_DATA_HEAP;
+            /* a file is read whole, however large: the cap is for streams */
+            bool ok = read_all(fd, UINT64_MAX - 1, "the file", data, size, err, errsz);
+            close(fd);
+            return ok;
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    return sbx_read_input(path, max_stream, data, size, how, err, errsz); /* says what is wrong, or reads a stream */
+}
+
 bool sbx_read_prefix(const char *path, size_t prefix, const char **data, size_t *size,
                      size_t *file_size, bool *cut, char *err, size_t errsz)
 {

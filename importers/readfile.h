@@ -31,6 +31,14 @@
 bool sbx_read_input(const char *path, uint64_t max_stream, const char **data, size_t *size,
                     enum sbx_data_how *how, char *err, size_t errsz);
 
+/* As sbx_read_input, except that a regular file is read into the heap (a
+ * copy the program owns) instead of mapped: for the interactive review,
+ * where a file truncated or rewritten while it is shown must not take the
+ * loaded bytes with it (a mapping's lost pages fault or read as zeros). It
+ * costs the file's size in memory. */
+bool sbx_read_input_copy(const char *path, uint64_t max_stream, const char **data, size_t *size,
+                         enum sbx_data_how *how, char *err, size_t errsz);
+
 /* The first bytes of a regular file, read into the heap (never mapped): at
  * most prefix bytes, and when the file is longer than that, only up to the
  * end of its last complete line within them (possibly nothing). *file_size

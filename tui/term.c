@@ -3,6 +3,8 @@
 
 #include <curses.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +29,24 @@ static struct {
     struct sbx_grid shown; /* what the screen holds now */
     attr_t attrs[SBX_STYLE_COUNT];
     short pairs[SBX_STYLE_COUNT];
+    pthread_t loop_thread; /* the thread that reads keys, woken by a quit signal */
+    int eof_reads;         /* reads in a row that found input ready and got no key */
 } T = {.fd = -1};
 
 static volatile sig_atomic_t quit_signal;
+/* What each signal did before the interface: given back when it ends. */
+static struct sigaction before[_NSIG];
+static bool handled[_NSIG];
+
+/* Signals whose default action ends the program and that the loop turns into
+ * a quit (it restores the terminal and exits 128+N); SIGINT is among them
+ * because a prompt takes it first. */
+static const int quit_signals[] = {SIGINT,  SIGTERM, SIGHUP,    SIGPIPE,  SIGUSR1, SIGUSR2,
+                                   SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL,
+                                   SIGPWR,  SIGSTKFLT};
+/* Signals that end it at once (a crash, or a core dump asked for): the
+ * terminal is restored in the handler, then the default action runs. */
+static const int crash_signals[] = {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGTRAP, SIGSYS};
 
 static void emergency_restore(void)
 {
@@ -51,6 +68,9 @@ static void on_crash(int sig)
 static void on_quit(int sig)
 {
     quit_signal = sig;
+    /* delivered to a worker thread: wake the loop's blocked read too */
+    if (!pthread_equal(pthread_self(), T.loop_thread))
+        pthread_kill(T.loop_thread, sig);
 }
 
 static void add_reset(const char *s)
@@ -69,21 +89,36 @@ static void add_cap(const char *name)
         add_reset(s);
 }
 
+static void take_signal(int sig, const struct sigaction *sa)
+{
+    if (sigaction(sig, sa, &before[sig]) == 0)
+        handled[sig] = true;
+}
+
+static void give_back_signals(void)
+{
+    for (int sig = 1; sig < _NSIG; sig++)
+        if (handled[sig]) {
+            sigaction(sig, &before[sig], NULL);
+            handled[sig] = false;
+        }
+}
+
 static void install_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_quit; /* no SA_RESTART: a blocked read returns and the loop sees it */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    for (size_t i = 0; i < sizeof quit_signals / sizeof *quit_signals; i++)
+        take_signal(quit_signals[i], &sa);
+    /* real-time signals end a program by default too */
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        take_signal(sig, &sa);
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGABRT, &sa, NULL);
-    sigaction(SIGFPE, &sa, NULL);
-    sigaction(SIGILL, &sa, NULL);
+    for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
+        take_signal(crash_signals[i], &sa);
     /* a file that shrinks under its mapping: the loader's handler says so and exits */
     sbx_install_sigbus_handler(emergency_restore);
 }
@@ -142,6 +177,8 @@ bool sbx_term_begin(const struct sbx_term_opts *o, char *err, size_t errsz)
         return false;
     }
     T.fd = fileno(T.tty);
+    T.loop_thread = pthread_self();
+    T.eof_reads = 0;
     fcntl(T.fd, F_SETFD, FD_CLOEXEC);
     T.have_saved = tcgetattr(T.fd, &T.saved) == 0;
     T.screen = newterm(term, T.tty, T.tty);
@@ -180,6 +217,7 @@ void sbx_term_end(void)
     if (!T.screen)
         return;
     endwin();
+    give_back_signals();
     delscreen(T.screen);
     T.screen = NULL;
     sbx_grid_free(&T.shown);
@@ -252,13 +290,33 @@ static int map_key(int code)
     }
 }
 
+/* After a read that gave no key: whether the terminal is gone. A hang-up
+ * shows in poll; an end of input (read returns 0) looks like input that is
+ * ready but gives nothing, several times in a row (once can be a key that
+ * came just after the read timed out, and the next read takes it). */
+static bool terminal_gone(void)
+{
+    struct pollfd p = {.fd = T.fd, .events = POLLIN};
+    if (poll(&p, 1, 0) < 0)
+        return false;
+    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+        return true;
+    T.eof_reads = p.revents & POLLIN ? T.eof_reads + 1 : 0;
+    return T.eof_reads >= 3;
+}
+
 int sbx_term_key(int timeout_ms, int *row, int *col)
 {
     wint_t ch;
     timeout(timeout_ms);
     int r = get_wch(&ch);
-    if (r == ERR)
+    if (r == ERR) {
+        /* a timeout, or the terminal went away: end the review as a hang-up would */
+        if (!quit_signal && terminal_gone())
+            quit_signal = SIGHUP;
         return 0;
+    }
+    T.eof_reads = 0;
     if (r == KEY_CODE_YES) {
         if (ch == KEY_MOUSE) {
             MEVENT m;

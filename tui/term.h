@@ -2,10 +2,15 @@
  * (only the cells that changed), keys and mouse read into app/keys.h codes.
  * The only file that includes curses. Internal to tui/.
  *
- * The terminal is restored on every way out: sbx_term_end on a normal exit,
- * SIGINT/SIGTERM/SIGHUP turned into a quit the event loop sees, and crash
- * signals (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL) restoring it from the
- * signal handler before the default action. */
+ * The terminal is restored on every way out: sbx_term_end on a normal exit;
+ * every signal whose default action ends the program and that can wait
+ * (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF,
+ * SIGXCPU, SIGXFSZ, SIGPOLL, SIGPWR, SIGSTKFLT, the real-time ones) turned
+ * into a quit the event loop sees; the terminal going away without a SIGHUP
+ * (its input ends or hangs up) seen as a SIGHUP; and crash signals (SIGSEGV,
+ * SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGTRAP, SIGSYS) restoring it
+ * from the signal handler before the default action. sbx_term_end gives
+ * every signal back what it did before. */
 #ifndef SBX_TERM_H
 #define SBX_TERM_H
 
@@ -29,7 +34,8 @@ void sbx_term_draw(const struct sbx_grid *g);
 /* The next key within timeout_ms (-1 forever): 0 when none came. Mouse keys
  * put the position in *row and *col. */
 int sbx_term_key(int timeout_ms, int *row, int *col);
-/* A quit asked for by a signal (SIGINT, SIGTERM, SIGHUP): the signal number, or 0. */
+/* A quit asked for by a signal (one of those above, or SIGHUP for a terminal
+ * that went away): the signal number, or 0. */
 int sbx_term_signal(void);
 void sbx_term_clear_signal(void);
 

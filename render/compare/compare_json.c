@@ -6,6 +6,7 @@
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
+#include "render/skips.h"
 #include "render/untrusted.h"
 #include "base/jsonw.h"
 
@@ -75,6 +76,7 @@ static void run_object(struct sbx_cmpctx *x, struct sbx_jsonw *w, int side)
     sbx_jw_int(w, (int64_t)n);
     sbx_jw_key(w, "failed");
     sbx_jw_int(w, (int64_t)failed);
+    sbx_skips_json(r->tl, r->sum, w);
     sbx_jw_end_object(w);
 }
 

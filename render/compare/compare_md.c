@@ -8,6 +8,7 @@
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
+#include "render/skips.h"
 #include "render/sanitize.h"
 #include "render/untrusted.h"
 
@@ -226,10 +227,36 @@ static void table(struct sbx_cmpctx *x, struct sbx_buf *out)
     }
 }
 
+/* Each run's skipped lines and unread files, every one, as code spans. */
+static void unread(struct sbx_cmpctx *x, struct sbx_buf *out)
+{
+    for (int side = 0; side < 2; side++) {
+        const struct sbx_cmp_run *r = x->run[side];
+        struct sbx_skips_counts k = sbx_skips_count(r->tl, r->sum);
+        if (!k.lines && !k.files)
+            continue;
+        sbx_buf_addf(out, "\n**Not read in %c**: %zu line%s skipped, %zu file%s not read\n\n",
+                     side ? 'B' : 'A', k.lines, k.lines == 1 ? "" : "s", k.files,
+                     k.files == 1 ? "" : "s");
+        struct sbx_buf lines = SBX_BUF_INIT;
+        sbx_skips_text(r->tl, r->sum, "", "", x->ascii, &lines);
+        for (const char *p = lines.p, *end = lines.p + lines.len; p && p < end;) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            sbx_buf_adds(out, "- ");
+            code(x, out, p, n, false);
+            sbx_buf_addc(out, '\n');
+            p += n + 1;
+        }
+        sbx_buf_free(&lines);
+    }
+}
+
 void sbx_render_compare_md(struct sbx_cmpctx *x, struct sbx_buf *out)
 {
     sbx_buf_adds(out, "# Comparison of two runs\n\n");
     runs(x, out);
+    unread(x, out);
     sbx_buf_adds(out, "\n## Differences\n\n");
     size_t before = out->len;
     rows_of(x, out, SBX_CMP_REPLACED, "Replaced");

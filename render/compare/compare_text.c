@@ -8,6 +8,7 @@
 #include "base/timefmt.h"
 #include "render/compare/compare_common.h"
 #include "render/sanitize.h"
+#include "render/skips.h"
 #include "render/untrusted.h"
 
 enum { COLS = 80, LIST_MAX = 4, PAIR_COLS = 33, CELL_COLS = 33 };
@@ -93,6 +94,23 @@ static void run_lines(struct text *t)
             sbx_buf_addf(&t->line, ", %s", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
         }
         emit(t);
+    }
+}
+
+/* Each run's skipped lines and unread files, every one, uncut: a broken
+ * line may be the one that hid a command. */
+static void unread_lines(struct text *t)
+{
+    for (int side = 0; side < 2; side++) {
+        const struct sbx_cmp_run *r = t->x->run[side];
+        struct sbx_skips_counts k = sbx_skips_count(r->tl, r->sum);
+        if (!k.lines && !k.files)
+            continue;
+        label(t, side ? "Unread B:" : "Unread A:", 0);
+        sbx_buf_addf(&t->line, "%zu line%s skipped, %zu file%s not read", k.lines,
+                     k.lines == 1 ? "" : "s", k.files, k.files == 1 ? "" : "s");
+        emit(t);
+        sbx_skips_text(r->tl, r->sum, LABEL_PAD, LABEL_PAD, t->x->ascii, t->out);
     }
 }
 
@@ -377,6 +395,7 @@ void sbx_render_compare_text(struct sbx_cmpctx *x, struct sbx_buf *out)
 {
     struct text t = {x, SBX_BUF_INIT, out};
     run_lines(&t);
+    unread_lines(&t);
     result_line(&t);
     rows_of(&t, SBX_CMP_REPLACED, "Replaced:");
     rows_of(&t, SBX_CMP_ONLY_A, "Only in A:");

@@ -233,12 +233,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         inert(body.p, body.len, check_token);
         if (limit && info.chars > limit)
             abort();
-        if (!sbx_export_marker_found(body.p, body.len, d.run))
+        if (!sbx_export_marker_found(body.p, body.len, info.marker))
             abort();
         if (k == SBX_BODY_MARKDOWN) {
             if (sbx_body_chars(body.p, body.len) != info.chars)
                 abort();
-            markdown_inert(body.p, body.len, d.run);
+            markdown_inert(body.p, body.len, info.marker);
         } else if (k == SBX_BODY_JIRA_ADF || k == SBX_BODY_SLACK) {
             json_error_t je;
             json_t *doc = json_loadb(body.p, body.len, 0, &je);

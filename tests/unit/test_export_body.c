@@ -74,6 +74,7 @@ struct run {
     struct sbx_timeline tl;
     struct sbx_summary sum;
     struct sbx_export_digests d;
+    char marker[SBX_DIGEST_HEX]; /* of the last body built */
 };
 
 static struct run *load(const char *log, size_t n)
@@ -184,9 +185,12 @@ static bool build(struct run *r, enum sbx_body_kind kind, size_t limit, bool out
     struct sbx_body_opts o = {.kind = kind, .limit = limit, .include_output = output,
                               .output_lines = 40, .paths = paths, .npaths = 4};
     char err[256];
-    bool ok = sbx_export_body(&r->tl, &r->sum, &r->d, &o, out, info, err, sizeof err);
+    struct sbx_body_info mine;
+    bool ok = sbx_export_body(&r->tl, &r->sum, &r->d, &o, out, info ? info : &mine, err, sizeof err);
     if (!ok)
         print_message("%s\n", err);
+    else
+        memcpy(r->marker, (info ? info : &mine)->marker, sizeof r->marker);
     return ok;
 }
 
@@ -260,7 +264,7 @@ static void hostile_markdown(void **state)
     if (getenv("SBX_TEST_DUMP"))
         fwrite(out.p, 1, out.len, stderr);
     assert_inert(out.p, out.len);
-    assert_markdown_inert(out.p, out.len, r->d.run);
+    assert_markdown_inert(out.p, out.len, r->marker);
     assert_true(info.chars <= SBX_LIMIT_GITHUB);
     /* the evidence is there, quoted and made visible */
     assert_non_null(strstr(out.p, "### Findings"));
@@ -273,10 +277,10 @@ static void hostile_markdown(void **state)
     assert_non_null(strstr(out.p, "````````\n")); /* a fence longer than the 7-backtick run */
     /* the reopen line, shell-quoted */
     assert_non_null(strstr(out.p, "sbxview 'run dir/it'\\''s.jsonl' --as recorder plain.jsonl\n"));
-    assert_true(sbx_export_marker_found(out.p, out.len, r->d.run));
+    assert_true(sbx_export_marker_found(out.p, out.len, r->marker));
     /* this run's marker once, on the last line; the log's fake one is quoted */
     char mark[80];
-    snprintf(mark, sizeof mark, "sbxview:%s", r->d.run);
+    snprintf(mark, sizeof mark, "sbxview:%s", r->marker);
     assert_ptr_equal(strstr(out.p, mark), out.p + out.len - strlen(mark) - 5);
     assert_non_null(strstr(out.p, "<!-- sbxview:0000")); /* inside a fence (checked above) */
     sbx_buf_free(&out);
@@ -347,7 +351,7 @@ static void hostile_jira_adf(void **state)
     assert_inert(dumped, strlen(dumped));
     free(dumped);
     json_decref(doc);
-    assert_true(sbx_export_marker_found(out.p, out.len, r->d.run));
+    assert_true(sbx_export_marker_found(out.p, out.len, r->marker));
     sbx_buf_free(&out);
     drop(r);
 }
@@ -370,7 +374,7 @@ static void hostile_jira_text(void **state)
     assert_true(strncmp(close + 12, "sbxview:", 8) == 0);
     assert_int_equal(strlen(close + 12), 8 + 64 + 1);
     assert_non_null(strstr(out.p, "{-noformat}")); /* the log's, neutralised */
-    assert_true(sbx_export_marker_found(out.p, out.len, r->d.run));
+    assert_true(sbx_export_marker_found(out.p, out.len, r->marker));
     sbx_buf_free(&out);
     drop(r);
 }
@@ -399,7 +403,7 @@ static void hostile_slack(void **state)
         ticks += *p == '`';
     assert_int_equal(ticks, 6);
     assert_int_equal(info.chars, sbx_body_chars(text, strlen(text)));
-    assert_true(sbx_export_marker_found(text, strlen(text), r->d.run));
+    assert_true(sbx_export_marker_found(text, strlen(text), r->marker));
     json_decref(doc);
     sbx_buf_free(&out);
     drop(r);
@@ -445,7 +449,7 @@ static void limits_at_the_edge(void **state)
         assert_true(valid_utf8(out.p, out.len));
         if (kinds[k] == SBX_BODY_MARKDOWN || kinds[k] == SBX_BODY_JIRA_TEXT)
             assert_int_equal(edge.chars, sbx_body_chars(out.p, out.len));
-        assert_true(sbx_export_marker_found(out.p, out.len, r->d.run));
+        assert_true(sbx_export_marker_found(out.p, out.len, r->marker));
         /* far less: down to counts only */
         sbx_buf_clear(&out);
         assert_true(build(r, kinds[k], info.chars / 3, true, &out, &edge));
@@ -547,6 +551,53 @@ static void sha256_hex(const char *s, size_t n, char out[65])
         sprintf(out + 2 * i, "%02x", md[i]);
 }
 
+/* The marker digest covers what the body says: the same body gives the
+ * same marker (one comment however often it is exported), a body that says
+ * more or other (its output, another reopen line, another kind) another one,
+ * and never the bare run digest. */
+static void marker_covers_the_body(void **state)
+{
+    (void)state;
+    struct run *r = hostile_run();
+    const enum sbx_body_kind kinds[] = {SBX_BODY_MARKDOWN, SBX_BODY_JIRA_ADF, SBX_BODY_JIRA_TEXT,
+                                        SBX_BODY_SLACK};
+    char seen[8][SBX_DIGEST_HEX];
+    size_t nseen = 0;
+    for (size_t k = 0; k < 4; k++)
+        for (int output = 0; output <= 1; output++) {
+            struct sbx_buf a = SBX_BUF_INIT, b = SBX_BUF_INIT;
+            assert_true(build(r, kinds[k], 0, output, &a, NULL));
+            char first[SBX_DIGEST_HEX];
+            memcpy(first, r->marker, sizeof first);
+            assert_true(build(r, kinds[k], 0, output, &b, NULL));
+            assert_string_equal(first, r->marker); /* the same export: the same marker */
+            assert_true(sbx_export_marker_found(a.p, a.len, first));
+            assert_false(sbx_export_marker_found(a.p, a.len, r->d.run));
+            assert_string_not_equal(first, r->d.run);
+            /* the markdown says the same in every kind: one marker per body */
+            if (k == 0) {
+                for (size_t i = 0; i < nseen; i++)
+                    assert_string_not_equal(seen[i], first);
+                memcpy(seen[nseen++], first, sizeof first);
+            } else {
+                assert_string_equal(seen[output], first);
+            }
+            sbx_buf_free(&a);
+            sbx_buf_free(&b);
+        }
+    /* the markdown said, with the run digest before it */
+    char want[SBX_DIGEST_HEX], got[SBX_DIGEST_HEX];
+    struct sbx_buf all = SBX_BUF_INIT;
+    sbx_buf_addf(&all, "sbxview marker 1\n%s\nsaid", r->d.run);
+    sha256_hex(all.p, all.len, want);
+    sbx_export_marker_digest(r->d.run, "said", 4, got);
+    assert_string_equal(got, want);
+    sbx_export_marker_digest(r->d.run, "said!", 5, got);
+    assert_string_not_equal(got, want);
+    sbx_buf_free(&all);
+    drop(r);
+}
+
 static void digests_and_marker(void **state)
 {
     (void)state;
@@ -605,7 +656,7 @@ int main(void)
         cmocka_unit_test(hostile_jira_text),  cmocka_unit_test(hostile_slack),
         cmocka_unit_test(limits_at_the_edge), cmocka_unit_test(github_limit_is_met),
         cmocka_unit_test(chars_are_utf16_units), cmocka_unit_test(fences),
-        cmocka_unit_test(digests_and_marker), cmocka_unit_test(escape_before_a_token),
+        cmocka_unit_test(digests_and_marker), cmocka_unit_test(marker_covers_the_body), cmocka_unit_test(escape_before_a_token),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

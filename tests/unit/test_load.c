@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -450,6 +451,136 @@ static void forced_format_reading_nothing(void **state)
     free(some);
 }
 
+static const char *unread_reason(const struct sbx_load_report *rep, const char *path)
+{
+    for (size_t i = 0; i < rep->nunread; i++)
+        if (strcmp(rep->unread[i].path, path) == 0)
+            return rep->unread[i].reason;
+    return NULL;
+}
+
+static bool has_source(const struct sbx_timeline *tl, const char *path)
+{
+    for (size_t i = 0; i < tl->nsources; i++)
+        if (strcmp(tl->sources[i].path, path) == 0)
+            return true;
+    return false;
+}
+
+/* A run folder's symbolic links are followed (relative, absolute, chained,
+ * out of the folder) and its FIFOs and hidden files read; a loop, a link to
+ * nothing, a folder, a link to a folder and a device are named with their
+ * reason. Nothing is left out without a word. */
+static void folder_links_fifos_and_the_rest(void **state)
+{
+    struct fixture *fx = *state;
+    char *run = path_in(fx, "run"), *elsewhere = path_in(fx, "elsewhere.jsonl");
+    assert_int_equal(mkdir(run, 0755), 0);
+    struct sbx_buf log = make_log(3);
+    write_file(elsewhere, log.p, log.len);
+    struct {
+        const char *name, *target; /* target NULL: a log written there */
+    } entries[] = {
+        {"a-absolute.jsonl", NULL}, {"b-relative.jsonl", "../elsewhere.jsonl"},
+        {"c-chain.jsonl", "b-relative.jsonl"}, {".hidden.jsonl", NULL},
+        {"loop1", "loop2"}, {"loop2", "loop1"}, {"dangling", "nothing-here"},
+        {"to-folder", ".."}, {"to-device", "/dev/null"},
+    };
+    for (size_t i = 0; i < sizeof entries / sizeof *entries; i++) {
+        char *p = path_in(fx, "run/");
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_addf(&b, "%s%s", p, entries[i].name);
+        if (i == 0)
+            assert_int_equal(symlink(elsewhere, b.p), 0);
+        else if (entries[i].target)
+            assert_int_equal(symlink(entries[i].target, b.p), 0);
+        else
+            write_file(b.p, log.p, log.len);
+        free(p);
+        sbx_buf_free(&b);
+    }
+    char *sub = path_in(fx, "run/sub"), *fifo = path_in(fx, "run/fifo.jsonl");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    /* a FIFO holding a log and no writer: the bytes stay while a reader holds it */
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    int rw = open(fifo, O_RDWR | O_NONBLOCK);
+    assert_true(rw >= 0);
+    assert_int_equal(write(rw, log.p, log.len), (ssize_t)log.len);
+    int holder = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(holder >= 0);
+    close(rw);
+
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_load_report rep = {0};
+    struct sbx_load_opts opts = {.threads = 1};
+    const char *paths[] = {run};
+    assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 5);
+    close(holder);
+    assert_int_equal(tl.n, 5 * 3);
+    assert_int_equal(rep.nerrors, 0);
+    const char *read_ones[] = {"run/a-absolute.jsonl", "run/b-relative.jsonl", "run/c-chain.jsonl",
+                               "run/.hidden.jsonl", "run/fifo.jsonl"};
+    for (size_t i = 0; i < 5; i++) {
+        char *p = path_in(fx, read_ones[i]);
+        if (!has_source(&tl, p))
+            fail_msg("%s was not read", read_ones[i]);
+        free(p);
+    }
+    const char *refused[][2] = {
+        {"run/loop1", "a loop of symbolic links"},
+        {"run/loop2", "a loop of symbolic links"},
+        {"run/dangling", "a symbolic link to nothing"},
+        {"run/sub", "a folder (a run folder is read one level deep)"},
+        {"run/to-folder", "a symbolic link to a folder (a run folder is read one level deep)"},
+        {"run/to-device", "a device, not a log"},
+    };
+    assert_int_equal(rep.nunread, 6);
+    for (size_t i = 0; i < 6; i++) {
+        char *p = path_in(fx, refused[i][0]);
+        const char *why = unread_reason(&rep, p);
+        if (!why || strcmp(why, refused[i][1]) != 0)
+            fail_msg("%s: %s, wanted %s", refused[i][0], why ? why : "not named", refused[i][1]);
+        free(p);
+    }
+    sbx_load_report_free(&rep);
+    sbx_timeline_free(&tl);
+    sbx_buf_free(&log);
+    free(run);
+    free(elsewhere);
+    free(sub);
+    free(fifo);
+}
+
+/* private_copy: a regular file is read into the heap, so a truncation after
+ * the load leaves every loaded byte as it was (a mapping's would go). */
+static void private_copy_survives_truncation(void **state)
+{
+    struct fixture *fx = *state;
+    struct sbx_buf log = make_log(50);
+    char *p = path_in(fx, "run.jsonl");
+    for (int copy = 0; copy <= 1; copy++) {
+        write_file(p, log.p, log.len);
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_load_report rep = {0};
+        struct sbx_load_opts opts = {.threads = 1, .private_copy = copy};
+        const char *paths[] = {p};
+        assert_int_equal(sbx_load_paths(&tl, paths, 1, &opts, &rep), 1);
+        assert_int_equal(tl.sources[0].how, copy ? SBX_DATA_HEAP : SBX_DATA_MAPPED);
+        if (copy) {
+            assert_int_equal(truncate(p, 0), 0);
+            assert_int_equal(tl.sources[0].size, log.len);
+            assert_memory_equal(tl.sources[0].data, log.p, log.len);
+        }
+        assert_int_equal(tl.n, 50);
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+    }
+    free(p);
+    sbx_buf_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +590,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(progress_reaches_totals, setup, teardown),
         cmocka_unit_test_setup_teardown(cancel, setup, teardown),
         cmocka_unit_test_setup_teardown(forced_format_reading_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(folder_links_fifos_and_the_rest, setup, teardown),
+        cmocka_unit_test_setup_teardown(private_copy_survives_truncation, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,11 +78,46 @@ static void merged_with_output(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* Thousands of distinct refused hosts, each denied twice and some also
+ * reached: one refusal a host, every denial counted, the reached ones that
+ * were refused dropped from the hosts reached (the per-host tables are
+ * hashed: a linear search made this quadratic). */
+static void many_refused_hosts(void **state)
+{
+    (void)state;
+    for (size_t nhosts = 1000; nhosts <= 8000; nhosts *= 2) {
+        struct sbx_buf log = SBX_BUF_INIT;
+        for (int round = 0; round < 2; round++)
+            for (size_t i = 0; i < nhosts; i++)
+                sbx_buf_addf(&log, "%zu.000 0 127.0.0.1 TCP_DENIED/403 3400 CONNECT h%zu.example:443 - "
+                                   "HIER_NONE/- text/html\n", 1795942225 + round * nhosts + i, i);
+        for (size_t i = 0; i < 10; i++) /* reached, never refused */
+            sbx_buf_addf(&log, "1795999999.000 1 127.0.0.1 TCP_MISS/200 10 GET http://ok%zu.example/ - "
+                               "HIER_DIRECT/1.2.3.4 text/html\n", i);
+        struct sbx_timeline *tl = loadtest_bytes(&sbx_format_squid, "access.log", log.p, log.len, 1, 0);
+        struct sbx_summary sum;
+        char err[160];
+        assert_true(sbx_summarize(tl, NULL, &sum, err, sizeof err));
+        assert_int_equal(sum.nrefused, nhosts);
+        for (size_t i = 0; i < sum.nrefused; i++)
+            assert_int_equal(sum.refused[i].count, 2);
+        /* by first time: h0 first, the last one last */
+        assert_string_equal(sum.refused[0].host, "h0.example");
+        assert_int_equal(sum.hosts.n, 10);
+        for (size_t i = 0; i < sum.hosts.n; i++)
+            assert_non_null(strstr(sum.hosts.s[i], "ok"));
+        sbx_summary_free(&sum);
+        loadtest_drop(tl);
+        sbx_buf_free(&log);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(per_host),
         cmocka_unit_test(merged_with_output),
+        cmocka_unit_test(many_refused_hosts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,6 +93,7 @@ unit: $(UNIT_BIN)
 
 golden: $(BIN)
 	tests/golden/run ./$(BIN)
+	tests/golden/textfacts ./$(BIN)
 
 golden-update: $(BIN)
 	tests/golden/run ./$(BIN) --update

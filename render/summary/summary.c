@@ -78,12 +78,12 @@ static void skew_words(const struct sbx_crosscheck *x, struct sbx_buf *out)
         sbx_buf_adds(out, "; skew not measured (no wrapper command to align to: Runtime's own clock)");
         break;
     case SBX_SKEW_MEASURED:
-        sbx_buf_addf(out, "; skew %+lld ms (%zu pair%s agree, spread %lld ms)", ms, k->pairs,
-                     k->pairs == 1 ? "" : "s", spread);
+        sbx_buf_addf(out, "; skew %+lld ms (%zu of %zu pairs agree, spread %lld ms)", ms, k->pairs,
+                     k->comparable, spread);
         break;
     case SBX_SKEW_GIVEN:
-        sbx_buf_addf(out, "; skew %+lld ms as given (%zu pair%s agree, spread %lld ms)", ms, k->pairs,
-                     k->pairs == 1 ? "" : "s", spread);
+        sbx_buf_addf(out, "; skew %+lld ms as given (%zu of %zu pairs agree, spread %lld ms)", ms,
+                     k->pairs, k->comparable, spread);
         break;
     case SBX_SKEW_UNCERTAIN:
         if (k->pairs)
@@ -105,7 +105,8 @@ void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
         sbx_buf_adds(out, "not checked (no command record loaded)");
         return;
     }
-    sbx_buf_addf(out, "%zu of %zu matched", x->npairs, x->checked_commands);
+    sbx_buf_addf(out, "%zu record%s: %zu of %zu commands matched", x->records, x->records == 1 ? "" : "s",
+                 x->npairs, x->checked_commands);
     if (x->noutside)
         sbx_buf_addf(out, "; %zu OUTSIDE the wrapper", x->noutside);
     if (x->nmissing)
@@ -137,6 +138,8 @@ void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summa
     sbx_buf_addf(out, "%zu change%s", s->naccount, s->naccount == 1 ? "" : "s");
     if (s->account_inside)
         sbx_buf_addf(out, ", %zu made FROM INSIDE a sandbox", s->account_inside);
+    sbx_buf_addf(out, "; %zu audit entr%s, %zu about the run", s->audit_entries,
+                 s->audit_entries == 1 ? "y" : "ies", s->audit_about_run);
 }
 
 bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out)
@@ -155,6 +158,10 @@ bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out)
         if (s->failed_starts)
             sbx_buf_addf(out, ", %zu failed to start", s->failed_starts);
         sep = "; ";
+    }
+    if (s->metrics) {
+        sbx_buf_addf(out, "%s%zu metrics reading%s", sep, s->metrics, s->metrics == 1 ? "" : "s");
+        sep = ": ";
     }
     if (s->cpu_peak) {
         const struct sbx_metric *m = &s->cpu_peak->u.metric;

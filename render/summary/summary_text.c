@@ -13,7 +13,7 @@
 #include "render/summary/wrap.h"
 #include "render/untrusted.h"
 
-enum { LIST_MAX = 3, LABEL_WIDTH = 11 /* "Commands:  " */ };
+enum { LABEL_WIDTH = 11 /* "Commands:  " */ };
 
 struct line {
     struct sbx_sumctx *c;
@@ -23,6 +23,9 @@ struct line {
 };
 
 static const char *times_sign(const struct sbx_sumctx *c) { return c->ascii ? "x" : "\xC3\x97"; }
+
+/* Every list is named whole: a long one wraps onto indented rows of the
+ * width, so the text states each item the JSON does. */
 
 /* Untrusted text, redacted and made safe to show on one line. */
 static void add_untrusted(struct line *l, const char *s, size_t n)
@@ -102,13 +105,25 @@ static void emit(struct line *l, struct sbx_buf *out)
 
 static void list_items(struct line *l, const struct sbx_strlist *list)
 {
-    for (size_t i = 0; i < list->n && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < list->n; i++) {
         if (i)
             sbx_buf_adds(&l->b, ", ");
         add_untrusted_cstr(l, list->s[i]);
     }
-    if (list->n > LIST_MAX)
-        sbx_buf_addf(&l->b, ", +%zu more", list->n - LIST_MAX);
+}
+
+/* The agents' commands, when they did not fill the run's span (the
+ * sandbox lived before or after them). */
+static void active_span(struct line *l)
+{
+    const struct sbx_summary *s = l->c->sum;
+    char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_NUM_BUFSZ];
+    if (s->active_start == SBX_TIME_UNKNOWN || s->active_end == SBX_TIME_UNKNOWN ||
+        (s->active_start == s->start && s->active_end == s->end))
+        return;
+    sbx_buf_addf(&l->b, "; commands %s", sbx_time_format(s->active_start, a) + 11);
+    sbx_buf_addf(&l->b, " to %s (%s)", sbx_time_format(s->active_end, b) + 11,
+                 sbx_duration_text(s->active_end - s->active_start, SBX_DUR_WORDS, d));
 }
 
 static void run_line(struct line *l, struct sbx_buf *out)
@@ -124,14 +139,13 @@ static void run_line(struct line *l, struct sbx_buf *out)
     }
     if (s->nsandboxes) {
         sbx_buf_adds(&l->b, s->nsandboxes == 1 ? ", sandbox " : ", sandboxes ");
-        for (size_t i = 0; i < s->nsandboxes && i < LIST_MAX; i++) {
+        for (size_t i = 0; i < s->nsandboxes; i++) {
             if (i)
                 sbx_buf_adds(&l->b, ", ");
             add_untrusted_cstr(l, sbx_str(l->c->tl, s->sandboxes[i]));
         }
-        if (s->nsandboxes > LIST_MAX)
-            sbx_buf_addf(&l->b, ", +%zu more", s->nsandboxes - LIST_MAX);
     }
+    active_span(l);
     emit(l, out);
     sbx_buf_adds(&l->b, "Sources:   ");
     for (size_t i = 0; i < l->c->tl->nsources; i++) {
@@ -153,15 +167,13 @@ static void commands_line(struct line *l, struct sbx_buf *out)
     sbx_buf_addf(&l->b, "Commands:  %zu", s->commands);
     if (s->failed) {
         sbx_buf_addf(&l->b, " (%zu failed: ", s->failed);
-        for (size_t i = 0; i < s->nfailed_by && i < LIST_MAX; i++) {
+        for (size_t i = 0; i < s->nfailed_by; i++) {
             if (i)
                 sbx_buf_adds(&l->b, ", ");
             const char *prog = sbx_str(l->c->tl, s->failed_by[i].program);
             add_untrusted_cstr(l, prog[0] ? prog : "?");
             sbx_buf_addf(&l->b, " %s%zu", times_sign(l->c), s->failed_by[i].count);
         }
-        if (s->nfailed_by > LIST_MAX)
-            sbx_buf_addf(&l->b, ", +%zu more", s->nfailed_by - LIST_MAX);
         sbx_buf_adds(&l->b, ")");
         l->filter = "failed";
     } else if (s->commands) {
@@ -175,7 +187,10 @@ static void commands_line(struct line *l, struct sbx_buf *out)
         sbx_buf_adds(&l->b, "           ");
         if (s->timed_out)
             sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
-        sbx_buf_addf(&l->b, "longest %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d));
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "longest %s at %s: ",
+                     sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d),
+                     sbx_time_format(s->longest->start, t) + 11);
         l->event = s->longest;
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);
         add_untrusted(l, cmd, n);
@@ -237,7 +252,7 @@ static void files_line(struct line *l, struct sbx_buf *out)
 static void denial_lines(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
-    for (size_t i = 0; i < s->ndenials && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < s->ndenials; i++) {
         const struct sbx_event *e = s->denials[i];
         char t[SBX_TIME_BUFSZ];
         unsigned long long n = (unsigned long long)sbx_event_denials(e);
@@ -245,6 +260,13 @@ static void denial_lines(struct line *l, struct sbx_buf *out)
                      sbx_time_format(e->start, t) + 11, l->c->ascii ? "<-" : "\xE2\x86\x90", n,
                      n == 1 ? "" : "s");
         add_untrusted_cstr(l, sbx_str(l->c->tl, e->label)[0] ? sbx_str(l->c->tl, e->label) : "?");
+        if (e->sandbox) {
+            sbx_buf_adds(&l->b, " in sandbox ");
+            add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        }
+        sbx_buf_adds(&l->b, " (");
+        add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[e->source].path));
+        sbx_buf_addf(&l->b, ":%u)", (unsigned)e->line_no);
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
         if (e->kind != SBX_EV_COMMAND || !(e->u.cmd.command.flags & SBX_TEXT_PRESENT))
@@ -256,11 +278,6 @@ static void denial_lines(struct line *l, struct sbx_buf *out)
         add_untrusted(l, cmd, len);
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
-    if (s->ndenials > LIST_MAX) {
-        sbx_buf_addf(&l->b, "  +%zu more operations with refused connections", s->ndenials - LIST_MAX);
-        l->filter = "refused";
-        emit_styled(l, out, SBX_STYLE_DETAIL);
-    }
 }
 
 /* What the proxy saw per host: refused first, then the busiest. */
@@ -268,7 +285,7 @@ static void proxy_lines(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_summary *s = l->c->sum;
     size_t *order = sbx_sum_proxy_order(l->c->tl, s);
-    for (size_t k = 0; k < s->nproxy_hosts && k < LIST_MAX; k++) {
+    for (size_t k = 0; k < s->nproxy_hosts; k++) {
         const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
         char bytes[SBX_NUM_BUFSZ];
         sbx_buf_adds(&l->b, "  proxy ");
@@ -281,16 +298,6 @@ static void proxy_lines(struct line *l, struct sbx_buf *out)
         if (h->bytes_in > 0)
             sbx_buf_addf(&l->b, ", %s in", sbx_size_text(h->bytes_in, bytes));
         l->filter = h->denied ? "refused" : "kind:network";
-        emit_styled(l, out, SBX_STYLE_DETAIL);
-    }
-    if (s->nproxy_hosts > LIST_MAX) {
-        size_t rest = 0;
-        for (size_t k = LIST_MAX; k < s->nproxy_hosts; k++)
-            rest += s->proxy_hosts[order[k]].requests;
-        sbx_buf_addf(&l->b, "  proxy: +%zu more host%s (%zu request%s)", s->nproxy_hosts - LIST_MAX,
-                     s->nproxy_hosts - LIST_MAX == 1 ? "" : "s",
-                     rest, rest == 1 ? "" : "s");
-        l->filter = "kind:network";
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
     free(order);
@@ -309,13 +316,15 @@ static void unlisted_line(struct line *l, struct sbx_buf *out)
         return;
     }
     sbx_buf_addf(&l->b, "%zu not on the allow list: ", s->nunlisted);
-    for (size_t i = 0; i < s->nunlisted && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < s->nunlisted; i++) {
+        const struct sbx_unlisted *u = &s->unlisted[i];
+        char t[SBX_TIME_BUFSZ];
         if (i)
             sbx_buf_adds(&l->b, ", ");
-        add_untrusted_cstr(l, s->unlisted[i].host);
+        add_untrusted_cstr(l, u->host);
+        sbx_buf_addf(&l->b, " (%zu event%s, first %s)", u->events, u->events == 1 ? "" : "s",
+                     sbx_time_format(u->first->start, t) + 11);
     }
-    if (s->nunlisted > LIST_MAX)
-        sbx_buf_addf(&l->b, ", +%zu more", s->nunlisted - LIST_MAX);
     if (s->nunlisted == 1 && s->unlisted[0].events == 1)
         l->event = s->unlisted[0].first;
     else
@@ -333,13 +342,11 @@ static void network_lines(struct line *l, struct sbx_buf *out)
             l->event = s->refused[0].event;
         else
             l->filter = "refused";
-        for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+        for (size_t i = 0; i < s->nrefused; i++) {
             if (i)
                 sbx_buf_adds(&l->b, ", ");
             add_untrusted_cstr(l, s->refused[i].host);
         }
-        if (s->nrefused > LIST_MAX)
-            sbx_buf_addf(&l->b, ", +%zu more", s->nrefused - LIST_MAX);
         sbx_buf_adds(&l->b, "); ");
     }
     if (s->ndenials) {
@@ -359,7 +366,7 @@ static void network_lines(struct line *l, struct sbx_buf *out)
     }
     emit_styled(l, out, s->nrefused || s->ndenials ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
     denial_lines(l, out);
-    for (size_t i = 0; i < s->nrefused && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < s->nrefused; i++) {
         const struct sbx_refusal *r = &s->refused[i];
         char t[SBX_TIME_BUFSZ];
         size_t n;
@@ -390,7 +397,7 @@ static void account_lines(struct line *l, struct sbx_buf *out)
     else if (s->naccount)
         l->filter = "account";
     emit_styled(l, out, s->naccount ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
-    for (size_t i = 0; i < s->naccount && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
@@ -426,16 +433,31 @@ static void record_lines(struct line *l, struct sbx_buf *out)
     if (x->noutside)
         l->filter = "outside";
     emit_styled(l, out, bad ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
-    for (size_t i = 0; i < x->noutside && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s outside the wrapper: ", sbx_time_format(e->start, t) + 11);
         add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+        bool record = e->u.cmd.flags & SBX_CMD_RECORD;
+        /* a record's state, as the JSON's "state" gives it */
+        if (record)
+            sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
+                                : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
         if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+            sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+        if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
+            sbx_buf_adds(&l->b, ")");
         sbx_buf_adds(&l->b, " in ");
         add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
         l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (record)
+            continue; /* a record has a program, not a command line */
+        size_t n;
+        const char *cmd = sbx_sum_command(l->c, e, &n);
+        l->event = e;
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, n);
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
 }
@@ -446,6 +468,11 @@ static void sandbox_line(struct line *l, struct sbx_buf *out)
     if (!sbx_sum_sandbox_words(l->c->sum, &l->b)) {
         sbx_buf_clear(&l->b); /* nothing loaded about it: no line */
         return;
+    }
+    const struct sbx_strlist *why = &l->c->sum->stop_reasons;
+    if (why->n) {
+        sbx_buf_adds(&l->b, why->n == 1 ? "; stop reason: " : "; stop reasons: ");
+        list_items(l, why);
     }
     l->filter = "kind:lifecycle";
     emit_styled(l, out, l->c->sum->signatures_failed ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
@@ -546,7 +573,7 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
     l->filter = "secret";
     emit_styled(l, out, SBX_STYLE_FINDING);
     static const char *const places[] = {"command", "stdout", "stderr"};
-    for (size_t g = 0; g < ngroups && g < LIST_MAX; g++) {
+    for (size_t g = 0; g < ngroups; g++) {
         const struct sbx_secret_found *f = &s->secrets[groups[g].first];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s %s ", sbx_time_format(f->event->start, t) + 11,
@@ -566,10 +593,6 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
             sbx_buf_addf(&l->b, " (%zu times)", groups[g].end - groups[g].begin);
         l->event = f->event;
         emit_styled(l, out, SBX_STYLE_DETAIL);
-    }
-    if (ngroups > LIST_MAX) {
-        sbx_buf_addf(&l->b, "  +%zu more", ngroups - LIST_MAX);
-        emit(l, out);
     }
     free(groups);
     free(idx);
@@ -595,18 +618,14 @@ static void skipped_line(struct line *l, struct sbx_buf *out)
     if (s->nunread)
         sbx_buf_addf(&l->b, "; %zu file%s not read", s->nunread, s->nunread == 1 ? "" : "s");
     emit_styled(l, out, SBX_STYLE_WARNING);
-    for (size_t i = 0; i < s->nunread && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < s->nunread; i++) {
         sbx_buf_adds(&l->b, "  ");
         add_untrusted_cstr(l, sbx_display_path(s->unread[i].path));
         sbx_buf_adds(&l->b, ": ");
         add_untrusted_cstr(l, s->unread[i].reason);
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
-    if (s->nunread > LIST_MAX) {
-        sbx_buf_addf(&l->b, "  +%zu more files not read", s->nunread - LIST_MAX);
-        emit_styled(l, out, SBX_STYLE_DETAIL);
-    }
-    for (size_t i = 0; i < tl->nskips && i < LIST_MAX; i++) {
+    for (size_t i = 0; i < tl->nskips; i++) {
         const struct sbx_skip *k = &tl->skips[i];
         sbx_buf_adds(&l->b, "  ");
         add_untrusted_cstr(l, sbx_display_path(tl->sources[k->source].path));

@@ -192,7 +192,7 @@ static void long_facts_wrap_never_cut(void **state)
     }
     /* at 80: a topic line goes on under its label, a detail line further in */
     char *text = text_at(r, 0);
-    assert_non_null(strstr(text, "longest 10 ms: curl -sS --noproxy '*' --max-time 3\n"
+    assert_non_null(strstr(text, "longest 10 ms at 10:00:00.990Z: curl -sS --noproxy '*' --max-time 3\n"
                                  "               https://paste.example.com/raw/"));
     assert_non_null(strstr(text, "FROM INSIDE a1b2c3d4, on that\n      sandbox\n"));
     const char *detail = strstr(text, "  10:00:00.990Z ");
@@ -205,6 +205,47 @@ static void long_facts_wrap_never_cut(void **state)
     run_free(r);
 }
 
+/* Every item of every list is named, however many: the text never says
+ * "+N more" where the JSON lists them (six failed programs, six refused
+ * hosts, their detail lines, and the skipped lines). */
+static void every_item_named(void **state)
+{
+    (void)state;
+    struct input in[] = {
+        {&sbx_format_recorder,
+         CMD("1", "curl -s https://h1.example/", 6, "curl: (6) Could not resolve host: h1.example")
+         CMD("2", "wget https://h2.example/", 4, "curl: (6) Could not resolve host: h2.example")
+         CMD("3", "git clone https://h3.example/r", 128, "curl: (6) Could not resolve host: h3.example")
+         CMD("4", "python3 -c 1 https://h4.example/", 1, "curl: (6) Could not resolve host: h4.example")
+         CMD("5", "pytest -q https://h5.example/", 1, "curl: (6) Could not resolve host: h5.example")
+         CMD("6", "make https://h6.example/", 2, "curl: (6) Could not resolve host: h6.example")
+         "not json 1\nnot json 2\nnot json 3\nnot json 4\nnot json 5\n"},
+    };
+    struct run *r = run_of(in, 1);
+    char *text = text_at(r, 0), *all = words(text);
+    assert_null(strstr(text, "more"));
+    static const char *const named[] = {"curl×1", "wget×1", "gitclone×1", "python3×1", "pytest×1", "make×1"};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        if (!strstr(all, named[i]))
+            fail_msg("failed program %s not named in:\n%s", named[i], text);
+    for (int h = 1; h <= 6; h++) {
+        char host[32], detail[64];
+        snprintf(host, sizeof host, "h%d.example", h);
+        snprintf(detail, sizeof detail, "  10:00:0%d.990Z ", h - 1); /* its refusal's own line */
+        if (!strstr(all, host) || !strstr(text, detail))
+            fail_msg("refused host %s or its line not in:\n%s", host, text);
+    }
+    for (int k = 7; k <= 11; k++) {
+        char skip[32];
+        snprintf(skip, sizeof skip, "in0.log:%d:", k);
+        if (!strstr(text, skip))
+            fail_msg("skipped line %d not named in:\n%s", k, text);
+    }
+    free(all);
+    free(text);
+    run_free(r);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -212,6 +253,7 @@ int main(void)
         cmocka_unit_test(network_words),
         cmocka_unit_test(account_words),
         cmocka_unit_test(long_facts_wrap_never_cut),
+        cmocka_unit_test(every_item_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

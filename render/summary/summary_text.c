@@ -440,6 +440,33 @@ static void record_lines(struct line *l, struct sbx_buf *out)
     }
 }
 
+/* The later logs of the commands, then what only they saw. */
+static void witness_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_witnesses *w = &l->c->sum->witness;
+    sbx_buf_adds(&l->b, "Witnesses: ");
+    if (!sbx_sum_witness_words(l->c->tl, l->c->sum, &l->b)) {
+        sbx_buf_clear(&l->b);
+        return;
+    }
+    if (w->nunwrapped)
+        l->filter = "unwrapped";
+    emit_styled(l, out, w->nunwrapped || w->nunconcluded ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < w->nunwrapped && i < LIST_MAX; i++) {
+        const struct sbx_event *e = w->unwrapped[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        const char *cmd = sbx_sum_command(l->c, e, &n);
+        sbx_buf_addf(&l->b, "  %s unwrapped: $ ", sbx_time_format(e->start, t) + 11);
+        add_untrusted(l, cmd, n);
+        sbx_buf_adds(&l->b, " in ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        sbx_buf_addf(&l->b, " (%s's log only)", l->c->tl->sources[e->source].format);
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
 static void sandbox_line(struct line *l, struct sbx_buf *out)
 {
     sbx_buf_adds(&l->b, "Sandbox:   ");
@@ -624,6 +651,7 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     network_lines(&l, out);
     account_lines(&l, out);
     record_lines(&l, out);
+    witness_lines(&l, out);
     sandbox_line(&l, out);
     traces_line(&l, out);
     integrity_line(&l, out);

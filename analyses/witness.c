@@ -233,7 +233,7 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
         skew.ns = tl->sources[src].clock_offset;
     }
     w->clocks = sbx_xrealloc(w->clocks, (w->nclocks + 1) * sizeof *w->clocks);
-    w->clocks[w->nclocks++] = (struct sbx_witness_clock){src, skew};
+    w->clocks[w->nclocks++] = (struct sbx_witness_clock){src, tl->sources[src].format, skew};
     long *partner = sbx_xmalloc(l->ns * sizeof *partner);
     /* uncertain: paired at the best guess, the source left on its own clock */
     match(tl, l, certain ? 0 : skew.ns, partner, scratch);

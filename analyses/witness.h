@@ -49,6 +49,7 @@ struct sbx_witness {
  * clock_offset when applied (MEASURED, GIVEN), the best guess when not. */
 struct sbx_witness_clock {
     uint32_t source;
+    const char *format; /* the source's format name (a static string) */
     struct sbx_skew skew;
 };
 

@@ -478,7 +478,7 @@ static void a_shifted_second_log_is_put_on_the_wrappers_clock(void **state)
         }
 }
 
-/* Two of four commands agreeing is too few: the skew is uncertain, the log
+/* Two of five commands agreeing is too few: the skew is uncertain, the log
  * stays on its own clock, and what is left unmatched concludes nothing. */
 static void an_uncertain_clock_concludes_nothing(void **state)
 {
@@ -492,7 +492,10 @@ static void an_uncertain_clock_concludes_nothing(void **state)
               "{\"ts\":\"2026-05-04T10:00:48.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
               "\"argv\":[\"gitk\"],\"exit_code\":3,\"duration_ms\":200}\n"
               "{\"ts\":\"2026-05-04T10:00:52.100000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
-              "\"argv\":[\"pip\",\"install\",\"requests\"],\"exit_code\":0,\"duration_ms\":900}\n");
+              "\"argv\":[\"pip\",\"install\",\"requests\"],\"exit_code\":0,\"duration_ms\":900}\n"
+              /* near the record's curl that ran outside the wrapper: not the wrapper's */
+              "{\"ts\":\"2026-05-04T10:00:06.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"curl\",\"-fsS\",\"https://paste.example.com/y\"],\"exit_code\":0,\"duration_ms\":300}\n");
     const char *paths[] = {RUN, path};
     struct loaded *r = load(paths, 2, NULL);
     const struct sbx_summary *s = &r->sum;
@@ -501,7 +504,7 @@ static void an_uncertain_clock_concludes_nothing(void **state)
     assert_int_equal(s->witness.clocks[0].skew.pairs, 2);
     assert_int_equal(r->tl.sources[s->witness.clocks[0].source].clock, SBX_CLOCK_OWN);
     assert_int_equal(s->witness.nunwrapped, 0);
-    assert_int_equal(s->witness.nunconcluded, 2);
+    assert_int_equal(s->witness.nunconcluded, 3);
     assert_int_equal(s->witness.commands, 2); /* paired at the best guess */
     for (size_t i = 0; i < r->tl.n; i++)
         assert_false(r->tl.order[i]->findings & SBX_F_UNWRAPPED);

@@ -123,7 +123,7 @@ static size_t generate(const struct index *ix, const struct sbx_event **w, size_
         size_t len;
         const char *cmd = sbx_text_get(ix->tl, w[i], &w[i]->u.cmd.command, scratch, &len);
         g.w = w[i];
-        g.wi = (uint32_t)i;
+        g.wi = (uint32_t)(i / stride); /* the estimator counts the commands taken */
         g.nseen = 0;
         sbx_program_each(cmd, len, on_program, &g);
     }

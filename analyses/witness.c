@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/skew.h"
 #include "model/program.h"
 #include "model/spans.h"
 
@@ -100,12 +101,6 @@ static int by_dist(const void *a, const void *b)
     return (x->p > y->p) - (x->p < y->p);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static int by_time(const void *a, const void *b)
 {
     return sbx_event_cmp(*(const struct sbx_event *const *)a, *(const struct sbx_event *const *)b);
@@ -156,24 +151,69 @@ static size_t match(const struct sbx_timeline *tl, const struct lists *l, int64_
     return made;
 }
 
-/* The median of s's start minus its partner's. */
-static int64_t median_offset(const struct lists *l, const long *partner, size_t made)
+/* The candidate pairs of the wrapper's commands in the log's sandboxes
+ * (every stride-th of them) and the log's commands, starts within
+ * SBX_SKEW_WIDE_NS: a pair's a counts the wrapper commands taken, b indexes
+ * s[]. With count_only, their number by sandbox and time alone (to choose
+ * the stride); *na is the wrapper commands taken. */
+static size_t candidates(const struct sbx_timeline *tl, const struct lists *l, const bool *in_log,
+                         size_t stride, bool count_only, struct sbx_skew_pair **out, size_t *na,
+                         struct sbx_buf *scratch)
 {
-    int64_t *off = sbx_xmalloc(made * sizeof *off);
-    size_t k = 0;
-    for (size_t j = 0; j < l->ns; j++)
-        if (partner[j] >= 0)
-            off[k++] = l->s[j]->start - l->p[partner[j]]->start;
-    qsort(off, k, sizeof *off, by_value);
-    int64_t m = k % 2 ? off[k / 2] : off[k / 2 - 1] + (off[k / 2] - off[k / 2 - 1]) / 2;
-    free(off);
-    return m;
+    size_t n = 0, cap = 0, lo = 0, k = 0;
+    *na = 0;
+    for (size_t i = 0; i < l->np; i++) {
+        const struct sbx_event *p = l->p[i];
+        if (!in_log[p->sandbox] || k++ % stride)
+            continue;
+        uint32_t a = (uint32_t)(*na)++;
+        while (lo < l->ns && l->s[lo]->start < p->start - SBX_SKEW_WIDE_NS)
+            lo++;
+        for (size_t j = lo; j < l->ns && l->s[j]->start <= p->start + SBX_SKEW_WIDE_NS; j++) {
+            const struct sbx_event *s = l->s[j];
+            if (s->sandbox != p->sandbox)
+                continue;
+            if (count_only) {
+                n++;
+                continue;
+            }
+            if (!exits_agree(&p->u.cmd, &s->u.cmd) || !programs_agree(tl, p, s, scratch))
+                continue;
+            SBX_GROW(*out, n, cap);
+            (*out)[n++] = (struct sbx_skew_pair){a, (uint32_t)j, s->start - p->start};
+        }
+    }
+    return n;
 }
 
-/* One later log (source src) against the wrapper's commands. */
+/* The log's clock against the wrapper's, as the cross-check finds the
+ * record's (analyses/skew.h): given with --skew when its source is on a
+ * given clock already, else estimated; relative to its times as they are. */
+static void log_clock(const struct sbx_timeline *tl, const struct lists *l, uint32_t src,
+                      struct sbx_skew *skew, struct sbx_buf *scratch)
+{
+    bool *in_log = sbx_xcalloc(tl->strings.n + 1, 1);
+    for (size_t j = 0; j < l->ns; j++)
+        in_log[l->s[j]->sandbox] = true;
+    size_t na;
+    size_t stride = sbx_skew_stride(candidates(tl, l, in_log, 1, true, NULL, &na, scratch));
+    struct sbx_skew_pair *pairs = NULL;
+    size_t n = candidates(tl, l, in_log, stride, false, &pairs, &na, scratch);
+    if (tl->sources[src].clock == SBX_CLOCK_GIVEN) {
+        *skew = (struct sbx_skew){.how = SBX_SKEW_GIVEN, .ns = 0};
+        sbx_skew_score_at(pairs, n, na, l->ns, 0, skew);
+    } else {
+        sbx_skew_estimate(pairs, n, na, l->ns, skew);
+    }
+    free(pairs);
+    free(in_log);
+}
+
+/* One later log (source src) against the wrapper's commands: its clock
+ * first (put on the wrapper's when measured), then the pairs. */
 static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap,
                            struct lists *l, uint32_t src, const unsigned *wrapper_rank,
-                           size_t *cap_unwrapped, struct sbx_buf *scratch)
+                           size_t *cap_unwrapped, size_t *cap_unconcluded, struct sbx_buf *scratch)
 {
     l->ns = 0;
     for (size_t i = 0; i < tl->n; i++) {
@@ -183,17 +223,29 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
     }
     if (!l->ns)
         return;
-    long *partner = sbx_xmalloc(l->ns * sizeof *partner);
-    size_t made = match(tl, l, 0, partner, scratch);
-    if (made) {
-        int64_t offset = median_offset(l, partner, made);
-        if (offset)
-            match(tl, l, offset, partner, scratch);
+    struct sbx_skew skew;
+    log_clock(tl, l, src, &skew, scratch);
+    bool certain = skew.how == SBX_SKEW_MEASURED || skew.how == SBX_SKEW_GIVEN;
+    if (skew.how == SBX_SKEW_MEASURED) { /* every time of the source moves, s[] stays sorted */
+        sbx_timeline_set_clock(tl, src, tl->sources[src].clock_offset + skew.ns, SBX_CLOCK_MEASURED);
+        skew.ns = tl->sources[src].clock_offset;
+    } else if (skew.how == SBX_SKEW_GIVEN) {
+        skew.ns = tl->sources[src].clock_offset;
     }
+    w->clocks = sbx_xrealloc(w->clocks, (w->nclocks + 1) * sizeof *w->clocks);
+    w->clocks[w->nclocks++] = (struct sbx_witness_clock){src, tl->sources[src].format, skew};
+    long *partner = sbx_xmalloc(l->ns * sizeof *partner);
+    /* uncertain: paired at the best guess, the source left on its own clock */
+    match(tl, l, certain ? 0 : skew.ns, partner, scratch);
     for (size_t j = 0; j < l->ns; j++) {
         if (partner[j] >= 0) {
             add(w, cap, l->p[partner[j]], l->s[j]);
             w->commands++;
+            continue;
+        }
+        if (!certain) { /* nothing concluded: listed, not a finding */
+            SBX_GROW(w->unconcluded, w->nunconcluded, *cap_unconcluded);
+            w->unconcluded[w->nunconcluded++] = l->s[j];
             continue;
         }
         SBX_GROW(w->unwrapped, w->nunwrapped, *cap_unwrapped);
@@ -229,13 +281,22 @@ static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, s
             later[e->source] = true;
     }
     struct sbx_buf scratch = SBX_BUF_INIT;
-    size_t cap_unwrapped = 0;
+    size_t cap_unwrapped = 0, cap_unconcluded = 0;
     for (uint32_t src = 0; src < tl->nsources; src++)
         if (later[src])
-            witness_source(tl, w, cap, &l, src, wrapper_rank, &cap_unwrapped, &scratch);
+            witness_source(tl, w, cap, &l, src, wrapper_rank, &cap_unwrapped, &cap_unconcluded,
+                           &scratch);
     sbx_buf_free(&scratch);
-    if (w->nunwrapped) /* sources one after another: back to time order */
+    for (size_t i = 0; i < w->nclocks; i++)
+        if (w->clocks[i].skew.how == SBX_SKEW_MEASURED) { /* a source moved */
+            sbx_timeline_resort(tl);
+            break;
+        }
+    /* sources one after another: back to time order */
+    if (w->nunwrapped)
         qsort(w->unwrapped, w->nunwrapped, sizeof *w->unwrapped, by_time);
+    if (w->nunconcluded)
+        qsort(w->unconcluded, w->nunconcluded, sizeof *w->unconcluded, by_time);
     free(l.p);
     free(l.s);
     free(later);
@@ -299,6 +360,12 @@ static void witness_lifecycle(const struct sbx_timeline *tl, struct sbx_witnesse
 
 /* --- the pairs --- */
 
+static int by_addr(const void *a, const void *b)
+{
+    const struct sbx_event *x = *(const struct sbx_event *const *)a, *y = *(const struct sbx_event *const *)b;
+    return (x > y) - (x < y);
+}
+
 static int by_second_addr(const void *a, const void *b)
 {
     const struct sbx_witness *x = a, *y = b;
@@ -332,6 +399,8 @@ void sbx_witness_free(struct sbx_witnesses *w)
     free(w->by_second);
     free(w->by_first);
     free(w->unwrapped);
+    free(w->unconcluded);
+    free(w->clocks);
     memset(w, 0, sizeof *w);
 }
 
@@ -383,11 +452,19 @@ void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses 
     *view = *tl;
     view->order = sbx_xmalloc((tl->n + 1) * sizeof *view->order);
     view->n = 0;
+    const struct sbx_event **unconcluded = sbx_xmalloc((w->nunconcluded + 1) * sizeof *unconcluded);
+    if (w->nunconcluded) {
+        memcpy(unconcluded, w->unconcluded, w->nunconcluded * sizeof *unconcluded);
+        qsort(unconcluded, w->nunconcluded, sizeof *unconcluded, by_addr);
+    }
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
+        const struct sbx_event *key = e;
         if (e->kind == SBX_EV_COMMAND &&
-            ((e->findings & SBX_F_UNWRAPPED) || sbx_witness_is_second(w, e)))
+            ((e->findings & SBX_F_UNWRAPPED) || sbx_witness_is_second(w, e) ||
+             (w->nunconcluded && bsearch(&key, unconcluded, w->nunconcluded, sizeof *unconcluded, by_addr))))
             continue;
         view->order[view->n++] = e;
     }
+    free(unconcluded);
 }

@@ -9,10 +9,14 @@
  * SBX_WITNESS_WINDOW_NS (after that log's clock offset is taken off), the
  * program agrees (the same label, or one side's label is a program of the
  * other's command line) and the exits agree (equal, or one unknown). Each
- * command is witnessed at most once per log; the closest start wins, and a
- * log's offset is the median start offset of a first matching, used by a
- * second one (as the cross-check measures the record's skew). A command of
- * a later log that no wrapper command explains is SBX_F_UNWRAPPED.
+ * command is witnessed at most once per log; the closest start wins. A
+ * later log's clock offset is estimated as the record's is (analyses/skew.h,
+ * over ±20 minutes) or given (--skew); when measured, the log is put on the
+ * wrapper's clock (sbx_timeline_set_clock, then the order is sorted again).
+ * A command of a later log that no wrapper command explains is
+ * SBX_F_UNWRAPPED; when the log's skew is uncertain, it is paired at the
+ * best guess, stays on its own clock, and what is left unmatched is listed
+ * as unconcluded instead (no finding).
  *
  * Lifecycle events: those with the same Runtime event id, type, sandbox and
  * time (the events file, webhook deliveries of it, a page fetched twice)
@@ -30,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyses/skew.h"
 #include "model/timeline.h"
 
 /* Starts this close are the same command: the cross-check's window. */
@@ -40,6 +45,14 @@ struct sbx_witness {
     const struct sbx_event *first, *second;
 };
 
+/* A later log's clock against the wrapper's: skew.ns is the source's
+ * clock_offset when applied (MEASURED, GIVEN), the best guess when not. */
+struct sbx_witness_clock {
+    uint32_t source;
+    const char *format; /* the source's format name (a static string) */
+    struct sbx_skew skew;
+};
+
 struct sbx_witnesses {
     struct sbx_witness *by_second; /* sorted by the second's address */
     struct sbx_witness *by_first;  /* the same, by the first's address, then timeline order */
@@ -47,9 +60,15 @@ struct sbx_witnesses {
     size_t commands, lifecycle;    /* of the n: second accounts of commands, of lifecycle events */
     const struct sbx_event **unwrapped; /* commands only a later log saw, by time */
     size_t nunwrapped;
+    const struct sbx_event **unconcluded; /* unmatched commands of logs whose skew is uncertain, by time */
+    size_t nunconcluded;
+    struct sbx_witness_clock *clocks; /* one per later log with commands, by source */
+    size_t nclocks;
 };
 
-/* Pairs the witnesses of the finished timeline; sets SBX_F_UNWRAPPED. */
+/* Pairs the witnesses of the finished timeline; sets SBX_F_UNWRAPPED and
+ * moves the later logs onto the wrapper's clock (call before the analyses
+ * that read times). */
 void sbx_witness_run(struct sbx_timeline *tl, struct sbx_witnesses *w);
 void sbx_witness_free(struct sbx_witnesses *w);
 
@@ -69,7 +88,7 @@ uint32_t sbx_witness_findings(const struct sbx_witnesses *w, const struct sbx_ev
 
 /* The timeline as the cross-check reads it: the same sources, strings and
  * events, in an order without the commands that are not the wrapper's own
- * (second witnesses and unwrapped commands). Read-only: nothing may be
+ * (second witnesses, unwrapped and unconcluded commands). Read-only: nothing may be
  * added to the view; view->order is the caller's to free. */
 void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
                       struct sbx_timeline *view);

@@ -242,13 +242,30 @@ void sbx_findings_free(struct sbx_findings *f)
 bool sbx_findings_skew_note(const struct sbx_summary *sum, struct sbx_buf *out)
 {
     const struct sbx_crosscheck *x = &sum->cross;
-    if (x->skew.how != SBX_SKEW_UNCERTAIN)
-        return false;
-    sbx_buf_addf(out, "skew uncertain (%zu of %zu pairs agree%s): %zu record%s and %zu command%s left "
-                      "unmatched are not concluded outside the wrapper or missing from the record; "
-                      "--skew SOURCE=OFFSET sets the offset",
-                 x->skew.pairs, x->skew.comparable, x->skew.pairs ? " on one offset" : "",
-                 x->nunmatched_records, x->nunmatched_records == 1 ? "" : "s", x->nunmatched_commands,
-                 x->nunmatched_commands == 1 ? "" : "s");
-    return true;
+    bool any = false;
+    if (x->skew.how == SBX_SKEW_UNCERTAIN) {
+        sbx_buf_addf(out, "skew uncertain (%zu of %zu pairs agree%s): %zu record%s and %zu command%s left "
+                          "unmatched are not concluded outside the wrapper or missing from the record; "
+                          "--skew SOURCE=OFFSET sets the offset",
+                     x->skew.pairs, x->skew.comparable, x->skew.pairs ? " on one offset" : "",
+                     x->nunmatched_records, x->nunmatched_records == 1 ? "" : "s", x->nunmatched_commands,
+                     x->nunmatched_commands == 1 ? "" : "s");
+        any = true;
+    }
+    /* the later command logs (sandboxio's, OTLP's) whose clock is uncertain */
+    const struct sbx_witnesses *w = &sum->witness;
+    for (size_t i = 0; i < w->nclocks; i++) {
+        const struct sbx_skew *k = &w->clocks[i].skew;
+        if (k->how != SBX_SKEW_UNCERTAIN)
+            continue;
+        size_t left = 0;
+        for (size_t j = 0; j < w->nunconcluded; j++)
+            left += w->unconcluded[j]->source == w->clocks[i].source;
+        sbx_buf_addf(out, "%s%s's log: skew uncertain (%zu of %zu pairs agree%s): %zu command%s left "
+                          "unmatched are not concluded unwrapped",
+                     any ? "; " : "", w->clocks[i].format, k->pairs,
+                     k->comparable, k->pairs ? " on one offset" : "", left, left == 1 ? "" : "s");
+        any = true;
+    }
+    return any;
 }

@@ -39,7 +39,8 @@ void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summar
 void sbx_findings_free(struct sbx_findings *f);
 
 /* What the cross-check could not conclude because the skew is uncertain
- * (analyses/crosscheck.h): one line of sbxview's words (numbers only,
+ * (analyses/crosscheck.h), and what a later command log whose skew is
+ * uncertain could not conclude unwrapped (analyses/witness.h): one line of sbxview's words (numbers only,
  * nothing from a log) appended to out; false, nothing appended, when the
  * skew is not uncertain. */
 bool sbx_findings_skew_note(const struct sbx_summary *sum, struct sbx_buf *out);

@@ -122,6 +122,40 @@ void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
         sbx_buf_addf(out, "; %zu unread", x->unread);
 }
 
+bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
+                           struct sbx_buf *out)
+{
+    const struct sbx_witnesses *w = &s->witness;
+    for (size_t i = 0; i < w->nclocks; i++) {
+        uint32_t src = w->clocks[i].source;
+        const struct sbx_skew *k = &w->clocks[i].skew;
+        size_t seen = 0, unwrapped = 0, unconcluded = 0;
+        for (size_t j = 0; j < w->n; j++)
+            seen += w->by_second[j].second->source == src && w->by_second[j].second->kind == SBX_EV_COMMAND;
+        for (size_t j = 0; j < w->nunwrapped; j++)
+            unwrapped += w->unwrapped[j]->source == src;
+        for (size_t j = 0; j < w->nunconcluded; j++)
+            unconcluded += w->unconcluded[j]->source == src;
+        sbx_buf_addf(out, "%s%s's log: %zu command%s the wrapper's", i ? "; " : "", tl->sources[src].format,
+                     seen, seen == 1 ? "" : "s");
+        if (unwrapped)
+            sbx_buf_addf(out, ", %zu UNWRAPPED", unwrapped);
+        long long ms = (long long)(k->ns / 1000000), spread = (long long)(k->spread_ns / 1000000);
+        if (k->how == SBX_SKEW_UNCERTAIN) {
+            if (k->pairs)
+                sbx_buf_addf(out, ", skew uncertain (%+lld ms from only %zu of %zu pairs, not applied: its own clock)",
+                             ms, k->pairs, k->comparable);
+            else
+                sbx_buf_addf(out, ", skew uncertain (no pairs of %zu agree: its own clock)", k->comparable);
+            sbx_buf_addf(out, ", not concluded: %zu command%s unmatched", unconcluded, unconcluded == 1 ? "" : "s");
+        } else {
+            sbx_buf_addf(out, ", skew %+lld ms%s (%zu pair%s agree, spread %lld ms)", ms,
+                         k->how == SBX_SKEW_GIVEN ? " as given" : "", k->pairs, k->pairs == 1 ? "" : "s", spread);
+        }
+    }
+    return w->nclocks > 0;
+}
+
 void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
                            struct sbx_buf *out)
 {

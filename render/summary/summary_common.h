@@ -39,6 +39,11 @@ size_t sbx_change_count(const struct sbx_strlist *lists);
 void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out);
 void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
                            struct sbx_buf *out);
+/* The later logs of the commands (sandboxio's, OTLP's) against the
+ * wrapper's: each one's commands witnessed, unwrapped and its clock (fixed
+ * words and numbers only); false when there is none. */
+bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
+                           struct sbx_buf *out);
 /* false when there is nothing to say (no lifecycle event, no metrics) */
 bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
 

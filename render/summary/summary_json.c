@@ -271,12 +271,9 @@ static const char *const skew_how[] = {
     [SBX_SKEW_UNCERTAIN] = "uncertain", [SBX_SKEW_GIVEN] = "given",
 };
 
-/* The record's clock, and with an uncertain one what was not concluded. */
-static void skew_object(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_crosscheck *x)
+/* How a clock's offset was found, inside its skew object. */
+static void skew_fields(struct sbx_jsonw *w, const struct sbx_skew *k)
 {
-    const struct sbx_skew *k = &x->skew;
-    sbx_jw_key(w, "skew");
-    sbx_jw_object(w);
     sbx_jw_key(w, "how");
     sbx_jw_cstr(w, skew_how[k->how]);
     sbx_jw_key(w, "ms");
@@ -287,6 +284,48 @@ static void skew_object(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct 
     int_field(w, "pairs", (int64_t)k->pairs);
     int_field(w, "comparable", (int64_t)k->comparable);
     int_field(w, "spread_ms", k->spread_ns / 1000000);
+}
+
+/* The commands only a later log saw, and each later log's clock with what
+ * its uncertain skew left unconcluded. */
+static void witness_members(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_witnesses *x = &c->sum->witness;
+    sbx_jw_key(w, "unwrapped");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nunwrapped; i++)
+        command_entry(c, w, x->unwrapped[i]);
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "witness_clocks");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nclocks; i++) {
+        const struct sbx_source *src = &c->tl->sources[x->clocks[i].source];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_untrusted_json_cstr(w, sbx_display_path(src->path));
+        sbx_jw_key(w, "format");
+        sbx_jw_cstr(w, src->format);
+        sbx_jw_key(w, "skew");
+        sbx_jw_object(w);
+        skew_fields(w, &x->clocks[i].skew);
+        sbx_jw_end_object(w);
+        sbx_jw_key(w, "not_concluded");
+        sbx_jw_array(w);
+        for (size_t j = 0; j < x->nunconcluded; j++)
+            if (x->unconcluded[j]->source == x->clocks[i].source)
+                command_entry(c, w, x->unconcluded[j]);
+        sbx_jw_end_array(w);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
+/* The record's clock, and with an uncertain one what was not concluded. */
+static void skew_object(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_crosscheck *x)
+{
+    sbx_jw_key(w, "skew");
+    sbx_jw_object(w);
+    skew_fields(w, &x->skew);
     sbx_jw_key(w, "not_concluded");
     sbx_jw_object(w);
     sbx_jw_key(w, "records");
@@ -357,6 +396,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     int_field(w, "mismatched", (int64_t)s->hash_mismatched);
     int_field(w, "unverifiable", (int64_t)s->hash_unverifiable);
     sbx_jw_end_object(w);
+    witness_members(c, w);
     sbx_jw_end_object(w);
 }
 

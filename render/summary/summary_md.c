@@ -275,6 +275,22 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     if (s->cross.noutside)
         sbx_buf_addc(out, '\n');
     sbx_buf_clear(&words);
+    if (sbx_sum_witness_words(c->tl, s, &words)) {
+        sbx_buf_addf(out, "**Witnesses:** %s\n\n", words.p);
+        for (size_t i = 0; i < s->witness.nunwrapped && i < LIST_MAX; i++) {
+            const struct sbx_event *e = s->witness.unwrapped[i];
+            size_t n;
+            const char *cmd = sbx_sum_command(c, e, &n);
+            sbx_buf_addf(out, "- unwrapped at %s: ", sbx_time_format(e->start, a));
+            code(c, out, cmd, n);
+            sbx_buf_adds(out, " in ");
+            code_cstr(c, out, sbx_str(c->tl, e->sandbox));
+            sbx_buf_addf(out, " (%s's log only)\n", c->tl->sources[e->source].format);
+        }
+        if (s->witness.nunwrapped)
+            sbx_buf_addc(out, '\n');
+    }
+    sbx_buf_clear(&words);
     if (sbx_sum_sandbox_words(s, &words))
         sbx_buf_addf(out, "**Sandbox:** %s\n\n", words.p);
     sbx_buf_free(&words);

@@ -462,6 +462,44 @@ static void record_lines(struct line *l, struct sbx_buf *out)
     }
 }
 
+/* The later logs of the commands, then what only they saw. */
+static void witness_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_witnesses *w = &l->c->sum->witness;
+    sbx_buf_adds(&l->b, "Witnesses: ");
+    if (!sbx_sum_witness_words(l->c->tl, l->c->sum, &l->b)) {
+        sbx_buf_clear(&l->b);
+        return;
+    }
+    if (w->nunwrapped)
+        l->filter = "unwrapped";
+    emit_styled(l, out, w->nunwrapped || w->nunconcluded ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < w->nclocks; i++) { /* which file each clock is */
+        const struct sbx_source *src = &l->c->tl->sources[w->clocks[i].source];
+        const struct sbx_skew *k = &w->clocks[i].skew;
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, src->path);
+        if (k->how == SBX_SKEW_UNCERTAIN)
+            sbx_buf_addf(&l->b, " (%s): its own clock, the skew uncertain", src->format);
+        else
+            sbx_buf_addf(&l->b, " (%s): skew %+lld ms", src->format, (long long)(k->ns / 1000000));
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    for (size_t i = 0; i < w->nunwrapped; i++) { /* every one: the text names what the JSON does */
+        const struct sbx_event *e = w->unwrapped[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        const char *cmd = sbx_sum_command(l->c, e, &n);
+        sbx_buf_addf(&l->b, "  %s unwrapped: $ ", sbx_time_format(e->start, t) + 11);
+        add_untrusted(l, cmd, n);
+        sbx_buf_adds(&l->b, " in ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        sbx_buf_addf(&l->b, " (%s's log only)", l->c->tl->sources[e->source].format);
+        l->event = e;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
 static void sandbox_line(struct line *l, struct sbx_buf *out)
 {
     sbx_buf_adds(&l->b, "Sandbox:   ");
@@ -643,6 +681,7 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     network_lines(&l, out);
     account_lines(&l, out);
     record_lines(&l, out);
+    witness_lines(&l, out);
     sandbox_line(&l, out);
     traces_line(&l, out);
     integrity_line(&l, out);

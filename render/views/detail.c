@@ -81,8 +81,18 @@ static void clock_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct
 {
     const struct sbx_source *src = &l->tl->sources[e->source];
     bool runtime = strncmp(src->format, "runtime-", 8) == 0;
-    if (src->clock == SBX_CLOCK_OWN && !runtime)
+    if (src->clock == SBX_CLOCK_OWN && !runtime) {
+        /* a later command log (sandboxio's, OTLP's) whose skew is uncertain */
+        for (size_t i = 0; l->sum && i < l->sum->witness.nclocks; i++)
+            if (l->sum->witness.clocks[i].source == e->source &&
+                l->sum->witness.clocks[i].skew.how == SBX_SKEW_UNCERTAIN) {
+                sbx_doc_field(d, "Clock");
+                sbx_doc_addf(d, SBX_STYLE_WARNING,
+                             "%s's own: the skew to the wrapper's log is uncertain, not applied", src->format);
+                sbx_doc_end_line(d);
+            }
         return;
+    }
     sbx_doc_field(d, "Clock");
     if (src->clock == SBX_CLOCK_OWN) {
         bool uncertain = l->sum && l->sum->cross.skew.how == SBX_SKEW_UNCERTAIN;

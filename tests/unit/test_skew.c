@@ -17,6 +17,7 @@
 #include "analyses/skew.h"
 #include "analyses/summary.h"
 #include "importers/load.h"
+#include "fixture.h"
 
 static const int64_t MS = 1000000;
 
@@ -144,6 +145,33 @@ static void repeated_programs(void **state)
 
 /* Few pairs: uncertain below 3 (unless they are the whole smaller side) and
  * below half of the smaller side; none at all is uncertain too. */
+/* More candidate pairs than the estimator takes (SBX_SKEW_MAX_PAIRS): every
+ * k-th wrapper command is used, numbered among those taken, and the offset
+ * is still found (under ASan, a command numbered among all would write past
+ * the estimator's marks). */
+static void many_candidates_are_thinned(void **state)
+{
+    (void)state;
+    enum { N = 1100 }; /* N x N candidates, all within the wide window */
+    assert_true((size_t)N * N > SBX_SKEW_MAX_PAIRS);
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    const int64_t t0 = INT64_C(1780000000) * 1000 * MS;
+    for (int i = 0; i < N; i++) {
+        fixture_command(&fx, "sb1", t0 + (int64_t)i * 1000 * MS, 5, "ls", 0);
+        fixture_record(&fx, "sb1", t0 + ((int64_t)i * 1000 + 30250) * MS, "ls", 0, 0);
+    }
+    fixture_finish(&fx);
+    struct sbx_summary sum;
+    char err[160];
+    assert_true(sbx_summarize(&fx.tl, NULL, &sum, err, sizeof err));
+    const struct sbx_skew *k = &sum.cross.skew;
+    assert_int_equal(k->how, SBX_SKEW_MEASURED);
+    assert_true(dist(k->ns, 30250 * MS) <= 50 * MS);
+    sbx_summary_free(&sum);
+    fixture_free(&fx);
+}
+
 static void few_pairs_are_uncertain(void **state)
 {
     (void)state;
@@ -187,6 +215,7 @@ int main(void)
         cmocka_unit_test(shifted_runtime_reads_the_same),
         cmocka_unit_test(alignment_beats_nearest_start),
         cmocka_unit_test(repeated_programs),
+        cmocka_unit_test(many_candidates_are_thinned),
         cmocka_unit_test(few_pairs_are_uncertain),
         cmocka_unit_test(tolerance_edge),
     };

@@ -30,7 +30,8 @@ struct loaded {
     struct sbx_summary sum;
 };
 
-static struct loaded *load(const char *const *paths, size_t n, const char *secret)
+static struct loaded *load_with(const char *const *paths, size_t n, const char *secret,
+                                const struct sbx_summary_opts *sopts)
 {
     struct loaded *r = calloc(1, sizeof *r);
     sbx_timeline_init(&r->tl);
@@ -41,8 +42,13 @@ static struct loaded *load(const char *const *paths, size_t n, const char *secre
     assert_int_equal(rep.nerrors, 0);
     sbx_load_report_free(&rep);
     char err[160];
-    assert_true(sbx_summarize(&r->tl, NULL, &r->sum, err, sizeof err));
+    assert_true(sbx_summarize(&r->tl, sopts, &r->sum, err, sizeof err));
     return r;
+}
+
+static struct loaded *load(const char *const *paths, size_t n, const char *secret)
+{
+    return load_with(paths, n, secret, NULL);
 }
 
 static void drop(struct loaded *r)
@@ -311,7 +317,75 @@ static void a_redacted_script_is_the_same_command(void **state)
     temp_remove(sbio);
 }
 
-/* Another exit code, or a start beyond the window, is another command. */
+/* The run's five wrapper commands as sandboxio's audit or OTLP tool spans
+ * give them, their clock offset_ms off the wrapper's; with unwrapped, also
+ * a curl at 10:00:06.750 (wrapper's clock) that the wrapper's log lacks. */
+static const struct {
+    int start_ms, ms, exit;
+    const char *argv;
+} run_cmds[] = {
+    {1000, 200, 0, "[\"git\",\"status\"]"},
+    {2000, 1500, 1, "[\"bash\",\"-c\",\"cd /w && python3 -m pytest -q\"]"},
+    {5000, 100, 6, "[\"curl\",\"-fsS\",\"https://paste.example.com/x\",\"-o\",\"/tmp/x\"]"},
+    {6750, 300, 0, "[\"curl\",\"-fsS\",\"https://paste.example.com/y\"]"}, /* the unwrapped one */
+    {7100, 900, 0, "[\"pip\",\"install\",\"requests\"]"},
+    {8950, 50, 0, "[\"echo\",\"done\"]"},
+};
+#define UNWRAPPED_CMD 3
+#define RUN_EPOCH_S 1777888800LL /* 2026-05-04T10:00:00Z */
+
+static void shifted_log(char *path, size_t n, bool otlp, int offset_ms, bool unwrapped, const char *more)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    if (otlp)
+        sbx_buf_adds(&b, "{\"resourceSpans\":[{\"resource\":{\"attributes\":[]},\"scopeSpans\":[{\"spans\":[");
+    bool first = true;
+    for (size_t i = 0; i < sizeof run_cmds / sizeof *run_cmds; i++) {
+        if (i == UNWRAPPED_CMD && !unwrapped)
+            continue;
+        long long t = 10LL * 3600000 + run_cmds[i].start_ms + offset_ms; /* ms since midnight */
+        if (otlp) {
+            /* the argv as a JSON string inside JSON */
+            struct sbx_buf a = SBX_BUF_INIT;
+            for (const char *p = run_cmds[i].argv; *p; p++) {
+                if (*p == '"')
+                    sbx_buf_addc(&a, '\\');
+                sbx_buf_addc(&a, *p);
+            }
+            sbx_buf_addc(&a, '\0');
+            long long ns = (RUN_EPOCH_S * 1000 + t - 10LL * 3600000) * 1000000;
+            sbx_buf_addf(&b,
+                         "%s{\"traceId\":\"5b8efff798038103d269b633813fc60c\",\"spanId\":\"7a3c0000000000%02zx\","
+                         "\"name\":\"execute_tool exec\",\"startTimeUnixNano\":\"%lld\",\"endTimeUnixNano\":\"%lld\","
+                         "\"attributes\":[{\"key\":\"gen_ai.operation.name\",\"value\":{\"stringValue\":\"execute_tool\"}},"
+                         "{\"key\":\"sandboxio.sandbox.id\",\"value\":{\"stringValue\":\"a1b2c3d4\"}},"
+                         "{\"key\":\"sandboxio.argv\",\"value\":{\"stringValue\":\"%s\"}},"
+                         "{\"key\":\"sandboxio.exit_code\",\"value\":{\"intValue\":\"%d\"}},"
+                         "{\"key\":\"sandboxio.duration_ms\",\"value\":{\"intValue\":\"%d\"}}],\"status\":{}}",
+                         first ? "" : ",", i + 1, ns, ns + run_cmds[i].ms * 1000000LL, a.p, run_cmds[i].exit,
+                         run_cmds[i].ms);
+            sbx_buf_free(&a);
+        } else {
+            sbx_buf_addf(&b,
+                         "{\"ts\":\"2026-05-04T%02lld:%02lld:%02lld.%03lld000+00:00\",\"event\":\"exec\","
+                         "\"sandbox_id\":\"a1b2c3d4\",\"argv\":%s,\"exit_code\":%d,\"duration_ms\":%d}\n",
+                         t / 3600000, t / 60000 % 60, t / 1000 % 60, t % 1000, run_cmds[i].argv,
+                         run_cmds[i].exit, run_cmds[i].ms);
+        }
+        first = false;
+    }
+    if (otlp)
+        sbx_buf_adds(&b, "]}]}]}\n");
+    if (more)
+        sbx_buf_adds(&b, more);
+    sbx_buf_addc(&b, '\0');
+    temp_file(path, n, otlp ? "traces.jsonl" : "audit.jsonl", b.p);
+    sbx_buf_free(&b);
+}
+
+/* Another exit code, or a start beyond the window, is another command:
+ * with the run's commands beside it to measure the clock by, the odd one
+ * is unwrapped. */
 static void another_exit_or_time_is_another_command(void **state)
 {
     (void)state;
@@ -327,14 +401,151 @@ static void another_exit_or_time_is_another_command(void **state)
     };
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         char path[256];
-        temp_file(path, sizeof path, "audit.jsonl", lines[i]);
+        shifted_log(path, sizeof path, false, 0, false, lines[i]);
         const char *paths[] = {RUN "/agent-run.jsonl", path};
         struct loaded *r = load(paths, 2, NULL);
-        assert_int_equal(r->sum.witness.commands, 0);
+        assert_int_equal(r->sum.witness.commands, 5);
         /* in another sandbox sandboxio is that sandbox's wrapper log */
         assert_int_equal(r->sum.witness.nunwrapped, i == 2 ? 0 : 1);
         assert_int_equal(r->sum.commands, 6);
         drop(r);
+        temp_remove(path);
+    }
+}
+
+static const struct sbx_event *command_at(const struct loaded *r, uint32_t src, const char *program)
+{
+    for (size_t i = 0; i < r->tl.n; i++) {
+        const struct sbx_event *e = r->tl.order[i];
+        if (e->source == src && e->kind == SBX_EV_COMMAND && strcmp(sbx_str(&r->tl, e->u.cmd.program), program) == 0)
+            return e;
+    }
+    fail_msg("no %s command", program);
+    return NULL;
+}
+
+static int64_t distance(int64_t a, int64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
+/* sandboxio's audit and OTLP tool spans of the run, their clocks shifted
+ * far beyond the 2 s window: the same counts and the same unwrapped
+ * command as unshifted, the offset measured within 50 ms, and the log
+ * shown on the wrapper's clock (its own time kept beside). */
+static void a_shifted_second_log_is_put_on_the_wrappers_clock(void **state)
+{
+    (void)state;
+    static const int offsets_ms[] = {0, -90000, -2500, 45000, 15 * 60000, 1900, -700};
+    for (int otlp = 0; otlp < 2; otlp++)
+        for (size_t k = 0; k < sizeof offsets_ms / sizeof *offsets_ms; k++) {
+            int off = offsets_ms[k];
+            print_message("%s %+d ms\n", otlp ? "OTLP" : "sandboxio", off);
+            char path[256];
+            shifted_log(path, sizeof path, otlp, off, true, NULL);
+            const char *paths[] = {RUN, path};
+            struct loaded *r = load(paths, 2, NULL);
+            const struct sbx_summary *s = &r->sum;
+            assert_int_equal(s->commands, 6);
+            assert_int_equal(s->failed, 2);
+            assert_int_equal(s->witness.commands, 5);
+            assert_int_equal(s->witness.nunwrapped, 1);
+            assert_int_equal(s->witness.nunconcluded, 0);
+            assert_int_equal(s->cross.npairs, 5);
+            assert_int_equal(s->cross.noutside, 2);
+            assert_int_equal(s->cross.nmissing, 0);
+            assert_int_equal(s->witness.nclocks, 1);
+            const struct sbx_witness_clock *c = &s->witness.clocks[0];
+            const struct sbx_source *src = &r->tl.sources[c->source];
+            assert_string_equal(src->path, path);
+            assert_int_equal(c->skew.how, SBX_SKEW_MEASURED);
+            assert_int_equal(c->skew.pairs, 5);
+            assert_true(distance(c->skew.ns, off * 1000000LL) <= 50000000);
+            assert_int_equal(src->clock_offset, c->skew.ns);
+            assert_int_equal(src->clock, SBX_CLOCK_MEASURED); /* measured, 0 too */
+            /* the unwrapped curl sits between the wrapper's curl and pip */
+            const struct sbx_event *u = s->witness.unwrapped[0];
+            assert_string_equal(r->tl.sources[u->source].path, path);
+            assert_true(distance(u->start, (RUN_EPOCH_S * 1000 + 6750) * 1000000LL) <= 50000000);
+            assert_int_equal(sbx_event_own_time(&r->tl, u, u->start),
+                             (RUN_EPOCH_S * 1000 + 6750 + off) * 1000000LL);
+            const struct sbx_event *git = command_at(r, c->source, "git status");
+            assert_ptr_equal(sbx_witness_first_of(&s->witness, git)->source, 0);
+            for (size_t i = 1; i < r->tl.n; i++) /* sorted again after the move */
+                assert_true(sbx_event_cmp(r->tl.order[i - 1], r->tl.order[i]) <= 0);
+            drop(r);
+            temp_remove(path);
+        }
+}
+
+/* Two of five commands agreeing is too few: the skew is uncertain, the log
+ * stays on its own clock, and what is left unmatched concludes nothing. */
+static void an_uncertain_clock_concludes_nothing(void **state)
+{
+    (void)state;
+    char path[256];
+    temp_file(path, sizeof path, "audit.jsonl",
+              "{\"ts\":\"2026-05-04T10:00:46.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"git\",\"status\"],\"exit_code\":0,\"duration_ms\":200}\n"
+              "{\"ts\":\"2026-05-04T10:00:47.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"gitk\"],\"exit_code\":0,\"duration_ms\":200}\n"
+              "{\"ts\":\"2026-05-04T10:00:48.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"gitk\"],\"exit_code\":3,\"duration_ms\":200}\n"
+              "{\"ts\":\"2026-05-04T10:00:52.100000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"pip\",\"install\",\"requests\"],\"exit_code\":0,\"duration_ms\":900}\n"
+              /* near the record's curl that ran outside the wrapper: not the wrapper's */
+              "{\"ts\":\"2026-05-04T10:00:06.000000+00:00\",\"event\":\"exec\",\"sandbox_id\":\"a1b2c3d4\","
+              "\"argv\":[\"curl\",\"-fsS\",\"https://paste.example.com/y\"],\"exit_code\":0,\"duration_ms\":300}\n");
+    const char *paths[] = {RUN, path};
+    struct loaded *r = load(paths, 2, NULL);
+    const struct sbx_summary *s = &r->sum;
+    assert_int_equal(s->witness.nclocks, 1);
+    assert_int_equal(s->witness.clocks[0].skew.how, SBX_SKEW_UNCERTAIN);
+    assert_int_equal(s->witness.clocks[0].skew.pairs, 2);
+    assert_int_equal(r->tl.sources[s->witness.clocks[0].source].clock, SBX_CLOCK_OWN);
+    assert_int_equal(s->witness.nunwrapped, 0);
+    assert_int_equal(s->witness.nunconcluded, 3);
+    assert_int_equal(s->witness.commands, 2); /* paired at the best guess */
+    for (size_t i = 0; i < r->tl.n; i++)
+        assert_false(r->tl.order[i]->findings & SBX_F_UNWRAPPED);
+    assert_int_equal(s->cross.npairs, 5); /* the unconcluded are not the wrapper's */
+    assert_int_equal(s->cross.noutside, 2);
+    drop(r);
+    temp_remove(path);
+}
+
+/* --skew names sandboxio's or OTLP's log as it names Runtime's: the offset
+ * given is the one used, whatever the estimate would say. */
+static void a_given_skew_is_used_for_a_second_log(void **state)
+{
+    (void)state;
+    for (int otlp = 0; otlp < 2; otlp++) {
+        char path[256];
+        shifted_log(path, sizeof path, otlp, 45000, true, NULL);
+        const char *paths[] = {RUN, path};
+        struct {
+            const char *source;
+            int64_t ns;
+            size_t witnessed, unwrapped;
+        } cases[] = {
+            {otlp ? "traces.jsonl" : "audit.jsonl", 45300 * 1000000LL, 5, 1},
+            {otlp ? "otlp" : "sandboxio", 45000 * 1000000LL, 5, 1},
+            {otlp ? "traces.jsonl" : "audit.jsonl", 0, 0, 6}, /* wrong, but given: nothing matches */
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            struct sbx_skew_given g = {cases[i].source, cases[i].ns};
+            struct sbx_summary_opts o = {.skews = &g, .nskews = 1};
+            struct loaded *r = load_with(paths, 2, NULL, &o);
+            const struct sbx_summary *s = &r->sum;
+            assert_int_equal(s->witness.nclocks, 1);
+            assert_int_equal(s->witness.clocks[0].skew.how, SBX_SKEW_GIVEN);
+            assert_int_equal(s->witness.clocks[0].skew.ns, cases[i].ns);
+            assert_int_equal(s->witness.clocks[0].skew.pairs, cases[i].witnessed);
+            assert_int_equal(r->tl.sources[s->witness.clocks[0].source].clock_offset, cases[i].ns);
+            assert_int_equal(s->witness.commands, cases[i].witnessed);
+            assert_int_equal(s->witness.nunwrapped, cases[i].unwrapped);
+            drop(r);
+        }
         temp_remove(path);
     }
 }
@@ -349,6 +560,9 @@ int main(void)
         cmocka_unit_test(a_failed_delivery_is_the_row),
         cmocka_unit_test(a_redacted_script_is_the_same_command),
         cmocka_unit_test(another_exit_or_time_is_another_command),
+        cmocka_unit_test(a_shifted_second_log_is_put_on_the_wrappers_clock),
+        cmocka_unit_test(an_uncertain_clock_concludes_nothing),
+        cmocka_unit_test(a_given_skew_is_used_for_a_second_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

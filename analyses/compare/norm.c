@@ -65,7 +65,7 @@ static size_t time_at(const unsigned char *s, size_t i, size_t n)
     if (!j || j >= n || s[j] != '-' || !(j = exact_digits(s, j + 1, n, 2)) || j >= n ||
         s[j] != '-' || !(j = exact_digits(s, j + 1, n, 2)))
         return 0;
-    size_t t;
+    size_t t, date = j;
     if (j + 1 < n && (s[j] == 'T' || s[j] == ' ') && (t = exact_digits(s, j + 1, n, 2)) &&
         t < n && s[t] == ':' && (t = exact_digits(s, t + 1, n, 2))) {
         j = t;
@@ -81,6 +81,8 @@ static size_t time_at(const unsigned char *s, size_t i, size_t n)
             j = exact_digits(s, u, n, 2) ? u + 2 : t;
         }
     }
+    if (j < n && is_word(s[j])) /* a time that runs into a word: the date alone, */
+        j = date;                 /* as a key normalised again would read it */
     return j < n && is_word(s[j]) ? 0 : j;
 }
 

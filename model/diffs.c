@@ -852,9 +852,12 @@ static const struct sbx_diff_file *find_exact(const struct sbx_timeline *tl, con
 
 const struct sbx_diff_file *sbx_diff_find(const struct sbx_timeline *tl, const char *path)
 {
+    const struct sbx_diff_file *f = find_exact(tl, path); /* a path kept as written ("./") */
+    if (f)
+        return f;
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    const struct sbx_diff_file *f = find_exact(tl, path);
+    f = find_exact(tl, path);
     if (!f && (path[0] == 'a' || path[0] == 'b') && path[1] == '/')
         f = find_exact(tl, path + 2);
     return f;

@@ -17,6 +17,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
+#include "importers/mdiff.h"
 #include "model/diffs.h"
 #include "analyses/summary.h"
 #include "tests/unit/mdifftest.h"
@@ -471,6 +472,36 @@ static void detected_as_diff(void **state)
     }
 }
 
+/* A section whose path was kept as written, "./" (a header the parser could
+ * not split better), is found by that path too (the diff fuzz target's
+ * oracle: every section is found by its own path). */
+static void a_path_kept_as_written_is_found(void **state)
+{
+    (void)state;
+    /* the input the fuzz target found */
+    static const char PATCH[] =
+        "diff --git a\x12/VER@\n-versiON\nindoooooooooooooooooooooooooooooooooo"
+        "oo\ndiff --git a/cuNsvsum@\ncopy from -version 2\n+version \xa2" "2\nd"
+        "iff --git a/cuNsvs\xe2\xe2\xe2\xe2\xe2\xe2\xe2um ./";
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    char *copy = malloc(sizeof PATCH - 1);
+    memcpy(copy, PATCH, sizeof PATCH - 1);
+    uint32_t src = sbx_timeline_add_source(&tl, "changes.patch", copy, sizeof PATCH - 1, SBX_DATA_HEAP);
+    struct sbx_load_opts lo = {.threads = 1};
+    sbx_load_source(&tl, src, &sbx_format_diff, &lo);
+    sbx_mdiff_link(&tl);
+    sbx_timeline_finish(&tl);
+    assert_true(tl.ndiffs >= 2);
+    bool dot = false;
+    for (size_t i = 0; i < tl.ndiffs; i++) {
+        dot |= strcmp(tl.diffs[i].path, "./") == 0;
+        assert_ptr_equal(sbx_diff_find(&tl, tl.diffs[i].path), &tl.diffs[i]);
+    }
+    assert_true(dot);
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +514,7 @@ int main(void)
         cmocka_unit_test(format_patch_and_crlf),
         cmocka_unit_test(problems),
         cmocka_unit_test(detected_as_diff),
+        cmocka_unit_test(a_path_kept_as_written_is_found),
         cmocka_unit_test_setup_teardown(diff_alone_gives_files, setup, mdifftest_teardown),
         cmocka_unit_test_setup_teardown(diff_with_manifests, setup, mdifftest_teardown),
     };

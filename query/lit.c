@@ -249,12 +249,31 @@ static void char_class(struct walker *w)
             }
         } else if (c == '[' && at + 1 < w->n &&
                    (w->p[at + 1] == ':' || w->p[at + 1] == '.' || w->p[at + 1] == '=')) {
-            /* [:alpha:] and friends: a name, not members */
+            /* [:alpha:] and friends: a name, not members, when PCRE2 reads
+             * one: its ":]" comes before any "]" or another "[:" (else the
+             * "[" is a member and the class goes on) */
             unsigned char kind = w->p[at + 1];
-            at += 2;
-            while (at + 1 < w->n && !(w->p[at] == kind && w->p[at + 1] == ']'))
+            size_t k = at + 2;
+            bool name = false;
+            while (k < w->n) {
+                if (w->p[k] == '\\' && k + 1 < w->n && (w->p[k + 1] == ']' || w->p[k + 1] == '\\')) {
+                    k += 2;
+                    continue;
+                }
+                if (w->p[k] == ']' || (w->p[k] == '[' && k + 1 < w->n && w->p[k + 1] == kind))
+                    break;
+                if (w->p[k] == kind && k + 1 < w->n && w->p[k + 1] == ']') {
+                    name = true;
+                    break;
+                }
+                k++;
+            }
+            if (name) {
+                at = k + 2;
+            } else {
+                own_char(w, w->p + at, 1);
                 at++;
-            at = at + 1 < w->n ? at + 2 : w->n;
+            }
         } else {
             size_t k = char_len(w, at);
             own_char(w, w->p + at, k);

@@ -266,6 +266,17 @@ static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struc
     sbx_jw_end_object(w);
 }
 
+/* key: [the commands es[0..n), each as command_entry writes it] */
+static void command_list(struct sbx_sumctx *c, struct sbx_jsonw *w, const char *key,
+                         const struct sbx_event **es, size_t n)
+{
+    sbx_jw_key(w, key);
+    sbx_jw_array(w);
+    for (size_t i = 0; i < n; i++)
+        command_entry(c, w, es[i]);
+    sbx_jw_end_array(w);
+}
+
 static const char *const skew_how[] = {
     [SBX_SKEW_NONE] = "none", [SBX_SKEW_MEASURED] = "measured",
     [SBX_SKEW_UNCERTAIN] = "uncertain", [SBX_SKEW_GIVEN] = "given",
@@ -291,11 +302,7 @@ static void skew_fields(struct sbx_jsonw *w, const struct sbx_skew *k)
 static void witness_members(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_witnesses *x = &c->sum->witness;
-    sbx_jw_key(w, "unwrapped");
-    sbx_jw_array(w);
-    for (size_t i = 0; i < x->nunwrapped; i++)
-        command_entry(c, w, x->unwrapped[i]);
-    sbx_jw_end_array(w);
+    command_list(c, w, "unwrapped", x->unwrapped, x->nunwrapped);
     sbx_jw_key(w, "witness_clocks");
     sbx_jw_array(w);
     for (size_t i = 0; i < x->nclocks; i++) {
@@ -328,16 +335,8 @@ static void skew_object(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct 
     skew_fields(w, &x->skew);
     sbx_jw_key(w, "not_concluded");
     sbx_jw_object(w);
-    sbx_jw_key(w, "records");
-    sbx_jw_array(w);
-    for (size_t i = 0; i < x->nunmatched_records; i++)
-        command_entry(c, w, x->unmatched_records[i]);
-    sbx_jw_end_array(w);
-    sbx_jw_key(w, "commands");
-    sbx_jw_array(w);
-    for (size_t i = 0; i < x->nunmatched_commands; i++)
-        command_entry(c, w, x->unmatched_commands[i]);
-    sbx_jw_end_array(w);
+    command_list(c, w, "records", x->unmatched_records, x->nunmatched_records);
+    command_list(c, w, "commands", x->unmatched_commands, x->nunmatched_commands);
     sbx_jw_end_object(w);
     sbx_jw_end_object(w);
 }
@@ -348,16 +347,8 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     const struct sbx_crosscheck *x = &s->cross;
     sbx_jw_key(w, "integrity");
     sbx_jw_object(w);
-    sbx_jw_key(w, "outside_wrapper");
-    sbx_jw_array(w);
-    for (size_t i = 0; i < x->noutside; i++)
-        command_entry(c, w, x->outside[i]);
-    sbx_jw_end_array(w);
-    sbx_jw_key(w, "missing_from_record");
-    sbx_jw_array(w);
-    for (size_t i = 0; i < x->nmissing; i++)
-        command_entry(c, w, x->missing[i]);
-    sbx_jw_end_array(w);
+    command_list(c, w, "outside_wrapper", x->outside, x->noutside);
+    command_list(c, w, "missing_from_record", x->missing, x->nmissing);
     sbx_jw_key(w, "clock_skew_ms");
     if (x->skew_known)
         sbx_jw_int(w, x->skew_ns / 1000000);

@@ -1,9 +1,11 @@
 #include "analyses/crosscheck.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses/crosscheck_internal.h"
+#include "base/search.h"
 #include "model/program.h"
 
 #define WINDOW_NS SBX_CROSSCHECK_WINDOW_NS
@@ -266,26 +268,14 @@ void sbx_crosscheck_free(struct sbx_crosscheck *cc)
 const struct sbx_event *sbx_crosscheck_record_of(const struct sbx_crosscheck *cc,
                                                  const struct sbx_event *wrapper)
 {
-    size_t lo = 0, hi = cc->npairs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cc->pairs[mid].wrapper < wrapper)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sbx_lower_bound_ptr(cc->pairs, cc->npairs, sizeof *cc->pairs,
+                                    offsetof(struct sbx_pair, wrapper), wrapper);
     return lo < cc->npairs && cc->pairs[lo].wrapper == wrapper ? cc->pairs[lo].record : NULL;
 }
 
 bool sbx_crosscheck_is_matched_record(const struct sbx_crosscheck *cc, const struct sbx_event *record)
 {
-    size_t lo = 0, hi = cc->npairs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cc->matched_records[mid] < record)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sbx_lower_bound_ptr(cc->matched_records, cc->npairs, sizeof *cc->matched_records, 0,
+                                    record);
     return lo < cc->npairs && cc->matched_records[lo] == record;
 }

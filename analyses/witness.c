@@ -1,9 +1,11 @@
 #include "analyses/witness.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses/skew.h"
+#include "base/search.h"
 #include "model/program.h"
 #include "model/spans.h"
 
@@ -407,28 +409,16 @@ void sbx_witness_free(struct sbx_witnesses *w)
 const struct sbx_event *sbx_witness_first_of(const struct sbx_witnesses *w,
                                              const struct sbx_event *e)
 {
-    size_t lo = 0, hi = w->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->by_second[mid].second < e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sbx_lower_bound_ptr(w->by_second, w->n, sizeof *w->by_second,
+                                    offsetof(struct sbx_witness, second), e);
     return lo < w->n && w->by_second[lo].second == e ? w->by_second[lo].first : NULL;
 }
 
 const struct sbx_witness *sbx_witness_seconds(const struct sbx_witnesses *w,
                                               const struct sbx_event *first, size_t *n)
 {
-    size_t lo = 0, hi = w->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->by_first[mid].first < first)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sbx_lower_bound_ptr(w->by_first, w->n, sizeof *w->by_first,
+                                    offsetof(struct sbx_witness, first), first);
     size_t end = lo;
     while (end < w->n && w->by_first[end].first == first)
         end++;

@@ -146,8 +146,7 @@ static void command_line(struct sbx_doc *d, struct sbx_rows_look *l, const struc
                                               : sbx_text_get(l->tl, c, &k->command, &tmp, &n);
     if (k->flags & SBX_CMD_RECORD)
         n = strlen(s);
-    s = sbx_rows_redact(l, s, n, &n);
-    sbx_doc_untrusted(d, SBX_STYLE_NORMAL, s, n, true);
+    sbx_doc_untrusted(d, SBX_STYLE_NORMAL, s, n, true); /* it redacts, then wraps */
     sbx_buf_free(&tmp);
     where(d, l->tl, c);
     sbx_doc_end_line(d);
@@ -205,9 +204,7 @@ static void diff_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
             more++;
             continue;
         }
-        size_t len;
-        const char *s = sbx_rows_redact(l, line.text, line.len, &len);
-        sbx_doc_untrusted(d, diff_style(line.kind), s, len, true);
+        sbx_doc_untrusted(d, diff_style(line.kind), line.text, line.len, true);
         sbx_doc_end_line(d);
         shown++;
     }

@@ -147,7 +147,6 @@ void sbx_draw_host_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
     } else {
         s = sbx_text_get(l->tl, c, &c->u.cmd.command, &tmp, &n);
     }
-    s = sbx_rows_redact(l, s, n, &n);
-    sbx_grid_untrusted(g, row, col, g->cols, base, s, n);
+    sbx_grid_untrusted(g, row, col, g->cols, base, s, n); /* it redacts, then cuts */
     sbx_buf_free(&tmp);
 }

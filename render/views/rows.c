@@ -151,18 +151,6 @@ static void add_redacted(struct sbx_buf *out, const char *words, const char *s)
     sbx_secrets_redact_any(s, strlen(s), out);
 }
 
-const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len)
-{
-    if (!l->scratch) {
-        *len = n;
-        return s;
-    }
-    sbx_buf_clear(&l->red);
-    sbx_secrets_redact(l->sum->patterns, l->scratch, s, n, &l->red);
-    *len = l->red.len;
-    return l->red.p ? l->red.p : "";
-}
-
 static void sha_of(void *ctx, const char *key, size_t klen, const char *val, size_t vlen,
                    bool string)
 {
@@ -324,8 +312,7 @@ after_time:
             break;
         }
         s = sbx_text_get(l->tl, e, &e->u.cmd.command, &l->text, &n);
-        const char *r = sbx_rows_redact(l, s, n, &n);
-        sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, s, n); /* it redacts, then cuts */
         break;
         }
     case SBX_EV_AUDIT: {
@@ -402,8 +389,7 @@ after_time:
             col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
         }
         s = sbx_event_line(l->tl, e);
-        const char *r = sbx_rows_redact(l, s, e->line_len, &n);
-        sbx_grid_untrusted(g, row, col, g->cols, tstyle, r, n);
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, s, e->line_len); /* it redacts, then cuts */
         break;
     }
     }

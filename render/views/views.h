@@ -35,10 +35,6 @@ void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,
                         const struct sbx_summary *sum, bool local);
 void sbx_rows_look_free(struct sbx_rows_look *l);
 
-/* Log text with the summary's secret patterns masked (as it is when there
- * are none); points into l (valid until the next call on l). */
-const char *sbx_rows_redact(struct sbx_rows_look *l, const char *s, size_t n, size_t *len);
-
 /* The heaviest finding among the bits: its row style and one-letter mark
  * (' ' and the normal style for none), by model/findings.h's order. */
 enum sbx_style sbx_finding_look(uint32_t findings, char *mark);

@@ -62,6 +62,10 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     struct sbx_buf left = SBX_BUF_INIT;
     enum sbx_style style = SBX_STYLE_STATUS;
     if (a->msg[0]) {
+        /* a load still running shows first: the opening message must not
+         * hide how far it got until a key is pressed */
+        if (a->progress[0])
+            sbx_buf_addf(&left, "%s  ", a->progress);
         sbx_buf_adds(&left, a->msg);
         if (a->msg_error)
             style = SBX_STYLE_ERROR;

@@ -358,6 +358,34 @@ static void first_screen(void **state)
     sbx_grid_free(&g);
 }
 
+/* A load still running shows on the status line at once, before the
+ * opening message, not hidden behind it until a key is pressed; once the
+ * load is done the message alone is left. */
+static void progress_before_the_message(void **state)
+{
+    struct run *r = *state;
+    struct sbx_app a;
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    start(&a, r, 120, 24, false);
+    sbx_app_message(&a, false, "the opening message");
+    sbx_app_set_progress(&a, "loading 12% (3 MiB of 25 MiB), 4,000 events so far");
+    apptest_draw(&a, &g);
+    char *line = apptest_row(&g, g.rows - 1);
+    const char *p = strstr(line, "loading 12%"), *m = strstr(line, "the opening message");
+    if (!p || !m || p > m)
+        fail_msg("status [%s]: the progress not before the message", line);
+    free(line);
+    sbx_app_set_progress(&a, "");
+    apptest_draw(&a, &g);
+    assert_status_has(&g, "the opening message");
+    line = apptest_row(&g, g.rows - 1);
+    assert_null(strstr(line, "loading"));
+    free(line);
+    sbx_app_free(&a);
+    sbx_grid_free(&g);
+}
+
 static void moving(void **state)
 {
     struct run *r = *state;
@@ -1195,6 +1223,7 @@ int main(void)
         cmocka_unit_test(hostile_text_inert),
         cmocka_unit_test(ascii_terminal),
         cmocka_unit_test(random_keys),
+        cmocka_unit_test(progress_before_the_message),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -121,10 +121,16 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
     x->env.jira_api = jira_api;
     /* a dry preview needs no credentials: a missing one shows masked, noted */
     struct sbx_send_env shown_env = x->env;
-    const char *unset[1];
-    if (sbx_send_placeholders(&x->target, &shown_env, unset, 1))
+    const char *unset[4];
+    size_t nunset = sbx_send_placeholders(&x->target, &shown_env, unset, 4);
+    if (nunset == 1 && !strstr(unset[0], "URL")) /* a credential: the words its refusal uses */
         snprintf(x->note, sizeof x->note, "%s is not set: sending will fail until it is.",
                  sbx_send_secret_vars(x->target.kind));
+    else if (nunset) /* a URL too: each one named */
+        snprintf(x->note, sizeof x->note, "%s%s%s%s%s%s%s not set: sending will fail until %s.",
+                 unset[0], nunset > 1 ? ", " : "", nunset > 1 ? unset[1] : "",
+                 nunset > 2 ? ", " : "", nunset > 2 ? unset[2] : "", nunset > 3 ? ", ..." : "",
+                 nunset > 1 ? " are" : " is", nunset > 1 ? "they are" : "it is");
     struct sbx_send_request r;
     if (!sbx_send_build(&x->target, &shown_env, x->body.p, x->body.len, x->digest, &r, err,
                         errsz))

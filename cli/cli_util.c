@@ -16,14 +16,6 @@
 #define SBX_THEMEDIR "/usr/local/share/sbxview/themes"
 #endif
 
-void sbx_warn(const char *msg)
-{
-    struct sbx_buf b = SBX_BUF_INIT;
-    sbx_untrusted_cstr(&b, msg, SBX_SAN_ONE_LINE, 0); /* paths and reasons quote logs */
-    fprintf(stderr, "sbxview: %s\n", b.p ? b.p : "");
-    sbx_buf_free(&b);
-}
-
 /* themes/ beside the running binary: a build that is not installed (the
  * binary at the top of a clone) finds the project's own themes. */
 static bool beside_binary(char *dir, size_t n)
@@ -75,6 +67,20 @@ void sbx_warn_load_report(const struct sbx_load_report *rep)
     }
 }
 
+bool sbx_colour_wanted(const char *mode, bool to_file, const struct sbx_colour_env *env)
+{
+    if (strcmp(mode, "always") == 0)
+        return true;
+    if (strcmp(mode, "never") == 0 || to_file)
+        return false;
+    if (env->no_color && *env->no_color) /* https://no-color.org: it wins over auto */
+        return false;
+    const char *force = env->clicolor_force;
+    if (force && *force && strcmp(force, "0") != 0)
+        return true;
+    return env->tty && env->term && *env->term && strcmp(env->term, "dumb") != 0;
+}
+
 bool sbx_screen_begin(const char *theme, bool mouse, int *cols, int *rows)
 {
     struct sbx_theme t;
@@ -84,7 +90,7 @@ bool sbx_screen_begin(const char *theme, bool mouse, int *cols, int *rows)
     struct sbx_term_opts topts = {.theme = &t, .colour = !(no_color && *no_color), .mouse = mouse};
     char err[256];
     if (!sbx_term_begin(&topts, err, sizeof err)) {
-        fprintf(stderr, "sbxview: %s\n", err);
+        sbx_errf("%s", err);
         return false;
     }
     sbx_term_size(cols, rows);
@@ -98,7 +104,7 @@ bool sbx_inputs_as(struct sbx_inputs *in, const char *name)
         in->last_as = name;
         return true;
     }
-    fprintf(stderr, "sbxview: --as: %s\n", err);
+    sbx_errf("--as: %s", err);
     return false;
 }
 
@@ -109,7 +115,7 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
     const struct sbx_format *fmt;
     const char *path;
     if (!sbx_input_arg(arg, &named, &fmt, &path, err, sizeof err)) {
-        fprintf(stderr, "sbxview: %s\n", err);
+        sbx_errf("%s", err);
         return false;
     }
     if (in->n == in->cap) {
@@ -126,7 +132,7 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
 bool sbx_inputs_done(const struct sbx_inputs *in)
 {
     if (in->last_as) { /* names a known format: safe to print */
-        fprintf(stderr, "sbxview: --as %s is for the inputs after it, and none follows\n",
+        sbx_errf("--as %s is for the inputs after it, and none follows",
                 in->last_as);
         return false;
     }
@@ -147,7 +153,7 @@ bool sbx_inputs_exist(const struct sbx_inputs *in)
         missing++;
     }
     if (missing)
-        fprintf(stderr, "sbxview: nothing was read: check the path%s above\n", missing > 1 ? "s" : "");
+        sbx_errf("nothing was read: check the path%s above", missing > 1 ? "s" : "");
     return !missing;
 }
 
@@ -178,7 +184,7 @@ bool sbx_parse_threads(const char *s, int *threads)
     char *end;
     long n = strtol(s, &end, 10);
     if (*end || end == s || n < 1 || n > 64) {
-        fprintf(stderr, "sbxview: --threads wants a number from 1 to 64\n");
+        sbx_bad_value("--threads", s, "a number from 1 to 64");
         return false;
     }
     *threads = (int)n;
@@ -203,8 +209,8 @@ bool sbx_parse_skew(const char *arg, struct sbx_skew_given *g)
             return true;
         }
     }
-    fprintf(stderr, "sbxview: --skew wants SOURCE=OFFSET, OFFSET like +45s, -90s, 2.5s, 800ms, "
-                    "-3m or 1h (at most a day); SOURCE a file name or a format name\n");
+    sbx_bad_value("--skew", arg, "SOURCE=OFFSET, OFFSET like +45s, -90s, 2.5s, 800ms, -3m or 1h "
+                                 "(at most a day), SOURCE a file name or a format name");
     return false;
 }
 
@@ -254,7 +260,7 @@ int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg)
     case SBX_CLI_OPT_MAX_INPUT:
         ok = sbx_parse_bytes(arg, &r->max_input);
         if (!ok)
-            fprintf(stderr, "sbxview: --max-input wants a size: bytes, or a number with K, M, G or T\n");
+            sbx_bad_value("--max-input", arg, "a size: bytes, or a number with K, M, G or T");
         break;
     case 1: ok = sbx_inputs_add(&r->in, arg); break;
     case 'A': ok = sbx_inputs_as(&r->in, arg); break;

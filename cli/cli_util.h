@@ -9,15 +9,26 @@
 #include "analyses/allowlist.h"
 #include "analyses/summary.h"
 #include "render/theme.h"
+#include "cli/msg.h"
 
-/* "sbxview: MSG" on stderr, MSG sanitised (it may quote file names). */
-void sbx_warn(const char *msg);
 /* The theme called name, looked for in $XDG_CONFIG_HOME/sbxview/themes (or
  * ~/.config/sbxview/themes), the installed folder, then themes/ beside the
  * binary (a build that is not installed); or the built-in default with a
  * warning when the default theme file is bad (quietly when it is missing).
  * False when a named theme cannot load. */
 bool sbx_pick_theme(const char *name, struct sbx_theme *t);
+/* Whether the text summary is coloured. --color always or never decides;
+ * auto (the default) colours nothing written to a file (-o), and then the
+ * first that holds of: NO_COLOR set and non-empty (no colour); CLICOLOR_FORCE
+ * set, non-empty and not "0" (colour, even into a pipe); standard output a
+ * terminal whose TERM is set and not "dumb". The strings are the
+ * environment's (NULL: unset). */
+struct sbx_colour_env {
+    const char *no_color, *clicolor_force, *term;
+    bool tty; /* standard output is a terminal */
+};
+bool sbx_colour_wanted(const char *mode, bool to_file, const struct sbx_colour_env *env);
+
 /* The load's errors and the files a folder held that nothing reads (a line
  * each, with the reason), on stderr. */
 void sbx_warn_load_report(const struct sbx_load_report *rep);

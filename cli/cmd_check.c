@@ -130,17 +130,14 @@ static bool allow(struct report *r, char *list)
             r->allow_skips = true;
             continue;
         }
+        /* every kind's name (model/findings.h), as compare and the JSON say
+         * them; one check does not report is allowed, and changes nothing */
         uint32_t bit = sbx_finding_by_name(k);
-        bool known = bit && sbx_finding_of(bit)->check;
-        if (known)
-            r->allowed |= bit;
-        if (!known) {
-            struct sbx_buf b = SBX_BUF_INIT;
-            sbx_buf_addf(&b, bit ? "--allow: check does not report %s" : "--allow: no finding kind called %s", k);
-            sbx_warn(b.p);
-            sbx_buf_free(&b);
+        if (!bit) {
+            sbx_bad_value("--allow kind", k, "a finding kind or skipped-lines: see --help");
             return false;
         }
+        r->allowed |= bit;
     }
     return true;
 }
@@ -153,10 +150,7 @@ static bool require(unsigned *req, char *list)
         } else if (strcmp(k, "wrapper") == 0) {
             *req |= REQUIRE_WRAPPER;
         } else {
-            struct sbx_buf b = SBX_BUF_INIT;
-            sbx_buf_addf(&b, "--require: no source called %s (record, wrapper)", k);
-            sbx_warn(b.p);
-            sbx_buf_free(&b);
+            sbx_bad_value("--require source", k, "record or wrapper");
             return false;
         }
     }
@@ -171,16 +165,19 @@ static void warn_not_checked(uint32_t bits)
         const char *needs = sbx_finding_needs(sbx_findings[i].bit);
         if (!(bits & sbx_findings[i].bit) || (done & sbx_findings[i].bit))
             continue;
-        fprintf(stderr, "sbxview: not checked:");
+        struct sbx_buf line = SBX_BUF_INIT;
+        sbx_buf_adds(&line, "not checked:");
         const char *sep = " ";
         for (size_t j = i; j < sbx_nfindings; j++)
             if ((bits & sbx_findings[j].bit) && sbx_findings[j].needs && needs &&
                 strcmp(sbx_findings[j].needs, needs) == 0) {
-                fprintf(stderr, "%s%s", sep, sbx_findings[j].name);
+                sbx_buf_addf(&line, "%s%s", sep, sbx_findings[j].name);
                 done |= sbx_findings[j].bit;
                 sep = ", ";
             }
-        fprintf(stderr, ": it needs %s\n", needs);
+        sbx_buf_addf(&line, ": it needs %s", needs);
+        sbx_warn(line.p);
+        sbx_buf_free(&line);
     }
 }
 
@@ -190,6 +187,15 @@ void sbx_check_kinds(FILE *to)
         if (sbx_findings[i].check)
             fprintf(to, "  %-20s %s\n", sbx_findings[i].name, sbx_findings[i].check);
     fprintf(to, "  %-20s %s\n", SKIPS_NAME, "lines that were skipped and files that were not read");
+    /* the names compare and the JSON also give: --allow takes them, to no effect */
+    const char *sep = "  Also taken (check does not report them):";
+    for (size_t i = 0; i < sbx_nfindings; i++)
+        if (!sbx_findings[i].check) {
+            fprintf(to, "%s %s", sep, sbx_findings[i].name);
+            sep = ",";
+        }
+    if (*sep == ',')
+        fputc('\n', to);
 }
 
 static int run_check(int argc, char **argv, struct sbx_cli_runs *runs);
@@ -215,8 +221,9 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     unsigned required = 0;
     int c;
     optind = 1;
+    opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-f:a:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:f:a:j:qh", longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(runs, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;
@@ -225,8 +232,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
         switch (c) {
         case 'f':
             if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-                fprintf(stderr, "sbxview: check --format is text or json\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("format", optarg, "text or json");
             }
             json = strcmp(optarg, "json") == 0;
             break;
@@ -239,15 +245,14 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
                 return SBX_EXIT_USAGE;
             break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
-        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        default: return sbx_bad_option(c, argv, longopts);
         }
     }
     if (!sbx_cli_runs_rest(runs, argc, argv)) /* after "--" */
         return SBX_EXIT_USAGE;
     struct sbx_inputs *in = &runs->in;
     if (!in->n) {
-        fprintf(stderr, "sbxview: check: no input given (a run folder, or the logs of a run)\n");
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("no input given (a run folder, or the logs of a run)");
     }
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
@@ -290,15 +295,15 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
         sbx_warn(err);
     struct sbx_buf note = SBX_BUF_INIT;
     if (sbx_findings_skew_note(&sum, &note)) /* numbers only: nothing from a log */
-        fprintf(stderr, "sbxview: %s\n", note.p);
+        sbx_errf("%s", note.p);
     sbx_buf_free(&note);
     for (size_t i = 0; i < nmissing; i++)
-        fprintf(stderr, "sbxview: %s is not among the inputs\n", missing[i]);
+        sbx_errf("%s is not among the inputs", missing[i]);
     warn_not_checked(r.not_checked);
     bool required_missing = ((required & REQUIRE_RECORD) && no_record) ||
                             ((required & REQUIRE_WRAPPER) && no_wrapper);
     if (required_missing)
-        fprintf(stderr, "sbxview: could not check: --require names a source that is not among the inputs\n");
+        sbx_errf("could not check: --require names a source that is not among the inputs");
     struct sbx_skips_counts skips = sbx_skips_count(&tl, &sum);
     bool unread = !r.allow_skips && (skips.lines || skips.files);
     status = required_missing || !written ? SBX_EXIT_USAGE

@@ -49,7 +49,8 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
     const char *output = NULL;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "-:f:o:j:qh", longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(r, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;
@@ -58,23 +59,21 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
         switch (c) {
         case 'f':
             if (!sbx_summary_format_parse(optarg, &fmt)) {
-                fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("format", optarg, "text, markdown or json");
             }
             fmt_given = true;
             break;
         case 'o': output = optarg; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
-        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        default: return sbx_bad_option(c, argv, longopts);
         }
     }
     if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
         return SBX_EXIT_USAGE;
     struct sbx_inputs *in = &r->in;
     if (in->n != 2) {
-        fprintf(stderr, "sbxview: compare wants two runs (each a file or a run folder), not %zu\n",
-                in->n);
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("compare wants two runs (each a file or a run folder), not %zu",
+                                in->n);
     }
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;

@@ -42,7 +42,8 @@ static int parse(int argc, char **argv, struct export_args *a)
     };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "-t:j:qh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "-:t:j:qh", longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(&a->runs, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;
@@ -59,8 +60,7 @@ static int parse(int argc, char **argv, struct export_args *a)
         case 'n': a->dry_run = true; break;
         case 'J':
             if (strcmp(optarg, "2") && strcmp(optarg, "3")) {
-                fprintf(stderr, "sbxview: --jira-api is 2 (plain text) or 3 (Atlassian Document Format)\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("--jira-api", optarg, "2 (plain text) or 3 (Atlassian Document Format)");
             }
             a->jira_api = optarg[0] - '0';
             break;
@@ -69,14 +69,13 @@ static int parse(int argc, char **argv, struct export_args *a)
             char *end;
             double v = strtod(optarg, &end);
             if (end == optarg || *end || !(v > 0 && v <= 86400)) {
-                fprintf(stderr, "sbxview: --timeout wants seconds (more than 0, at most 86400)\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("--timeout", optarg, "seconds, more than 0 and at most 86400");
             }
             a->timeout_ms = (long)(v * 1000 + 0.5) > 0 ? (long)(v * 1000 + 0.5) : 1;
             break;
         }
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
-        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        default: return sbx_bad_option(c, argv, longopts);
         }
     }
     for (; optind < argc; optind++) { /* after "--" */
@@ -85,13 +84,11 @@ static int parse(int argc, char **argv, struct export_args *a)
         given(a, argv[optind]);
     }
     if (!a->to) {
-        fprintf(stderr, "sbxview: export needs --to TARGET (file:PATH.md, github:OWNER/REPO#N, "
-                        "gitlab:GROUP/PROJECT#N, jira:KEY-123 or slack:)\n");
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("--to TARGET is needed (file:PATH.md, github:OWNER/REPO#N, "
+                                "gitlab:GROUP/PROJECT#N, jira:KEY-123 or slack:)");
     }
     if (!a->runs.in.n) {
-        fprintf(stderr, "sbxview: export: no input given (a run folder, or the logs of a run)\n");
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("no input given (a run folder, or the logs of a run)");
     }
     if (!sbx_inputs_done(&a->runs.in))
         return SBX_EXIT_USAGE;
@@ -115,7 +112,7 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
     if (!a->runs.quiet && strcmp(t->path, "-") != 0) {
         struct sbx_buf name = SBX_BUF_INIT;
         sbx_sanitize(&name, t->path, strlen(t->path), SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 0);
-        fprintf(stderr, "sbxview: wrote %s (%zu bytes)\n", name.p ? name.p : "", body->len);
+        sbx_errf("wrote %s (%zu bytes)", name.p ? name.p : "", body->len);
         sbx_buf_free(&name);
     }
     return SBX_EXIT_OK;
@@ -165,7 +162,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         sbx_warn(err);
     } else {
         if (info.shortened && !a->runs.quiet)
-            fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
+            sbx_errf("lists shortened to %d items to fit %s's limit of %zu characters",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
         status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker) : write_file(a, t, &body);
     }
@@ -186,7 +183,7 @@ int sbx_cmd_export(int argc, char **argv)
         struct sbx_target t;
         char err[512];
         if (!sbx_target_parse(a.to, &t, err, sizeof err)) {
-            fprintf(stderr, "sbxview: --to: %s\n", err);
+            sbx_errf("--to: %s", err);
             status = SBX_EXIT_USAGE;
         } else {
             status = run(&a, &t);

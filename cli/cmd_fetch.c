@@ -45,12 +45,12 @@ static void show_progress(void *ctx, const struct sbx_fetch_progress *p)
     struct shown *s = ctx;
     /* ids are checked to be letters, digits, _ and -: nothing to sanitise */
     if (strcmp(p->record, "metrics") == 0)
-        fprintf(stderr, "\rsbxview: fetching metrics of %s", p->sandbox);
+        fprintf(stderr, "\r%s: fetching metrics of %s", sbx_msg_prog(), p->sandbox);
     else if (p->sandbox)
-        fprintf(stderr, "\rsbxview: fetching %s of %s: page %u (%zu items)", p->record,
+        fprintf(stderr, "\r%s: fetching %s of %s: page %u (%zu items)", sbx_msg_prog(), p->record,
                 p->sandbox, p->page, p->items);
     else
-        fprintf(stderr, "\rsbxview: fetching the audit log: page %u (%zu kept)", p->page,
+        fprintf(stderr, "\r%s: fetching the audit log: page %u (%zu kept)", sbx_msg_prog(), p->page,
                 p->items);
     if (p->wait_ms > 0) {
         char wait[SBX_NUM_BUFSZ];
@@ -68,7 +68,7 @@ static void show_trace(void *ctx, const char *line, size_t len)
 {
     (void)ctx;
     struct sbx_buf b = SBX_BUF_INIT;
-    sbx_sanitize(&b, line, len, SBX_SAN_ONE_LINE, 0);
+    sbx_sanitize(&b, line, len, SBX_SAN_ONE_LINE | (sbx_msg_ascii() ? SBX_SAN_ASCII : 0), 0);
     fprintf(stderr, "%s\n", b.p ? b.p : "");
     sbx_buf_free(&b);
 }
@@ -79,7 +79,7 @@ static bool parse_seconds(const char *opt, const char *s, long *ms)
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !isfinite(v) || v <= 0 || v > 86400) {
-        fprintf(stderr, "sbxview: %s wants seconds (more than 0, at most 86400)\n", opt);
+        sbx_bad_value(opt, s, "seconds, more than 0 and at most 86400");
         return false;
     }
     *ms = (long)(v * 1000 + 0.5);
@@ -123,7 +123,8 @@ int sbx_cmd_fetch(int argc, char **argv)
     bool verbose = false, quiet = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:vqh", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:vqh", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
         case 'F': o.force = true; break;
@@ -143,33 +144,30 @@ int sbx_cmd_fetch(int argc, char **argv)
         case 'v': verbose = true; break;
         case 'q': quiet = true; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
-        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        default: return sbx_bad_option(c, argv, longopts);
         }
     }
     if (optind >= argc || strcmp(argv[optind], "runtime") != 0) {
-        fprintf(stderr, "sbxview: fetch what? (sbxview fetch runtime SANDBOX_ID... -o DIR)\n");
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("fetch what? (sbxview fetch runtime SANDBOX_ID... -o DIR)");
     }
     optind++;
     if (optind >= argc) {
-        fprintf(stderr, "sbxview: no sandbox id given\n");
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("no sandbox id given");
     }
     if (!dir || !*dir) {
-        fprintf(stderr, "sbxview: -o DIR is needed: the run folder to save into\n");
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("-o DIR is needed: the run folder to save into");
     }
     for (int i = optind; i < argc; i++) {
         if (!sbx_fetch_valid_id(argv[i])) {
-            fprintf(stderr, "sbxview: a sandbox id is 1 to 64 letters, digits, _ or -: "
-                            "argument %d is not\n", i - optind + 1);
+            sbx_errf("a sandbox id is 1 to 64 letters, digits, _ or -: "
+                            "argument %d is not", i - optind + 1);
             return SBX_EXIT_USAGE;
         }
     }
     o.api_key = getenv("RUNTIME_API_KEY");
     if (!o.api_key || !*o.api_key) {
-        fprintf(stderr, "sbxview: RUNTIME_API_KEY is not set: the fetch needs a Runtime API "
-                        "key (it is sent only in the Authorization header)\n");
+        sbx_errf("RUNTIME_API_KEY is not set: the fetch needs a Runtime API "
+                        "key (it is sent only in the Authorization header)");
         return SBX_EXIT_USAGE;
     }
     const char *url = getenv("RUNTIME_API_URL");
@@ -203,7 +201,7 @@ int sbx_cmd_fetch(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (!ok) {
         sbx_warn(err);
-        fprintf(stderr, "sbxview: nothing was saved\n");
+        sbx_errf("nothing was saved");
         return SBX_EXIT_USAGE;
     }
     if (!quiet)

@@ -26,22 +26,18 @@ static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t t
     struct progress *p = ctx;
     struct sbx_buf name = SBX_BUF_INIT;
     sbx_sanitize(&name, path, strlen(path), SBX_SAN_ONE_LINE | SBX_SAN_ASCII, 50);
-    fprintf(stderr, "\rsbxview: loading %s %3d%%", name.p ? name.p : "",
+    fprintf(stderr, "\r%s: loading %s %3d%%", sbx_msg_prog(), name.p ? name.p : "",
             total ? (int)(done * 100 / total) : 100);
     sbx_buf_free(&name);
     p->shown = true;
 }
 
-/* Colour only on a terminal that can take it, unless asked; NO_COLOR wins
- * over auto (https://no-color.org). */
 static bool wants_colour(const char *mode, const char *output)
 {
-    if (strcmp(mode, "always") == 0)
-        return true;
-    if (strcmp(mode, "never") == 0 || (output && strcmp(output, "-") != 0))
-        return false;
-    const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
-    return isatty(1) && !(no_color && *no_color) && term && *term && strcmp(term, "dumb") != 0;
+    struct sbx_colour_env env = {.no_color = getenv("NO_COLOR"),
+                                 .clicolor_force = getenv("CLICOLOR_FORCE"),
+                                 .term = getenv("TERM"), .tty = isatty(1)};
+    return sbx_colour_wanted(mode, output && strcmp(output, "-") != 0, &env);
 }
 
 struct sgr_table {
@@ -101,10 +97,12 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     const char *output = NULL;
     const char *color = "auto", *theme_name = "default";
+    bool theme_given = false;
     int c, width = 0;
     optind = 1;
+    opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:f:o:j:qh", longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(r, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;
@@ -113,42 +111,41 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         switch (c) {
         case 'f':
             if (!sbx_summary_format_parse(optarg, &fmt)) {
-                fprintf(stderr, "sbxview: unknown format (use text, markdown or json)\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("format", optarg, "text, markdown or json");
             }
             break;
         case 'o': output = optarg; break;
         case 'C':
             if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-                fprintf(stderr, "sbxview: --color wants auto, always or never\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("--color", optarg, "auto, always or never");
             }
             color = optarg;
             break;
-        case 'T': theme_name = optarg; break;
+        case 'T': theme_name = optarg; theme_given = true; break;
         case 'w': {
             char *end;
             long n = strtol(optarg, &end, 10);
             if (end == optarg || *end || n < 20 || n > 1000) {
-                fprintf(stderr, "sbxview: --width wants columns, from 20 to 1000\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("--width", optarg, "columns, from 20 to 1000");
             }
             width = (int)n;
             break;
         }
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
-        default: sbx_usage(stderr); return SBX_EXIT_USAGE;
+        default: return sbx_bad_option(c, argv, longopts);
         }
     }
     if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
         return SBX_EXIT_USAGE;
     struct sbx_inputs *in = &r->in;
     if (!in->n) {
-        fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
-        sbx_usage(stderr);
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("no input given (a file, a run folder, or - for stdin)");
     }
     if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
+    /* a theme asked for must load, coloured or not: a typo is not silent */
+    struct sbx_theme theme;
+    if (theme_given && !sbx_pick_theme(theme_name, &theme))
         return SBX_EXIT_USAGE;
 
     struct progress prog = {false};
@@ -173,7 +170,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     /* the analyses of a big log take a moment too: say so while they run */
     bool analysing = lopts.progress && tl.n >= 100000;
     if (analysing)
-        fprintf(stderr, "sbxview: analysing %zu events", tl.n);
+        fprintf(stderr, "%s: analysing %zu events", sbx_msg_prog(), tl.n);
 
     char err[256];
     struct sbx_summary sum;
@@ -183,7 +180,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     if (analysing)
         fputs("\r\033[K", stderr); /* before the error: the line it clears is the one above */
     if (!summarized) {
-        fprintf(stderr, "sbxview: %s\n", err);
+        sbx_errf("%s", err);
         status = SBX_EXIT_USAGE;
         goto done;
     }
@@ -192,8 +189,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
                                     .cols = summary_width(width, output)};
     struct sgr_table colours;
     if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
-        struct sbx_theme theme;
-        if (!sbx_pick_theme(theme_name, &theme)) {
+        if (!theme_given && !sbx_pick_theme(theme_name, &theme)) {
             status = SBX_EXIT_USAGE;
             sbx_summary_free(&sum);
             goto done;

@@ -56,7 +56,7 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
         int key = 0, cols = 0, rows = 0;
         size_t used = sbx_key_parse(k + i, n - i, &key, &cols, &rows);
         if (used == SIZE_MAX || used == 0) {
-            fprintf(stderr, "sbxview: --keys: cannot read the key at byte %zu (see --help)\n", i);
+            sbx_errf("--keys: cannot read the key at byte %zu (see --help)", i);
             status = SBX_EXIT_USAGE;
             break;
         }
@@ -300,18 +300,13 @@ static int dump_first_screen(struct view_opts *o, const struct sbx_loader_inputs
     struct sbx_timeline tl;
     struct sbx_summary sum;
     if (!sbx_loader_preview(in, PREVIEW_BYTES, &tl, &sum)) {
-        fprintf(stderr, "sbxview: nothing could be previewed (see sbxview --dump without --first-screen)\n");
+        sbx_errf("nothing could be previewed (see sbxview --dump without --first-screen)");
         return SBX_EXIT_USAGE;
     }
     int status = dump(o, &tl, &sum);
     sbx_summary_free(&sum);
     sbx_timeline_free(&tl);
     return status;
-}
-
-static void usage_view(FILE *to)
-{
-    sbx_usage(to);
 }
 
 static int run_view(int argc, char **argv, struct sbx_cli_runs *r);
@@ -339,8 +334,9 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     o.app.ascii = !utf8_locale();
     int c;
     optind = 1;
+    opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-j:Fh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:j:Fh", longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(r, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;
@@ -354,15 +350,14 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         case 'S': o.dump = o.dump_styles = true; break;
         case 'z':
             if (!sbx_parse_size(optarg, &o.cols, &o.rows)) {
-                fprintf(stderr, "sbxview: --size wants COLSxROWS, like 80x24\n");
-                return SBX_EXIT_USAGE;
+                return sbx_bad_value("--size", optarg, "COLSxROWS, like 80x24");
             }
             break;
         case 'k': o.keys = optarg; break;
         case 'F': o.follow = true; break;
         case 'P': o.dump = o.first_screen = true; break;
-        case 'h': usage_view(stdout); return SBX_EXIT_OK;
-        default: usage_view(stderr); return SBX_EXIT_USAGE;
+        case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
+        default: return sbx_bad_option(c, argv, longopts);
         }
     }
     if (!sbx_cli_runs_rest(r, argc, argv)) /* after "--" */
@@ -370,11 +365,13 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     o.app.threads = r->threads;
     struct sbx_inputs *in = &r->in;
     if (!in->n) {
-        fprintf(stderr, "sbxview: no input given (a file, a run folder, or - for stdin)\n");
-        usage_view(stderr);
-        return SBX_EXIT_USAGE;
+        return sbx_usage_errorf("no input given (a file, a run folder, or - for stdin)");
     }
     if (!sbx_inputs_done(in))
+        return SBX_EXIT_USAGE;
+    /* --dump draws no colour, but a theme that cannot load is an error there too */
+    struct sbx_theme theme;
+    if (!sbx_pick_theme(o.theme, &theme))
         return SBX_EXIT_USAGE;
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = r->allow, .import = sbx_cli_import_opts(r),

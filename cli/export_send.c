@@ -47,7 +47,7 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         const char *unset[4];
         size_t n = sbx_send_placeholders(a->target, &env, unset, 4);
         for (size_t i = 0; i < n; i++)
-            fprintf(stderr, "sbxview: %s is not set: a real export would stop here\n", unset[i]);
+            sbx_errf("%s is not set: a real export would stop here", unset[i]);
         struct sbx_send_request r;
         if (!sbx_send_build(a->target, &env, a->body, a->len, a->digest, &r, err, sizeof err)) {
             sbx_warn(err);

@@ -5,6 +5,7 @@
 
 #include "importers/readfile.h"
 #include "cli/cli.h"
+#include "cli/msg.h"
 #include "cli/subcommands.h"
 
 #ifndef SBX_VERSION
@@ -23,10 +24,11 @@ int main(int argc, char **argv)
         printf("sbxview %s\n", SBX_VERSION);
         return SBX_EXIT_OK;
     }
-    if (argc < 2) {
-        sbx_usage(stderr);
+    if (argc < 2) { /* no input named: a reminder, not the whole help */
+        sbx_short_usage(stderr);
         return SBX_EXIT_USAGE;
     }
     const struct sbx_subcommand *c = sbx_subcommand_find(argv[1]);
+    sbx_msg_set_command(c ? c->name : NULL);
     return c ? c->run(argc - 1, argv + 1) : sbx_cmd_view(argc, argv);
 }

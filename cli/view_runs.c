@@ -23,7 +23,7 @@ static int dump(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
         int key = 0, cols = 0, rows = 0;
         size_t used = sbx_key_parse(k + i, n - i, &key, &cols, &rows);
         if (used == SIZE_MAX || used == 0) {
-            fprintf(stderr, "sbxview: --keys: cannot read the key at byte %zu (see --help)\n", i);
+            sbx_errf("--keys: cannot read the key at byte %zu (see --help)", i);
             return SBX_EXIT_USAGE;
         }
         i += used;

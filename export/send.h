@@ -74,7 +74,8 @@ void sbx_send_settings_fill(struct sbx_send_env *env,
 
 /* A dry run or a preview needs no credentials: each one t's service can be
  * shown without (a token, a user) that env lacks gets a stand-in, which
- * the request masks as it masks any credential. The first max of the
+ * the request masks as it masks any credential, and a service URL with no
+ * default gets its placeholder ("https://<JIRA_URL unset>"). The first max of the
  * variables stood in for go to unset (static strings); how many went
  * there is returned (0: none was missing). */
 size_t sbx_send_placeholders(const struct sbx_target *t, struct sbx_send_env *env,

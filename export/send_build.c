@@ -40,9 +40,9 @@ size_t sbx_send_placeholders(const struct sbx_target *t, struct sbx_send_env *en
     for (size_t i = 0; i < SBX_SERVICE_SETTINGS_MAX && svc->settings[i].var; i++) {
         const struct sbx_service_setting *s = &svc->settings[i];
         const char **slot = sbx_service_setting_slot(env, s);
-        if (!s->stand_in || *slot)
+        if (*slot || !(s->stand_in || s->placeholder))
             continue;
-        *slot = stand_in;
+        *slot = s->stand_in ? stand_in : s->placeholder;
         if (n < max)
             unset[n++] = s->var;
     }

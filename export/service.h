@@ -41,6 +41,9 @@ struct sbx_service_setting {
     size_t field;    /* offsetof(struct sbx_send_env, ITS_FIELD), a const char * */
     bool secret;     /* a credential: a URL a server answers with that holds it is dropped */
     bool stand_in;   /* a dry run without it goes on, a masked stand-in in its place */
+    /* a URL with no default: what a dry run shows in its place when it is
+     * unset ("https://<JIRA_URL unset>"), or NULL */
+    const char *placeholder;
 };
 
 #define SBX_SERVICE_SETTINGS_MAX 4

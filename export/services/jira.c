@@ -124,7 +124,8 @@ const struct sbx_service sbx_service_jira = {
     .request = request,
     .secret_vars = "JIRA_USER and JIRA_TOKEN",
     .settings = {
-        {.var = "JIRA_URL", .field = offsetof(struct sbx_send_env, jira_url)},
+        {.var = "JIRA_URL", .field = offsetof(struct sbx_send_env, jira_url),
+         .placeholder = "https://<JIRA_URL unset>"},
         {.var = "JIRA_USER", .field = offsetof(struct sbx_send_env, jira_user), .stand_in = true},
         {.var = "JIRA_TOKEN", .field = offsetof(struct sbx_send_env, jira_token),
          .secret = true, .stand_in = true},

@@ -228,10 +228,17 @@ static void bad_targets(void **state)
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
     assert_true(a.msg_error);
     assert_non_null(strstr(a.msg, "export:"));
+    /* a service URL not set: the preview shows the request with a
+     * placeholder in its place, and names what is missing */
     settings.jira_url = NULL;
     keys(&a, "ejira:OPS-1\n");
+    assert_int_equal(a.view, SBX_VIEW_EXPORT);
+    char *doc = whole_doc(&a);
+    assert_non_null(strstr(doc, "POST https://<JIRA_URL unset>/rest/api/3/issue/OPS-1/comment"));
+    assert_non_null(strstr(doc, "JIRA_URL, JIRA_USER, JIRA_TOKEN are not set"));
+    free(doc);
+    keys(&a, "q");
     assert_int_equal(a.view, SBX_VIEW_TIMELINE);
-    assert_non_null(strstr(a.msg, "JIRA_URL"));
     keys(&a, "eslack:");
     assert_int_equal(a.prompt, 'e');
     keys(&a, "<Esc>");

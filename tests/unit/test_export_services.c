@@ -175,10 +175,16 @@ static void stand_ins(void **state)
         for (size_t i = 0; i < nsettings(at(k)); i++) {
             const struct sbx_service_setting *s = &at(k)->settings[i];
             const char *v = sbx_service_setting_value(&env, s);
-            if (s->stand_in) {
+            if (s->stand_in || s->placeholder) {
                 assert_true(want < n);
                 assert_string_equal(unset[want++], s->var);
                 assert_non_null(v);
+                /* a URL's placeholder names the variable, and is no credential */
+                if (s->placeholder) {
+                    assert_false(s->stand_in);
+                    assert_non_null(strstr(v, s->var));
+                    assert_non_null(strstr(v, " unset>"));
+                }
             } else {
                 assert_null(v);
             }
@@ -191,9 +197,11 @@ static void stand_ins(void **state)
     struct sbx_target jira = {.kind = SBX_TARGET_JIRA};
     struct sbx_send_env env = {.jira_user = "me"};
     const char *unset[1];
-    assert_int_equal(sbx_send_placeholders(&jira, &env, unset, 1), 1);
-    assert_string_equal(unset[0], "JIRA_TOKEN");
+    assert_int_equal(sbx_send_placeholders(&jira, &env, unset, 1), 1); /* the first of two */
+    assert_string_equal(unset[0], "JIRA_URL");
+    assert_string_equal(env.jira_url, "https://<JIRA_URL unset>");
     assert_string_equal(env.jira_user, "me");
+    assert_non_null(env.jira_token);
 }
 
 /* A URL a server answers with that holds any service's secret setting, or

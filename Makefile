@@ -50,7 +50,7 @@ APPA := $(B)/libsbxview-app.a
 BIN := $(if $(filter 1,$(SANITIZE)),$(B)/sbxview,sbxview)
 
 .PHONY: all example check test layers unit golden golden-update e2e fuzz-smoke asan bench install \
-        uninstall clean
+        uninstall clean completions
 all: $(BIN)
 
 $(B)/%.o: %.c
@@ -107,7 +107,12 @@ e2e: $(BIN)
 layers:
 	tests/layers/test
 
-test: layers unit golden e2e
+# The shell completions as bash, zsh and fish drive them (zsh and fish
+# skipped when absent).
+completions: $(BIN)
+	tests/completions/run ./$(BIN)
+
+test: layers unit golden e2e completions
 
 # The whole suite once more with AddressSanitizer and UBSan.
 asan:
@@ -128,10 +133,18 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/sbxview
 	install -m 644 sbxview.1 $(DESTDIR)$(MANDIR)/man1/sbxview.1
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 644 completions/sbxview.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sbxview
+	install -m 644 completions/_sbxview $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_sbxview
+	install -m 644 completions/sbxview.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sbxview.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sbxview $(DESTDIR)$(MANDIR)/man1/sbxview.1
 	rm -f $(patsubst themes/%,$(DESTDIR)$(DATADIR)/themes/%,$(wildcard themes/*.theme))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sbxview \
+	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_sbxview \
+	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sbxview.fish
 	-rmdir $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:

@@ -19,6 +19,7 @@
 #include "render/sanitize.h"
 #include "render/untrusted.h"
 #include "cli/cli.h"
+#include "cli/subcommands.h"
 #include "cli/cli_util.h"
 
 struct report {
@@ -208,14 +209,16 @@ int sbx_cmd_check(int argc, char **argv)
     return status;
 }
 
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
+    {"require", required_argument, NULL, 'r'},
+    {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
+    SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
+};
+const struct sbx_cli_opts sbx_check_opts = {"-:f:a:j:qh", longopts};
+
 static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
-        {"require", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
-        SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
-    };
     struct report r = {0};
     bool json = false;
     unsigned required = 0;
@@ -223,7 +226,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     optind = 1;
     opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-:f:a:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, sbx_check_opts.shorts, longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(runs, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;

@@ -13,6 +13,7 @@
 #include "analyses/summary.h"
 #include "render/compare/compare.h"
 #include "cli/cli.h"
+#include "cli/subcommands.h"
 #include "cli/cli_util.h"
 #include "cli/view_runs.h"
 
@@ -37,20 +38,22 @@ static bool load_run(struct side *s, const struct sbx_cli_runs *r, size_t i)
     return s->summarized;
 }
 
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
+    SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
+};
+const struct sbx_cli_opts sbx_compare_opts = {"-:f:o:j:qh", longopts};
+
 static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
-        SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
-    };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     bool fmt_given = false;
     const char *output = NULL;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "-:f:o:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, sbx_compare_opts.shorts, longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(r, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;

@@ -12,6 +12,7 @@
 #include "analyses/summary.h"
 #include "render/sanitize.h"
 #include "cli/cli.h"
+#include "cli/subcommands.h"
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
 
@@ -31,19 +32,21 @@ static void given(struct export_args *a, const char *s)
     a->given[a->ngiven++] = s;
 }
 
+static const struct option longopts[] = {
+    {"to", required_argument, NULL, 't'},      {"include-output", no_argument, NULL, 'O'},
+    {"dry-run", no_argument, NULL, 'n'},       {"jira-api", required_argument, NULL, 'J'},
+    {"timeout", required_argument, NULL, 'T'}, {"repost", no_argument, NULL, 'R'},
+    {"help", no_argument, NULL, 'h'},          SBX_CLI_RUNS_LONGOPTS,
+    SBX_CLI_QUIET_LONGOPT,                     {NULL, 0, NULL, 0},
+};
+const struct sbx_cli_opts sbx_export_opts = {"-:t:j:qh", longopts};
+
 static int parse(int argc, char **argv, struct export_args *a)
 {
-    static const struct option longopts[] = {
-        {"to", required_argument, NULL, 't'},      {"include-output", no_argument, NULL, 'O'},
-        {"dry-run", no_argument, NULL, 'n'},       {"jira-api", required_argument, NULL, 'J'},
-        {"timeout", required_argument, NULL, 'T'}, {"repost", no_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},          SBX_CLI_RUNS_LONGOPTS,
-        SBX_CLI_QUIET_LONGOPT,                     {NULL, 0, NULL, 0},
-    };
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "-:t:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, sbx_export_opts.shorts, longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(&a->runs, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;

@@ -13,6 +13,7 @@
 #include "importers/fetch/fetch_runtime.h"
 #include "render/sanitize.h"
 #include "cli/cli.h"
+#include "cli/subcommands.h"
 #include "cli/cli_util.h"
 
 /* Set by SIGINT, SIGTERM or SIGHUP: the fetch stops and removes what it wrote.
@@ -104,27 +105,29 @@ static void print_saved(const char *dir, const struct sbx_fetch_report *rep)
     }
 }
 
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, 'F'},
+    {"deadline", required_argument, NULL, 'D'},
+    {"timeout", required_argument, NULL, 'T'},
+    {"connect-timeout", required_argument, NULL, 'C'},
+    {"metrics-range", required_argument, NULL, 'R'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+const struct sbx_cli_opts sbx_fetch_opts = {":o:vqh", longopts};
+
 int sbx_cmd_fetch(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"force", no_argument, NULL, 'F'},
-        {"deadline", required_argument, NULL, 'D'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"connect-timeout", required_argument, NULL, 'C'},
-        {"metrics-range", required_argument, NULL, 'R'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     struct sbx_fetch_opts o = {0};
     const char *dir = NULL;
     bool verbose = false, quiet = false;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:vqh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, sbx_fetch_opts.shorts, longopts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
         case 'F': o.force = true; break;

@@ -14,6 +14,7 @@
 #include "render/summary/summary.h"
 #include "render/theme.h"
 #include "cli/cli.h"
+#include "cli/subcommands.h"
 #include "cli/cli_util.h"
 
 
@@ -84,16 +85,18 @@ int sbx_cmd_summary(int argc, char **argv)
     return status;
 }
 
+static const struct option longopts[] = {
+    {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+    {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
+    {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
+    {"width", required_argument, NULL, 'w'},
+    SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
+    {NULL, 0, NULL, 0},
+};
+const struct sbx_cli_opts sbx_summary_opts = {"-:f:o:j:qh", longopts};
+
 static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
-        {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
-        {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
-        {"width", required_argument, NULL, 'w'},
-        SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
-        {NULL, 0, NULL, 0},
-    };
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
     const char *output = NULL;
     const char *color = "auto", *theme_name = "default";
@@ -102,7 +105,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     optind = 1;
     opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-:f:o:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, sbx_summary_opts.shorts, longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(r, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;

@@ -13,6 +13,7 @@
 #include "importers/follow.h"
 #include "app/app.h"
 #include "cli/cli.h"
+#include "cli/subcommands.h"
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
 #include "app/keys.h"
@@ -319,16 +320,20 @@ int sbx_cmd_view(int argc, char **argv)
     return status;
 }
 
+static const struct option longopts[] = {
+    {"local", no_argument, NULL, 'L'},      {"theme", required_argument, NULL, 'T'},
+    {"no-mouse", no_argument, NULL, 'M'},   {"dump", no_argument, NULL, 'D'},
+    {"dump-styles", no_argument, NULL, 'S'}, {"size", required_argument, NULL, 'z'},
+    {"keys", required_argument, NULL, 'k'}, {"follow", no_argument, NULL, 'F'},
+    {"first-screen", no_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
+    SBX_CLI_RUNS_LONGOPTS,                  {NULL, 0, NULL, 0},
+};
+const struct sbx_cli_opts sbx_view_opts = {"-:j:Fh", longopts};
+const char sbx_view_exits[] = "0 quit, 2 a usage error, no terminal, or nothing loaded, "
+                              "128+N ended by signal N (the terminal put back first)";
+
 static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
 {
-    static const struct option longopts[] = {
-        {"local", no_argument, NULL, 'L'},      {"theme", required_argument, NULL, 'T'},
-        {"no-mouse", no_argument, NULL, 'M'},   {"dump", no_argument, NULL, 'D'},
-        {"dump-styles", no_argument, NULL, 'S'}, {"size", required_argument, NULL, 'z'},
-        {"keys", required_argument, NULL, 'k'}, {"follow", no_argument, NULL, 'F'},
-        {"first-screen", no_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
-        SBX_CLI_RUNS_LONGOPTS,                  {NULL, 0, NULL, 0},
-    };
     struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24,
                           .app.open_on_finding = true};
     o.app.ascii = !utf8_locale();
@@ -336,7 +341,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     optind = 1;
     opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
-    while ((c = getopt_long(argc, argv, "-:j:Fh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, sbx_view_opts.shorts, longopts, NULL)) != -1) {
         int took = sbx_cli_runs_option(r, c, optarg);
         if (took < 0)
             return SBX_EXIT_USAGE;

@@ -5,17 +5,24 @@
 #include "cli/cli.h"
 
 const struct sbx_subcommand sbx_subcommands[] = {
-    {"summary", "[OPTIONS] FILE|FOLDER|- ...", "the one-screen summary of a run", sbx_cmd_summary},
+    {"summary", "[OPTIONS] FILE|FOLDER|- ...", "the one-screen summary of a run", sbx_cmd_summary,
+     &sbx_summary_opts, "0 written, 2 a usage error, nothing loaded, or the output not written"},
     {"check",
      "[--format text|json] [--allow KIND,...] [--require record,wrapper] [--allow-list FILE] "
      "[--as FORMAT] FILE|FOLDER ...",
-     "every finding, a line each (for CI)", sbx_cmd_check},
+     "every finding, a line each (for CI)", sbx_cmd_check, &sbx_check_opts,
+     "0 no finding, 1 findings or lines not read, 2 could not check (a usage error, nothing "
+     "loaded, or a source --require names missing)"},
     {"compare", "[OPTIONS] RUN_A RUN_B",
-     "what the agent did differently in two runs (files or run folders)", sbx_cmd_compare},
+     "what the agent did differently in two runs (files or run folders)", sbx_cmd_compare,
+     &sbx_compare_opts, "0 the same, 1 different, 2 could not compare"},
     {"fetch", "runtime [OPTIONS] SANDBOX_ID... -o DIR", "save Runtime's records of sandboxes",
-     sbx_cmd_fetch},
+     sbx_cmd_fetch, &sbx_fetch_opts,
+     "0 saved, 2 a usage error or nothing saved (the message names the sandbox, record and page)"},
     {"export", "--to TARGET [OPTIONS] FILE|FOLDER ...",
-     "the summary, findings and digests as a markdown file or a ticket comment", sbx_cmd_export},
+     "the summary, findings and digests as a markdown file or a ticket comment", sbx_cmd_export,
+     &sbx_export_opts,
+     "0 written, posted, found posted before, or shown (--dry-run), 2 none of those"},
 };
 const size_t sbx_nsubcommands = sizeof sbx_subcommands / sizeof *sbx_subcommands;
 

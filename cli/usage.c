@@ -80,6 +80,15 @@ static void usage_list(FILE *to)
     }
 }
 
+/* One command's exit statuses (the table's words), wrapped under column 20. */
+static void exit_entry(FILE *to, const char *name, const char *exits)
+{
+    int col = fprintf(to, "  sbxview%s%s", name ? " " : "", name ? name : "");
+    pad(to, &col, 20);
+    put_words(to, exits, &col, 20, true);
+    fputc('\n', to);
+}
+
 /* A ", "-separated list, from column col on, wrapped at cols columns,
  * later lines indented to column 24. */
 static void wrap_list(FILE *to, const char *list, int col, int cols)
@@ -152,8 +161,11 @@ void sbx_usage(FILE *to)
           "      --max-input SIZE  the most standard input or a FIFO may hold (default 2G;\n"
           "                        K, M, G, T); every command that reads runs takes it\n"
           "  -q, --quiet           no progress or warnings on standard error\n"
-          "      --color WHEN      auto (default: on a terminal, unless NO_COLOR is set),\n"
-          "                        always, or never; text format only\n"
+          "      --color WHEN      (or --colour) auto, always or never; text format only.\n"
+          "                        auto (default): colour on a terminal whose TERM is not\n"
+          "                        dumb; NO_COLOR (set, not empty) turns it off, then\n"
+          "                        CLICOLOR_FORCE (set, not empty or 0) turns it on even\n"
+          "                        into a pipe; never into a file named by -o\n"
           "      --theme NAME      colours from NAME.theme in $XDG_CONFIG_HOME/sbxview/themes\n"
           "                        or the installed themes (default: default)\n"
           "\n"
@@ -178,6 +190,11 @@ void sbx_usage(FILE *to)
           "cannot tell (the cross-check needs the wrapper's log and Runtime's command\n"
           "record). Exit 0 no finding, 1 findings, 2 could not check (nothing loaded, or\n"
           "--require record|wrapper names a source that is missing).\n"
+          "Check options (also -j, -q as for summary, and the input options):\n"
+          "  -f, --format FORMAT   text (default: a line per finding) or json (schema 1)\n"
+          "  -a, --allow KIND,...  kinds that do not fail the check (the names below)\n"
+          "      --require SOURCE,...  record, wrapper: could not check (exit 2) when one\n"
+          "                        is not among the inputs\n"
           "Finding kinds, heaviest first (--allow accepts them):\n",
           to);
     sbx_check_kinds(to);
@@ -194,7 +211,7 @@ void sbx_usage(FILE *to)
           "  -q, --quiet           no progress line and no list of saved files\n"
           "\n"
           "Export options (and the input options above):\n"
-          "      --to TARGET       where the summary goes:\n"
+          "  -t, --to TARGET       where the summary goes:\n"
           "                        file:PATH.md or a bare PATH (written whole or not at all;\n"
           "                          file:- for standard output)\n"
           "                        github:OWNER/REPO#N  a comment on issue or pull request N\n"
@@ -205,8 +222,9 @@ void sbx_usage(FILE *to)
           "                        slack:  an incoming webhook (SLACK_WEBHOOK_URL)\n"
           "                        SBXVIEW_CA_FILE: a CA bundle to trust instead of the system's\n"
           "      --include-output  add the last 20 lines of each failed command's output\n"
-          "      --dry-run         print the request (tokens masked) or the file's text,\n"
-          "                        without sending or writing\n"
+          "      --dry-run         print the request (tokens masked; an unset service URL\n"
+          "                        as <JIRA_URL unset>) or the file's text, without\n"
+          "                        sending or writing\n"
           "      --jira-api 2|3    Jira's REST API: 3 (default, Atlassian Document Format)\n"
           "                        or 2 (plain text)\n"
           "      --timeout S       one request's time limit (default 30)\n"
@@ -226,12 +244,13 @@ void sbx_usage(FILE *to)
           "  -h, --help            this help\n"
           "  -V, --version         the version\n"
           "\n"
-          "Exit status: 0 done; 2 a usage error, no terminal for the review, nothing\n"
-          "could be loaded, a fetch that saved nothing (it names the sandbox, record\n"
-          "and page, and why), or an export neither written, posted nor found posted\n"
-          "before; 128+N the review was ended by signal N. Lines that cannot be read\n"
-          "are reported with file, line and reason, and the rest loads.\n"
-          "See sbxview(1).\n",
+          "Exit status:\n",
+          to);
+    exit_entry(to, NULL, sbx_view_exits);
+    for (size_t i = 0; i < sbx_nsubcommands; i++)
+        exit_entry(to, sbx_subcommands[i].name, sbx_subcommands[i].exits);
+    fputs("Lines that cannot be read are reported with file, line and reason, and the\n"
+          "rest loads. See sbxview(1).\n",
           to);
 }
 

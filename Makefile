@@ -50,7 +50,7 @@ APPA := $(B)/libsbxview-app.a
 BIN := $(if $(filter 1,$(SANITIZE)),$(B)/sbxview,sbxview)
 
 .PHONY: all example check test layers unit golden golden-update e2e fuzz-smoke asan bench install \
-        uninstall clean completions
+        uninstall clean completions readme
 all: $(BIN)
 
 $(B)/%.o: %.c
@@ -108,11 +108,15 @@ layers:
 	tests/layers/test
 
 # The shell completions as bash, zsh and fish drive them (zsh and fish
-# skipped when absent).
+# skipped when absent), and the README's console examples run and compared.
 completions: $(BIN)
 	tests/completions/run ./$(BIN)
 
-test: layers unit golden e2e completions
+readme: $(BIN)
+	tests/readme/run ./$(BIN)
+	tests/readme/test ./$(BIN)
+
+test: layers unit golden e2e completions readme
 
 # The whole suite once more with AddressSanitizer and UBSan.
 asan:

@@ -189,7 +189,7 @@ void sbx_check_kinds(FILE *to)
             fprintf(to, "  %-20s %s\n", sbx_findings[i].name, sbx_findings[i].check);
     fprintf(to, "  %-20s %s\n", SKIPS_NAME, "lines that were skipped and files that were not read");
     /* the names compare and the JSON also give: --allow takes them, to no effect */
-    const char *sep = "  Also taken (check does not report them):";
+    const char *sep = "  --allow also takes, to no effect:";
     for (size_t i = 0; i < sbx_nfindings; i++)
         if (!sbx_findings[i].check) {
             fprintf(to, "%s %s", sep, sbx_findings[i].name);

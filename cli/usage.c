@@ -167,7 +167,8 @@ void sbx_usage(FILE *to)
           "                        CLICOLOR_FORCE (set, not empty or 0) turns it on even\n"
           "                        into a pipe; never into a file named by -o\n"
           "      --theme NAME      colours from NAME.theme in $XDG_CONFIG_HOME/sbxview/themes\n"
-          "                        or the installed themes (default: default)\n"
+          "                        or the installed themes (default: default); one that\n"
+          "                        is missing or bad is an error, coloured or not\n"
           "\n"
           "Compare options (also -o, -j, -q as for summary, and the input options):\n"
           "  -f, --format FORMAT   text (default: the differences, then the commands\n"
@@ -249,7 +250,9 @@ void sbx_usage(FILE *to)
     exit_entry(to, NULL, sbx_view_exits);
     for (size_t i = 0; i < sbx_nsubcommands; i++)
         exit_entry(to, sbx_subcommands[i].name, sbx_subcommands[i].exits);
-    fputs("Lines that cannot be read are reported with file, line and reason, and the\n"
+    fputs("Messages on stderr start with 'sbxview:' or 'sbxview SUB:' (ASCII only under\n"
+          "a locale that is not UTF-8); a usage error is one line, then where to look.\n"
+          "Lines that cannot be read are reported with file, line and reason, and the\n"
           "rest loads. See sbxview(1).\n",
           to);
 }

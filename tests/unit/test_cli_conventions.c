@@ -17,8 +17,11 @@
 
 #include "cases.h"
 #include "base/asciifold.h"
+#include "model/findings.h"
+#include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "cli/msg.h"
+#include "cli/subcommands.h"
 
 static const struct option longopts[] = {
     {"format", required_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
@@ -116,11 +119,106 @@ static void prefix(void **state)
     assert_string_equal(sbx_msg_prog(), "sbxview export");
 }
 
+/* Runs a command's function with stdout and stderr caught (the run's
+ * output is not looked at); returns its exit status. */
+static int run_quiet(int (*cmd)(int, char **), char **argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(1), err = dup(2);
+    FILE *sink = tmpfile();
+    assert_non_null(sink);
+    dup2(fileno(sink), 1);
+    dup2(fileno(sink), 2);
+    optind = 0;
+    int status = cmd(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(out, 1);
+    dup2(err, 2);
+    close(out);
+    close(err);
+    fclose(sink);
+    return status;
+}
+
+/* check --allow takes every name the findings table gives (the names
+ * compare and the JSON use), those check does not report too, and refuses
+ * anything else. */
+static void allow_takes_every_finding_name(void **state)
+{
+    (void)state;
+    sbx_msg_set_command("check");
+    char list[64]; /* check cuts its value at the commas, as it may cut argv's */
+    for (size_t i = 0; i < sbx_nfindings; i++) {
+        snprintf(list, sizeof list, "%s", sbx_findings[i].name);
+        char *argv[] = {"check", "-q", "--allow", list, "examples/csv-fix", NULL};
+        int status = run_quiet(sbx_cmd_check, argv);
+        if (status != 1) /* the example has findings of other kinds whatever is allowed */
+            fail_msg("check --allow %s: exit %d", sbx_findings[i].name, status);
+    }
+    snprintf(list, sizeof list, "skipped-lines,secret");
+    char *skips[] = {"check", "-q", "--allow", list, "examples/csv-fix", NULL};
+    assert_int_equal(run_quiet(sbx_cmd_check, skips), 1);
+    static const char *const bad[] = {"account-inside", "secrets", "Secret", "", "secret,"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(list, sizeof list, "%s%s", bad[i], strcmp(bad[i], "secret,") == 0 ? "nope" : "");
+        char *argv[] = {"check", "-q", "--allow", list, "examples/csv-fix", NULL};
+        if (run_quiet(sbx_cmd_check, argv) != 2 && *list)
+            fail_msg("check --allow %s was taken", list);
+    }
+}
+
+/* A theme that cannot load is an error when nothing is coloured too. */
+static void a_missing_theme_is_an_error(void **state)
+{
+    (void)state;
+    sbx_msg_set_command("summary");
+    char *json[] = {"summary", "-q", "-f", "json", "--theme", "no-such-theme", "examples/csv-fix", NULL};
+    assert_int_equal(run_quiet(sbx_cmd_summary, json), 2);
+    char *never[] = {"summary", "-q", "--color", "never", "--theme", "no-such-theme", "examples/csv-fix", NULL};
+    assert_int_equal(run_quiet(sbx_cmd_summary, never), 2);
+    char *plain[] = {"summary", "-q", "-f", "json", "examples/csv-fix", NULL};
+    assert_int_equal(run_quiet(sbx_cmd_summary, plain), 0);
+    sbx_msg_set_command(NULL);
+    char *dump[] = {"sbxview", "--dump", "--theme", "no-such-theme", "examples/csv-fix", NULL};
+    assert_int_equal(run_quiet(sbx_cmd_view, dump), 2);
+}
+
+/* Bare sbxview: a few lines naming the forms and every sub-command, then
+ * where to look; not the whole help. */
+static void short_usage(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    sbx_short_usage(f);
+    long n = ftell(f);
+    char *s = calloc(1, (size_t)n + 1);
+    rewind(f);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    size_t lines = 0;
+    for (const char *p = s; *p; p++)
+        lines += *p == '\n';
+    assert_true(lines >= 2 && lines <= 5);
+    assert_non_null(strstr(s, "Usage: sbxview [OPTIONS] FILE"));
+    for (size_t i = 0; i < sbx_nsubcommands; i++)
+        assert_non_null(strstr(s, sbx_subcommands[i].name));
+    assert_non_null(strstr(s, "\nTry 'sbxview --help' for more information.\n"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(conventions),
         cmocka_unit_test(prefix),
+        cmocka_unit_test(allow_takes_every_finding_name),
+        cmocka_unit_test(a_missing_theme_is_an_error),
+        cmocka_unit_test(short_usage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,10 +4,10 @@
 # program's own option table by tests/unit/test_cli_docs.c, and the
 # completion is driven by tests/completions/run.
 
-# The options of a command ("review": none given).
+# The options of a command ("view": the review, no sub-command given).
 _sbxview_options() {
     case $1 in
-    review) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen -j --threads --as --allow-list --skew --max-input -h --help" ;;
+    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen -j --threads --as --allow-list --skew --max-input -h --help" ;;
     summary) echo "-f --format -o --output --color --colour --theme --width -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
     check) echo "-f --format -a --allow --require -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
     compare) echo "-f --format -o --output -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
@@ -52,7 +52,7 @@ _sbxview_files() {
 }
 
 _sbxview() {
-    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd=review
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd=view
     if ((COMP_CWORD > 1)); then
         case " $_sbxview_subcommands " in *" ${COMP_WORDS[1]} "*) cmd=${COMP_WORDS[1]} ;; esac
     fi

@@ -30,7 +30,8 @@ static int gaps;
 #define gap(...) (print_error(__VA_ARGS__), print_error("\n"), gaps++)
 #define no_gaps() assert_int_equal(gaps, 0)
 
-/* The commands: the review (called "review" in the completions) and the rows. */
+/* The commands: the review (called "view" in the completions, a name no
+ * sub-command may have: test_cli_subcommands) and the rows. */
 struct command {
     const char *name;
     const struct sbx_cli_opts *opts;
@@ -40,10 +41,13 @@ struct command {
 static size_t commands(struct command *out, size_t max)
 {
     size_t n = 0;
-    out[n++] = (struct command){"review", &sbx_view_opts, sbx_view_exits};
-    for (size_t i = 0; i < sbx_nsubcommands && n < max; i++)
-        out[n++] = (struct command){sbx_subcommands[i].name, sbx_subcommands[i].opts,
-                                    sbx_subcommands[i].exits};
+    out[n++] = (struct command){"view", &sbx_view_opts, sbx_view_exits};
+    for (size_t i = 0; i < sbx_nsubcommands && n < max; i++) {
+        const struct sbx_subcommand *c = &sbx_subcommands[i];
+        if (!c->opts || !c->opts->shorts || !c->opts->longs || !c->exits || !*c->exits)
+            fail_msg("the row of %s has no option table or exit statuses (cli/subcommands.c)", c->name);
+        out[n++] = (struct command){c->name, c->opts, c->exits};
+    }
     return n;
 }
 

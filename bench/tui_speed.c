@@ -3,8 +3,13 @@
  * (what the terminal then copies is the cells that changed).
  *
  *   tui_speed LOG [COLSxROWS]
+ *   tui_speed LOG COLSxROWS --first-builds RUNS
  *
- * Prints one line per key: "key NAME median_ms MAX_ms runs". */
+ * Prints one line per key: "key NAME median_ms MAX_ms runs". With
+ * --first-builds, instead, how long each view takes to open the first time
+ * (a fresh app each run: the data set, the view's key, the screen drawn;
+ * the timeline's is the data set and the first screen): one line per view,
+ * "view NAME median_ms MAX_ms runs". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +56,43 @@ static void measure(struct sbx_app *a, struct sbx_grid *g, const char *name, con
     free(t);
 }
 
+/* Each view's first build, from a fresh app on the loaded data. */
+static void first_builds(struct sbx_timeline *tl, struct sbx_summary *sum, int cols, int rows,
+                         int runs)
+{
+    static const struct {
+        const char *name;
+        int key; /* 0: the timeline, the view the data opens on */
+    } views[] = {
+        {"timeline", 0},          {"summary", 's'},          {"files", SBX_KEY_F2},
+        {"network", SBX_KEY_F3},  {"detail", SBX_KEY_ENTER}, {"help", '?'},
+    };
+    double *t = malloc((size_t)runs * sizeof *t);
+    for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+        for (int r = 0; r < runs; r++) {
+            struct sbx_app_opts o = {0};
+            struct sbx_app a;
+            struct sbx_grid g;
+            sbx_grid_init(&g, false);
+            sbx_app_init(&a, &o, cols, rows);
+            double t0 = now_ms();
+            sbx_app_set_data(&a, tl, sum, false);
+            if (views[v].key) {
+                sbx_app_draw(&a, &g);
+                t0 = now_ms();
+                sbx_app_key(&a, views[v].key, 1, 0);
+            }
+            sbx_app_draw(&a, &g);
+            t[r] = now_ms() - t0;
+            sbx_app_free(&a);
+            sbx_grid_free(&g);
+        }
+        qsort(t, (size_t)runs, sizeof *t, by_value);
+        printf("view %-14s %8.3f %8.3f %d\n", views[v].name, t[runs / 2], t[runs - 1], runs);
+    }
+    free(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -70,6 +112,13 @@ int main(int argc, char **argv)
     char err[256];
     if (!sbx_summarize(&tl, NULL, &sum, err, sizeof err))
         return 2;
+    if (argc > 4 && strcmp(argv[3], "--first-builds") == 0) {
+        first_builds(&tl, &sum, cols, rows, atoi(argv[4]) > 0 ? atoi(argv[4]) : 1);
+        sbx_summary_free(&sum);
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+        return 0;
+    }
     struct sbx_app_opts o = {0};
     struct sbx_app a;
     sbx_app_init(&a, &o, cols, rows);

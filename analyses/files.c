@@ -11,49 +11,55 @@
 #include <string.h>
 
 #include "analyses/analyses.h"
+#include "analyses/hostindex.h"
 #include "model/diffs.h"
 
+/* One path's namings, in timeline order: its first and last change and
+ * every kind it was named with. Found by a hash of the path (each naming
+ * once, in constant time), not by sorting every naming. */
 struct naming {
     const char *path;
-    size_t order; /* the event's position in the timeline */
-    int change;
+    unsigned char first, last, kinds;
 };
 
 struct namings {
     struct naming *v;
     size_t n, cap;
+    struct sbx_hostindex ix; /* path -> index into v */
 };
 
-static int naming_cmp(const void *x, const void *y)
+static void name(struct namings *ns, const char *path, int change)
 {
-    const struct naming *a = x, *b = y;
-    int c = strcmp(a->path, b->path);
-    return c ? c : a->order < b->order ? -1 : a->order > b->order;
+    size_t len = strlen(path), at = sbx_hostindex_find(&ns->ix, path, len);
+    if (at == SIZE_MAX) {
+        SBX_GROW(ns->v, ns->n, ns->cap);
+        ns->v[ns->n] = (struct naming){path, (unsigned char)change, (unsigned char)change,
+                                       (unsigned char)(1u << change)};
+        sbx_hostindex_put(&ns->ix, path, len, ns->n++);
+        return;
+    }
+    ns->v[at].last = (unsigned char)change;
+    ns->v[at].kinds |= (unsigned char)(1u << change);
 }
 
 static void settle(struct namings *ns, struct sbx_strlist *lists)
 {
-    if (ns->n)
-        qsort(ns->v, ns->n, sizeof *ns->v, naming_cmp);
-    for (size_t i = 0; i < ns->n;) {
-        size_t j = i;
-        bool in[SBX_CHANGE_COUNT] = {false};
-        while (j < ns->n && strcmp(ns->v[j].path, ns->v[i].path) == 0)
-            in[ns->v[j++].change] = true;
-        int c = ns->v[i].change;
-        if (in[0] + in[1] + in[2] > 1) {
-            bool before = ns->v[i].change != SBX_ADDED, after = ns->v[j - 1].change != SBX_REMOVED;
+    for (size_t i = 0; i < ns->n; i++) {
+        const struct naming *g = &ns->v[i];
+        int c = g->first;
+        if (g->kinds & (g->kinds - 1)) { /* named in more than one list */
+            bool before = g->first != SBX_ADDED, after = g->last != SBX_REMOVED;
             c = before && after ? SBX_CHANGED : after ? SBX_ADDED : SBX_REMOVED;
         }
-        sbx_strlist_add(&lists[c], ns->v[i].path, strlen(ns->v[i].path));
-        i = j;
+        sbx_strlist_add(&lists[c], g->path, strlen(g->path));
     }
+    sbx_hostindex_free(&ns->ix);
     free(ns->v);
 }
 
 void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
 {
-    struct namings workspace = {0}, system = {0};
+    struct namings workspace = {.ix = SBX_HOSTINDEX_INIT}, system = {.ix = SBX_HOSTINDEX_INIT};
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         /* an operation that names no path (sandboxio's file_read) says
@@ -70,10 +76,8 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
             sum->files_from_manifests |= (f->flags & SBX_FILES_MANIFESTS) != 0;
         }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
-            for (uint32_t k = 0; k < f->n[c]; k++) {
-                SBX_GROW(ns->v, ns->n, ns->cap);
-                ns->v[ns->n++] = (struct naming){f->paths[c][k], i, c};
-            }
+            for (uint32_t k = 0; k < f->n[c]; k++)
+                name(ns, f->paths[c][k], c);
             if (f->root && f->n[c])
                 e->findings |= SBX_F_SYSTEM_FILES;
         }

@@ -188,11 +188,14 @@ static const unsigned char cls[256] = {
     ['Y'] = 1, ['Z'] = 1,
 };
 
-/* Whether a JSON string body holds a \u escape of a printable ASCII character. */
+/* Whether a JSON string body holds a \u escape of a printable ASCII
+ * character (\u0020 to \u007f). Escapes are taken in pairs from each
+ * backslash (memchr finds them), so an escaped backslash before a "u" is
+ * none. */
 static bool ascii_escape(const char *s, size_t n)
 {
-    for (const char *p = s, *end = s + n; (p = memmem(p, (size_t)(end - p), "\\u00", 3)); p += 3)
-        if (p + 4 < end && p[3] >= '2' && p[3] <= '7')
+    for (const char *p = s, *end = s + n; (p = memchr(p, '\\', (size_t)(end - p))); p += 2)
+        if (end - p >= 6 && p[1] == 'u' && p[2] == '0' && p[3] == '0' && p[4] >= '2' && p[4] <= '7')
             return true;
     return false;
 }

@@ -83,23 +83,16 @@ static void rehash_locked(struct sbx_strtab *t)
     t->nslots = nslots;
 }
 
-uint32_t sbx_strtab_intern(struct sbx_strtab *t, const char *s, size_t n)
+/* The id of s[0..n) (n > 0), interned if new; the table's lock is held. */
+static uint32_t intern_locked(struct sbx_strtab *t, const char *s, size_t n, uint64_t h)
 {
-    if (n == 0)
-        return 0;
-    if (n > UINT32_MAX)
-        n = UINT32_MAX;
-    uint64_t h = hash_bytes(s, n);
-    pthread_mutex_lock(&t->lock);
     uint32_t i = (uint32_t)h & (t->nslots - 1);
     for (;;) {
         uint32_t id = t->slots[i];
         if (!id)
             break;
-        if (t->len[id] == n && memcmp(t->str[id], s, n) == 0) {
-            pthread_mutex_unlock(&t->lock);
+        if (t->len[id] == n && memcmp(t->str[id], s, n) == 0)
             return id;
-        }
         i = (i + 1) & (t->nslots - 1);
     }
     if (t->n == t->cap) {
@@ -113,8 +106,34 @@ uint32_t sbx_strtab_intern(struct sbx_strtab *t, const char *s, size_t n)
     t->slots[i] = id;
     if ((uint64_t)t->n * 2 > t->nslots)
         rehash_locked(t);
+    return id;
+}
+
+uint32_t sbx_strtab_intern(struct sbx_strtab *t, const char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > UINT32_MAX)
+        n = UINT32_MAX;
+    uint64_t h = hash_bytes(s, n);
+    pthread_mutex_lock(&t->lock);
+    uint32_t id = intern_locked(t, s, n, h);
     pthread_mutex_unlock(&t->lock);
     return id;
+}
+
+const char *sbx_strtab_intern_str(struct sbx_strtab *t, const char *s, size_t n)
+{
+    if (n == 0)
+        return "";
+    if (n > UINT32_MAX)
+        return sbx_strtab_store(t, s, n); /* lengths are 32-bit: kept, not interned */
+    uint64_t h = hash_bytes(s, n);
+    pthread_mutex_lock(&t->lock);
+    uint32_t id = intern_locked(t, s, n, h); /* before t->str is read: it may move */
+    const char *p = t->str[id];
+    pthread_mutex_unlock(&t->lock);
+    return p;
 }
 
 const char *sbx_strtab_get(const struct sbx_strtab *t, uint32_t id)

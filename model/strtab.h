@@ -32,6 +32,10 @@ void sbx_strtab_init(struct sbx_strtab *t);
 void sbx_strtab_free(struct sbx_strtab *t);
 /* Returns the id of s[0..n) (interning a copy if new); n == 0 gives 0. */
 uint32_t sbx_strtab_intern(struct sbx_strtab *t, const char *s, size_t n);
+/* The same, for a caller that wants the stable string rather than its id
+ * (file paths: one copy per distinct path, however many events name it;
+ * safe while other threads intern). n == 0 gives "". */
+const char *sbx_strtab_intern_str(struct sbx_strtab *t, const char *s, size_t n);
 /* The NUL-terminated string of id (owned by the table); "" for 0. */
 const char *sbx_strtab_get(const struct sbx_strtab *t, uint32_t id);
 uint32_t sbx_strtab_len(const struct sbx_strtab *t, uint32_t id);

@@ -150,7 +150,9 @@ void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t sou
     s->reason = sbx_strtab_store(&tl->strings, reason, strlen(reason));
 }
 
-void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
+enum { ARENA_BLOCK = 64 * 1024, ARENA_PIECE_MAX = 2048, ARENA_ALIGN = 16 };
+
+static void *own(struct sbx_evbuf *buf, size_t size)
 {
     if (buf->nowned == buf->capowned) {
         buf->capowned = buf->capowned ? buf->capowned * 2 : 16;
@@ -158,6 +160,23 @@ void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
     }
     void *p = sbx_xcalloc(1, size);
     buf->owned[buf->nowned++] = p;
+    return p;
+}
+
+void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
+{
+    if (size > ARENA_PIECE_MAX)
+        return own(buf, size);
+    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (size == 0)
+        size = ARENA_ALIGN;
+    if (buf->arena_cap - buf->arena_used < size) {
+        buf->arena = own(buf, ARENA_BLOCK);
+        buf->arena_used = 0;
+        buf->arena_cap = ARENA_BLOCK;
+    }
+    void *p = buf->arena + buf->arena_used;
+    buf->arena_used += size;
     return p;
 }
 

@@ -74,6 +74,8 @@ struct sbx_evbuf {
     size_t skipped_total;  /* skips past the kept cap are counted only */
     void **owned;          /* blocks freed with the timeline */
     size_t nowned, capowned;
+    char *arena;           /* sbx_evbuf_alloc's small pieces come from here (one of owned) */
+    size_t arena_used, arena_cap;
 };
 
 struct sbx_timeline {
@@ -115,7 +117,9 @@ struct sbx_event *sbx_evbuf_push_from(struct sbx_evbuf *buf, uint32_t source, ui
 struct sbx_event *sbx_evbuf_at(const struct sbx_evbuf *buf, size_t i);
 void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t source,
                     uint32_t line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Memory that lives as long as the timeline (freed with it). */
+/* Memory that lives as long as the timeline (freed with it), zeroed and
+ * aligned for any type. Small pieces are cut from shared blocks (a files
+ * event's lists cost their bytes, not a heap chunk each). */
 void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
 /* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
  * buffers of one source in line order. */

@@ -2,14 +2,13 @@
  * per line; kind "command" and "files" become events of those kinds, any
  * other kind a note. Text fields are kept as references into the file; only
  * short repeated strings (sandbox, cwd, program label) are interned. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "importers/format.h"
+#include "importers/formats/recorder_files.h"
 #include "importers/json/jsonline.h"
-#include "importers/json/jsonload.h"
 #include "importers/json/jsonscan.h"
 #include "model/program.h"
 #include "base/timefmt.h"
@@ -27,11 +26,12 @@ struct recorder_state {
     struct sbx_jline j;
     struct sbx_jline_last sandbox[SBX_JLINE_LAST], cwd[SBX_JLINE_LAST];
     struct label_cache_entry labels[LABEL_CACHE_SIZE];
+    struct sbx_recfiles files;
 };
 
 enum field {
     F_OTHER, F_AT, F_SANDBOX, F_KIND, F_COMMAND, F_CWD, F_EXIT, F_TIMED_OUT, F_MS,
-    F_STDOUT, F_STDERR, F_HASH, F_ROOT,
+    F_STDOUT, F_STDERR, F_HASH, F_ROOT, F_ADDED, F_CHANGED, F_REMOVED, F_COUNT
 };
 
 /* The field a key names, in both spellings. By length first, then whole
@@ -44,8 +44,10 @@ static enum field field_of(const char *k, size_t n)
     case 2: return IS("at") ? F_AT : IS("ms") ? F_MS : F_OTHER;
     case 3: return IS("cwd") ? F_CWD : F_OTHER;
     case 4: return IS("kind") ? F_KIND : IS("exit") ? F_EXIT : IS("root") ? F_ROOT : F_OTHER;
+    case 5: return IS("added") ? F_ADDED : F_OTHER;
     case 6: return IS("stdout") ? F_STDOUT : IS("stderr") ? F_STDERR : F_OTHER;
-    case 7: return IS("sandbox") ? F_SANDBOX : IS("command") ? F_COMMAND : F_OTHER;
+    case 7: return IS("sandbox") ? F_SANDBOX : IS("command") ? F_COMMAND
+                 : IS("changed") ? F_CHANGED : IS("removed") ? F_REMOVED : F_OTHER;
     case 8: return IS("timedOut") ? F_TIMED_OUT : F_OTHER;
     case 9: return IS("timed_out") ? F_TIMED_OUT : F_OTHER;
     case 10: return IS("stdoutHash") ? F_HASH : F_OTHER;
@@ -61,6 +63,7 @@ static void *state_new(struct sbx_timeline *tl, uint32_t source,
     (void)opts; /* this format needs nothing from outside its file */
     struct recorder_state *st = sbx_xcalloc(1, sizeof *st);
     sbx_jline_init(&st->j, tl, source);
+    sbx_recfiles_init(&st->files);
     return st;
 }
 
@@ -68,6 +71,7 @@ static void state_free(void *p)
 {
     struct recorder_state *st = p;
     sbx_jline_free(&st->j);
+    sbx_recfiles_free(&st->files);
     free(st);
 }
 
@@ -123,69 +127,14 @@ static void set_program(struct recorder_state *st, struct sbx_event *e, const st
     }
 }
 
-/* A files line: its path lists, read with jansson (these lines are few and
- * hold arrays). Paths lose their leading "./" and go under their root. */
-static void import_files(struct recorder_state *st, struct sbx_evbuf *out, struct sbx_event *e,
-                         const char *line, size_t len)
-{
-    struct sbx_files *f = sbx_evbuf_alloc(out, sizeof *f);
-    e->u.files = f;
-    json_t *root = sbx_json_load(line, len, 0, NULL, NULL);
-    if (!root)
-        return; /* cannot happen: the scanner accepted the line */
-    const char *rootdir = json_string_value(json_object_get(root, "root"));
-    size_t rootlen = rootdir ? strlen(rootdir) : 0;
-    while (rootlen > 1 && rootdir[rootlen - 1] == '/')
-        rootlen--;
-    bool workspace = !rootdir || rootlen == 0 || (rootlen == 1 && rootdir[0] == '.');
-    if (!workspace)
-        f->root = sbx_strtab_intern(&st->j.tl->strings, rootdir, rootlen);
-    static const char *const names[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
-    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
-        json_t *arr = json_object_get(root, names[c]);
-        if (!arr)
-            continue;
-        if (!json_is_array(arr)) {
-            e->findings |= SBX_F_BAD_FIELD;
-            continue;
-        }
-        size_t n = json_array_size(arr);
-        f->paths[c] = sbx_evbuf_alloc(out, (n ? n : 1) * sizeof *f->paths[c]);
-        for (size_t i = 0; i < n; i++) {
-            json_t *v = json_array_get(arr, i);
-            const char *p = json_string_value(v);
-            if (!p) {
-                e->findings |= SBX_F_BAD_FIELD;
-                continue;
-            }
-            size_t plen = json_string_length(v);
-            while (plen >= 2 && p[0] == '.' && p[1] == '/') {
-                p += 2;
-                plen -= 2;
-            }
-            struct sbx_buf path = SBX_BUF_INIT;
-            if (!workspace) {
-                sbx_buf_add(&path, rootdir, rootlen);
-                if (rootlen != 1 || rootdir[0] != '/')
-                    sbx_buf_addc(&path, '/');
-            }
-            sbx_buf_add(&path, p, plen);
-            f->paths[c][f->n[c]++] = sbx_strtab_store(&st->j.tl->strings, path.p, path.len);
-            sbx_buf_free(&path);
-        }
-    }
-    json_decref(root);
-}
-
 /* The event of a line the scanner has just accepted (its members are in
  * st->j.scan). */
 static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx_evbuf *out,
-                                           const char *line, size_t len, uint64_t off,
-                                           uint32_t line_no)
+                                           size_t len, uint64_t off, uint32_t line_no)
 {
     /* each field we read, found in one pass over the members (the scanner
        keeps one member a key, with its last value) */
-    const struct sbx_jmember *by[F_ROOT + 1] = {0};
+    const struct sbx_jmember *by[F_COUNT] = {0};
     for (size_t k = 0; k < st->j.scan.n; k++) {
         const struct sbx_jmember *m = &st->j.scan.m[k];
         by[field_of(m->ukey, m->ukey_len)] = m;
@@ -233,7 +182,9 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     }
 
     if (e->kind == SBX_EV_FILES) {
-        import_files(st, out, e, line, len);
+        const struct sbx_jmember *const lists[SBX_CHANGE_COUNT] = {
+            [SBX_ADDED] = by[F_ADDED], [SBX_CHANGED] = by[F_CHANGED], [SBX_REMOVED] = by[F_REMOVED]};
+        sbx_recfiles_read(&st->files, &st->j, out, e, by[F_ROOT], lists);
         return SBX_LINE_OK;
     }
     if (e->kind != SBX_EV_COMMAND)
@@ -300,7 +251,7 @@ static enum sbx_line_status import_line(void *state, struct sbx_evbuf *out, cons
 {
     struct recorder_state *st = state;
     enum sbx_line_status s = sbx_jline_scan(&st->j, line, len, reason, reasonsz);
-    return s == SBX_LINE_OK ? import_scanned(st, out, line, len, off, line_no) : s;
+    return s == SBX_LINE_OK ? import_scanned(st, out, len, off, line_no) : s;
 }
 
 /* The hot path: scan the object and find the line's end in the same pass;
@@ -311,7 +262,7 @@ static enum sbx_line_status scan_line(void *state, struct sbx_evbuf *out, const 
 {
     struct recorder_state *st = state;
     if (sbx_jscan_stream(&st->j.scan, p, limit, len))
-        return import_scanned(st, out, p, *len, off, line_no);
+        return import_scanned(st, out, *len, off, line_no);
     const char *nl = memchr(p, '\n', (size_t)(limit - p));
     *len = nl ? (size_t)(nl - p) : (size_t)(limit - p);
     return import_line(state, out, p, *len, off, line_no, reason, reasonsz);

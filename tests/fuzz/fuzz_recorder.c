@@ -1,7 +1,8 @@
 /* The whole path a hostile log takes: load it as a recorder log (one thread
  * and two must agree), run every analysis, render the three summary formats.
- * No crash, no leak, the json summary must parse, and no line jansson reads
- * (tests/fuzz/json_oracle.h) is skipped as not JSON. */
+ * No crash, no leak, the json summary must parse, no line jansson reads
+ * (tests/fuzz/json_oracle.h) is skipped as not JSON, and every files event
+ * holds what jansson reads from its line (tests/fuzz/files_oracle.h). */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "importers/load.h"
 #include "analyses/summary.h"
 #include "render/summary/summary.h"
+#include "tests/fuzz/files_oracle.h"
 #include "tests/fuzz/json_oracle.h"
 
 static void run(const uint8_t *data, size_t size, int threads, size_t *events)
@@ -24,6 +26,9 @@ static void run(const uint8_t *data, size_t size, int threads, size_t *events)
     sbx_load_source(&tl, src, &sbx_format_recorder, &lo);
     sbx_timeline_finish(&tl);
     json_oracle_check(&tl, (const char *)data, size);
+    for (size_t i = 0; i < tl.n; i++)
+        if (files_oracle_diff(&tl, tl.order[i]))
+            abort(); /* the flat reading of a files line disagrees with jansson's */
     *events = tl.n;
     struct sbx_summary sum;
     char err[256];

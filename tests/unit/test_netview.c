@@ -255,6 +255,12 @@ static void names_through_escapes(void **state)
     fixture_output_json(&fx, e, "", "MIRROR.EXAMPLE.ORG and \\u006dirror.example.org and LOCALHOST");
     e = fixture_command(&fx, "s", AT(5), 0, "d", 0);
     fixture_output_json(&fx, e, "a\\\\npypi.org is a literal backslash-n before it", "");
+    /* named only through \u escapes of ASCII (the first and the last ones
+       of the range), and not through an escaped backslash before a u */
+    e = fixture_command(&fx, "s", AT(6), 0, "e", 0);
+    fixture_output_json(&fx, e, "get\\u0020api.github\\u002ecom and \\\\u0070ypi.org", "");
+    e = fixture_command(&fx, "s", AT(7), 0, "f", 0);
+    fixture_output_json(&fx, e, "\\u006dirror.example.org\\u007f", "");
     fixture_finish(&fx);
     struct sbx_summary sum;
     char err[256];
@@ -265,18 +271,18 @@ static void names_through_escapes(void **state)
     /* the curl names all four; a names three of them; c names the mirror twice */
     const struct sbx_nethost *h = sbx_netview_find(&nv, "pypi.org");
     assert_non_null(h);
-    assert_int_equal(h->named, 2); /* the curl and a; not b (www.), not d (\\n is text) */
+    assert_int_equal(h->named, 2); /* the curl and a; not b (www.), not d (\\n is text), not e */
     h = sbx_netview_find(&nv, "api.github.com");
     assert_non_null(h);
-    assert_int_equal(h->named, 2);
+    assert_int_equal(h->named, 3); /* the curl, a, and e through \\u0020 and \\u002e */
     h = sbx_netview_find(&nv, "localhost");
     assert_non_null(h);
     assert_int_equal(h->named, 3); /* the curl, a, and c's upper case */
     h = sbx_netview_find(&nv, "mirror.example.org");
     assert_non_null(h);
-    assert_int_equal(h->named, 2); /* the curl, and c (in capitals, and through \u006d) */
+    assert_int_equal(h->named, 3); /* the curl, c (in capitals), f (through \u006d) */
     assert_int_equal(h->first, 1795946401LL * 1000000000LL);
-    assert_int_equal(h->last, 1795946404LL * 1000000000LL);
+    assert_int_equal(h->last, 1795946407LL * 1000000000LL);
     sbx_netview_free(&nv);
     sbx_summary_free(&sum);
     fixture_free(&fx);

@@ -13,6 +13,7 @@
 #include "importers/load.h"
 #include "analyses/summary.h"
 #include "base/timefmt.h"
+#include "model/evid.h"
 #include "render/findings.h"
 #include "render/skips.h"
 #include "base/jsonw.h"
@@ -48,9 +49,11 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
         const struct sbx_event *e = f->event;
         char t[SBX_TIME_BUFSZ];
         struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
-        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u)", sbx_finding_of(f->kind)->name,
+        char id[SBX_EVID_LEN];
+        sbx_event_id(r->tl, e, id);
+        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u) id:%s", sbx_finding_of(f->kind)->name,
                      sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
-                     f->evidence, r->tl->sources[e->source].path, e->line_no);
+                     f->evidence, r->tl->sources[e->source].path, e->line_no, id);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
         sbx_buf_addc(out, '\n');
@@ -115,6 +118,13 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
         sbx_jw_key(&w, "line");
         sbx_jw_int(&w, f->event->line_no);
+        char id[SBX_EVID_LEN], fid[SBX_FINDID_LEN];
+        sbx_event_id(r->tl, f->event, id);
+        sbx_finding_id(r->tl, f->event, f->kind, fid);
+        sbx_jw_key(&w, "event");
+        sbx_jw_cstr(&w, id);
+        sbx_jw_key(&w, "id");
+        sbx_jw_cstr(&w, fid);
         sbx_jw_end_object(&w);
     }
     sbx_jw_end_array(&w);

@@ -141,6 +141,8 @@ void sbx_usage(FILE *to)
           "      --dump-styles     with --dump, each row's styles on the line after it\n"
           "      --first-screen    with --dump, the screen a big input shows first (from a\n"
           "                        preview of each file's first 2 MiB), without the full load\n"
+          "      --goto ID         open on the event with this id (as check and the detail\n"
+          "                        show it; & id:PREFIX filters by id)\n"
           "  In the review, ? shows every key.\n"
           "\n"
           "Summary options:\n"

@@ -7,6 +7,7 @@
 
 #include "export/body_internal.h"
 #include "base/timefmt.h"
+#include "model/evid.h"
 #include "render/findings.h"
 #include "render/md.h"
 #include "render/summary/summary.h"
@@ -65,7 +66,9 @@ static void findings(struct ctx *c, struct sbx_buf *out, size_t max)
         code_cstr(c, out, it->evidence);
         sbx_buf_adds(out, " (");
         code_cstr(c, out, c->tl->sources[e->source].path);
-        sbx_buf_addf(out, " line %u)\n", e->line_no);
+        char fid[SBX_FINDID_LEN];
+        sbx_finding_id(c->tl, e, it->kind, fid);
+        sbx_buf_addf(out, " line %u) `%s`\n", e->line_no, fid);
     }
     if (f->n > max)
         sbx_buf_addf(out, "- and %zu more\n", f->n - max);

@@ -16,6 +16,10 @@ const struct sbx_subcommand sbx_subcommands[] = {
      sbx_cmd_fetch},
     {"export", "--to TARGET [OPTIONS] FILE|FOLDER ...",
      "the summary, findings and digests as a markdown file or a ticket comment", sbx_cmd_export},
+    {"review",
+     "show|note|tag|triage|verdict RUN [ID] [TEXT|TAG|STATE] [--reason TEXT] [--review FILE] "
+     "[--author NAME] [-f text|markdown|json]",
+     "a run's review from scripts: show it, or add a note, tag, triage or verdict", sbx_cmd_review},
 };
 const size_t sbx_nsubcommands = sizeof sbx_subcommands / sizeof *sbx_subcommands;
 

@@ -30,3 +30,58 @@ expect_exit 0 "& id:" "$bin" --dump --size 100x12 --keys "&id:${first:0:6}\n" "$
 contains "$tmp/out" "1/1" "& id:PREFIX keeps the one event"
 "$bin" summary -f json "$tmp/rv/elsewhere" > "$tmp/rv/sum.json" 2>/dev/null
 contains "$tmp/rv/sum.json" "\"id\": \"" "the summary's JSON gives ids"
+
+# The review from scripts: notes, tags, triage and a verdict in the run
+# folder's file; nothing written before; usage errors name the bad value.
+mkdir -p "$tmp/rv/two"
+cp tests/fixtures/story-run/* "$tmp/rv/two/"
+rf="$tmp/rv/two/sbxview-review.jsonl"
+"$bin" check "$tmp/rv/two" >/dev/null 2>&1
+expect_exit 0 "review show of an unreviewed run" "$bin" review show "$tmp/rv/two"
+contains "$tmp/out" "Review: not reviewed" "an unreviewed run says so"
+if [ -e "$rf" ]; then bad "reading a run wrote its review file"; else ok; fi
+"$bin" check -f json "$tmp/rv/two" 2>/dev/null > "$tmp/rv/check.json"
+ids=$(python3 -c 'import json,sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"]))' "$tmp/rv/check.json")
+ev=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["findings"][0]["event"])' "$tmp/rv/check.json")
+export SBXVIEW_AUTHOR="Ann Reviewer"
+expect_exit 0 "review note" "$bin" review note "$tmp/rv/two" "$ev" "first look: widened from inside"
+expect_exit 0 "review tag" "$bin" review tag "$tmp/rv/two" "$ev" exfil:maybe
+expect_exit 0 "review verdict" "$bin" review verdict "$tmp/rv/two" suspicious --reason "the allow list was widened"
+if [ "$(wc -l < "$rf")" = 3 ]; then ok; else bad "three operations, three lines"; cat "$rf"; fi
+expect_exit 2 "review with an unknown verb" "$bin" review frob "$tmp/rv/two"
+contains "$tmp/err" "no verb called frob" "the bad verb is named"
+expect_exit 2 "review triage with an unknown state" "$bin" review triage "$tmp/rv/two" "${ids%% *}" fine --reason x
+contains "$tmp/err" "no triage state called fine" "the bad state is named"
+expect_exit 2 "review triage without a reason" "$bin" review triage "$tmp/rv/two" "${ids%% *}" benign
+contains "$tmp/err" "triage needs --reason" "a triage needs its reason"
+expect_exit 2 "review note on an id the run lacks" "$bin" review note "$tmp/rv/two" 0000000000 "x"
+contains "$tmp/err" "the run has no event 0000000000" "the missing id is named"
+expect_exit 2 "review note on what is no id" "$bin" review note "$tmp/rv/two" 'x;y' "x"
+contains "$tmp/err" "not an event id: x;y" "the malformed id is named"
+# a second reviewer in a file of her own, then both concatenated
+expect_exit 0 "a second reviewer's note" env SBXVIEW_AUTHOR="Bob Second" \
+    "$bin" review note --review "$tmp/rv/bob.jsonl" "$tmp/rv/two" "$ev" "bob agrees"
+cat "$tmp/rv/bob.jsonl" >> "$rf"
+printf 'this line is garbled {\n' >> "$rf"
+expect_exit 0 "review show -f json of two reviewers" "$bin" review show -f json "$tmp/rv/two"
+contains "$tmp/out" "first look: widened from inside" "the first reviewer's note"
+contains "$tmp/out" "bob agrees" "the second reviewer's note"
+contains "$tmp/out" '"state": "suspicious"' "the verdict"
+contains "$tmp/err" "sbxview-review.jsonl:5: not JSON" "the garbled line is named with its number"
+# moved elsewhere, a source added: every item still on its event
+mv "$tmp/rv/two" "$tmp/rv/moved"
+printf '1780392601.000    120 10.0.0.5 TCP_MISS/200 3900 GET http://example.org/ - HIER_DIRECT/93.184.216.34 text/html\n' \
+    > "$tmp/rv/moved/access.log"
+expect_exit 0 "review show after the move" "$bin" review show -f json "$tmp/rv/moved"
+if grep -q '"orphaned": true' "$tmp/out"; then bad "an item lost its event after the move"; cat "$tmp/out"; else ok; fi
+contains "$tmp/out" '"state": "done"' "the review is done (a verdict)"
+expect_exit 1 "check a moved run does not read the review as a log" "$bin" check "$tmp/rv/moved"
+if grep -q "sbxview-review" "$tmp/out" "$tmp/err"; then bad "the review file was taken for a log"; cat "$tmp/out" "$tmp/err"; else ok; fi
+# a note holding a token: never printed raw
+tok="ghp_Rv7Kp7Wq2Zx9Lm4Np6Rt1Vw3Xy5Za7BcDe9G"
+expect_exit 0 "a note holding a token" "$bin" review note "$tmp/rv/moved" "$ev" "pasted $tok by mistake"
+for f in text markdown json; do
+    "$bin" review show -f "$f" "$tmp/rv/moved" > "$tmp/rv/show.$f" 2>&1
+    if grep -q "$tok" "$tmp/rv/show.$f"; then bad "review show -f $f printed the token"; else ok; fi
+done
+unset SBXVIEW_AUTHOR

@@ -8,7 +8,7 @@ const struct sbx_subcommand sbx_subcommands[] = {
     {"summary", "[OPTIONS] FILE|FOLDER|- ...", "the one-screen summary of a run", sbx_cmd_summary},
     {"check",
      "[--format text|json] [--allow KIND,...] [--require record,wrapper] [--allow-list FILE] "
-     "[--as FORMAT] FILE|FOLDER ...",
+     "[--review FILE] [--ignore-review] [--as FORMAT] FILE|FOLDER ...",
      "every finding, a line each (for CI)", sbx_cmd_check},
     {"compare", "[OPTIONS] RUN_A RUN_B",
      "what the agent did differently in two runs (files or run folders)", sbx_cmd_compare},

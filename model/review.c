@@ -246,6 +246,13 @@ const struct sbx_review_triage *sbx_review_triage_of(const struct sbx_review_sta
     return NULL;
 }
 
+const struct sbx_review_triage *sbx_review_clearance(const struct sbx_review_state *st,
+                                                     const char *finding_id)
+{
+    const struct sbx_review_triage *t = sbx_review_triage_of(st, finding_id);
+    return t && sbx_triage_clears(t->state) && t->reason && t->reason[0] ? t : NULL;
+}
+
 bool sbx_review_state_empty(const struct sbx_review_state *st)
 {
     return !st->nhistory;

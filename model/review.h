@@ -130,6 +130,10 @@ void sbx_review_state_free(struct sbx_review_state *st);
 /* The triage of a finding id, or NULL. */
 const struct sbx_review_triage *sbx_review_triage_of(const struct sbx_review_state *st,
                                                      const char *finding_id);
+/* The triage that lets check pass the finding finding_id: benign or
+ * expected, with a reason that is not empty; NULL when there is none. */
+const struct sbx_review_triage *sbx_review_clearance(const struct sbx_review_state *st,
+                                                     const char *finding_id);
 /* Whether the review holds anything (an empty one is "not reviewed"). */
 bool sbx_review_state_empty(const struct sbx_review_state *st);
 

@@ -76,7 +76,8 @@ expect_exit 0 "review show after the move" "$bin" review show -f json "$tmp/rv/m
 if grep -q '"orphaned": true' "$tmp/out"; then bad "an item lost its event after the move"; cat "$tmp/out"; else ok; fi
 contains "$tmp/out" '"state": "done"' "the review is done (a verdict)"
 expect_exit 1 "check a moved run does not read the review as a log" "$bin" check "$tmp/rv/moved"
-if grep -q "sbxview-review" "$tmp/out" "$tmp/err"; then bad "the review file was taken for a log"; cat "$tmp/out" "$tmp/err"; else ok; fi
+if grep -q "sbxview-review.jsonl:[0-9]*) id:\|unread-file.*sbxview-review" "$tmp/out"; then
+    bad "the review file was taken for a log"; cat "$tmp/out"; else ok; fi
 # a note holding a token: never printed raw
 tok="ghp_Rv7Kp7Wq2Zx9Lm4Np6Rt1Vw3Xy5Za7BcDe9G"
 expect_exit 0 "a note holding a token" "$bin" review note "$tmp/rv/moved" "$ev" "pasted $tok by mistake"
@@ -85,3 +86,34 @@ for f in text markdown json; do
     if grep -q "$tok" "$tmp/rv/show.$f"; then bad "review show -f $f printed the token"; else ok; fi
 done
 unset SBXVIEW_AUTHOR
+
+# check honours the review: 1 untriaged, 0 once every finding is triaged
+# benign with a reason, 1 again with --ignore-review; a triage covers its
+# one finding, not the same kind on another event.
+mkdir -p "$tmp/rv/gate"
+cp tests/fixtures/story-run/* "$tmp/rv/gate/"
+expect_exit 1 "check an untriaged run" "$bin" check -f json "$tmp/rv/gate"
+gate_ids=$(python3 -c 'import json,sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"]))' "$tmp/out")
+sys_ids=$(python3 -c 'import json,sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"] if f["kind"]=="system-file-change"))' "$tmp/out")
+n_sys=$(echo "$sys_ids" | wc -w)
+if [ "$n_sys" -ge 2 ]; then ok; else bad "the story run has $n_sys system-file-change findings, wanted two"; fi
+for id in $gate_ids; do
+    [ "$id" = "${sys_ids%% *}" ] && continue # one left out: the same kind on another event
+    "$bin" review -q triage --author "CI" "$tmp/rv/gate" "$id" benign --reason "known in this fixture" || bad "triage $id"
+done
+expect_exit 1 "the same kind on another event is not covered" "$bin" check "$tmp/rv/gate"
+sys_first=${sys_ids%% *}
+contains "$tmp/out" "id:${sys_first%%/*}" "the untriaged one still fails"
+"$bin" review -q triage --author "CI" "$tmp/rv/gate" "${sys_ids%% *}" expected --reason "hosts pinned by the image"
+expect_exit 0 "check once every finding is triaged" "$bin" check "$tmp/rv/gate"
+contains "$tmp/out" "triaged             ${sys_ids%% *} triaged expected by CI: hosts pinned by the image" "the triage is listed with who and why"
+expect_exit 0 "check -f json once triaged" "$bin" check -f json "$tmp/rv/gate"
+contains "$tmp/out" '"findings": []' "no finding left"
+contains "$tmp/out" '"reason": "hosts pinned by the image"' "the JSON lists the triage's reason"
+expect_exit 1 "check --ignore-review" "$bin" check --ignore-review "$tmp/rv/gate"
+# suspicious is no clearance; neither is a triage without a reason
+"$bin" review -q triage --author "CI" "$tmp/rv/gate" "${sys_ids%% *}" suspicious --reason "look again"
+expect_exit 1 "a suspicious triage fails the gate" "$bin" check "$tmp/rv/gate"
+printf '{"sbxview_review":1,"op":"triage","at":"2099-01-01T00:00:00Z","author":"x","item":"%s","state":"benign"}\n' \
+    "${sys_ids%% *}" >> "$tmp/rv/gate/sbxview-review.jsonl"
+expect_exit 1 "a triage without a reason does not clear" "$bin" check "$tmp/rv/gate"

@@ -240,12 +240,49 @@ static void loader_leaves_it_out(void **state)
     rmdir(dir);
 }
 
+/* Which triage lets check pass a finding: a table of state and reason,
+ * and only the finding named (its event and kind). */
+static void clearance(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *state, *reason;
+        bool clears;
+    } cases[] = {
+        {"benign", "a test key", true},     {"expected", "by design", true},
+        {"benign", "", false},              {"expected", NULL, false},
+        {"suspicious", "look again", false}, {"malicious", "real", false},
+        {"follow-up", "ask the owner", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char line[512];
+        snprintf(line, sizeof line,
+                 "{\"sbxview_review\":1,\"op\":\"triage\"," AT("01") ",\"author\":\"a\",\"item\":\"ab12cd34ef/secret\",\"state\":\"%s\"%s%s%s}\n",
+                 cases[i].state, cases[i].reason ? ",\"reason\":\"" : "", cases[i].reason ? cases[i].reason : "",
+                 cases[i].reason ? "\"" : "");
+        struct sbx_review r;
+        sbx_review_init(&r);
+        sbx_review_read_bytes(&r, sbx_review_add_file(&r, "t"), line, strlen(line));
+        assert_int_equal(r.nops, 1);
+        struct sbx_review_state st;
+        sbx_review_state_make(&r, &st);
+        if ((sbx_review_clearance(&st, "ab12cd34ef/secret") != NULL) != cases[i].clears)
+            fail_msg("%s with reason '%s': clears should be %d", cases[i].state,
+                     cases[i].reason ? cases[i].reason : "(none)", cases[i].clears);
+        assert_null(sbx_review_clearance(&st, "ab12cd34ef/hidden-text"));
+        assert_null(sbx_review_clearance(&st, "zz12cd34ef/secret"));
+        sbx_review_state_free(&st);
+        sbx_review_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_line),          cmocka_unit_test(two_reviewers),
         cmocka_unit_test(ties_go_to_the_later_file), cmocka_unit_test(written_and_read_back),
         cmocka_unit_test(appends_whole_lines), cmocka_unit_test(loader_leaves_it_out),
+        cmocka_unit_test(clearance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

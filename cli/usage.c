@@ -168,6 +168,8 @@ void sbx_usage(FILE *to)
           "                        follow-up) and verdict (clean, benign, suspicious,\n"
           "                        malicious, inconclusive)\n"
           "  -f, --format FORMAT   show: text (default), markdown, or json\n"
+          "  summary, check and export take --review FILE too, and carry the review\n"
+          "  (check: --ignore-review leaves it out of the gate)\n"
           "\n"
           "Compare options (also -o, -j, -q as for summary, and the input options):\n"
           "  -f, --format FORMAT   text (default: the differences, then the commands\n"

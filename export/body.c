@@ -10,6 +10,7 @@
 #include "model/evid.h"
 #include "render/findings.h"
 #include "render/md.h"
+#include "render/review.h"
 #include "render/summary/summary.h"
 
 struct ctx {
@@ -188,6 +189,10 @@ static bool markdown(struct ctx *c, int list_max, unsigned lines, struct sbx_buf
     if (!sbx_render_summary_markdown(c->tl, c->sum, list_max, out, err, errsz))
         return false;
     findings(c, out, (size_t)list_max * 5);
+    if (c->o->review_state && !sbx_review_state_empty(c->o->review_state)) {
+        sbx_buf_adds(out, "\n### Review\n\n");
+        sbx_review_markdown(c->tl, c->sum, c->o->review, c->o->review_state, out);
+    }
     if (c->o->include_output && lines)
         outputs(c, out, (size_t)list_max, lines);
     sources(c, out);

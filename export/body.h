@@ -58,6 +58,7 @@
 #include "export/target.h"
 #include "base/buf.h"
 #include "analyses/summary.h"
+#include "model/review.h"
 #include "model/timeline.h"
 
 enum sbx_body_kind {
@@ -116,6 +117,10 @@ struct sbx_body_opts {
     unsigned output_lines;        /* lines of each tail; 0: 20 */
     const char *const *paths;     /* the inputs as given, for the reopen line */
     size_t npaths;
+    /* the run's review (model/review.h; borrowed): a Review part with the
+     * verdict, the triaged findings, notes and tags; NULL: none */
+    const struct sbx_review *review;
+    const struct sbx_review_state *review_state;
 };
 
 /* How the body came out. */

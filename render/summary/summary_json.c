@@ -6,6 +6,7 @@
 #include "base/timefmt.h"
 #include "base/jsonw.h"
 #include "model/evid.h"
+#include "render/review.h"
 #include "render/summary/summary_common.h"
 #include "render/untrusted.h"
 
@@ -557,6 +558,15 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     secrets(c, &w);
     skipped(c, &w);
     unread_files(c, &w);
+    /* added within schema 1: the run's review, or null (docs/review-file.md) */
+    sbx_jw_key(&w, "review");
+    if (c->review_state && !sbx_review_state_empty(c->review_state)) {
+        sbx_jw_object(&w);
+        sbx_review_json_members(c->tl, c->review, c->review_state, &w);
+        sbx_jw_end_object(&w);
+    } else {
+        sbx_jw_null(&w);
+    }
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

@@ -7,6 +7,7 @@
 
 #include "analyses/secrets/secrets.h"
 #include "model/evid.h"
+#include "render/review.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/md.h"
@@ -125,7 +126,16 @@ static void changes(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_
         sbx_buf_addf(out, "- %s: unchanged\n", where);
 }
 
+static void review_part(struct sbx_sumctx *c, struct sbx_buf *out);
+static void facts(struct sbx_sumctx *c, struct sbx_buf *out);
+
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    facts(c, out);
+    review_part(c, out);
+}
+
+static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     const struct sbx_summary *s = c->sum;
     const struct sbx_timeline *tl = c->tl;
@@ -366,4 +376,13 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     if (s->nunread > LIST_MAX)
         sbx_buf_addf(out, "- and %zu more\n", s->nunread - LIST_MAX);
+}
+
+/* The run's review, after everything else, when there is one. */
+static void review_part(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    if (!c->review_state || sbx_review_state_empty(c->review_state))
+        return;
+    sbx_buf_addc(out, '\n');
+    sbx_review_markdown(c->tl, c->sum, c->review, c->review_state, out);
 }

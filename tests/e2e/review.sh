@@ -80,11 +80,24 @@ if grep -q "sbxview-review.jsonl:[0-9]*) id:\|unread-file.*sbxview-review" "$tmp
     bad "the review file was taken for a log"; cat "$tmp/out"; else ok; fi
 # a note holding a token: never printed raw
 tok="ghp_Rv7Kp7Wq2Zx9Lm4Np6Rt1Vw3Xy5Za7BcDe9G"
-expect_exit 0 "a note holding a token" "$bin" review note "$tmp/rv/moved" "$ev" "pasted $tok by mistake"
+expect_exit 0 "a note holding a token" "$bin" review note --author "Carl Third" "$tmp/rv/moved" "$ev" "pasted $tok by mistake"
 for f in text markdown json; do
     "$bin" review show -f "$f" "$tmp/rv/moved" > "$tmp/rv/show.$f" 2>&1
     if grep -q "$tok" "$tmp/rv/show.$f"; then bad "review show -f $f printed the token"; else ok; fi
 done
+# the summary and the export carry the review: the verdict and each note
+expect_exit 0 "summary -f json with a review" "$bin" summary -f json "$tmp/rv/moved"
+for want in '"state": "suspicious"' "the allow list was widened" "first look: widened from inside" "bob agrees"; do
+    contains "$tmp/out" "$want" "the summary's JSON has the review's $want"
+done
+expect_exit 0 "summary text with a review" "$bin" summary --width 300 "$tmp/rv/moved"
+contains "$tmp/out" "Review:    done; verdict suspicious by Ann Reviewer: the allow list was widened" "the text's Review line"
+expect_exit 0 "export with a review" "$bin" export --to file:- "$tmp/rv/moved"
+contains "$tmp/out" "### Review" "the export's Review part"
+for want in "the allow list was widened" "first look: widened from inside" "bob agrees"; do
+    contains "$tmp/out" "$want" "the exported body has $want"
+done
+if grep -q "$tok" "$tmp/out"; then bad "the export printed the note's token"; else ok; fi
 unset SBXVIEW_AUTHOR
 
 # check honours the review: 1 untriaged, 0 once every finding is triaged

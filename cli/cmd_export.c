@@ -127,14 +127,15 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
 
 /* A ticket: the request printed for --dry-run, else sent (cli/export_send.h). */
 static int send_ticket(const struct export_args *a, const struct sbx_target *t,
-                       const struct sbx_buf *body, const char *digest)
+                       const struct sbx_buf *body, const char *digest, const char *review_marker)
 {
     struct sbx_send_env settings;
     sbx_export_settings(&settings);
     settings.jira_api = a->jira_api;
     struct sbx_export_send_args sa = {
         .target = t, .settings = &settings, .body = body->p, .len = body->len,
-        .digest = digest, .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
+        .digest = digest, .review_marker = review_marker[0] ? review_marker : NULL,
+        .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
         .timeout_ms = a->timeout_ms,
     };
     return sbx_export_send(&sa);
@@ -181,7 +182,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->runs.quiet)
             fprintf(stderr, "sbxview: lists shortened to %d items to fit %s's limit of %zu characters\n",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker) : write_file(a, t, &body);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker, info.review_marker) : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
     sbx_review_state_free(&rst);

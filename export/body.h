@@ -131,6 +131,10 @@ struct sbx_body_info {
     bool shortened;     /* lists or tails were cut to fit */
     char marker[SBX_DIGEST_HEX]; /* the marker digest the body ends with: what
                                     sbx_export_marker_found looks for */
+    /* a markdown body's review marker ("<!-- sbxview-review:D -->" before
+     * the marker): the digest of the run and the body without its Review
+     * part, the same when only the review changed; "" for other kinds */
+    char review_marker[SBX_DIGEST_HEX];
 };
 
 /* Builds the body of o->kind and appends it to out. sum must come from

@@ -156,12 +156,46 @@ static void export_bodies(void **state)
     drop(r);
 }
 
+/* The review marker: the same when only the review changed, another when
+ * the export says more (its output); only markdown bodies carry it. */
+static void review_marker(void **state)
+{
+    (void)state;
+    struct run *r = load(true), *none = load(false);
+    struct sbx_export_digests d;
+    sbx_export_digests(&r->tl, &d);
+    struct sbx_body_opts with = {.kind = SBX_BODY_MARKDOWN, .review = &r->review, .review_state = &r->st};
+    struct sbx_body_opts without = {.kind = SBX_BODY_MARKDOWN, .review = &none->review, .review_state = &none->st};
+    struct sbx_body_opts output = with;
+    output.include_output = true;
+    struct sbx_body_opts slack = with;
+    slack.kind = SBX_BODY_SLACK;
+    struct sbx_body_info a, b, c, s;
+    struct sbx_buf out = SBX_BUF_INIT;
+    char err[256];
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &with, &out, &a, err, sizeof err));
+    assert_non_null(strstr(out.p, "<!-- sbxview-review:"));
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &without, &out, &b, err, sizeof err));
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &output, &out, &c, err, sizeof err));
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &slack, &out, &s, err, sizeof err));
+    assert_int_equal(strlen(a.review_marker), 64);
+    assert_string_equal(a.review_marker, b.review_marker);
+    assert_string_not_equal(a.marker, b.marker);
+    assert_string_not_equal(a.review_marker, c.review_marker);
+    assert_string_equal(s.review_marker, "");
+    sbx_buf_free(&out);
+    sbx_export_digests_free(&d);
+    drop(r);
+    drop(none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_formats),
         cmocka_unit_test(without_a_review),
         cmocka_unit_test(export_bodies),
+        cmocka_unit_test(review_marker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

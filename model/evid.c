@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/sha256.h"
@@ -23,46 +24,80 @@ static int digit_of(int c)
     return p ? (int)(p - alphabet) : -1;
 }
 
-/* The record's bytes as they are hashed: JSON without the whitespace
- * between tokens (inside strings every byte counts), anything else
- * without a line's trailing CR. */
-static void normalise(const char *s, size_t n, struct sbx_buf *out)
+/* Bytes gathered before they go to the digest: one update per few KiB, not
+ * one per token (an update costs more than copying a token). */
+struct gather {
+    struct sbx_sha256 *h;
+    size_t n;
+    char b[8192];
+};
+
+static void gather_add(struct gather *g, const char *s, size_t n)
+{
+    if (g->n + n > sizeof g->b) {
+        sbx_sha256_add(g->h, g->b, g->n);
+        g->n = 0;
+        if (n > sizeof g->b) {
+            sbx_sha256_add(g->h, s, n);
+            return;
+        }
+    }
+    memcpy(g->b + g->n, s, n);
+    g->n += n;
+}
+
+/* The record's bytes as they are hashed, added to h: JSON without the
+ * whitespace between tokens (inside strings every byte counts), anything
+ * else without a line's trailing CR. */
+static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
 {
     size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
     if (i < n && (s[i] == '{' || s[i] == '[')) {
+        struct gather g;
+        g.h = h;
+        g.n = 0;
         bool in_string = false;
+        size_t run = i; /* the start of the bytes not yet added */
         for (; i < n; i++) {
             char c = s[i];
             if (in_string) {
-                sbx_buf_addc(out, c);
-                if (c == '\\' && i + 1 < n)
-                    sbx_buf_addc(out, s[++i]);
+                if (c == '\\')
+                    i++;
                 else if (c == '"')
                     in_string = false;
             } else if (c == '"') {
                 in_string = true;
-                sbx_buf_addc(out, c);
-            } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-                sbx_buf_addc(out, c);
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                gather_add(&g, s + run, i - run);
+                run = i + 1;
             }
         }
+        gather_add(&g, s + run, (i < n ? i : n) - run);
+        sbx_sha256_add(h, g.b, g.n);
         return;
     }
     if (n && s[n - 1] == '\r')
         n--;
-    sbx_buf_add(out, s, n);
+    sbx_sha256_add(h, s, n);
 }
 
-static void digest_into(const char *format, unsigned kind, const char *bytes, size_t n,
-                        struct sbx_buf *scratch, uint64_t *key, uint64_t *rest)
+static void digest_into(struct sbx_sha256 *h, const char *format, unsigned kind, const char *bytes,
+                        size_t n, uint64_t *key, uint64_t *rest)
 {
-    sbx_buf_clear(scratch);
-    sbx_buf_addf(scratch, "%s%c%u%c", format, 0, kind, 0);
-    normalise(bytes, n, scratch);
+    char head[64];
+    int hn = snprintf(head, sizeof head, "%s%c%u%c", format, 0, kind, 0);
+    sbx_sha256_begin(h);
+    sbx_sha256_add(h, head, hn > 0 && (size_t)hn < sizeof head ? (size_t)hn : 0);
+    if (hn < 0 || (size_t)hn >= sizeof head) { /* a format name that long: whole */
+        sbx_sha256_add(h, format, strlen(format) + 1);
+        snprintf(head, sizeof head, "%u%c", kind, 0);
+        sbx_sha256_add(h, head, strlen(head) + 1);
+    }
+    add_normalised(h, bytes, n);
     unsigned char md[SBX_SHA256_LEN];
-    sbx_sha256(scratch->p, scratch->len, md);
+    sbx_sha256_end(h, md);
     uint64_t hi = 0, lo = 0;
     for (int i = 0; i < 8; i++)
         hi = hi << 8 | md[i];
@@ -75,9 +110,60 @@ static void digest_into(const char *format, unsigned kind, const char *bytes, si
 void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_t n,
                      uint64_t *key, uint64_t *rest)
 {
-    struct sbx_buf scratch = SBX_BUF_INIT;
-    digest_into(format, kind, bytes, n, &scratch, key, rest);
-    sbx_buf_free(&scratch);
+    struct sbx_sha256 *h = sbx_sha256_new();
+    digest_into(h, format, kind, bytes, n, key, rest);
+    sbx_sha256_free(h);
+}
+
+/* One thread's share of the digests: events [from, to) of the order. */
+struct share {
+    const struct sbx_timeline *tl;
+    struct sbx_evid_entry *e;
+    size_t from, to;
+};
+
+static void *digest_share(void *arg)
+{
+    struct share *w = arg;
+    struct sbx_sha256 *h = sbx_sha256_new();
+    for (size_t i = w->from; i < w->to; i++) {
+        const struct sbx_event *ev = w->tl->order[i];
+        const struct sbx_source *src = &w->tl->sources[ev->source];
+        const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
+        size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+        w->e[i].ev = ev;
+        w->e[i].dup = 0;
+        digest_into(h, src->format, ev->kind, line, len, &w->e[i].key, &w->e[i].rest);
+    }
+    sbx_sha256_free(h);
+    return NULL;
+}
+
+/* Every event's digest, on up to 8 threads for a big timeline. */
+static void digest_all(const struct sbx_timeline *tl, struct sbx_evid_entry *e, size_t n)
+{
+    enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = cpus > 0 ? (size_t)cpus : 1;
+    if (t > MAX_THREADS)
+        t = MAX_THREADS;
+    if (t > n / PER_THREAD_MIN)
+        t = n / PER_THREAD_MIN;
+    if (t < 1)
+        t = 1;
+    struct share w[MAX_THREADS];
+    pthread_t th[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (size_t k = 0; k < t; k++) {
+        w[k] = (struct share){tl, e, n * k / t, n * (k + 1) / t};
+        started[k] = k > 0 && pthread_create(&th[k], NULL, digest_share, &w[k]) == 0;
+        if (k > 0 && !started[k])
+            digest_share(&w[k]);
+    }
+    digest_share(&w[0]);
+    for (size_t k = 1; k < t; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
 }
 
 struct build {
@@ -111,17 +197,7 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     size_t n = tl->n;
     ids->n = n;
     struct sbx_evid_entry *e = sbx_xmalloc((n ? n : 1) * sizeof *e);
-    struct sbx_buf scratch = SBX_BUF_INIT;
-    for (size_t i = 0; i < n; i++) {
-        const struct sbx_event *ev = tl->order[i];
-        const struct sbx_source *src = &tl->sources[ev->source];
-        const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-        size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
-        e[i].ev = ev;
-        e[i].dup = 0;
-        digest_into(src->format, ev->kind, line, len, &scratch, &e[i].key, &e[i].rest);
-    }
-    sbx_buf_free(&scratch);
+    digest_all(tl, e, n);
     /* number the ids that spell alike, in digest then timeline order */
     uint32_t *idx = sbx_xmalloc((n ? n : 1) * sizeof *idx);
     uint32_t *pos = sbx_xmalloc((n ? n : 1) * sizeof *pos);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/evid.h"
 #include "query/query.h"
 #include "app/app_internal.h"
 #include "app/keymap.h"
@@ -394,6 +395,29 @@ static void open_on_heaviest(struct sbx_app *a)
     }
 }
 
+/* --goto: the event with that id, once the data holds it (a preview may not
+ * have come to it yet). */
+static void go_to_id(struct sbx_app *a, const char *id)
+{
+    const struct sbx_event *e = sbx_event_by_id(a->tl, id, strlen(id));
+    if (!e) {
+        if (!a->preview) {
+            a->goto_done = true;
+            sbx_app_message(a, true, "--goto: no event has the id %s", id);
+        }
+        return;
+    }
+    a->goto_done = true;
+    size_t row = sbx_app_row_of(a, e, true);
+    if (row == SIZE_MAX) {
+        sbx_app_message(a, true, "--goto: event %s is hidden by the filter", id);
+        return;
+    }
+    a->top = row > 2 ? row - 2 : 0;
+    sbx_app_select(a, row);
+    sbx_app_message(a, false, "event %s", id);
+}
+
 void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_summary *sum,
                       bool preview)
 {
@@ -447,6 +471,8 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
         a->view = SBX_VIEW_TIMELINE;
     if (first && a->opts.open_on_finding && !a->following)
         open_on_heaviest(a);
+    if (a->opts.goto_id && !a->goto_done && tl)
+        go_to_id(a, a->opts.goto_id);
     sbx_app_lists_reload(a);
     sbx_app_rebuild_doc(a);
 }

@@ -66,6 +66,7 @@ struct sbx_app_opts {
     const struct sbx_send_env *services; /* the ticket services' settings (borrowed;
                                             cli/ reads them); NULL: none set */
     struct sbx_import_opts import; /* for the runs it loads itself (importers/format.h) */
+    const char *goto_id; /* open on the event with this id (model/evid.h; borrowed); NULL: none */
 };
 
 struct sbx_app_job;
@@ -128,6 +129,7 @@ struct sbx_app {
     bool msg_error;
     char progress[160];            /* "loading 43% · 412,003 events", or "" */
     bool preview;                  /* the data is a preview of a load still running */
+    bool goto_done;                /* opts.goto_id was found, or the full load lacks it */
     bool following;
 };
 

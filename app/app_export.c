@@ -277,6 +277,9 @@ bool sbx_app_export_poll(struct sbx_app *a)
         sbx_app_message(a, false, "already on %s, not posted again: %s", x->name,
                         r->url ? r->url : "(no URL given)");
         break;
+    case SBX_SEND_EDITED:
+        sbx_app_message(a, false, "edited on %s: %s", x->name, r->url ? r->url : "(no URL given)");
+        break;
     case SBX_SEND_FAILED:
         sbx_app_message(a, true, "export to %s: %s", x->name, r->message);
         break;

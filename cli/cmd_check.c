@@ -13,6 +13,7 @@
 #include "importers/load.h"
 #include "analyses/summary.h"
 #include "base/timefmt.h"
+#include "model/evid.h"
 #include "render/findings.h"
 #include "render/skips.h"
 #include "base/jsonw.h"
@@ -21,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/subcommands.h"
 #include "cli/cli_util.h"
+#include "cli/review_cli.h"
 
 struct report {
     const struct sbx_timeline *tl;
@@ -29,6 +31,9 @@ struct report {
     uint32_t allowed;     /* enum sbx_finding bits */
     uint32_t not_checked; /* kinds check reports that the sources cannot tell */
     bool allow_skips;     /* --allow skipped-lines: lines and files not read do not fail */
+    /* the review's triage (cli/review_cli.h): found[i] cleared by triaged[i] (NULL: not) */
+    const struct sbx_review_triage **triaged;
+    size_t ntriaged;        /* findings the review clears */
 };
 
 /* The sources --require can insist on. */
@@ -42,16 +47,39 @@ static const char *str(const struct report *r, uint32_t id)
     return sbx_str(r->tl, id);
 }
 
+/* "triaged STATE by AUTHOR: REASON", for a finding the review clears */
+static void triaged_words(const struct sbx_review_triage *t, struct sbx_buf *out)
+{
+    sbx_buf_addf(out, "triaged %s by %s: %s", t->state, t->author, t->reason ? t->reason : "");
+}
+
 static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
 {
     for (size_t i = 0; i < r->found.n; i++) {
         const struct sbx_finding_item *f = &r->found.f[i];
+        if (r->triaged && r->triaged[i])
+            continue;
         const struct sbx_event *e = f->event;
         char t[SBX_TIME_BUFSZ];
         struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
-        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u)", sbx_finding_of(f->kind)->name,
+        char id[SBX_EVID_LEN];
+        sbx_event_id(r->tl, e, id);
+        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u) id:%s", sbx_finding_of(f->kind)->name,
                      sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
-                     f->evidence, r->tl->sources[e->source].path, e->line_no);
+                     f->evidence, r->tl->sources[e->source].path, e->line_no, id);
+        sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
+        sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
+        sbx_buf_addc(out, '\n');
+        sbx_buf_free(&line);
+        sbx_buf_free(&safe);
+    }
+    for (size_t i = 0; r->triaged && i < r->found.n; i++) {
+        const struct sbx_review_triage *t = r->triaged[i];
+        if (!t)
+            continue;
+        struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
+        sbx_buf_addf(&line, "%-19s %s ", "triaged", t->item);
+        triaged_words(t, &line);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
         sbx_buf_addc(out, '\n');
@@ -99,6 +127,8 @@ static void print_json(const struct report *r, const char *const *missing, size_
     sbx_jw_array(&w);
     for (size_t i = 0; i < r->found.n; i++) {
         const struct sbx_finding_item *f = &r->found.f[i];
+        if (r->triaged && r->triaged[i])
+            continue;
         char t[SBX_TIME_BUFSZ];
         sbx_jw_object(&w);
         sbx_jw_key(&w, "kind");
@@ -116,6 +146,34 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
         sbx_jw_key(&w, "line");
         sbx_jw_int(&w, f->event->line_no);
+        char id[SBX_EVID_LEN], fid[SBX_FINDID_LEN];
+        sbx_event_id(r->tl, f->event, id);
+        sbx_finding_id(r->tl, f->event, f->kind, fid);
+        sbx_jw_key(&w, "event");
+        sbx_jw_cstr(&w, id);
+        sbx_jw_key(&w, "id");
+        sbx_jw_cstr(&w, fid);
+        sbx_jw_end_object(&w);
+    }
+    sbx_jw_end_array(&w);
+    /* added within schema 1: findings the review triaged benign or expected, with a reason */
+    sbx_jw_key(&w, "triaged");
+    sbx_jw_array(&w);
+    for (size_t i = 0; r->triaged && i < r->found.n; i++) {
+        const struct sbx_review_triage *t = r->triaged[i];
+        if (!t)
+            continue;
+        sbx_jw_object(&w);
+        sbx_jw_key(&w, "id");
+        sbx_jw_cstr(&w, t->item);
+        sbx_jw_key(&w, "kind");
+        sbx_jw_cstr(&w, sbx_finding_of(r->found.f[i].kind)->name);
+        sbx_jw_key(&w, "state");
+        sbx_jw_cstr(&w, t->state);
+        sbx_jw_key(&w, "author");
+        sbx_untrusted_json_cstr(&w, t->author);
+        sbx_jw_key(&w, "reason");
+        sbx_untrusted_json_cstr(&w, t->reason);
         sbx_jw_end_object(&w);
     }
     sbx_jw_end_array(&w);
@@ -211,7 +269,8 @@ int sbx_cmd_check(int argc, char **argv)
 
 static const struct option longopts[] = {
     {"format", required_argument, NULL, 'f'}, {"allow", required_argument, NULL, 'a'},
-    {"require", required_argument, NULL, 'r'},
+    {"require", required_argument, NULL, 'r'}, {"review", required_argument, NULL, 'V'},
+    {"ignore-review", no_argument, NULL, 'I'},
     {"help", no_argument, NULL, 'h'},         SBX_CLI_RUNS_LONGOPTS,
     SBX_CLI_QUIET_LONGOPT,                    {NULL, 0, NULL, 0},
 };
@@ -220,7 +279,8 @@ const struct sbx_cli_opts sbx_check_opts = {"-:f:a:j:qh", longopts};
 static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
 {
     struct report r = {0};
-    bool json = false;
+    bool json = false, ignore_review = false;
+    const char *review_file = NULL;
     unsigned required = 0;
     int c;
     optind = 1;
@@ -247,6 +307,8 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
             if (!require(&required, optarg))
                 return SBX_EXIT_USAGE;
             break;
+        case 'V': review_file = optarg; break;
+        case 'I': ignore_review = true; break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: return sbx_bad_option(c, argv, longopts);
         }
@@ -286,6 +348,28 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
             !(r.allowed & sbx_findings[i].bit))
             r.not_checked |= sbx_findings[i].bit;
     sbx_findings_collect(&tl, &sum, r.allowed | r.not_checked, &r.found);
+    struct sbx_review review;
+    struct sbx_review_state rst;
+    struct sbx_review_place place;
+    sbx_review_init(&review);
+    memset(&rst, 0, sizeof rst);
+    memset(&place, 0, sizeof place);
+    if (!ignore_review) {
+        sbx_review_place_find(&place, review_file, (const char *const *)in->paths, in->n, &tl);
+        sbx_review_load(&place, &review, runs->quiet);
+        sbx_review_state_make(&review, &rst);
+        r.triaged = sbx_xcalloc(r.found.n ? r.found.n : 1, sizeof *r.triaged);
+        /* a triage covers the one finding it names: its event and its kind */
+        for (size_t i = 0; i < r.found.n; i++) {
+            char fid[SBX_FINDID_LEN];
+            sbx_finding_id(&tl, r.found.f[i].event, r.found.f[i].kind, fid);
+            const struct sbx_review_triage *t = sbx_review_clearance(&rst, fid);
+            if (t) {
+                r.triaged[i] = t;
+                r.ntriaged++;
+            }
+        }
+    }
     struct sbx_buf out = SBX_BUF_INIT;
     if (json)
         print_json(&r, missing, nmissing, &out);
@@ -309,9 +393,13 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
         sbx_errf("could not check: --require names a source that is not among the inputs");
     struct sbx_skips_counts skips = sbx_skips_count(&tl, &sum);
     bool unread = !r.allow_skips && (skips.lines || skips.files);
-    status = required_missing || !written ? SBX_EXIT_USAGE
-             : r.found.n || unread         ? SBX_EXIT_FINDINGS
-                                           : SBX_EXIT_OK;
+    status = required_missing || !written    ? SBX_EXIT_USAGE
+             : r.found.n > r.ntriaged || unread ? SBX_EXIT_FINDINGS
+                                              : SBX_EXIT_OK;
+    free(r.triaged);
+    sbx_review_state_free(&rst);
+    sbx_review_free(&review);
+    sbx_review_place_free(&place);
     sbx_findings_free(&r.found);
     sbx_summary_free(&sum);
 done:

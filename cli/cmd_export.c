@@ -15,12 +15,14 @@
 #include "cli/subcommands.h"
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
+#include "cli/review_cli.h"
 
 struct export_args {
     struct sbx_cli_runs runs;
     const char **given; /* the input arguments as given (with --as and --allow-list) */
     size_t ngiven;
     const char *to;
+    const char *review; /* --review FILE, or NULL: the run's own */
     bool include_output, dry_run, repost;
     int jira_api;
     long timeout_ms;
@@ -36,6 +38,7 @@ static const struct option longopts[] = {
     {"to", required_argument, NULL, 't'},      {"include-output", no_argument, NULL, 'O'},
     {"dry-run", no_argument, NULL, 'n'},       {"jira-api", required_argument, NULL, 'J'},
     {"timeout", required_argument, NULL, 'T'}, {"repost", no_argument, NULL, 'R'},
+    {"review", required_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},          SBX_CLI_RUNS_LONGOPTS,
     SBX_CLI_QUIET_LONGOPT,                     {NULL, 0, NULL, 0},
 };
@@ -68,6 +71,7 @@ static int parse(int argc, char **argv, struct export_args *a)
             a->jira_api = optarg[0] - '0';
             break;
         case 'R': a->repost = true; break;
+        case 'V': a->review = optarg; break;
         case 'T': {
             char *end;
             double v = strtod(optarg, &end);
@@ -123,14 +127,15 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
 
 /* A ticket: the request printed for --dry-run, else sent (cli/export_send.h). */
 static int send_ticket(const struct export_args *a, const struct sbx_target *t,
-                       const struct sbx_buf *body, const char *digest)
+                       const struct sbx_buf *body, const char *digest, const char *review_marker)
 {
     struct sbx_send_env settings;
     sbx_export_settings(&settings);
     settings.jira_api = a->jira_api;
     struct sbx_export_send_args sa = {
         .target = t, .settings = &settings, .body = body->p, .len = body->len,
-        .digest = digest, .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
+        .digest = digest, .review_marker = review_marker[0] ? review_marker : NULL,
+        .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
         .timeout_ms = a->timeout_ms,
     };
     return sbx_export_send(&sa);
@@ -152,12 +157,22 @@ static int run(struct export_args *a, const struct sbx_target *t)
         goto done;
     struct sbx_export_digests d;
     sbx_export_digests(&tl, &d);
+    /* the run's review: the body's Review part (docs/review-file.md) */
+    struct sbx_review_place place;
+    struct sbx_review review;
+    struct sbx_review_state rst;
+    sbx_review_init(&review);
+    sbx_review_place_find(&place, a->review, (const char *const *)a->runs.in.paths, a->runs.in.n, &tl);
+    sbx_review_load(&place, &review, a->runs.quiet);
+    sbx_review_state_make(&review, &rst);
     struct sbx_body_opts bo = {
         .kind = sbx_target_body_kind(t->kind, a->jira_api),
         .limit = sbx_target_limit(t->kind),
         .include_output = a->include_output,
         .paths = a->given,
         .npaths = a->ngiven,
+        .review = &review,
+        .review_state = &rst,
     };
     struct sbx_buf body = SBX_BUF_INIT;
     struct sbx_body_info info;
@@ -167,9 +182,12 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->runs.quiet)
             sbx_errf("lists shortened to %d items to fit %s's limit of %zu characters",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker) : write_file(a, t, &body);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker, info.review_marker) : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
+    sbx_review_state_free(&rst);
+    sbx_review_free(&review);
+    sbx_review_place_free(&place);
     sbx_export_digests_free(&d);
     sbx_summary_free(&sum);
 done:

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/subcommands.h"
 #include "cli/cli_util.h"
+#include "cli/review_cli.h"
 
 
 struct progress {
@@ -89,7 +90,7 @@ static const struct option longopts[] = {
     {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
     {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
     {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
-    {"width", required_argument, NULL, 'w'},
+    {"width", required_argument, NULL, 'w'},  {"review", required_argument, NULL, 'V'},
     SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
     {NULL, 0, NULL, 0},
 };
@@ -98,7 +99,7 @@ const struct sbx_cli_opts sbx_summary_opts = {"-:f:o:j:qh", longopts};
 static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
 {
     enum sbx_summary_format fmt = SBX_SUMMARY_TEXT;
-    const char *output = NULL;
+    const char *output = NULL, *review_file = NULL;
     const char *color = "auto", *theme_name = "default";
     bool theme_given = false;
     int c, width = 0;
@@ -118,6 +119,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
             }
             break;
         case 'o': output = optarg; break;
+        case 'V': review_file = optarg; break;
         case 'C':
             if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
                 return sbx_bad_value("--color", optarg, "auto, always or never");
@@ -199,6 +201,16 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         }
         look.sgr = sgr_table_build(&colours, &theme);
     }
+    /* the run's review, for its part of the summary (docs/review-file.md) */
+    struct sbx_review_place place;
+    struct sbx_review review;
+    struct sbx_review_state rst;
+    sbx_review_init(&review);
+    sbx_review_place_find(&place, review_file, (const char *const *)in->paths, in->n, &tl);
+    sbx_review_load(&place, &review, r->quiet);
+    sbx_review_state_make(&review, &rst);
+    look.review = &review;
+    look.review_state = &rst;
     struct sbx_buf out = SBX_BUF_INIT;
     if (!sbx_render_summary(&tl, &sum, fmt, &look, &out, err, sizeof err) ||
         !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err)) {
@@ -206,6 +218,9 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         status = SBX_EXIT_USAGE;
     }
     sbx_buf_free(&out);
+    sbx_review_state_free(&rst);
+    sbx_review_free(&review);
+    sbx_review_place_free(&place);
     if (look.sgr)
         sgr_table_free(&colours);
     sbx_summary_free(&sum);

@@ -21,6 +21,7 @@
 #include "tui/term.h"
 #include "cli/view_runs.h"
 #include "importers/runs.h"
+#include "model/evid.h"
 
 struct view_opts {
     struct sbx_app_opts app;
@@ -326,6 +327,7 @@ static const struct option longopts[] = {
     {"dump-styles", no_argument, NULL, 'S'}, {"size", required_argument, NULL, 'z'},
     {"keys", required_argument, NULL, 'k'}, {"follow", no_argument, NULL, 'F'},
     {"first-screen", no_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
+    {"goto", required_argument, NULL, 'G'},
     SBX_CLI_RUNS_LONGOPTS,                  {NULL, 0, NULL, 0},
 };
 const struct sbx_cli_opts sbx_view_opts = {"-:j:Fh", longopts};
@@ -361,6 +363,13 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         case 'k': o.keys = optarg; break;
         case 'F': o.follow = true; break;
         case 'P': o.dump = o.first_screen = true; break;
+        case 'G':
+            if (strlen(optarg) < SBX_EVID_CHARS || !sbx_evid_prefix_valid(optarg, strlen(optarg))) {
+                sbx_errf("--goto wants an event id (10 letters and digits, as check and the detail show them)");
+                return SBX_EXIT_USAGE;
+            }
+            o.app.goto_id = optarg;
+            break;
         case 'h': sbx_usage(stdout); return SBX_EXIT_OK;
         default: return sbx_bad_option(c, argv, longopts);
         }

@@ -74,6 +74,7 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         .repost = a->repost,
         .cancel = &interrupted,
         .progress = a->quiet ? NULL : progress,
+        .review_marker = a->review_marker,
     };
     struct sbx_send_result res;
     bool ok = sbx_send_post(a->target, &env, a->body, a->len, a->digest, &o, &res);
@@ -90,6 +91,8 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         struct sbx_buf m = SBX_BUF_INIT;
         if (res.status == SBX_SEND_EXISTED)
             sbx_buf_addf(&m, "%s: %s: not posted again", name, res.message);
+        else if (res.status == SBX_SEND_EDITED)
+            sbx_buf_addf(&m, "%s: %s", name, res.message);
         else
             sbx_buf_addf(&m, "posted to %s", name);
         sbx_warn(m.p);

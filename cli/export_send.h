@@ -21,6 +21,7 @@ struct sbx_export_send_args {
     const char *body;                      /* export/body.h's body for the target */
     size_t len;
     const char *digest;                    /* the run digest the body's marker holds */
+    const char *review_marker;             /* the body's review marker, or NULL (export/send.h) */
     bool dry_run, quiet, repost;
     long timeout_ms;                       /* one request; 0: 30 s */
     long wait_ms;                          /* rate limits waited out in all; 0: 120 s */

@@ -9,10 +9,10 @@ const struct sbx_subcommand sbx_subcommands[] = {
      &sbx_summary_opts, "0 written, 2 a usage error, nothing loaded, or the output not written"},
     {"check",
      "[--format text|json] [--allow KIND,...] [--require record,wrapper] [--allow-list FILE] "
-     "[--as FORMAT] FILE|FOLDER ...",
+     "[--review FILE] [--ignore-review] [--as FORMAT] FILE|FOLDER ...",
      "every finding, a line each (for CI)", sbx_cmd_check, &sbx_check_opts,
-     "0 no finding, 1 findings or lines not read, 2 could not check (a usage error, nothing "
-     "loaded, or a source --require names missing)"},
+     "0 no finding (or every finding triaged benign or expected), 1 findings or lines not read, "
+     "2 could not check (a usage error, nothing loaded, or a source --require names missing)"},
     {"compare", "[OPTIONS] RUN_A RUN_B",
      "what the agent did differently in two runs (files or run folders)", sbx_cmd_compare,
      &sbx_compare_opts, "0 the same, 1 different, 2 could not compare"},
@@ -22,7 +22,12 @@ const struct sbx_subcommand sbx_subcommands[] = {
     {"export", "--to TARGET [OPTIONS] FILE|FOLDER ...",
      "the summary, findings and digests as a markdown file or a ticket comment", sbx_cmd_export,
      &sbx_export_opts,
-     "0 written, posted, found posted before, or shown (--dry-run), 2 none of those"},
+     "0 written, posted, edited, found posted before, or shown (--dry-run), 2 none of those"},
+    {"review",
+     "show|note|tag|triage|verdict RUN [ID] [TEXT|TAG|STATE] [--reason TEXT] [--review FILE] "
+     "[--author NAME] [-f text|markdown|json]",
+     "a run's review from scripts: show it, or add a note, tag, triage or verdict", sbx_cmd_review,
+     &sbx_review_opts, "0 shown or written, 2 a usage error, nothing read, or nothing written"},
 };
 const size_t sbx_nsubcommands = sizeof sbx_subcommands / sizeof *sbx_subcommands;
 

@@ -7,8 +7,10 @@
 
 #include "export/body_internal.h"
 #include "base/timefmt.h"
+#include "model/evid.h"
 #include "render/findings.h"
 #include "render/md.h"
+#include "render/review.h"
 #include "render/summary/summary.h"
 
 struct ctx {
@@ -20,6 +22,7 @@ struct ctx {
     struct sbx_secrets_scratch *scratch;
     struct sbx_buf tmp;
     char marker[SBX_DIGEST_HEX]; /* of the last body made */
+    char review_marker[SBX_DIGEST_HEX]; /* of the last markdown body; "" for other kinds */
 };
 
 static void code(struct ctx *c, struct sbx_buf *out, const char *s, size_t n)
@@ -65,7 +68,9 @@ static void findings(struct ctx *c, struct sbx_buf *out, size_t max)
         code_cstr(c, out, it->evidence);
         sbx_buf_adds(out, " (");
         code_cstr(c, out, c->tl->sources[e->source].path);
-        sbx_buf_addf(out, " line %u)\n", e->line_no);
+        char fid[SBX_FINDID_LEN];
+        sbx_finding_id(c->tl, e, it->kind, fid);
+        sbx_buf_addf(out, " line %u) `%s`\n", e->line_no, fid);
     }
     if (f->n > max)
         sbx_buf_addf(out, "- and %zu more\n", f->n - max);
@@ -185,10 +190,31 @@ static bool markdown(struct ctx *c, int list_max, unsigned lines, struct sbx_buf
     if (!sbx_render_summary_markdown(c->tl, c->sum, list_max, out, err, errsz))
         return false;
     findings(c, out, (size_t)list_max * 5);
+    size_t review_at = out->len;
+    if (c->o->review_state && !sbx_review_state_empty(c->o->review_state)) {
+        sbx_buf_adds(out, "\n### Review\n\n");
+        sbx_review_markdown(c->tl, c->sum, c->o->review, c->o->review_state, out);
+    }
+    size_t review_len = out->len - review_at;
     if (c->o->include_output && lines)
         outputs(c, out, (size_t)list_max, lines);
     sources(c, out);
+    c->review_marker[0] = '\0';
+    if (c->o->kind == SBX_BODY_MARKDOWN) {
+        /* the body less its Review part: the same export of another state
+         * of the review has it too, so it finds the comment to edit */
+        struct sbx_buf rest = SBX_BUF_INIT;
+        sbx_buf_adds(&rest, "review\n");
+        sbx_buf_add(&rest, out->p, review_at);
+        sbx_buf_add(&rest, out->p + review_at + review_len, out->len - review_at - review_len);
+        sbx_export_marker_digest(c->d->run, rest.p, rest.len, c->review_marker);
+        sbx_buf_free(&rest);
+    }
+    /* the marker covers what the body says (the same in every kind), then
+     * a markdown body's review marker goes before it */
     sbx_export_marker_digest(c->d->run, out->p, out->len, c->marker);
+    if (c->review_marker[0])
+        sbx_buf_addf(out, "\n" SBX_REVIEW_MARKER_OPEN "%s" SBX_MARKER_CLOSE "\n", c->review_marker);
     sbx_buf_addf(out, "\n" SBX_MARKER_OPEN "%s" SBX_MARKER_CLOSE "\n", c->marker);
     return true;
 }
@@ -231,7 +257,7 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
     locale_t old = utf8 ? uselocale(utf8) : (locale_t)0;
     struct sbx_findings found = {0};
     sbx_findings_collect(tl, sum, 0, &found);
-    struct ctx c = {tl, sum, d, o, &found, sbx_secrets_scratch_new(sum->patterns), SBX_BUF_INIT, ""};
+    struct ctx c = {tl, sum, d, o, &found, sbx_secrets_scratch_new(sum->patterns), SBX_BUF_INIT, "", ""};
     unsigned lines = o->include_output ? (o->output_lines ? o->output_lines : 20) : 0;
     bool ok = false;
     struct sbx_buf body = SBX_BUF_INIT;
@@ -246,8 +272,9 @@ bool sbx_export_body(const struct sbx_timeline *tl, const struct sbx_summary *su
         if (!o->limit || chars <= o->limit) {
             sbx_buf_add(out, body.p, body.len);
             if (info) {
-                *info = (struct sbx_body_info){chars, list_max, l, step > 0, ""};
+                *info = (struct sbx_body_info){chars, list_max, l, step > 0, "", ""};
                 memcpy(info->marker, c.marker, sizeof info->marker);
+                memcpy(info->review_marker, c.review_marker, sizeof info->review_marker);
             }
             ok = true;
             break;

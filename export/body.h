@@ -58,6 +58,7 @@
 #include "export/target.h"
 #include "base/buf.h"
 #include "analyses/summary.h"
+#include "model/review.h"
 #include "model/timeline.h"
 
 enum sbx_body_kind {
@@ -116,6 +117,10 @@ struct sbx_body_opts {
     unsigned output_lines;        /* lines of each tail; 0: 20 */
     const char *const *paths;     /* the inputs as given, for the reopen line */
     size_t npaths;
+    /* the run's review (model/review.h; borrowed): a Review part with the
+     * verdict, the triaged findings, notes and tags; NULL: none */
+    const struct sbx_review *review;
+    const struct sbx_review_state *review_state;
 };
 
 /* How the body came out. */
@@ -126,6 +131,10 @@ struct sbx_body_info {
     bool shortened;     /* lists or tails were cut to fit */
     char marker[SBX_DIGEST_HEX]; /* the marker digest the body ends with: what
                                     sbx_export_marker_found looks for */
+    /* a markdown body's review marker ("<!-- sbxview-review:D -->" before
+     * the marker): the digest of the run and the body without its Review
+     * part, the same when only the review changed; "" for other kinds */
+    char review_marker[SBX_DIGEST_HEX];
 };
 
 /* Builds the body of o->kind and appends it to out. sum must come from

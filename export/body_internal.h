@@ -11,6 +11,9 @@
 /* The line that ends every markdown body: "<!-- sbxview:" DIGEST " -->". */
 #define SBX_MARKER_OPEN "<!-- sbxview:"
 #define SBX_MARKER_CLOSE " -->"
+/* A markdown body's second marker: the digest of the body without its
+ * Review part, which stays when only the review changed (export/send.h). */
+#define SBX_REVIEW_MARKER_OPEN "<!-- sbxview-review:"
 
 /* md: the markdown body. digest: the run digest (64 hex digits). */
 void sbx_body_adf(const char *md, size_t n, const char *digest, struct sbx_buf *out);

@@ -146,12 +146,19 @@ struct sbx_send_opts {
     /* optional: told before each wait or retry ("rate limited: waiting 30 s") */
     void (*progress)(void *ctx, const char *line);
     void *progress_ctx;
+    /* optional: the body's review marker (export/body.h). When no comment
+     * holds the body's marker but one holds this (the same export of the
+     * run, another state of its review), that comment is edited instead of
+     * posting a new one, on services that can edit (GitHub, GitLab). */
+    const char *review_marker;
 };
 
 enum sbx_send_status {
     SBX_SEND_POSTED,  /* a new comment: url is it (NULL for Slack) */
     SBX_SEND_EXISTED, /* an earlier try had stored it: url is that comment */
     SBX_SEND_FAILED,  /* message says why; nothing posted, or (uncertain) says so */
+    SBX_SEND_EDITED,  /* an earlier comment of this export, found by its review marker,
+                         now holds the body: url is it */
 };
 
 struct sbx_send_result {

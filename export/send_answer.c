@@ -13,12 +13,17 @@
 
 bool sbx_send_has_marker(const char *s, size_t n, const char *digest)
 {
-    size_t dl = strlen(digest);
+    return sbx_send_has_tagged(s, n, "sbxview:", digest);
+}
+
+bool sbx_send_has_tagged(const char *s, size_t n, const char *tag, const char *digest)
+{
+    size_t dl = strlen(digest), tl = strlen(tag);
     if (!dl)
         return false;
     for (const char *p = s, *end = s + n;
-         (p = memmem(p, (size_t)(end - p), "sbxview:", 8)) != NULL; p += 8) {
-        const char *d = p + 8;
+         (p = memmem(p, (size_t)(end - p), tag, tl)) != NULL; p += tl) {
+        const char *d = p + tl;
         if ((size_t)(end - d) >= dl && memcmp(d, digest, dl) == 0 &&
             ((size_t)(end - d) == dl || !isxdigit((unsigned char)d[dl])))
             return true;
@@ -26,15 +31,15 @@ bool sbx_send_has_marker(const char *s, size_t n, const char *digest)
     return false;
 }
 
-static bool body_has(json_t *body, const char *digest)
+static bool body_has(json_t *body, const char *tag, const char *digest)
 {
     if (json_is_string(body))
-        return sbx_send_has_marker(json_string_value(body), json_string_length(body), digest);
+        return sbx_send_has_tagged(json_string_value(body), json_string_length(body), tag, digest);
     if (!json_is_object(body) && !json_is_array(body))
         return false;
     /* an ADF document: the marker is in one of its text nodes */
     char *s = json_dumps(body, JSON_COMPACT);
-    bool hit = s && sbx_send_has_marker(s, strlen(s), digest);
+    bool hit = s && sbx_send_has_tagged(s, strlen(s), tag, digest);
     free(s);
     return hit;
 }
@@ -93,7 +98,16 @@ bool sbx_send_find_marker(const struct sbx_target *t, const struct sbx_send_env 
                           const char *json, size_t len, const char *digest, char **url,
                           unsigned long *count)
 {
+    return sbx_send_find_tagged(t, env, json, len, "sbxview:", digest, NULL, url, count);
+}
+
+bool sbx_send_find_tagged(const struct sbx_target *t, const struct sbx_send_env *env,
+                          const char *json, size_t len, const char *tag, const char *digest,
+                          json_t **comment, char **url, unsigned long *count)
+{
     *url = NULL;
+    if (comment)
+        *comment = NULL;
     const struct sbx_service *svc = sbx_service_of(t->kind);
     if (!svc->comments)
         return false;
@@ -105,8 +119,10 @@ bool sbx_send_find_marker(const struct sbx_target *t, const struct sbx_send_env 
     size_t i;
     json_t *c;
     json_array_foreach(list, i, c) {
-        if (json_is_object(c) && body_has(json_object_get(c, "body"), digest)) {
+        if (json_is_object(c) && body_has(json_object_get(c, "body"), tag, digest)) {
             *url = url_of(t, env, c);
+            if (comment)
+                *comment = json_deep_copy(c);
             found = true;
             break;
         }

@@ -3,6 +3,7 @@
 #ifndef SBX_SEND_INTERNAL_H
 #define SBX_SEND_INTERNAL_H
 
+#include <jansson.h>
 #include "export/send.h"
 
 #define SBX_SEND_MASK "****"
@@ -25,6 +26,13 @@ char *sbx_send_base_url(const char *value, const char *fallback, const char *var
 /* s[0..n) holds "sbxview:" + digest, not followed by another hex digit
  * (as export/body.h's sbx_export_marker_found). */
 bool sbx_send_has_marker(const char *s, size_t n, const char *digest);
+/* As sbx_send_has_marker for "TAG" + digest (tag: "sbxview:" or "sbxview-review:"). */
+bool sbx_send_has_tagged(const char *s, size_t n, const char *tag, const char *digest);
+/* The comment of a listing whose body holds tag + digest: a copy (caller
+ * json_decref's it) in *found, its web URL in *url; false when none. */
+bool sbx_send_find_tagged(const struct sbx_target *t, const struct sbx_send_env *env,
+                          const char *json, size_t len, const char *tag, const char *digest,
+                          json_t **found, char **url, unsigned long *count);
 
 /* Building a request (export/send_request.c). */
 void sbx_send_errf(char *err, size_t errsz, const char *fmt, ...)

@@ -142,10 +142,11 @@ static enum outcome exchange(struct ctx *c, struct sbx_http *http,
     }
 }
 
-/* 1 found (*url may be NULL), 0 not there, -1 the listing failed (why;
- * *status the HTTP status, 0 without an answer). */
-static int look_for_marker(struct ctx *c, const char *digest, char **url, char *why,
-                           size_t whysz, long *status)
+/* 1 found (*url may be NULL; *comment, when asked for, a copy of it), 0 not
+ * there, -1 the listing failed (why; *status the HTTP status, 0 without an
+ * answer). */
+static int look_for_tagged(struct ctx *c, const char *tag, const char *digest, json_t **comment,
+                           char **url, char *why, size_t whysz, long *status)
 {
     *status = 0;
     unsigned long pages[3] = {0, 0, 0};
@@ -178,8 +179,8 @@ static int look_for_marker(struct ctx *c, const char *digest, char **url, char *
             rc = -1;
         } else {
             unsigned long count = 0;
-            if (sbx_send_find_marker(c->t, c->env, resp.body.p, resp.body.len, digest, url,
-                                     &count)) {
+            if (sbx_send_find_tagged(c->t, c->env, resp.body.p, resp.body.len, tag, digest,
+                                     comment, url, &count)) {
                 rc = 1;
             } else if (pages[i] == 0 && count && c->svc->more_pages) {
                 npages += c->svc->more_pages(count, pages + npages);
@@ -191,6 +192,85 @@ static int look_for_marker(struct ctx *c, const char *digest, char **url, char *
             return rc;
     }
     return 0;
+}
+
+static bool fail(struct sbx_send_result *res)
+{
+    res->status = SBX_SEND_FAILED;
+    return false;
+}
+
+static int look_for_marker(struct ctx *c, const char *digest, char **url, char *why,
+                           size_t whysz, long *status)
+{
+    return look_for_tagged(c, "sbxview:", digest, NULL, url, why, whysz, status);
+}
+
+/* The earlier comment of this export (found by its review marker) given the
+ * body: true with res filled when it was edited; false with res a failure,
+ * or, when *none, no such comment (post as usual). */
+static bool edit_earlier(struct ctx *c, const struct sbx_send_request *post,
+                         struct sbx_send_result *res, bool *none)
+{
+    *none = false;
+    char why[512] = "";
+    char *url = NULL;
+    long st = 0;
+    json_t *comment = NULL;
+    int found = look_for_tagged(c, "sbxview-review:", c->o->review_marker, &comment, &url, why,
+                                sizeof why, &st);
+    if (found == 0) {
+        *none = true;
+        return false;
+    }
+    if (found < 0) {
+        set_msg(c, res, "listing the comments: %s: nothing was posted", why);
+        return fail(res);
+    }
+    struct sbx_buf u = SBX_BUF_INIT;
+    sbx_buf_adds(&u, post->url);
+    const char *method = NULL;
+    bool named = c->svc->edit(comment, &u, &method);
+    json_decref(comment);
+    if (!named) {
+        free(url);
+        sbx_buf_free(&u);
+        *none = true; /* a comment without an id cannot be edited: post */
+        return false;
+    }
+    struct sbx_send_request edit = *post;
+    edit.method = (char *)method;
+    edit.url = u.p;
+    struct sbx_http_response resp = {0};
+    enum sbx_http_result kind;
+    int64_t asked = 0;
+    char err[512];
+    enum outcome oc = exchange(c, c->http, &edit, &resp, &kind, &asked, err, sizeof err);
+    res->http_status = resp.status;
+    bool ok = false;
+    if (oc == TRANSPORT) {
+        set_msg(c, res, "editing the earlier comment: %s (an edit can be made again: export once more)", err);
+    } else if (oc == RATE_OVER) {
+        set_msg(c, res, "editing the earlier comment: rate limited for %lld s", (long long)(asked / 1000));
+    } else if (resp.status < 200 || resp.status > 299) {
+        struct sbx_buf m = SBX_BUF_INIT;
+        sbx_send_service_message(&m, resp.body.p, resp.body.len, post);
+        set_msg(c, res, "editing the earlier comment: HTTP %ld%s%s", resp.status, m.len ? ": " : "",
+                m.len ? m.p : "");
+        sbx_buf_free(&m);
+    } else {
+        res->status = SBX_SEND_EDITED;
+        res->url = url;
+        url = NULL;
+        set_msg(c, res, "edited: the comment this export posted before now holds the review as it is");
+        ok = true;
+    }
+    if (!ok)
+        res->status = SBX_SEND_FAILED;
+    free(url);
+    sbx_http_response_free(&resp);
+    sbx_buf_free(&u);
+    return ok;
 }
 
 static const char *transport_word(enum sbx_http_result k)
@@ -208,11 +288,6 @@ static bool certain_not_sent(enum sbx_http_result k)
     return k == SBX_HTTP_CONNECT || k == SBX_HTTP_TLS || k == SBX_HTTP_REFUSED;
 }
 
-static bool fail(struct sbx_send_result *res)
-{
-    res->status = SBX_SEND_FAILED;
-    return false;
-}
 
 static bool run(struct ctx *c, const struct sbx_send_request *post, const char *digest,
                 struct sbx_send_result *res)
@@ -240,6 +315,12 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
                     st == 401 ? ": the credentials were refused: check " : "",
                     st == 401 ? var : "");
             return fail(res);
+        }
+        if (c->o->review_marker && c->o->review_marker[0] && c->svc->edit) {
+            bool none;
+            bool edited = edit_earlier(c, post, res, &none);
+            if (!none)
+                return edited;
         }
     }
     for (;;) {

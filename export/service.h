@@ -92,6 +92,12 @@ struct sbx_service {
      * next into pages (at most 2), their number returned. NULL: page 0
      * is the newest comments and nothing more is read. */
     size_t (*more_pages)(unsigned long count, unsigned long pages[2]);
+
+    /* Optional: editing a comment c of a listing. url holds the POST's URL:
+     * it becomes the comment's own (from its id, never a URL the server
+     * gave), and *method the verb that replaces its body. False when c
+     * names no id. NULL: comments are never edited. */
+    bool (*edit)(const json_t *c, struct sbx_buf *url, const char **method);
 };
 
 #define SBX_SERVICE_DECLARE(kind, name) extern const struct sbx_service sbx_service_##name;

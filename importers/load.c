@@ -1,4 +1,5 @@
 #include "importers/load.h"
+#include "model/review.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -354,6 +355,8 @@ static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
     while ((de = readdir(d))) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue; /* a hidden file is read or named like any other */
+        if (strcmp(de->d_name, SBX_REVIEW_FILE_NAME) == 0)
+            continue; /* the review of the run (model/review.h), not a log of it */
         names = sbx_xrealloc(names, (n + 1) * sizeof *names);
         names[n++] = sbx_xstrndup(de->d_name, strlen(de->d_name));
     }
@@ -478,6 +481,12 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
         body += 3;
         body_size -= 3;
+    }
+    if (!why && !it->fmt && sbx_review_sniff(body, body_size)) {
+        /* a review file under another name: the run's review, not a log, not unread */
+        sbx_release_input(data, size, how);
+        file_done(shared, base, planned);
+        return NOT_LOADED;
     }
     const struct sbx_format *fmt =
         why ? NULL : it->fmt ? it->fmt : sbx_detect_format(body, body_size);

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "model/argv.h"
+#include "model/evid.h"
 #include "base/jsonstr.h"
 
 static const char *const kind_names[SBX_EV_KIND_COUNT] = {
@@ -66,6 +67,7 @@ static void release_data(const char *data, size_t size, enum sbx_data_how how)
 
 void sbx_timeline_free(struct sbx_timeline *tl)
 {
+    sbx_evids_drop(tl);
     for (size_t i = 0; i < tl->nsources; i++) {
         struct sbx_source *s = &tl->sources[i];
         release_data(s->data, s->size, s->how);
@@ -182,6 +184,7 @@ void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
 
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 {
+    sbx_evids_drop(tl);
     if (buf->n) {
         tl->blocks = sbx_xrealloc(tl->blocks, (tl->nblocks + buf->nblocks) * sizeof *tl->blocks);
         memcpy(tl->blocks + tl->nblocks, buf->blocks, buf->nblocks * sizeof *buf->blocks);
@@ -284,6 +287,7 @@ static void radix_keyed(struct keyed *a, size_t n, uint64_t lo, uint64_t hi,
 
 void sbx_timeline_finish(struct sbx_timeline *tl)
 {
+    sbx_evids_drop(tl);
     bool sorted = true;
     for (size_t i = 1; i < tl->n && sorted; i++)
         sorted = sbx_event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
@@ -409,6 +413,7 @@ void sbx_timeline_set_clock(struct sbx_timeline *tl, uint32_t source, int64_t of
 
 void sbx_timeline_resort(struct sbx_timeline *tl)
 {
+    sbx_evids_drop(tl);
     if (tl->n)
         qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
 }
@@ -421,6 +426,7 @@ int64_t sbx_event_own_time(const struct sbx_timeline *tl, const struct sbx_event
 size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32_t line,
                                 bool skipped)
 {
+    sbx_evids_drop(tl);
     struct sbx_source *src = &tl->sources[source];
     if (skipped) {
         for (size_t i = tl->nskips; i-- > 0;) {

@@ -27,6 +27,7 @@
 #include "model/strtab.h"
 
 struct sbx_diff_file;
+struct sbx_evids;
 
 /* Which clock a source's times are shown on (docs/formats/runtime.md,
  * "Cross-check"): its own, or the wrapper's with an offset measured by the
@@ -89,6 +90,9 @@ struct sbx_timeline {
     /* the loaded diffs' files (model/diffs.h), by path; strings in `strings` */
     struct sbx_diff_file *diffs;
     size_t ndiffs;
+    /* the events' ids, made when first asked for (model/evid.h): dropped
+     * whenever the events or their order change */
+    struct sbx_evids *ids;
     /* storage */
     struct sbx_event **blocks;
     size_t nblocks;

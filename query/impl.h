@@ -25,6 +25,7 @@ enum sbx_term_type {
     SBX_T_PROGRAM,
     SBX_T_PATTERN,
     SBX_T_HOST,     /* a network event to the host, or a text naming it (u.pat) */
+    SBX_T_ID,       /* the event's id starts with u.str; a finding id's kind in u.str's mask */
 };
 
 struct sbx_qpattern {
@@ -47,6 +48,7 @@ struct sbx_term {
         struct sbx_qpattern pat;
     } u;
     char *host;     /* SBX_T_HOST: the host, lower case */
+    uint32_t id_kind; /* SBX_T_ID given a finding id (ID/kind): that finding's bit; else 0 */
 };
 
 struct sbx_query {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "model/evid.h"
 #include "query/impl.h"
 
 enum { NFIELDS = 3 }; /* command, stdout, stderr */
@@ -185,6 +186,9 @@ static bool term_holds(const struct sbx_term *t, const struct sbx_timeline *tl,
         return (ev->findings & ~(uint32_t)SBX_F_BAD_FIELD) || command_failed(ev);
     case SBX_T_SANDBOX:
         return str_is(tl, ev->sandbox, t->u.str.s, t->u.str.n, true);
+    case SBX_T_ID:
+        return sbx_event_id_has_prefix(tl, ev, t->u.str.s, t->u.str.n) &&
+               (!t->id_kind || (ev->findings & t->id_kind));
     case SBX_T_EXIT:
         return cmd && (ev->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && ev->u.cmd.exit == t->u.exit;
     case SBX_T_SINCE:

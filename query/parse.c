@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "model/evid.h"
 #include "query/impl.h"
 #include "base/timefmt.h"
 
@@ -304,6 +305,38 @@ static bool host_term(struct sbx_term *term, const char *v, size_t vn, char *err
     return ok;
 }
 
+/* id:PREFIX, or id:ID/KIND (a finding's id: the event has that finding). */
+static bool id_term(struct sbx_term *term, const char *v, size_t vn, char *err, size_t errsz)
+{
+    char buf[48];
+    const char *slash = memchr(v, '/', vn);
+    size_t idn = slash ? (size_t)(slash - v) : vn;
+    if (!sbx_evid_prefix_valid(v, idn)) {
+        snprintf(err, errsz, "id: \"%s\" is not an event id (10 letters and digits, then .N for a repeat)",
+                 shown(v, vn, buf, sizeof buf));
+        return false;
+    }
+    if (slash) {
+        size_t kn = vn - idn - 1;
+        char kind[64];
+        uint32_t bit = 0;
+        if (kn < sizeof kind) {
+            memcpy(kind, slash + 1, kn);
+            kind[kn] = '\0';
+            bit = sbx_finding_by_name(kind);
+        }
+        if (!bit) {
+            snprintf(err, errsz, "id: no finding kind called \"%s\"", shown(slash + 1, kn, buf, sizeof buf));
+            return false;
+        }
+        term->id_kind = bit;
+    }
+    term->type = SBX_T_ID;
+    term->u.str.s = sbx_xstrndup(v, idn);
+    term->u.str.n = idn;
+    return true;
+}
+
 /* One key:value term. */
 static bool key_term(struct sbx_term *term, const struct token *tok, const struct sbx_query_time *tm,
                      char *err, size_t errsz)
@@ -315,10 +348,10 @@ static bool key_term(struct sbx_term *term, const struct token *tok, const struc
     char buf[48];
 #define KEY(word) (klen == sizeof word - 1 && strncasecmp(key, word, klen) == 0)
     bool known = KEY("kind") || KEY("sandbox") || KEY("exit") || KEY("since") || KEY("until") ||
-                 KEY("program") || KEY("host");
+                 KEY("program") || KEY("host") || KEY("id");
     if (!known) {
         snprintf(err, errsz,
-                 "unknown filter key \"%s:\" (keys: kind sandbox exit since until program host; "
+                 "unknown filter key \"%s:\" (keys: kind sandbox exit since until program host id; "
                  "quote text to search for it)",
                  shown(key, klen, buf, sizeof buf));
         return false;
@@ -351,6 +384,8 @@ static bool key_term(struct sbx_term *term, const struct token *tok, const struc
     }
     if (KEY("host"))
         return host_term(term, v, vn, err, errsz);
+    if (KEY("id"))
+        return id_term(term, v, vn, err, errsz);
     if (KEY("since") || KEY("until")) {
         term->type = KEY("since") ? SBX_T_SINCE : SBX_T_UNTIL;
         return parse_time(KEY("since") ? "since:" : "until:", v, vn, tm, &term->u.t, err, errsz);
@@ -392,7 +427,7 @@ static void term_free(struct sbx_term *t)
 {
     if (t->type == SBX_T_PATTERN || t->type == SBX_T_HOST)
         pcre2_code_free(t->u.pat.re);
-    else if (t->type == SBX_T_SANDBOX || t->type == SBX_T_PROGRAM)
+    else if (t->type == SBX_T_SANDBOX || t->type == SBX_T_PROGRAM || t->type == SBX_T_ID)
         free(t->u.str.s);
     free(t->host);
 }
@@ -474,8 +509,18 @@ struct sbx_query *sbx_query_compile(enum sbx_query_kind kind, const char *text, 
             ok = false;
         } else {
             q->terms = sbx_xcalloc(1, sizeof *q->terms);
-            q->terms[0].type = SBX_T_PATTERN;
-            ok = compile_pattern(&q->terms[0].u.pat, text, len, cc, NULL, err, errsz);
+            /* "id:PREFIX" searches for the event with that id, when it is one */
+            const char *slash = len > 3 ? memchr(text + 3, '/', len - 3) : NULL;
+            if (len > 3 && strncasecmp(text, "id:", 3) == 0 &&
+                sbx_evid_prefix_valid(text + 3, slash ? (size_t)(slash - text - 3) : len - 3) &&
+                id_term(&q->terms[0], text + 3, len - 3, err, errsz)) {
+                ok = true;
+            } else {
+                err[0] = '\0';
+                memset(&q->terms[0], 0, sizeof q->terms[0]);
+                q->terms[0].type = SBX_T_PATTERN;
+                ok = compile_pattern(&q->terms[0].u.pat, text, len, cc, NULL, err, errsz);
+            }
             q->nterms = ok;
         }
     } else {

@@ -25,6 +25,9 @@
  *   program:NAME         a command whose program label is NAME
  *   host:NAME            a network event to host NAME, or an event whose texts
  *                        name it as a whole host name (not www.NAME, NAMEx)
+ *   id:PREFIX            the event's id (model/evid.h) starts with PREFIX;
+ *                        id:ID/KIND: that event, with that finding. A SEARCH
+ *                        that is id: and an id prefix is this term too.
  *   anything else        a pattern, as a SEARCH; "quoted text" is always a
  *                        pattern (so "failed" searches for the word) and may
  *                        hold spaces; inside quotes \" is a quote, other

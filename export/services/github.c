@@ -121,6 +121,21 @@ static size_t more_pages(unsigned long count, unsigned long pages[2])
     return 2;
 }
 
+/* #update-an-issue-comment: PATCH /repos/O/R/issues/comments/ID */
+static bool edit(const json_t *c, struct sbx_buf *u, const char **method)
+{
+    const json_t *id = json_object_get(c, "id");
+    const char *tail = "/issues/";
+    char *at = u->p ? strstr(u->p, tail) : NULL;
+    if (!json_is_integer(id) || json_integer_value(id) <= 0 || !at)
+        return false;
+    u->len = (size_t)(at - u->p) + strlen(tail);
+    u->p[u->len] = '\0';
+    sbx_buf_addf(u, "comments/%lld", (long long)json_integer_value(id));
+    *method = "PATCH";
+    return true;
+}
+
 const struct sbx_service sbx_service_github = {
     .name = "github",
     .form = "github:OWNER/REPO#N",
@@ -139,4 +154,5 @@ const struct sbx_service sbx_service_github = {
     .list_page = list_page,
     .comments = comments,
     .more_pages = more_pages,
+    .edit = edit,
 };

@@ -108,6 +108,17 @@ static json_t *comments(json_t *root, unsigned long *count)
     return root;
 }
 
+/* #modify-existing-issue-note: PUT .../issues/N/notes/ID */
+static bool edit(const json_t *c, struct sbx_buf *u, const char **method)
+{
+    const json_t *id = json_object_get(c, "id");
+    if (!json_is_integer(id) || json_integer_value(id) <= 0)
+        return false;
+    sbx_buf_addf(u, "/%lld", (long long)json_integer_value(id));
+    *method = "PUT";
+    return true;
+}
+
 const struct sbx_service sbx_service_gitlab = {
     .name = "gitlab",
     .form = "gitlab:GROUP/PROJECT#N",
@@ -125,4 +136,5 @@ const struct sbx_service sbx_service_gitlab = {
     .comment_url = comment_url,
     .list_page = list_page,
     .comments = comments,
+    .edit = edit,
 };

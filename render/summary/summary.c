@@ -228,7 +228,9 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
 {
     struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
                            .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX,
-                           .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS};
+                           .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS,
+                           .review = look ? look->review : NULL,
+                           .review_state = look ? look->review_state : NULL};
     c.secrets = sum->patterns;
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");

@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "render/style.h"
 #include "analyses/summary.h"
+#include "model/review.h"
 #include "model/timeline.h"
 
 enum sbx_summary_format { SBX_SUMMARY_TEXT, SBX_SUMMARY_MARKDOWN, SBX_SUMMARY_JSON };
@@ -29,6 +30,10 @@ struct sbx_summary_look {
     int cols;                /* text only: the width lines wrap at; 0: SBX_SUMMARY_COLS */
     const char *const *sgr;  /* text only: per style (render/style.h), the escape
                                 sequence that turns it on; NULL for no colour */
+    /* the run's review (model/review.h; borrowed): the Review part — the
+     * verdict, the triaged findings, the notes; NULL: none (JSON says null) */
+    const struct sbx_review *review;
+    const struct sbx_review_state *review_state;
 };
 
 /* sum must come from sbx_summarize (it carries the patterns to redact with).

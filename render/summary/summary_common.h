@@ -16,6 +16,8 @@ struct sbx_sumctx {
     const char *const *sgr; /* NULL: no colour */
     struct sbx_summary_line *lines; /* text only, when asked: one per line written */
     size_t nlines, caplines;
+    const struct sbx_review *review;             /* borrowed, or NULL */
+    const struct sbx_review_state *review_state; /* its state, or NULL */
     struct sbx_buf tmp; /* decoded text */
     struct sbx_buf red; /* redacted text */
 };

@@ -5,6 +5,8 @@
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "base/jsonw.h"
+#include "model/evid.h"
+#include "render/review.h"
 #include "render/summary/summary_common.h"
 #include "render/untrusted.h"
 
@@ -22,6 +24,15 @@ static void time_value(struct sbx_jsonw *w, int64_t ns)
         sbx_jw_null(w);
     else
         sbx_untrusted_json_cstr(w, sbx_time_format(ns, buf));
+}
+
+/* "id": the event's stable id (model/evid.h) */
+static void id_field(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    char id[SBX_EVID_LEN];
+    sbx_event_id(c->tl, e, id);
+    sbx_jw_key(w, "id");
+    sbx_jw_cstr(w, id);
 }
 
 static void span_object(struct sbx_jsonw *w, const char *key, int64_t start, int64_t end)
@@ -115,6 +126,7 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
         int_field(w, "ms", e->u.cmd.ms);
         sbx_jw_key(w, "start");
         time_value(w, e->start);
+        id_field(c, w, e);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_object(w);
@@ -212,6 +224,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_jw_key(w, "source");
         sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
         int_field(w, "line", e->line_no);
+        id_field(c, w, e);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_object(w);
@@ -263,6 +276,7 @@ static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struc
         sbx_jw_key(w, "command");
         sbx_untrusted_json(w, line, n);
     }
+    id_field(c, w, e);
     sbx_jw_end_object(w);
 }
 
@@ -407,6 +421,7 @@ static void secrets(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_untrusted_json_cstr(w, f->where);
         sbx_jw_key(w, "sample");
         sbx_untrusted_json_cstr(w, f->sample);
+        id_field(c, w, f->event);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -543,6 +558,15 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     secrets(c, &w);
     skipped(c, &w);
     unread_files(c, &w);
+    /* added within schema 1: the run's review, or null (docs/review-file.md) */
+    sbx_jw_key(&w, "review");
+    if (c->review_state && !sbx_review_state_empty(c->review_state)) {
+        sbx_jw_object(&w);
+        sbx_review_json_members(c->tl, c->review, c->review_state, &w);
+        sbx_jw_end_object(&w);
+    } else {
+        sbx_jw_null(&w);
+    }
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "model/evid.h"
+#include "render/review.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/md.h"
@@ -32,6 +34,14 @@ static void code(struct sbx_sumctx *c, struct sbx_buf *out, const char *s, size_
 static void code_cstr(struct sbx_sumctx *c, struct sbx_buf *out, const char *s)
 {
     code(c, out, s, strlen(s));
+}
+
+/* " (id `ID`)": the event's stable id (model/evid.h), our own characters */
+static void id_tag(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_event *e)
+{
+    char id[SBX_EVID_LEN];
+    sbx_event_id(c->tl, e, id);
+    sbx_buf_addf(out, " (id `%s`)", id);
 }
 
 static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_strlist *l)
@@ -116,7 +126,16 @@ static void changes(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_
         sbx_buf_addf(out, "- %s: unchanged\n", where);
 }
 
+static void review_part(struct sbx_sumctx *c, struct sbx_buf *out);
+static void facts(struct sbx_sumctx *c, struct sbx_buf *out);
+
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    facts(c, out);
+    review_part(c, out);
+}
+
+static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     const struct sbx_summary *s = c->sum;
     const struct sbx_timeline *tl = c->tl;
@@ -215,6 +234,7 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
             sbx_buf_adds(out, ": ");
             code(c, out, cmd, len);
         }
+        id_tag(c, out, e);
         sbx_buf_addc(out, '\n');
     }
     if (s->ndenials > LIST_MAX)
@@ -257,6 +277,7 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
             sbx_buf_adds(out, " from inside sandbox ");
             code_cstr(c, out, sbx_str(c->tl, e->u.audit.inside));
         }
+        id_tag(c, out, e);
         sbx_buf_addc(out, '\n');
     }
     if (s->naccount)
@@ -270,6 +291,7 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
         sbx_buf_adds(out, " in ");
         code_cstr(c, out, sbx_str(c->tl, e->sandbox));
+        id_tag(c, out, e);
         sbx_buf_addc(out, '\n');
     }
     if (s->cross.noutside)
@@ -285,7 +307,9 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
             code(c, out, cmd, n);
             sbx_buf_adds(out, " in ");
             code_cstr(c, out, sbx_str(c->tl, e->sandbox));
-            sbx_buf_addf(out, " (%s's log only)\n", c->tl->sources[e->source].format);
+            sbx_buf_addf(out, " (%s's log only)", c->tl->sources[e->source].format);
+            id_tag(c, out, e);
+            sbx_buf_addc(out, '\n');
         }
         if (s->witness.nunwrapped)
             sbx_buf_addc(out, '\n');
@@ -320,6 +344,7 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_addf(out, "- %s in %s at %s: ", sbx_secret_kind_name(f->kind), f->where,
                      sbx_time_format(f->event->start, a));
         code_cstr(c, out, f->sample);
+        id_tag(c, out, f->event);
         sbx_buf_addc(out, '\n');
     }
     if (s->nsecrets > LIST_MAX)
@@ -351,4 +376,13 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     if (s->nunread > LIST_MAX)
         sbx_buf_addf(out, "- and %zu more\n", s->nunread - LIST_MAX);
+}
+
+/* The run's review, after everything else, when there is one. */
+static void review_part(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    if (!c->review_state || sbx_review_state_empty(c->review_state))
+        return;
+    sbx_buf_addc(out, '\n');
+    sbx_review_markdown(c->tl, c->sum, c->review, c->review_state, out);
 }

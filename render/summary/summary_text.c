@@ -672,6 +672,41 @@ static void skipped_line(struct line *l, struct sbx_buf *out)
     }
 }
 
+/* The run's review, when there is one: its state and verdict, then a row
+ * per triaged finding and per note (docs/review-file.md). */
+static void review_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_review_state *st = l->c->review_state;
+    if (!st || sbx_review_state_empty(st))
+        return;
+    const char *state = st->verdict ? "done" : "in progress";
+    sbx_buf_addf(&l->b, "Review:    %s", state);
+    if (st->verdict) {
+        sbx_buf_addf(&l->b, "; verdict %s by ", st->verdict->state);
+        add_untrusted_cstr(l, st->verdict->author);
+        sbx_buf_adds(&l->b, ": ");
+        add_untrusted_cstr(l, st->verdict->text ? st->verdict->text : "");
+    }
+    sbx_buf_addf(&l->b, "; %zu triaged, %zu note%s", st->ntriage, st->nnotes, st->nnotes == 1 ? "" : "s");
+    emit_styled(l, out, SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < st->ntriage; i++) {
+        const struct sbx_review_triage *t = &st->triage[i];
+        sbx_buf_addf(&l->b, "  triaged %s %s by ", t->item, t->state);
+        add_untrusted_cstr(l, t->author);
+        sbx_buf_adds(&l->b, ": ");
+        add_untrusted_cstr(l, t->reason ? t->reason : "");
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    for (size_t i = 0; i < st->nnotes; i++) {
+        const struct sbx_review_note *n = &st->notes[i];
+        sbx_buf_addf(&l->b, "  note on %s by ", n->item);
+        add_untrusted_cstr(l, n->author);
+        sbx_buf_adds(&l->b, ": ");
+        add_untrusted_cstr(l, n->text);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct line l = {.c = c};
@@ -687,5 +722,6 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     integrity_line(&l, out);
     secrets_line(&l, out);
     skipped_line(&l, out);
+    review_lines(&l, out);
     sbx_buf_free(&l.b);
 }

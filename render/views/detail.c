@@ -4,6 +4,7 @@
 
 #include "analyses/cmdlink.h"
 #include "model/diffs.h"
+#include "model/evid.h"
 #include "analyses/hashcheck.h"
 #include "analyses/hidden.h"
 #include "analyses/webhook.h"
@@ -809,6 +810,11 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     sbx_doc_field(d, "Source");
     untrusted(d, l, SBX_STYLE_NORMAL, sbx_display_path(src->path), strlen(sbx_display_path(src->path)), true);
     sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s, %u bytes)", e->line_no, src->format, e->line_len);
+    sbx_doc_end_line(d);
+    char id[SBX_EVID_LEN];
+    sbx_event_id(l->tl, e, id);
+    sbx_doc_field(d, "Id");
+    sbx_doc_adds(d, SBX_STYLE_NORMAL, id);
     sbx_doc_end_line(d);
     if (raw) {
         sbx_doc_heading(d, "The line as recorded (sanitised; o: back to the fields)");

@@ -9,8 +9,10 @@ Listens on a free port of 127.0.0.1 only and writes the port to PORT once it
 accepts connections. One server holds four services, each under a prefix
 that the test puts in the service's base URL:
 
-  /github  GITHUB_API_URL   POST|GET /repos/O/R/issues/N/comments, GET /repos/O/R/issues/N
-  /gitlab  GITLAB_URL       POST|GET /api/v4/projects/GROUP%2FPROJECT/issues/N/notes
+  /github  GITHUB_API_URL   POST|GET /repos/O/R/issues/N/comments, GET /repos/O/R/issues/N,
+                            PATCH /repos/O/R/issues/comments/ID (an edit)
+  /gitlab  GITLAB_URL       POST|GET /api/v4/projects/GROUP%2FPROJECT/issues/N/notes,
+                            PUT .../issues/N/notes/ID (an edit)
   /jira    JIRA_URL         POST|GET /rest/api/{2,3}/issue/KEY/comment
   /slack   SLACK_WEBHOOK_URL POST /slack/services/T0/B0/SECRET
 
@@ -108,6 +110,20 @@ class State:
         return {"id": str(cid), "body": body,
                 "self": "https://jira.test/rest/api/3/issue/%s/comment/%d" % (issue, cid)}
 
+    def edit(self, service, issue, cid, body):
+        """The comment cid (of issue, or of any issue when issue is None) now
+        says body; None when there is none."""
+        with self.lock:
+            for (svc, iss), lst in self.issues.items():
+                if svc != service or (issue is not None and iss != issue):
+                    continue
+                for c in lst:
+                    if str(c["id"]) == str(cid):
+                        c["body"] = body
+                        c["edited"] = c.get("edited", 0) + 1
+                        return c
+            return None
+
     def add(self, service, issue, body):
         lst = self.comments(service, issue)
         with self.lock:
@@ -150,6 +166,18 @@ class Handler(BaseHTTPRequestHandler):
     def do_PUT(self):
         self.handle_any("PUT")
 
+    def do_PATCH(self):
+        self.handle_any("PATCH")
+
+    def edited(self, svc, issue, cid, body):
+        self.header("Content-Type", "application/json")
+        self.need(isinstance(body, dict) and list(body) == ["body"] and
+                  isinstance(body["body"], str), "the request body is {\"body\": string}")
+        c = self.st.edit(svc, issue, cid, body["body"])
+        if c is None:
+            return self.send(404, {"message": "Not Found"})
+        return self.send(200, c)
+
     def handle_any(self, method):
         self.st = self.server.state
         url = urlsplit(self.path)
@@ -180,6 +208,22 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self, method, path, q, body):
         tok = self.st.a.token
+        m = re.fullmatch(r"/github/repos/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)/issues/comments/(\d+)",
+                         path)
+        if m:
+            if self.headers.get("Authorization") != "Bearer " + tok:
+                return self.send(401, {"message": "Bad credentials"})
+            self.header("Accept", "application/vnd.github+json")
+            self.need(method == "PATCH", "a comment is edited with PATCH")
+            return self.edited("github", None, m.group(3), body)
+        m = re.fullmatch(r"/gitlab/api/v4/projects/([A-Za-z0-9_.-]+(?:%2F[A-Za-z0-9_.-]+)+)"
+                         r"/issues/(\d+)/notes/(\d+)", path)
+        if m:
+            if self.headers.get("PRIVATE-TOKEN") != tok:
+                return self.send(401, {"message": "401 Unauthorized"})
+            self.need(method == "PUT", "a note is edited with PUT")
+            issue = "%s/-/issues/%s" % (m.group(1).replace("%2F", "/"), m.group(2))
+            return self.edited("gitlab", issue, m.group(3), body)
         m = re.fullmatch(r"/github/repos/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)/issues/(\d+)"
                          r"(/comments)?", path)
         if m:

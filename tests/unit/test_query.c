@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <pthread.h>
 
@@ -19,6 +20,7 @@
 #include "query/query.h"
 #include "query/lit.h"
 #include "tests/unit/cases.h"
+#include "model/evid.h"
 
 #define NS INT64_C(1000000000)
 
@@ -230,6 +232,53 @@ static void errors(void **state)
                         "ERR: since:10:00: no run start to put the time on; give a full timestamp");
     /* a NULL error buffer is allowed */
     assert_null(sbx_query_compile(SBX_QUERY_FILTER, "(", 1, NULL, NULL, 0));
+    unload(tl);
+}
+
+/* The lines whose ids start with prefix, computed from the ids themselves. */
+static char *lines_with_prefix(struct sbx_timeline *tl, const char *prefix, uint32_t finding)
+{
+    static char out[4096];
+    out[0] = '\0';
+    for (size_t i = 0; i < tl->n; i++) {
+        char id[SBX_EVID_LEN];
+        sbx_event_id(tl, tl->order[i], id);
+        if (strncasecmp(id, prefix, strlen(prefix)) == 0 && (!finding || (tl->order[i]->findings & finding)))
+            snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", out[0] ? " " : "",
+                     tl->order[i]->line_no);
+    }
+    return out;
+}
+
+/* id:PREFIX in a filter and a search: every event's whole id finds it
+ * alone, every prefix the events that share it, ID/kind only with that
+ * finding; what is no id is an error (filter) or a pattern (search). */
+static void ids(void **state)
+{
+    (void)state;
+    struct sbx_timeline *tl = fixture();
+    for (size_t i = 0; i < tl->n; i++) {
+        char id[SBX_EVID_LEN], q[64], want[4096];
+        sbx_event_id(tl, tl->order[i], id);
+        for (size_t len = 1; len <= strlen(id); len += 3) {
+            char prefix[SBX_EVID_LEN];
+            snprintf(prefix, sizeof prefix, "%.*s", (int)len, id);
+            strcpy(want, lines_with_prefix(tl, prefix, 0));
+            snprintf(q, sizeof q, "id:%s", prefix);
+            assert_string_equal(FILTER(tl, q), want);
+            assert_string_equal(SEARCH(tl, q), want);
+            snprintf(q, sizeof q, "!id:%s", prefix);
+            assert_true(strcmp(FILTER(tl, q), want) != 0 || !want[0]);
+        }
+        snprintf(q, sizeof q, "id:%s/secret", id);
+        strcpy(want, lines_with_prefix(tl, id, SBX_F_SECRET));
+        assert_string_equal(FILTER(tl, q), want);
+    }
+    assert_string_equal(FILTER(tl, "id:u"),
+                        "ERR: id: \"u\" is not an event id (10 letters and digits, then .N for a repeat)");
+    assert_string_equal(FILTER(tl, "id:abc/nothing"), "ERR: id: no finding kind called \"nothing\"");
+    /* a search for text that is no id is a pattern as before */
+    assert_string_equal(SEARCH(tl, "id:u"), "");
     unload(tl);
 }
 
@@ -682,7 +731,7 @@ static void find_ranges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(filter_cases),   cmocka_unit_test(smart_case),
+        cmocka_unit_test(filter_cases),   cmocka_unit_test(ids),   cmocka_unit_test(smart_case),
         cmocka_unit_test(invalid_utf8),   cmocka_unit_test(errors),
         cmocka_unit_test(hostile_patterns), cmocka_unit_test(literal_reader),
         cmocka_unit_test(subset),         cmocka_unit_test(cancellation),

@@ -1,0 +1,167 @@
+#include "cli/review_cli.h"
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <pwd.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "export/body.h"
+#include "importers/review.h"
+#include "cli/msg.h"
+
+extern char **environ;
+
+/* The folder a review sits in for these inputs: the first input's folder,
+ * or the folder it is in; NULL for standard input. Caller frees. */
+static char *run_folder(const char *const *inputs, size_t n)
+{
+    if (!n || strcmp(inputs[0], "-") == 0)
+        return NULL;
+    struct stat st;
+    if (stat(inputs[0], &st) == 0 && S_ISDIR(st.st_mode))
+        return sbx_xstrndup(inputs[0], strlen(inputs[0]));
+    char *copy = sbx_xstrndup(inputs[0], strlen(inputs[0]));
+    char *dir = dirname(copy);
+    char *out = sbx_xstrndup(dir, strlen(dir));
+    free(copy);
+    return out;
+}
+
+static char *state_path(const struct sbx_timeline *tl)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/')
+        sbx_buf_adds(&b, xdg);
+    else {
+        sbx_buf_adds(&b, home && home[0] ? home : "/tmp");
+        sbx_buf_adds(&b, "/.local/state");
+    }
+    struct sbx_export_digests d;
+    sbx_export_digests(tl, &d);
+    sbx_buf_addf(&b, "/sbxview/reviews/%s.jsonl", d.run);
+    sbx_export_digests_free(&d);
+    return b.p;
+}
+
+void sbx_review_place_find(struct sbx_review_place *p, const char *given,
+                           const char *const *inputs, size_t n, const struct sbx_timeline *tl)
+{
+    memset(p, 0, sizeof *p);
+    if (given) {
+        p->read[p->nread++] = sbx_xstrndup(given, strlen(given));
+        p->write = sbx_xstrndup(given, strlen(given));
+        return;
+    }
+    char *folder = run_folder(inputs, n);
+    if (folder) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_adds(&b, folder);
+        sbx_buf_addc(&b, '/');
+        sbx_buf_adds(&b, SBX_REVIEW_FILE_NAME);
+        p->read[p->nread++] = b.p;
+        if (access(folder, W_OK) == 0)
+            p->write = sbx_xstrndup(b.p, b.len);
+        free(folder);
+    }
+    if (!p->write) {
+        char *s = state_path(tl);
+        p->read[p->nread++] = s;
+        p->write = sbx_xstrndup(s, strlen(s));
+        p->make_dirs = true;
+    }
+}
+
+void sbx_review_place_free(struct sbx_review_place *p)
+{
+    for (size_t i = 0; i < p->nread; i++)
+        free(p->read[i]);
+    free(p->write);
+    memset(p, 0, sizeof *p);
+}
+
+bool sbx_review_load(const struct sbx_review_place *p, struct sbx_review *r, bool quiet)
+{
+    bool ok = true;
+    for (size_t i = 0; i < p->nread; i++) {
+        char err[512];
+        if (!sbx_review_read_file(r, p->read[i], err, sizeof err)) {
+            sbx_errf("%s", err);
+            ok = false;
+        }
+    }
+    for (size_t i = 0; i < r->nproblems && !quiet; i++)
+        sbx_errf("%s:%u: %s (the line is left out; the rest is read)",
+                r->files[r->problems[i].file], r->problems[i].line, r->problems[i].reason);
+    return ok;
+}
+
+/* `git config KEY`'s value, run without a shell; NULL when git has none. */
+static char *git_config(const char *key)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"git", "config", "--get", (char *)key, NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    struct sbx_buf b = SBX_BUF_INIT;
+    if (rc == 0) {
+        char chunk[256];
+        ssize_t got;
+        while ((got = read(fds[0], chunk, sizeof chunk)) > 0 && b.len < 1024)
+            sbx_buf_add(&b, chunk, (size_t)got);
+        int status;
+        waitpid(pid, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            b.len = 0;
+    }
+    close(fds[0]);
+    while (b.len && (b.p[b.len - 1] == '\n' || b.p[b.len - 1] == '\r'))
+        b.p[--b.len] = '\0';
+    if (!b.len) {
+        sbx_buf_free(&b);
+        return NULL;
+    }
+    return b.p;
+}
+
+char *sbx_review_author(const char *given)
+{
+    if (given && given[0])
+        return sbx_xstrndup(given, strlen(given));
+    const char *env = getenv("SBXVIEW_AUTHOR");
+    if (env && env[0])
+        return sbx_xstrndup(env, strlen(env));
+    char *name = git_config("user.name");
+    if (name) {
+        char *mail = git_config("user.email");
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_adds(&b, name);
+        if (mail)
+            sbx_buf_addf(&b, " <%s>", mail);
+        free(name);
+        free(mail);
+        return b.p;
+    }
+    const char *login = getlogin();
+    if (!login) {
+        struct passwd *pw = getpwuid(getuid());
+        login = pw ? pw->pw_name : NULL;
+    }
+    return sbx_xstrndup(login ? login : "unknown", strlen(login ? login : "unknown"));
+}

@@ -1,0 +1,404 @@
+#include "model/evid.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/sha256.h"
+
+static const char alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/* One character of an id as a 5-bit value, -1 for none (Crockford's reading). */
+static int digit_of(int c)
+{
+    if (c >= 'A' && c <= 'Z')
+        c += 'a' - 'A';
+    if (c == 'o')
+        c = '0';
+    else if (c == 'i' || c == 'l')
+        c = '1';
+    const char *p = c ? strchr(alphabet, c) : NULL;
+    return p ? (int)(p - alphabet) : -1;
+}
+
+/* Bytes gathered before they go to the digest: one update per few KiB, not
+ * one per token (an update costs more than copying a token). */
+struct gather {
+    struct sbx_sha256 *h;
+    size_t n;
+    char b[8192];
+};
+
+static void gather_add(struct gather *g, const char *s, size_t n)
+{
+    if (g->n + n > sizeof g->b) {
+        sbx_sha256_add(g->h, g->b, g->n);
+        g->n = 0;
+        if (n > sizeof g->b) {
+            sbx_sha256_add(g->h, s, n);
+            return;
+        }
+    }
+    memcpy(g->b + g->n, s, n);
+    g->n += n;
+}
+
+/* The record's bytes as they are hashed, added to h: JSON without the
+ * whitespace between tokens (inside strings every byte counts), anything
+ * else without a line's trailing CR. */
+static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i < n && (s[i] == '{' || s[i] == '[')) {
+        struct gather g;
+        g.h = h;
+        g.n = 0;
+        bool in_string = false;
+        size_t run = i; /* the start of the bytes not yet added */
+        for (; i < n; i++) {
+            char c = s[i];
+            if (in_string) {
+                if (c == '\\')
+                    i++;
+                else if (c == '"')
+                    in_string = false;
+            } else if (c == '"') {
+                in_string = true;
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                gather_add(&g, s + run, i - run);
+                run = i + 1;
+            }
+        }
+        gather_add(&g, s + run, (i < n ? i : n) - run);
+        sbx_sha256_add(h, g.b, g.n);
+        return;
+    }
+    if (n && s[n - 1] == '\r')
+        n--;
+    sbx_sha256_add(h, s, n);
+}
+
+static void digest_into(struct sbx_sha256 *h, const char *format, unsigned kind, const char *bytes,
+                        size_t n, uint64_t *key, uint64_t *rest)
+{
+    char head[64];
+    int hn = snprintf(head, sizeof head, "%s%c%u%c", format, 0, kind, 0);
+    sbx_sha256_begin(h);
+    sbx_sha256_add(h, head, hn > 0 && (size_t)hn < sizeof head ? (size_t)hn : 0);
+    if (hn < 0 || (size_t)hn >= sizeof head) { /* a format name that long: whole */
+        sbx_sha256_add(h, format, strlen(format) + 1);
+        snprintf(head, sizeof head, "%u%c", kind, 0);
+        sbx_sha256_add(h, head, strlen(head) + 1);
+    }
+    add_normalised(h, bytes, n);
+    unsigned char md[SBX_SHA256_LEN];
+    sbx_sha256_end(h, md);
+    uint64_t hi = 0, lo = 0;
+    for (int i = 0; i < 8; i++)
+        hi = hi << 8 | md[i];
+    for (int i = 8; i < 16; i++)
+        lo = lo << 8 | md[i];
+    *key = hi >> (64 - 5 * SBX_EVID_CHARS);
+    *rest = lo;
+}
+
+void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_t n,
+                     uint64_t *key, uint64_t *rest)
+{
+    struct sbx_sha256 *h = sbx_sha256_new();
+    digest_into(h, format, kind, bytes, n, key, rest);
+    sbx_sha256_free(h);
+}
+
+/* One thread's share of the digests: events [from, to) of the order. */
+struct share {
+    const struct sbx_timeline *tl;
+    struct sbx_evid_entry *e;
+    size_t from, to;
+};
+
+static void *digest_share(void *arg)
+{
+    struct share *w = arg;
+    struct sbx_sha256 *h = sbx_sha256_new();
+    for (size_t i = w->from; i < w->to; i++) {
+        const struct sbx_event *ev = w->tl->order[i];
+        const struct sbx_source *src = &w->tl->sources[ev->source];
+        const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
+        size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+        w->e[i].ev = ev;
+        w->e[i].dup = 0;
+        digest_into(h, src->format, ev->kind, line, len, &w->e[i].key, &w->e[i].rest);
+    }
+    sbx_sha256_free(h);
+    return NULL;
+}
+
+/* Every event's digest, on up to 8 threads for a big timeline. */
+static void digest_all(const struct sbx_timeline *tl, struct sbx_evid_entry *e, size_t n)
+{
+    enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = cpus > 0 ? (size_t)cpus : 1;
+    if (t > MAX_THREADS)
+        t = MAX_THREADS;
+    if (t > n / PER_THREAD_MIN)
+        t = n / PER_THREAD_MIN;
+    if (t < 1)
+        t = 1;
+    struct share w[MAX_THREADS];
+    pthread_t th[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (size_t k = 0; k < t; k++) {
+        w[k] = (struct share){tl, e, n * k / t, n * (k + 1) / t};
+        started[k] = k > 0 && pthread_create(&th[k], NULL, digest_share, &w[k]) == 0;
+        if (k > 0 && !started[k])
+            digest_share(&w[k]);
+    }
+    digest_share(&w[0]);
+    for (size_t k = 1; k < t; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+}
+
+struct build {
+    struct sbx_evid_entry *e;
+    uint32_t *pos; /* each entry's place in the timeline's order */
+};
+
+static struct build *sorting; /* qsort has no context: set under the build lock */
+
+static int by_digest(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    const struct sbx_evid_entry *x = &sorting->e[a], *y = &sorting->e[b];
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->rest != y->rest)
+        return x->rest < y->rest ? -1 : 1;
+    return sorting->pos[a] < sorting->pos[b] ? -1 : sorting->pos[a] > sorting->pos[b];
+}
+
+static int by_address(const void *pa, const void *pb)
+{
+    uintptr_t a = (uintptr_t)((const struct sbx_evid_entry *)pa)->ev;
+    uintptr_t b = (uintptr_t)((const struct sbx_evid_entry *)pb)->ev;
+    return a < b ? -1 : a > b;
+}
+
+static struct sbx_evids *build(const struct sbx_timeline *tl)
+{
+    struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
+    size_t n = tl->n;
+    ids->n = n;
+    struct sbx_evid_entry *e = sbx_xmalloc((n ? n : 1) * sizeof *e);
+    digest_all(tl, e, n);
+    /* number the ids that spell alike, in digest then timeline order */
+    uint32_t *idx = sbx_xmalloc((n ? n : 1) * sizeof *idx);
+    uint32_t *pos = sbx_xmalloc((n ? n : 1) * sizeof *pos);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = pos[i] = (uint32_t)i;
+    struct build b = {e, pos};
+    sorting = &b;
+    qsort(idx, n, sizeof *idx, by_digest);
+    sorting = NULL;
+    for (size_t i = 1; i < n; i++)
+        if (e[idx[i]].key == e[idx[i - 1]].key)
+            e[idx[i]].dup = e[idx[i - 1]].dup + 1;
+    free(pos);
+    free(idx);
+    qsort(e, n, sizeof *e, by_address);
+    /* by_id: entries in (key, dup) order, found in the address order */
+    ids->by_id = sbx_xmalloc((n ? n : 1) * sizeof *ids->by_id);
+    for (size_t i = 0; i < n; i++)
+        ids->by_id[i] = (uint32_t)i;
+    ids->by_event = e;
+    return ids;
+}
+
+static const struct sbx_evids *key_sorting;
+
+static int by_key(const void *pa, const void *pb)
+{
+    const struct sbx_evid_entry *x = &key_sorting->by_event[*(const uint32_t *)pa];
+    const struct sbx_evid_entry *y = &key_sorting->by_event[*(const uint32_t *)pb];
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->dup < y->dup ? -1 : x->dup > y->dup;
+}
+
+static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct sbx_evids *sbx_evids_of(const struct sbx_timeline *tl)
+{
+    struct sbx_evids *ids = __atomic_load_n(&tl->ids, __ATOMIC_ACQUIRE);
+    if (ids)
+        return ids;
+    pthread_mutex_lock(&build_lock);
+    ids = __atomic_load_n(&tl->ids, __ATOMIC_ACQUIRE);
+    if (!ids) {
+        ids = build(tl);
+        key_sorting = ids;
+        qsort(ids->by_id, ids->n, sizeof *ids->by_id, by_key);
+        key_sorting = NULL;
+        /* the cache is the one field a const timeline changes */
+        __atomic_store_n(&((struct sbx_timeline *)tl)->ids, ids, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&build_lock);
+    return ids;
+}
+
+void sbx_evids_drop(struct sbx_timeline *tl)
+{
+    struct sbx_evids *ids = tl->ids;
+    if (!ids)
+        return;
+    free(ids->by_event);
+    free(ids->by_id);
+    free(ids);
+    tl->ids = NULL;
+}
+
+static const struct sbx_evid_entry *entry_of(const struct sbx_evids *ids,
+                                             const struct sbx_event *e)
+{
+    size_t lo = 0, hi = ids->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)ids->by_event[mid].ev < (uintptr_t)e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ids->n && ids->by_event[lo].ev == e ? &ids->by_event[lo] : NULL;
+}
+
+static void spell(const struct sbx_evid_entry *en, char out[SBX_EVID_LEN])
+{
+    for (int i = 0; i < SBX_EVID_CHARS; i++)
+        out[i] = alphabet[(en->key >> (5 * (SBX_EVID_CHARS - 1 - i))) & 31];
+    out[SBX_EVID_CHARS] = '\0';
+    if (en->dup) {
+        char *p = out + SBX_EVID_CHARS;
+        unsigned long long k = (unsigned long long)en->dup + 1;
+        char digits[21];
+        int nd = 0;
+        while (k) {
+            digits[nd++] = (char)('0' + k % 10);
+            k /= 10;
+        }
+        *p++ = '.';
+        while (nd)
+            *p++ = digits[--nd];
+        *p = '\0';
+    }
+}
+
+void sbx_event_id(const struct sbx_timeline *tl, const struct sbx_event *e,
+                  char out[SBX_EVID_LEN])
+{
+    const struct sbx_evid_entry *en = entry_of(sbx_evids_of(tl), e);
+    if (en)
+        spell(en, out);
+    else
+        out[0] = '\0';
+}
+
+void sbx_finding_id(const struct sbx_timeline *tl, const struct sbx_event *e, uint32_t kind,
+                    char out[SBX_FINDID_LEN])
+{
+    char id[SBX_EVID_LEN];
+    sbx_event_id(tl, e, id);
+    const struct sbx_finding_info *row = sbx_finding_of(kind);
+    snprintf(out, SBX_FINDID_LEN, "%s/%s", id, row ? row->name : "?");
+}
+
+/* An id read: its key and dup; false when it is not one. */
+static bool read_id(const char *s, size_t len, uint64_t *key, uint32_t *dup)
+{
+    if (len < SBX_EVID_CHARS)
+        return false;
+    uint64_t k = 0;
+    for (int i = 0; i < SBX_EVID_CHARS; i++) {
+        int d = digit_of((unsigned char)s[i]);
+        if (d < 0)
+            return false;
+        k = k << 5 | (uint64_t)d;
+    }
+    uint64_t n = 0;
+    if (len > SBX_EVID_CHARS) {
+        if (s[SBX_EVID_CHARS] != '.' || len == SBX_EVID_CHARS + 1 || len > SBX_EVID_CHARS + 10)
+            return false;
+        for (size_t i = SBX_EVID_CHARS + 1; i < len; i++) {
+            if (s[i] < '0' || s[i] > '9' || (i == SBX_EVID_CHARS + 1 && s[i] == '0'))
+                return false;
+            n = n * 10 + (uint64_t)(s[i] - '0');
+        }
+        if (n < 2 || n > UINT32_MAX)
+            return false;
+        n--;
+    }
+    *key = k;
+    *dup = (uint32_t)n;
+    return true;
+}
+
+const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const char *id,
+                                        size_t len)
+{
+    uint64_t key;
+    uint32_t dup;
+    if (!read_id(id, len, &key, &dup))
+        return NULL;
+    const struct sbx_evids *ids = sbx_evids_of(tl);
+    size_t lo = 0, hi = ids->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct sbx_evid_entry *m = &ids->by_event[ids->by_id[mid]];
+        if (m->key < key || (m->key == key && m->dup < dup))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == ids->n)
+        return NULL;
+    const struct sbx_evid_entry *m = &ids->by_event[ids->by_id[lo]];
+    return m->key == key && m->dup == dup ? m->ev : NULL;
+}
+
+bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,
+                             const char *prefix, size_t len)
+{
+    char id[SBX_EVID_LEN];
+    sbx_event_id(tl, e, id);
+    if (!id[0] || len > strlen(id))
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        int a = (unsigned char)prefix[i], b = (unsigned char)id[i];
+        if (i < SBX_EVID_CHARS) {
+            if (digit_of(a) != digit_of(b) || digit_of(a) < 0)
+                return false;
+        } else if (a != b) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool sbx_evid_prefix_valid(const char *s, size_t n)
+{
+    if (!n || n > SBX_EVID_CHARS + 11) /* a "." and at most ten digits */
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (i < SBX_EVID_CHARS ? digit_of((unsigned char)s[i]) < 0
+            : i == SBX_EVID_CHARS ? s[i] != '.'
+                                  : s[i] < '0' || s[i] > '9')
+            return false;
+    }
+    return true;
+}

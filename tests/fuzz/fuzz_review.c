@@ -1,0 +1,59 @@
+/* Arbitrary bytes as a review file (importers/review.h). Oracle: every
+ * operation read, written back as a line (export/review_write.h) and read
+ * again, gives the same operation and the same line; every line is either
+ * an operation or a problem (never both, never neither unless blank); and
+ * the merged state is made without fault from both readings. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/review_write.h"
+#include "importers/review.h"
+
+static int same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct sbx_review a;
+    sbx_review_init(&a);
+    sbx_review_read_bytes(&a, sbx_review_add_file(&a, "fuzz"), (const char *)data, size);
+    struct sbx_buf lines = SBX_BUF_INIT;
+    for (size_t i = 0; i < a.nops; i++)
+        sbx_review_op_line(&a.ops[i], &lines);
+    for (size_t i = 0; i < a.nops; i++)
+        for (size_t k = 0; k < a.nproblems; k++)
+            if (a.problems[k].line == a.ops[i].line)
+                abort();
+    struct sbx_review b;
+    sbx_review_init(&b);
+    sbx_review_read_bytes(&b, sbx_review_add_file(&b, "again"), lines.p ? lines.p : "", lines.len);
+    if (b.nops != a.nops || b.nproblems)
+        abort();
+    struct sbx_buf again = SBX_BUF_INIT;
+    for (size_t i = 0; i < b.nops; i++) {
+        const struct sbx_review_op *x = &a.ops[i], *y = &b.ops[i];
+        if (x->kind != y->kind || !same(x->item, y->item) || !same(x->to, y->to) ||
+            !same(x->text, y->text) || !same(x->tag, y->tag) || !same(x->state, y->state) ||
+            !same(x->author, y->author) || x->at / 1000000 != y->at / 1000000)
+            abort();
+        sbx_review_op_line(y, &again);
+    }
+    if (again.len != lines.len || (lines.len && memcmp(again.p, lines.p, lines.len) != 0))
+        abort();
+    struct sbx_review_state sa, sb;
+    sbx_review_state_make(&a, &sa);
+    sbx_review_state_make(&b, &sb);
+    if (sa.nnotes != sb.nnotes || sa.ntriage != sb.ntriage || sa.ntags != sb.ntags ||
+        sa.nmarks != sb.nmarks || (!sa.verdict != !sb.verdict))
+        abort();
+    sbx_review_state_free(&sa);
+    sbx_review_state_free(&sb);
+    sbx_buf_free(&again);
+    sbx_buf_free(&lines);
+    sbx_review_free(&a);
+    sbx_review_free(&b);
+    return 0;
+}

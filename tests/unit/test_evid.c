@@ -1,0 +1,321 @@
+/* Stable event ids (model/evid.h): a real run keeps every id when its files
+ * are moved and renamed, when Runtime's records are fetched again (another
+ * order, indentation and page wrapper), and when another source joins it;
+ * exact duplicates get .2, .3 in a fixed way; ids are found exactly and by
+ * prefix, and only well-formed ones. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "importers/load.h"
+#include "model/evid.h"
+#include "loadtest.h"
+
+static const char *const RUN = "tests/fixtures/story-run";
+static const char *const FILES[] = {"agent-run.jsonl", "changes.patch", "hosts.diff",
+                                    "runtime-audit.jsonl", "runtime-commands.json",
+                                    "runtime-events.jsonl"};
+enum { NFILES = sizeof FILES / sizeof *FILES };
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc((size_t)size + 1);
+    assert_int_equal(fread(p, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    p[size] = '\0';
+    *n = (size_t)size;
+    return p;
+}
+
+static void spill(const char *path, const char *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    fclose(f);
+}
+
+static void load_dir(struct sbx_timeline *tl, const char *dir)
+{
+    sbx_timeline_init(tl);
+    const char *paths[] = {dir};
+    struct sbx_load_report rep = {0};
+    assert_true(sbx_load_paths(tl, paths, 1, NULL, &rep) > 0);
+    sbx_load_report_free(&rep);
+}
+
+/* A scratch copy of the run: file i named names[i] (NULL: left out), with
+ * Runtime's commands written by `commands` when it is not NULL. */
+static char *copy_run(const char *const *names, const char *commands)
+{
+    char tmpl[] = "/tmp/sbx-evid-XXXXXX";
+    char *dir = strdup(mkdtemp(tmpl));
+    for (size_t i = 0; i < NFILES; i++) {
+        if (!names[i])
+            continue;
+        char from[512], to[512];
+        snprintf(from, sizeof from, "%s/%s", RUN, FILES[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        size_t n;
+        char *p = slurp(from, &n);
+        if (commands && strcmp(FILES[i], "runtime-commands.json") == 0)
+            spill(to, commands, strlen(commands));
+        else
+            spill(to, p, n);
+        free(p);
+    }
+    return dir;
+}
+
+static void drop_run(char *dir, const char *const *names, const char *extra)
+{
+    char path[512];
+    for (size_t i = 0; i < NFILES; i++)
+        if (names[i]) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            unlink(path);
+        }
+    if (extra) {
+        snprintf(path, sizeof path, "%s/%s", dir, extra);
+        unlink(path);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
+/* Every event of a has an id that names, in b, an event of the same kind,
+ * time, sandbox and label; and ids are unique in a. */
+static void same_ids(const struct sbx_timeline *a, const struct sbx_timeline *b)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        const struct sbx_event *e = a->order[i];
+        char id[SBX_EVID_LEN];
+        sbx_event_id(a, e, id);
+        assert_int_equal(strlen(id) >= SBX_EVID_CHARS, 1);
+        assert_ptr_equal(sbx_event_by_id(a, id, strlen(id)), e);
+        const struct sbx_event *f = sbx_event_by_id(b, id, strlen(id));
+        if (!f)
+            fail_msg("id %s (%s line %u) is gone", id, a->sources[e->source].path, e->line_no);
+        assert_int_equal(f->kind, e->kind);
+        assert_int_equal(f->start, e->start);
+        assert_string_equal(sbx_str(b, f->sandbox), sbx_str(a, e->sandbox));
+        assert_string_equal(sbx_str(b, f->label), sbx_str(a, e->label));
+    }
+}
+
+static void moved_and_renamed(void **state)
+{
+    (void)state;
+    static const char *const names[NFILES] = {"a.jsonl", "z.patch", "0.diff", "m-audit.jsonl",
+                                              "commands-renamed.json", "b-events.jsonl"};
+    char *dir = copy_run(names, NULL);
+    struct sbx_timeline a, b;
+    load_dir(&a, RUN);
+    load_dir(&b, dir);
+    assert_int_equal(a.n, b.n);
+    same_ids(&a, &b);
+    same_ids(&b, &a);
+    sbx_timeline_free(&a);
+    sbx_timeline_free(&b);
+    drop_run(dir, names, NULL);
+}
+
+/* The records as a second fetch might save them: another order, another
+ * indentation, another page wrapper. */
+static char *refetched(void)
+{
+    size_t n;
+    char path[512];
+    snprintf(path, sizeof path, "%s/runtime-commands.json", RUN);
+    char *p = slurp(path, &n);
+    json_error_t err;
+    json_t *doc = json_loads(p, 0, &err);
+    assert_non_null(doc);
+    free(p);
+    json_t *data = json_object_get(doc, "data"), *rev = json_array();
+    for (size_t i = json_array_size(data); i-- > 0;)
+        json_array_append(rev, json_array_get(data, i));
+    json_t *page = json_pack("{s:o,s:s}", "data", rev, "nextCursor", "page-2");
+    char *out = json_dumps(page, JSON_INDENT(3) | JSON_PRESERVE_ORDER);
+    json_decref(page);
+    json_decref(doc);
+    return out;
+}
+
+static void fetched_again(void **state)
+{
+    (void)state;
+    char *commands = refetched();
+    char *dir = copy_run(FILES, commands);
+    struct sbx_timeline a, b;
+    load_dir(&a, RUN);
+    load_dir(&b, dir);
+    assert_int_equal(a.n, b.n);
+    same_ids(&a, &b);
+    sbx_timeline_free(&a);
+    sbx_timeline_free(&b);
+    free(commands);
+    drop_run(dir, FILES, NULL);
+}
+
+static void another_source(void **state)
+{
+    (void)state;
+    char *dir = copy_run(FILES, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/proxy-access.log", dir);
+    static const char squid[] =
+        "1780392601.000    120 10.0.0.5 TCP_DENIED/403 3900 CONNECT paste.example.com:443 - HIER_NONE/- text/html\n"
+        "1780392602.000     80 10.0.0.5 TCP_TUNNEL/200 5100 CONNECT pypi.org:443 - HIER_DIRECT/151.101.0.223 -\n";
+    spill(path, squid, sizeof squid - 1);
+    struct sbx_timeline a, b;
+    load_dir(&a, RUN);
+    load_dir(&b, dir);
+    assert_int_equal(b.n, a.n + 2);
+    same_ids(&a, &b);
+    sbx_timeline_free(&a);
+    sbx_timeline_free(&b);
+    drop_run(dir, FILES, "proxy-access.log");
+}
+
+static const char LINE[] =
+    "{\"ts\":\"2026-06-02T09:30:01Z\",\"type\":\"command\",\"command\":\"ls\",\"exit\":0,\"ms\":5}\n";
+
+/* The same record three times and one other: three ids that differ only
+ * by their suffix, numbered the same way whichever copy comes first. */
+static void duplicates(void **state)
+{
+    (void)state;
+    const struct sbx_format *fmt = &sbx_format_recorder;
+    static const char other[] =
+        "{\"ts\":\"2026-06-02T09:30:02Z\",\"type\":\"command\",\"command\":\"pwd\",\"exit\":0,\"ms\":5}\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s%s%s", LINE, other, LINE, LINE);
+    struct sbx_timeline *tl = loadtest_bytes(fmt, "dups.jsonl", text, strlen(text), 1, 0);
+    assert_int_equal(tl->n, 4);
+    char ids[4][SBX_EVID_LEN];
+    int plain = 0, two = 0, three = 0;
+    for (size_t i = 0; i < 4; i++) {
+        sbx_event_id(tl, tl->order[i], ids[i]);
+        size_t len = strlen(ids[i]);
+        plain += len == SBX_EVID_CHARS;
+        two += len == SBX_EVID_CHARS + 2 && strcmp(ids[i] + SBX_EVID_CHARS, ".2") == 0;
+        three += len == SBX_EVID_CHARS + 2 && strcmp(ids[i] + SBX_EVID_CHARS, ".3") == 0;
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(ids[i], ids[j]);
+    }
+    assert_int_equal(plain, 2);
+    assert_int_equal(two, 1);
+    assert_int_equal(three, 1);
+    /* the three copies share the first ten characters */
+    const struct sbx_event *first = loadtest_at_line(tl, 1);
+    char id1[SBX_EVID_LEN];
+    sbx_event_id(tl, first, id1);
+    size_t same = 0;
+    for (size_t i = 0; i < 4; i++)
+        same += strncmp(ids[i], id1, SBX_EVID_CHARS) == 0;
+    assert_int_equal(same, 3);
+    /* the copy in another file, alone, has the plain id */
+    struct sbx_timeline *one = loadtest_bytes(fmt, "elsewhere/x.jsonl", LINE, sizeof LINE - 1, 1, 0);
+    char alone[SBX_EVID_LEN];
+    sbx_event_id(one, one->order[0], alone);
+    assert_string_equal(alone, id1);
+    assert_true(strlen(id1) == SBX_EVID_CHARS);
+    loadtest_drop(one);
+    loadtest_drop(tl);
+}
+
+/* The format and the kind are part of the id: the same bytes read by
+ * another format are another event. */
+static void format_counts(void **state)
+{
+    (void)state;
+    uint64_t k1, r1, k2, r2, k3, r3, k4, r4;
+    sbx_evid_digest("recorder", SBX_EV_COMMAND, LINE, sizeof LINE - 2, &k1, &r1);
+    sbx_evid_digest("sandboxio", SBX_EV_COMMAND, LINE, sizeof LINE - 2, &k2, &r2);
+    sbx_evid_digest("recorder", SBX_EV_NOTE, LINE, sizeof LINE - 2, &k3, &r3);
+    /* the whitespace between JSON tokens does not count; inside strings it does */
+    sbx_evid_digest("recorder", SBX_EV_COMMAND, "{ \"a\" : \"x y\" }", 15, &k4, &r4);
+    assert_true(k1 != k2 && k1 != k3 && k2 != k3);
+    uint64_t k5, r5, k6, r6;
+    sbx_evid_digest("recorder", SBX_EV_COMMAND, "{\"a\":\"x y\"}", 11, &k5, &r5);
+    sbx_evid_digest("recorder", SBX_EV_COMMAND, "{\"a\":\"xy\"}", 10, &k6, &r6);
+    assert_true(k4 == k5 && r4 == r5);
+    assert_true(k5 != k6);
+    /* a text line's CR does not count; its spaces do */
+    uint64_t k7, r7, k8, r8, k9, r9;
+    sbx_evid_digest("squid", SBX_EV_NETWORK, "a b\r", 4, &k7, &r7);
+    sbx_evid_digest("squid", SBX_EV_NETWORK, "a b", 3, &k8, &r8);
+    sbx_evid_digest("squid", SBX_EV_NETWORK, "a  b", 4, &k9, &r9);
+    assert_true(k7 == k8 && k8 != k9);
+    assert_true(k1 < (UINT64_C(1) << 50));
+}
+
+/* Which texts are ids or their prefixes: a table. */
+static void prefixes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        bool valid;
+    } cases[] = {
+        {"a", true},          {"ab12cd34ef", true}, {"AB12CD34EF", true}, {"ab12cd34ef.", true},
+        {"ab12cd34ef.2", true}, {"ab12cd34ef.17", true}, {"", false},     {"u", false},
+        {"ab-2", false},      {"ab12cd34e.2", false}, {"ab12cd34efx", false},
+        {"ab12cd34ef.2x", false}, {"ab12cd34ef.123456789012", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (sbx_evid_prefix_valid(cases[i].s, strlen(cases[i].s)) != cases[i].valid)
+            fail_msg("%s: expected %s", cases[i].s, cases[i].valid ? "valid" : "invalid");
+}
+
+static void lookups(void **state)
+{
+    (void)state;
+    struct sbx_timeline tl;
+    load_dir(&tl, RUN);
+    const struct sbx_event *e = tl.order[tl.n / 2];
+    char id[SBX_EVID_LEN];
+    sbx_event_id(&tl, e, id);
+    char upper[SBX_EVID_LEN];
+    for (size_t i = 0; i <= strlen(id); i++)
+        upper[i] = (char)(id[i] >= 'a' && id[i] <= 'z' ? id[i] - 32 : id[i]);
+    assert_ptr_equal(sbx_event_by_id(&tl, upper, strlen(upper)), e);
+    assert_true(sbx_event_id_has_prefix(&tl, e, id, 4));
+    assert_true(sbx_event_id_has_prefix(&tl, e, upper, strlen(upper)));
+    char other[SBX_EVID_LEN];
+    memcpy(other, id, sizeof other);
+    other[3] = other[3] == '0' ? '1' : '0';
+    assert_false(sbx_event_id_has_prefix(&tl, e, other, 4));
+    assert_null(sbx_event_by_id(&tl, other, strlen(other)));
+    assert_null(sbx_event_by_id(&tl, id, 9));
+    char finding[SBX_FINDID_LEN];
+    sbx_finding_id(&tl, e, SBX_F_SECRET, finding);
+    assert_int_equal(strncmp(finding, id, strlen(id)), 0);
+    assert_string_equal(finding + strlen(id), "/secret");
+    sbx_timeline_free(&tl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(moved_and_renamed), cmocka_unit_test(fetched_again),
+        cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
+        cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
+        cmocka_unit_test(lookups),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

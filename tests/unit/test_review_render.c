@@ -1,0 +1,201 @@
+/* A run's review in the summary (text, markdown, JSON) and in every export
+ * body kind: the verdict, each triage and each note are there, a note's
+ * token is masked everywhere, an id the run lacks is marked orphaned, and
+ * without a review nothing is added (JSON: "review": null). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyses/summary.h"
+#include "export/body.h"
+#include "importers/load.h"
+#include "importers/review.h"
+#include "model/evid.h"
+#include "render/review.h"
+#include "render/summary/summary.h"
+
+static const char TOKEN[] = "ghp_Zz9Kp7Wq2Zx9Lm4Np6Rt1Vw3Xy5Za7BcDe9G";
+
+struct run {
+    struct sbx_timeline tl;
+    struct sbx_summary sum;
+    struct sbx_review review;
+    struct sbx_review_state st;
+    char event[SBX_EVID_LEN], finding[SBX_FINDID_LEN];
+};
+
+static struct run *load(bool with_review)
+{
+    struct run *r = calloc(1, sizeof *r);
+    sbx_timeline_init(&r->tl);
+    const char *paths[] = {"tests/fixtures/story-run"};
+    struct sbx_load_report rep = {0};
+    assert_true(sbx_load_paths(&r->tl, paths, 1, NULL, &rep) > 0);
+    sbx_load_report_free(&rep);
+    char err[256];
+    assert_true(sbx_summarize(&r->tl, NULL, &r->sum, err, sizeof err));
+    /* the first event with a finding of a kind check reports */
+    for (size_t i = 0; i < r->tl.n && !r->finding[0]; i++)
+        for (size_t k = 0; k < sbx_nfindings; k++)
+            if ((r->tl.order[i]->findings & sbx_findings[k].bit) && sbx_findings[k].check) {
+                sbx_event_id(&r->tl, r->tl.order[i], r->event);
+                sbx_finding_id(&r->tl, r->tl.order[i], sbx_findings[k].bit, r->finding);
+                break;
+            }
+    assert_true(r->finding[0]);
+    sbx_review_init(&r->review);
+    if (with_review) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"sbxview_review\":1,\"op\":\"note\",\"at\":\"2026-06-02T10:00:00Z\",\"author\":\"ann\",\"item\":\"%s\",\"text\":\"note-one pasted %s\"}\n"
+                 "{\"sbxview_review\":1,\"op\":\"note\",\"at\":\"2026-06-02T10:00:01Z\",\"author\":\"bob\",\"item\":\"0000000000\",\"text\":\"note-two\"}\n"
+                 "{\"sbxview_review\":1,\"op\":\"triage\",\"at\":\"2026-06-02T10:00:02Z\",\"author\":\"ann\",\"item\":\"%s\",\"state\":\"expected\",\"reason\":\"reason-one\"}\n"
+                 "{\"sbxview_review\":1,\"op\":\"verdict\",\"at\":\"2026-06-02T10:00:03Z\",\"author\":\"ann\",\"state\":\"malicious\",\"reason\":\"verdict-words\"}\n",
+                 r->event, TOKEN, r->finding);
+        sbx_review_read_bytes(&r->review, sbx_review_add_file(&r->review, "r.jsonl"), text, strlen(text));
+        assert_int_equal(r->review.nops, 4);
+    }
+    sbx_review_state_make(&r->review, &r->st);
+    return r;
+}
+
+static void drop(struct run *r)
+{
+    sbx_review_state_free(&r->st);
+    sbx_review_free(&r->review);
+    sbx_summary_free(&r->sum);
+    sbx_timeline_free(&r->tl);
+    free(r);
+}
+
+static void has_everything(const char *what, const char *s, const struct run *r)
+{
+    const char *want[] = {"note-one", "note-two", "reason-one", "verdict-words", "malicious", r->finding};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(s, want[i]))
+            fail_msg("%s lacks %s", what, want[i]);
+    if (strstr(s, TOKEN) || strstr(s, TOKEN + 5))
+        fail_msg("%s shows the note's token", what);
+}
+
+static void summary_formats(void **state)
+{
+    (void)state;
+    struct run *r = load(true);
+    static const enum sbx_summary_format fmts[] = {SBX_SUMMARY_TEXT, SBX_SUMMARY_MARKDOWN, SBX_SUMMARY_JSON};
+    for (size_t f = 0; f < 3; f++) {
+        struct sbx_summary_look look = {.cols = 200, .review = &r->review, .review_state = &r->st};
+        struct sbx_buf out = SBX_BUF_INIT;
+        char err[256];
+        assert_true(sbx_render_summary(&r->tl, &r->sum, fmts[f], &look, &out, err, sizeof err));
+        has_everything(f == 0 ? "text" : f == 1 ? "markdown" : "json", out.p, r);
+        if (fmts[f] == SBX_SUMMARY_JSON) {
+            assert_non_null(strstr(out.p, "\"orphaned\": true"));  /* the note on 0000000000 */
+            assert_non_null(strstr(out.p, "\"orphaned\": false")); /* the others */
+        }
+        sbx_buf_free(&out);
+    }
+    drop(r);
+}
+
+static void without_a_review(void **state)
+{
+    (void)state;
+    struct run *r = load(false);
+    struct sbx_summary_look look = {.review = &r->review, .review_state = &r->st};
+    struct sbx_buf with = SBX_BUF_INIT, without = SBX_BUF_INIT;
+    char err[256];
+    for (int f = 0; f < 3; f++) {
+        sbx_buf_clear(&with);
+        sbx_buf_clear(&without);
+        assert_true(sbx_render_summary(&r->tl, &r->sum, (enum sbx_summary_format)f, &look, &with, err, sizeof err));
+        assert_true(sbx_render_summary(&r->tl, &r->sum, (enum sbx_summary_format)f, NULL, &without, err, sizeof err));
+        assert_string_equal(with.p, without.p);
+        if (f == SBX_SUMMARY_JSON)
+            assert_non_null(strstr(with.p, "\"review\": null"));
+        else
+            assert_null(strstr(with.p, "Review"));
+    }
+    sbx_buf_free(&with);
+    sbx_buf_free(&without);
+    drop(r);
+}
+
+static void export_bodies(void **state)
+{
+    (void)state;
+    struct run *r = load(true);
+    struct sbx_export_digests d;
+    sbx_export_digests(&r->tl, &d);
+    static const enum sbx_body_kind kinds[] = {SBX_BODY_MARKDOWN, SBX_BODY_JIRA_ADF, SBX_BODY_JIRA_TEXT,
+                                               SBX_BODY_SLACK};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        struct sbx_body_opts o = {.kind = kinds[k], .review = &r->review, .review_state = &r->st};
+        struct sbx_buf body = SBX_BUF_INIT, plain = SBX_BUF_INIT;
+        char err[256];
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &o, &body, NULL, err, sizeof err));
+        has_everything(sbx_body_kind_name(kinds[k]), body.p, r);
+        /* without the review the body has no Review part, and another marker */
+        struct sbx_body_opts none = {.kind = kinds[k]};
+        struct sbx_body_info a, b;
+        sbx_buf_clear(&body);
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &o, &body, &a, err, sizeof err));
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &none, &plain, &b, err, sizeof err));
+        assert_null(strstr(plain.p, "note-one"));
+        assert_string_not_equal(a.marker, b.marker);
+        sbx_buf_free(&body);
+        sbx_buf_free(&plain);
+    }
+    sbx_export_digests_free(&d);
+    drop(r);
+}
+
+/* The review marker: the same when only the review changed, another when
+ * the export says more (its output); only markdown bodies carry it. */
+static void review_marker(void **state)
+{
+    (void)state;
+    struct run *r = load(true), *none = load(false);
+    struct sbx_export_digests d;
+    sbx_export_digests(&r->tl, &d);
+    struct sbx_body_opts with = {.kind = SBX_BODY_MARKDOWN, .review = &r->review, .review_state = &r->st};
+    struct sbx_body_opts without = {.kind = SBX_BODY_MARKDOWN, .review = &none->review, .review_state = &none->st};
+    struct sbx_body_opts output = with;
+    output.include_output = true;
+    struct sbx_body_opts slack = with;
+    slack.kind = SBX_BODY_SLACK;
+    struct sbx_body_info a, b, c, s;
+    struct sbx_buf out = SBX_BUF_INIT;
+    char err[256];
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &with, &out, &a, err, sizeof err));
+    assert_non_null(strstr(out.p, "<!-- sbxview-review:"));
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &without, &out, &b, err, sizeof err));
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &output, &out, &c, err, sizeof err));
+    assert_true(sbx_export_body(&r->tl, &r->sum, &d, &slack, &out, &s, err, sizeof err));
+    assert_int_equal(strlen(a.review_marker), 64);
+    assert_string_equal(a.review_marker, b.review_marker);
+    assert_string_not_equal(a.marker, b.marker);
+    assert_string_not_equal(a.review_marker, c.review_marker);
+    assert_string_equal(s.review_marker, "");
+    sbx_buf_free(&out);
+    sbx_export_digests_free(&d);
+    drop(r);
+    drop(none);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(summary_formats),
+        cmocka_unit_test(without_a_review),
+        cmocka_unit_test(export_bodies),
+        cmocka_unit_test(review_marker),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

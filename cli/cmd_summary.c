@@ -94,7 +94,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
         {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
         {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
         {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
-        {"width", required_argument, NULL, 'w'},
+        {"width", required_argument, NULL, 'w'},  {"story", no_argument, NULL, 'S'},
         SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
         {NULL, 0, NULL, 0},
     };
@@ -102,6 +102,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     const char *output = NULL;
     const char *color = "auto", *theme_name = "default";
     int c, width = 0;
+    bool story = false;
     optind = 1;
     /* "-": inputs come back in place, so --as applies to those after it */
     while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
@@ -126,6 +127,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
             color = optarg;
             break;
         case 'T': theme_name = optarg; break;
+        case 'S': story = true; break;
         case 'w': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -189,7 +191,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     }
     struct sbx_summary_look look = {.ascii = fmt == SBX_SUMMARY_TEXT &&
                                              strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
-                                    .cols = summary_width(width, output)};
+                                    .cols = summary_width(width, output), .story_whole = story};
     struct sgr_table colours;
     if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
         struct sbx_theme theme;

@@ -29,6 +29,8 @@ struct sbx_summary_look {
     int cols;                /* text only: the width lines wrap at; 0: SBX_SUMMARY_COLS */
     const char *const *sgr;  /* text only: per style (render/style.h), the escape
                                 sequence that turns it on; NULL for no colour */
+    bool story_whole;        /* text only: the Story part whole, not cut to fit
+                                the screen (--story) */
 };
 
 /* sum must come from sbx_summarize (it carries the patterns to redact with).

@@ -29,6 +29,7 @@ struct sbx_rows_look {
     const void *find_ctx;
     struct sbx_secrets_scratch *scratch; /* for redaction; made by sbx_rows_look_init */
     struct sbx_buf text, red;
+    size_t link; /* the detail's selected link (its Links part), for L to follow */
 };
 
 void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,

@@ -21,7 +21,8 @@
 #include "base/buf.h"
 #include "model/timeline.h"
 
-/* What the entry e (kind audit) changed, appended to out. */
+/* What the entry e (kind audit) changed, appended to out; the words of an
+ * action of no known family (SBX_AUDIT_OTHER) begin with the action. */
 void sbx_audit_change_words(const struct sbx_timeline *tl, const struct sbx_event *e,
                             struct sbx_buf *out);
 /* Who made it and from where, appended to out ("" when the entry says none of it). */

@@ -134,8 +134,10 @@ static void collect(struct report *r)
         sbx_audit_words(r->tl, e, &words);
         sbx_buf_adds(&words, "; ");
         during_words(r, e, &words);
-        add(r, SBX_F_ACCOUNT_INSIDE, e, "%s on %s: %s", str(r, e->label), str(r, e->u.audit.target),
-            words.p);
+        /* the words of an action of no known family begin with it */
+        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        add(r, SBX_F_ACCOUNT_INSIDE, e, "%s%son %s: %s", named ? "" : str(r, e->label), named ? "" : " ",
+            str(r, e->u.audit.target), words.p);
     }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];

@@ -406,14 +406,18 @@ static void account_lines(struct line *l, struct sbx_buf *out)
         const char *target = sbx_str(l->c->tl, e->u.audit.target);
         const char *inside = sbx_str(l->c->tl, e->u.audit.inside);
         sbx_buf_clear(&w);
-        sbx_buf_adds(&w, sbx_str(l->c->tl, e->label));
+        /* the words of an action of no known family begin with it */
+        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        if (!named)
+            sbx_buf_adds(&w, sbx_str(l->c->tl, e->label));
         /* the sandbox it acted on is often the one it acted from: say it once */
         bool same = inside[0] && strncmp(target, "sandbox:", 8) == 0 && strcmp(target + 8, inside) == 0;
         if (target[0] && !same) {
-            sbx_buf_adds(&w, " on ");
+            sbx_buf_adds(&w, named ? "on " : " on ");
             sbx_buf_adds(&w, target);
         }
-        sbx_buf_adds(&w, ": ");
+        if (w.len)
+            sbx_buf_adds(&w, ": ");
         sbx_audit_words(l->c->tl, e, &w);
         add_untrusted(l, w.p, w.len);
         l->event = e;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "importers/formats/runtime/runtime_impl.h"
+#include "analyses/secrets/secrets.h"
 
 /* Bounds on what one entry keeps: a hostile detail may be huge. */
 enum {
@@ -164,40 +165,62 @@ struct flat {
     bool cut;
 };
 
-static void flat_value(struct flat *f, json_t *v)
+/* s[0..n) appended to b, at most max bytes of it: a longer one is redacted
+ * first (analyses/secrets/secrets.h), so the cut never leaves the readable
+ * start of a credential behind, then cut at a character and marked. */
+static void add_bounded(struct sbx_buf *b, const char *s, size_t n, size_t max)
 {
-    size_t start = f->b.len;
+    if (n <= max) {
+        sbx_buf_add(b, s, n);
+        return;
+    }
+    struct sbx_buf red = SBX_BUF_INIT;
+    sbx_secrets_redact_any(s, n, &red);
+    size_t keep = red.len < max ? red.len : max;
+    while (keep > 0 && keep < red.len && ((unsigned char)red.p[keep] & 0xC0) == 0x80)
+        keep--; /* not inside a character */
+    sbx_buf_add(b, red.p, keep);
+    if (keep < red.len)
+        sbx_buf_adds(b, "…");
+    sbx_buf_free(&red);
+}
+
+static void value_text(struct sbx_buf *b, json_t *v)
+{
     if (json_is_string(v)) {
-        add_item(&f->b, json_string_value(v), json_string_length(v));
+        add_item(b, json_string_value(v), json_string_length(v));
     } else if (json_is_array(v)) {
-        sbx_buf_addc(&f->b, '[');
-        for (size_t i = 0; i < json_array_size(v) && f->b.len - start < FLAT_VALUE; i++) {
+        sbx_buf_addc(b, '[');
+        for (size_t i = 0; i < json_array_size(v) && b->len < 4 * FLAT_VALUE; i++) {
             if (i)
-                sbx_buf_adds(&f->b, ", ");
+                sbx_buf_adds(b, ", ");
             json_t *x = json_array_get(v, i);
             if (json_is_object(x) || json_is_array(x))
-                sbx_buf_adds(&f->b, json_is_object(x) ? "{…}" : "[…]");
+                sbx_buf_adds(b, json_is_object(x) ? "{…}" : "[…]");
             else
-                flat_value(f, x);
+                value_text(b, x);
         }
-        sbx_buf_addc(&f->b, ']');
+        sbx_buf_addc(b, ']');
     } else if (json_is_integer(v)) {
-        sbx_buf_addf(&f->b, "%lld", (long long)json_integer_value(v));
+        sbx_buf_addf(b, "%lld", (long long)json_integer_value(v));
     } else if (json_is_real(v)) {
-        sbx_buf_addf(&f->b, "%g", json_real_value(v));
+        sbx_buf_addf(b, "%g", json_real_value(v));
     } else if (json_is_boolean(v)) {
-        sbx_buf_adds(&f->b, json_is_true(v) ? "true" : "false");
+        sbx_buf_adds(b, json_is_true(v) ? "true" : "false");
     } else {
-        sbx_buf_adds(&f->b, "null");
-    }
-    if (f->b.len - start > FLAT_VALUE) {
-        size_t keep = FLAT_VALUE;
-        while (keep > 0 && ((unsigned char)f->b.p[start + keep] & 0xC0) == 0x80)
-            keep--; /* not inside a character */
-        f->b.len = start + keep;
-        sbx_buf_adds(&f->b, "…");
+        sbx_buf_adds(b, "null");
     }
 }
+
+static void flat_value(struct flat *f, json_t *v)
+{
+    struct sbx_buf t = SBX_BUF_INIT;
+    value_text(&t, v);
+    add_bounded(&f->b, t.p ? t.p : "", t.len, FLAT_VALUE);
+    sbx_buf_free(&t);
+}
+
+static void flat_member(struct flat *f, const char *key, size_t klen, const char *k, json_t *v);
 
 static void flatten(struct flat *f, json_t *o, const char *prefix, int depth)
 {
@@ -205,30 +228,41 @@ static void flatten(struct flat *f, json_t *o, const char *prefix, int depth)
     json_t *v;
     json_object_foreach(o, k, v)
     {
-        char key[160];
-        snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "", k);
+        struct sbx_buf key = SBX_BUF_INIT;
+        sbx_buf_addf(&key, "%s%s%s", prefix, prefix[0] ? "." : "", k);
         if (json_is_object(v) && depth < FLAT_DEPTH && json_object_size(v)) {
-            flatten(f, v, key, depth + 1);
+            flatten(f, v, key.p, depth + 1);
+            sbx_buf_free(&key);
             continue;
         }
-        f->members++;
-        if (f->cut || f->b.len >= FLAT_BYTES) {
-            f->cut = true;
-            continue;
-        }
-        if (f->b.len)
-            sbx_buf_addc(&f->b, '\n');
-        add_item(&f->b, key, strlen(key));
-        if (secret_key(k)) {
-            sbx_buf_adds(&f->b, " (not shown)");
-            continue;
-        }
-        sbx_buf_addc(&f->b, '=');
-        if (json_is_object(v))
-            sbx_buf_adds(&f->b, json_object_size(v) ? "{…}" : "{}");
-        else
-            flat_value(f, v);
+        flat_member(f, key.p, key.len, k, v);
+        sbx_buf_free(&key);
     }
+}
+
+/* One leaf: "key=value", or the key alone when it names a credential. */
+static void flat_member(struct flat *f, const char *key, size_t klen, const char *k, json_t *v)
+{
+    f->members++;
+    if (f->cut || f->b.len >= FLAT_BYTES) {
+        f->cut = true;
+        return;
+    }
+    if (f->b.len)
+        sbx_buf_addc(&f->b, '\n');
+    struct sbx_buf line = SBX_BUF_INIT;
+    add_item(&line, key, klen);
+    add_bounded(&f->b, line.p, line.len, FLAT_VALUE);
+    sbx_buf_free(&line);
+    if (secret_key(k)) {
+        sbx_buf_adds(&f->b, " (not shown)");
+        return;
+    }
+    sbx_buf_addc(&f->b, '=');
+    if (json_is_object(v))
+        sbx_buf_adds(&f->b, json_object_size(v) ? "{…}" : "{}");
+    else
+        flat_value(f, v);
 }
 
 static void other(struct sbx_rt_state *st, struct sbx_audit *a, json_t *detail)

@@ -494,8 +494,11 @@ static int by_weight(const void *x, const void *y)
 }
 
 /* The items that fit in rows, the heaviest first (what reached a widened
- * host weighs as the change that let it), each measured as printed;
- * keep[i] for items[i]. Returns how many fit. */
+ * host weighs as the change that let it), each measured as printed; one
+ * too long for what is left makes room for the lighter ones after it
+ * (FIT_TRIES items measured at most). keep[i] for items[i]. Returns how
+ * many fit. */
+enum { FIT_TRIES = 64 };
 static size_t fitting(struct line *l, size_t rows, bool *keep)
 {
     const struct sbx_story *st = &l->c->sum->story;
@@ -507,12 +510,12 @@ static size_t fitting(struct line *l, size_t rows, bool *keep)
     qsort(r, st->n, sizeof *r, by_weight);
     struct sbx_buf scratch = SBX_BUF_INIT;
     size_t used = 0, kept = 0;
-    for (size_t i = 0; i < st->n; i++) {
+    for (size_t i = 0; i < st->n && i < FIT_TRIES && used < rows; i++) {
         sbx_buf_clear(&scratch);
         story_item(l, &scratch, &st->items[r[i].pos]);
         size_t need = rows_of(&scratch) + (kept + 1 < st->n ? 1 : 0); /* and "and N more" */
         if (used + need > rows)
-            break;
+            continue;
         keep[r[i].pos] = true;
         used += rows_of(&scratch);
         kept++;

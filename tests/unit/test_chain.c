@@ -171,12 +171,47 @@ static void shifted_clock(void **state)
     drop(&r);
 }
 
+/* Forty requests that reach a widened host: sixteen become items, the
+ * change lists sixteen links and counts the rest. */
+static void bounded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sbx-chain-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char rpath[64], apath[64];
+    snprintf(rpath, sizeof rpath, "%s/r.jsonl", dir);
+    snprintf(apath, sizeof apath, "%s/a.jsonl", dir);
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (int i = 0; i < 40; i++)
+        sbx_buf_addf(&b, "{\"at\": \"2026-06-02T10:00:%02d.100Z\", \"sandbox\": \"sb1\", \"kind\": \"command\", "
+                         "\"command\": \"curl https://paste.example.com/%d\", \"exit\": 0, \"ms\": 10}\n", 10 + i, i);
+    write_file(rpath, b.p, b.len);
+    sbx_buf_clear(&b);
+    sbx_buf_adds(&b, "{\"seq\": \"1\", \"at\": \"2026-06-02T10:00:01.000Z\", \"action\": \"network.rules_changed\", "
+                     "\"detail\": {\"allow\": {\"added\": [\"paste.example.com\"]}}, \"sandbox\": \"sb1\"}\n");
+    write_file(apath, b.p, b.len);
+    sbx_buf_free(&b);
+    const char *list[] = {rpath, apath};
+    struct run r;
+    load(&r, list, 2);
+    const struct sbx_story_item *change = item_with(&r, SBX_F_ACCOUNT_INSIDE);
+    assert_non_null(change);
+    assert_int_equal(r.sum.story.n, 1 + 16);
+    assert_int_equal(change->nlinks, 16);
+    assert_int_equal(change->more, 40 - 16);
+    drop(&r);
+    unlink(rpath);
+    unlink(apath);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_cases),
         cmocka_unit_test(story_run),
         cmocka_unit_test(shifted_clock),
+        cmocka_unit_test(bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

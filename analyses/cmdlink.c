@@ -1,6 +1,7 @@
 /* Which command was running when (the rule is in analyses/cmdlink.h). */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyses/cmdlink.h"
 
@@ -116,10 +117,11 @@ struct cmdlist {
     int64_t *start;               /* ascending */
     const struct sbx_event **ev;
     int64_t *tree;                /* 1-based heap of maxima over the ends; 2 * size */
+    int64_t *end;                 /* the ends, ascending (ties: by start) */
+    const struct sbx_event **by_end;
 };
 
 struct sbx_cmdindex {
-    const struct sbx_timeline *tl;
     uint32_t only;
     struct cmdlist *lists;        /* by (sandbox, record) */
     size_t nlists;
@@ -139,6 +141,16 @@ static int by_list_then_pos(const void *x, const void *y)
     if (a->record != b->record)
         return a->record < b->record ? -1 : 1;
     return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int by_end(const void *x, const void *y)
+{
+    const struct sbx_event *a = *(const struct sbx_event *const *)x,
+                           *b = *(const struct sbx_event *const *)y;
+    int64_t ea = command_end(a), eb = command_end(b);
+    if (ea != eb)
+        return ea < eb ? -1 : 1;
+    return sbx_event_cmp(a, b);
 }
 
 static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const struct entry *ents,
@@ -163,12 +175,17 @@ static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const s
     }
     for (size_t k = l->size; k-- > 1;)
         l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
+    l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
+    l->end = sbx_xmalloc(n * sizeof *l->end);
+    memcpy(l->by_end, l->ev, n * sizeof *l->by_end);
+    qsort(l->by_end, n, sizeof *l->by_end, by_end);
+    for (size_t i = 0; i < n; i++)
+        l->end[i] = command_end(l->by_end[i]);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
 {
     struct sbx_cmdindex *ix = sbx_xcalloc(1, sizeof *ix);
-    ix->tl = tl;
     ix->only = sbx_only_sandbox(tl);
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++)
@@ -204,6 +221,8 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix)
         free(ix->lists[i].start);
         free(ix->lists[i].ev);
         free(ix->lists[i].tree);
+        free(ix->lists[i].end);
+        free(ix->lists[i].by_end);
     }
     free(ix->lists);
     free(ix);
@@ -272,4 +291,34 @@ const struct sbx_event *sbx_cmdindex_during(const struct sbx_cmdindex *ix,
         return NULL;
     const struct sbx_event *c = running_in(find_list(ix, sb, false), t, e);
     return c ? c : running_in(find_list(ix, sb, true), t, e);
+}
+
+/* The command of l that ended last before t (not e), or NULL. */
+static const struct sbx_event *ended_in(const struct cmdlist *l, int64_t t, const struct sbx_event *e)
+{
+    if (!l)
+        return NULL;
+    size_t lo = 0, hi = l->n; /* the first end at or after t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->end[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo-- > 0)
+        if (l->by_end[lo] != e)
+            return l->by_end[lo];
+    return NULL;
+}
+
+const struct sbx_event *sbx_cmdindex_ended_before(const struct sbx_cmdindex *ix,
+                                                  const struct sbx_event *e)
+{
+    int64_t t = event_time(e);
+    uint32_t sb = sandbox_of(e, ix->only);
+    if (t == SBX_TIME_UNKNOWN || !sb)
+        return NULL;
+    const struct sbx_event *c = ended_in(find_list(ix, sb, false), t, e);
+    return c ? c : ended_in(find_list(ix, sb, true), t, e);
 }

@@ -14,11 +14,13 @@
  *
  * sbx_command_during scans the timeline (O(n), for one event); an index
  * answers the same question in O(log n) for many (the network view links
- * every proxy request).
+ * every proxy request; the summary links every event that did not come
+ * from the wrapper: analyses/chain.h).
  *
  * Ownership: sbx_cmdindex_new returns an index the caller frees with
- * sbx_cmdindex_free; it borrows the timeline, which must outlive it and not
- * change meanwhile. Returned events belong to the timeline. Read-only
+ * sbx_cmdindex_free; it keeps pointers to the timeline's events, which must
+ * outlive it and not change meanwhile (the timeline struct itself may be a
+ * view, sbx_witness_view, freed once the index is made). Returned events belong to the timeline. Read-only
  * after it is made: safe to share between threads. */
 #ifndef SBX_CMDLINK_H
 #define SBX_CMDLINK_H
@@ -49,5 +51,11 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix);
 /* sbx_command_during, answered from the index. */
 const struct sbx_event *sbx_cmdindex_during(const struct sbx_cmdindex *ix,
                                             const struct sbx_event *e);
+/* The command of e's sandbox that ended last before e's time (its end, or
+ * its start when the end is unknown, earlier than e's time), a wrapper
+ * command preferred to a provider record as above; NULL when none did.
+ * O(log n). */
+const struct sbx_event *sbx_cmdindex_ended_before(const struct sbx_cmdindex *ix,
+                                                  const struct sbx_event *e);
 
 #endif

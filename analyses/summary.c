@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyses/analyses.h"
+#include "analyses/cmdlink.h"
 #include "analyses/hostindex.h"
 #include "analyses/secrets/secrets.h"
 
@@ -104,6 +105,10 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
         sbx_analyze_unlisted(tl, sum, allow, &hits);
     }
     drop_refused_hosts(sum);
+    if (!sbx_analyze_chain(tl, sum, err, errsz)) {
+        sbx_summary_free(sum);
+        return false;
+    }
     sum->checkable = sbx_summary_checkable(tl, sum);
     copy_unread(sum, opts);
     return true;
@@ -142,6 +147,8 @@ void sbx_summary_free(struct sbx_summary *sum)
     sbx_strlist_free(&sum->stop_reasons);
     sbx_spans_free(&sum->spans);
     sbx_strlist_free(&sum->traces.agents);
+    sbx_story_free(&sum->story);
+    sbx_cmdindex_free(sum->cmds);
     memset(sum, 0, sizeof *sum);
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyses/chain.h"
 #include "analyses/crosscheck.h"
 #include "analyses/witness.h"
 #include "model/spans.h"
@@ -155,6 +156,12 @@ struct sbx_summary {
     /* the input files that were not read, and why (copied from the options) */
     struct sbx_unread *unread;
     size_t nunread;
+    /* The story (analyses/chain.h): the findings in time order with their
+     * links; and the commands by sandbox and time, for what was running
+     * when an event that did not come from the wrapper happened
+     * (analyses/cmdlink.h; owned). */
+    struct sbx_story story;
+    struct sbx_cmdindex *cmds;
 };
 
 struct sbx_summary_opts {

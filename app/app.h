@@ -35,7 +35,8 @@ struct sbx_send_env;
     X(FILES, files)     /* the file changes as a tree */                                        \
     X(NETWORK, network) /* one row per host */                                                  \
     X(FILE, file)       /* one file of the tree: its changes, the commands before, its diff */  \
-    X(EXPORT, export)   /* the request an export would send, to confirm */
+    X(EXPORT, export)   /* the request an export would send, to confirm */                      \
+    X(STORY, story)     /* the findings in time order with their links */
 
 enum sbx_view {
 #define SBX_VIEW_ENUM(NAME, name) SBX_VIEW_##NAME,
@@ -102,6 +103,13 @@ struct sbx_app {
     bool raw;
     struct sbx_summary_line *slines;
     size_t nslines;
+    /* the detail's links followed (L), to come back (Backspace): the event
+     * and the place in its detail each was left from */
+    struct {
+        const struct sbx_event *event;
+        size_t top, link;
+    } trail[32];
+    size_t ntrail;
 
     /* typing a search or filter */
     int prompt;                    /* 0, '/', '\\' (backward) or '&' */

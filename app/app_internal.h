@@ -83,6 +83,7 @@ void sbx_app_export_free(struct sbx_app *a);
 /* Opening the document views (app/view_NAME.c). */
 void sbx_app_open_detail(struct sbx_app *a);
 void sbx_app_open_summary(struct sbx_app *a);
+void sbx_app_open_story(struct sbx_app *a);
 void sbx_app_open_help(struct sbx_app *a);
 /* The view in sight made again (its ops' rebuild; nothing without one). */
 void sbx_app_rebuild_doc(struct sbx_app *a);

@@ -199,7 +199,78 @@ static unsigned key_raw(struct sbx_app *a, int key)
 }
 
 static unsigned key_summary(struct sbx_app *a, int key) { (void)key; sbx_app_open_summary(a); return 0; }
+static unsigned key_story(struct sbx_app *a, int key) { (void)key; sbx_app_open_story(a); return 0; }
 static unsigned key_files(struct sbx_app *a, int key) { (void)key; sbx_app_open_files(a); return 0; }
+
+/* The story's links of the detail's event (analyses/chain.h), or NULL. */
+static const struct sbx_story_item *detail_links(const struct sbx_app *a)
+{
+    const struct sbx_event *e = sbx_app_event(a, a->cur);
+    const struct sbx_story_item *it = e && a->sum ? sbx_story_item_of(&a->sum->story, e) : NULL;
+    return it && it->nlinks ? it : NULL;
+}
+
+static void select_link(struct sbx_app *a, long delta)
+{
+    const struct sbx_story_item *it = detail_links(a);
+    if (!it) {
+        sbx_app_message(a, false, "this event has no links");
+        return;
+    }
+    a->look.link = (size_t)(((long)a->look.link + delta + (long)it->nlinks) % (long)it->nlinks);
+    sbx_app_rebuild_doc(a);
+}
+
+static unsigned key_link_next(struct sbx_app *a, int key) { (void)key; select_link(a, 1); return 0; }
+static unsigned key_link_prev(struct sbx_app *a, int key) { (void)key; select_link(a, -1); return 0; }
+
+/* The detail of e, from the top, with its first link selected. */
+static void show_detail_of(struct sbx_app *a, const struct sbx_event *e, size_t top, size_t link)
+{
+    enum sbx_view back_to = a->back_to;
+    sbx_app_goto_event(a, e); /* clears a filter that hides it */
+    a->view = SBX_VIEW_DETAIL;
+    a->back_to = back_to;
+    a->raw = false;
+    a->look.link = link;
+    a->doc_top = top;
+    sbx_app_rebuild_doc(a);
+}
+
+static unsigned key_link_follow(struct sbx_app *a, int key)
+{
+    (void)key;
+    const struct sbx_story_item *it = detail_links(a);
+    if (!it) {
+        sbx_app_message(a, false, "this event has no links");
+        return 0;
+    }
+    const struct sbx_story_link *ln = &it->links[a->look.link < it->nlinks ? a->look.link : 0];
+    size_t max = sizeof a->trail / sizeof a->trail[0];
+    if (a->ntrail == max) { /* the oldest step goes */
+        memmove(a->trail, a->trail + 1, (max - 1) * sizeof a->trail[0]);
+        a->ntrail--;
+    }
+    a->trail[a->ntrail].event = it->event;
+    a->trail[a->ntrail].top = a->doc_top;
+    a->trail[a->ntrail].link = a->look.link;
+    a->ntrail++;
+    show_detail_of(a, ln->event, 0, 0);
+    sbx_app_message(a, false, "%s (Backspace comes back)", sbx_link_words(ln->kind));
+    return 0;
+}
+
+static unsigned key_link_back(struct sbx_app *a, int key)
+{
+    (void)key;
+    if (!a->ntrail) {
+        sbx_app_message(a, false, "no link was followed");
+        return 0;
+    }
+    a->ntrail--;
+    show_detail_of(a, a->trail[a->ntrail].event, a->trail[a->ntrail].top, a->trail[a->ntrail].link);
+    return 0;
+}
 static unsigned key_network(struct sbx_app *a, int key) { (void)key; sbx_app_open_network(a); return 0; }
 
 /* Tab: timeline, files, network, and round again; from any other view, the files. */

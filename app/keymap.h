@@ -29,6 +29,7 @@ enum {
     SBX_KEYS_RUNS = 1u << 12,      /* the runs list's marks, sort and filter */
     SBX_KEYS_DIFFS = 1u << 13,     /* the compare view's differences */
     SBX_KEYS_RUNS_BACK = 1u << 14, /* q in the runs list and the compare view */
+    SBX_KEYS_LINKS = 1u << 15,     /* the detail's links: select, follow, come back */
 };
 
 /* X(ACTION, group, help text, run, runs, keys...) — at most four keys, 0
@@ -73,6 +74,15 @@ enum {
     X(NEXT_DIFF, SBX_KEYS_DIFFS, "next difference", NULL, runs_next_diff, ']', 0, 0, 0)            \
     X(PREV_DIFF, SBX_KEYS_DIFFS, "previous difference", NULL, runs_prev_diff, '[', 0, 0, 0)        \
     X(SUMMARY, SBX_KEYS_GOTO, "the run's summary", key_summary, NULL, 's', 0, 0, 0)                      \
+    X(STORY, SBX_KEYS_GOTO, "the story: the findings in time order with their links", key_story, NULL,  \
+      'S', 0, 0, 0)                                                                                \
+    X(LINK_NEXT, SBX_KEYS_LINKS, "select the event's next link (its Links part)", key_link_next, NULL,  \
+      '}', 0, 0, 0)                                                                                \
+    X(LINK_PREV, SBX_KEYS_LINKS, "select the event's previous link", key_link_prev, NULL, '{', 0, 0, 0) \
+    X(LINK_FOLLOW, SBX_KEYS_LINKS, "follow the selected link to its event", key_link_follow, NULL, 'L', \
+      0, 0, 0)                                                                                     \
+    X(LINK_BACK, SBX_KEYS_LINKS, "back to where the last link was followed from", key_link_back, NULL, \
+      SBX_KEY_BACKSPACE, '`', 0, 0)                                                                \
     X(FILES, SBX_KEYS_GOTO, "the files view: the run's file changes as a tree", key_files, NULL,        \
       SBX_KEY_F2, 0, 0, 0)                                                                         \
     X(NETWORK, SBX_KEYS_GOTO, "the network view: every host, refused first", key_network, NULL,         \

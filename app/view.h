@@ -67,6 +67,13 @@ void sbx_app_doc_move(struct sbx_app *a, long delta, bool to_end);
 void sbx_app_doc_draw(struct sbx_app *a, struct sbx_grid *g);
 /* The last top row that still fills the body. */
 size_t sbx_app_doc_max_top(const struct sbx_app *a);
+/* Documents of selectable lines (a->slines, a row's target its line): the
+ * selected line's rows drawn in the cursor's style, moved by lines, a click
+ * selecting the line under it (false: no line there). */
+void sbx_app_lines_draw(struct sbx_app *a, struct sbx_grid *g);
+void sbx_app_lines_move(struct sbx_app *a, long delta, bool to_end);
+void sbx_app_lines_wheel(struct sbx_app *a, long delta);
+bool sbx_app_lines_click(struct sbx_app *a, int row);
 /* Opens document view v (where q comes back from, kept), from its top. */
 void sbx_app_open_doc(struct sbx_app *a, enum sbx_view v);
 

@@ -34,9 +34,17 @@ static void draw(struct sbx_app *a, struct sbx_grid *g)
 }
 
 
+/* q: to the story when the detail was opened from it, else the timeline */
+static enum sbx_view back(const struct sbx_app *a)
+{
+    return a->back_to == SBX_VIEW_STORY ? SBX_VIEW_STORY : SBX_VIEW_TIMELINE;
+}
+
 void sbx_app_open_detail(struct sbx_app *a)
 {
     a->raw = false;
+    a->look.link = 0;
+    a->ntrail = 0;
     sbx_app_open_doc(a, SBX_VIEW_DETAIL);
     /* opened from a search: the first match in sight (and the top kept
      * when the match is on the first screen anyway) */
@@ -48,11 +56,11 @@ void sbx_app_open_detail(struct sbx_app *a)
 const struct sbx_view_ops sbx_view_detail = {
     .name = "detail",
     .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_RAW | SBX_KEYS_SEARCH |
-            SBX_KEYS_EXPORT,
+            SBX_KEYS_EXPORT | SBX_KEYS_LINKS,
     .document = true,
     .rebuild = rebuild,
     .header = header,
     .draw = draw,
     .move = sbx_app_doc_move,
-    .back = sbx_view_back_to_timeline,
+    .back = back,
 };

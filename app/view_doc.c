@@ -71,3 +71,59 @@ bool sbx_app_search_doc(struct sbx_app *a, bool back, bool from_next, bool quiet
         sbx_app_message(a, true, "pattern not found here: %s", a->search_text);
     return false;
 }
+
+/* Documents whose lines can be selected (the summary, the story): a->slines,
+ * one per target of the document's rows. */
+/* The document, the selected line's rows in the cursor's style. */
+void sbx_app_lines_draw(struct sbx_app *a, struct sbx_grid *g)
+{
+    sbx_app_doc_draw(a, g);
+    for (int r = 0; r < sbx_app_body(a) && a->doc_top + (size_t)r < a->doc.nrows; r++)
+        if (a->doc.rows[a->doc_top + (size_t)r].target == (int32_t)a->doc_sel)
+            sbx_grid_restyle(g, 1 + r, 0, g->cols, SBX_STYLE_CURSOR);
+}
+
+/* The summary's selectable lines are doc rows with a target. */
+static size_t row_of_line(const struct sbx_app *a, size_t line)
+{
+    for (size_t r = 0; r < a->doc.nrows; r++)
+        if (a->doc.rows[r].target == (int32_t)line)
+            return r;
+    return 0;
+}
+
+static void select_line(struct sbx_app *a, long delta)
+{
+    if (!a->nslines)
+        return;
+    long sel = (long)a->doc_sel + delta;
+    if (sel < 0)
+        sel = 0;
+    if (sel >= (long)a->nslines)
+        sel = (long)a->nslines - 1;
+    a->doc_sel = (size_t)sel;
+    size_t r = row_of_line(a, a->doc_sel), h = (size_t)sbx_app_body(a);
+    if (r < a->doc_top)
+        a->doc_top = r;
+    if (r >= a->doc_top + h)
+        a->doc_top = r - h + 1;
+}
+
+void sbx_app_lines_move(struct sbx_app *a, long delta, bool to_end)
+{
+    select_line(a, to_end ? (delta < 0 ? -(long)a->nslines : (long)a->nslines) : delta);
+}
+
+void sbx_app_lines_wheel(struct sbx_app *a, long delta)
+{
+    select_line(a, delta > 0 ? 1 : -1);
+}
+
+bool sbx_app_lines_click(struct sbx_app *a, int row)
+{
+    size_t r = a->doc_top + (size_t)(row - 1);
+    if (r >= a->doc.nrows || a->doc.rows[r].target < 0)
+        return false;
+    a->doc_sel = (size_t)a->doc.rows[r].target;
+    return true;
+}

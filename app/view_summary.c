@@ -53,51 +53,6 @@ static void header(struct sbx_app *a, struct sbx_buf *h, int cols, const char *d
     sbx_headline_part(h, cols, dot, "summary (Enter on a line: its events)");
 }
 
-/* The document, the selected line's rows in the cursor's style. */
-static void draw(struct sbx_app *a, struct sbx_grid *g)
-{
-    sbx_app_doc_draw(a, g);
-    for (int r = 0; r < sbx_app_body(a) && a->doc_top + (size_t)r < a->doc.nrows; r++)
-        if (a->doc.rows[a->doc_top + (size_t)r].target == (int32_t)a->doc_sel)
-            sbx_grid_restyle(g, 1 + r, 0, g->cols, SBX_STYLE_CURSOR);
-}
-
-/* The summary's selectable lines are doc rows with a target. */
-static size_t row_of_line(const struct sbx_app *a, size_t line)
-{
-    for (size_t r = 0; r < a->doc.nrows; r++)
-        if (a->doc.rows[r].target == (int32_t)line)
-            return r;
-    return 0;
-}
-
-static void select_line(struct sbx_app *a, long delta)
-{
-    if (!a->nslines)
-        return;
-    long sel = (long)a->doc_sel + delta;
-    if (sel < 0)
-        sel = 0;
-    if (sel >= (long)a->nslines)
-        sel = (long)a->nslines - 1;
-    a->doc_sel = (size_t)sel;
-    size_t r = row_of_line(a, a->doc_sel), h = (size_t)sbx_app_body(a);
-    if (r < a->doc_top)
-        a->doc_top = r;
-    if (r >= a->doc_top + h)
-        a->doc_top = r - h + 1;
-}
-
-static void move(struct sbx_app *a, long delta, bool to_end)
-{
-    select_line(a, to_end ? (delta < 0 ? -(long)a->nslines : (long)a->nslines) : delta);
-}
-
-static void wheel(struct sbx_app *a, long delta)
-{
-    select_line(a, delta > 0 ? 1 : -1);
-}
-
 /* A line's events: the event it names, or the filter that finds them. */
 static void enter(struct sbx_app *a)
 {
@@ -119,11 +74,7 @@ static void enter(struct sbx_app *a)
 
 static void click(struct sbx_app *a, int row, bool twice)
 {
-    size_t r = a->doc_top + (size_t)(row - 1);
-    if (r >= a->doc.nrows || a->doc.rows[r].target < 0)
-        return;
-    a->doc_sel = (size_t)a->doc.rows[r].target;
-    if (twice)
+    if (sbx_app_lines_click(a, row) && twice)
         enter(a);
 }
 
@@ -141,9 +92,9 @@ const struct sbx_view_ops sbx_view_summary = {
     .page = 5, /* lines of the summary, not rows of the screen */
     .rebuild = rebuild,
     .header = header,
-    .draw = draw,
-    .move = move,
-    .wheel = wheel,
+    .draw = sbx_app_lines_draw,
+    .move = sbx_app_lines_move,
+    .wheel = sbx_app_lines_wheel,
     .click = click,
     .enter = enter,
     .back = sbx_view_back_to_timeline,

@@ -91,6 +91,7 @@ static const struct option longopts[] = {
     {"color", required_argument, NULL, 'C'},  {"colour", required_argument, NULL, 'C'},
     {"theme", required_argument, NULL, 'T'},  {"help", no_argument, NULL, 'h'},
     {"width", required_argument, NULL, 'w'},  {"review", required_argument, NULL, 'V'},
+    {"story", no_argument, NULL, 'S'},
     SBX_CLI_RUNS_LONGOPTS,                    SBX_CLI_QUIET_LONGOPT,
     {NULL, 0, NULL, 0},
 };
@@ -103,6 +104,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     const char *color = "auto", *theme_name = "default";
     bool theme_given = false;
     int c, width = 0;
+    bool story = false;
     optind = 1;
     opterr = 0;
     /* "-": inputs come back in place, so --as applies to those after it */
@@ -127,6 +129,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
             color = optarg;
             break;
         case 'T': theme_name = optarg; theme_given = true; break;
+        case 'S': story = true; break;
         case 'w': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -191,7 +194,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     }
     struct sbx_summary_look look = {.ascii = fmt == SBX_SUMMARY_TEXT &&
                                              strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
-                                    .cols = summary_width(width, output)};
+                                    .cols = summary_width(width, output), .story_whole = story};
     struct sgr_table colours;
     if (fmt == SBX_SUMMARY_TEXT && wants_colour(color, output)) {
         if (!theme_given && !sbx_pick_theme(theme_name, &theme)) {

@@ -158,6 +158,8 @@ void sbx_usage(FILE *to)
           "  -f, --format FORMAT   text (default), markdown, or json (schema 1)\n"
           "      --width N         text: wrap long lines at N columns (default: the\n"
           "                        terminal's width, or 80 when not writing to one)\n"
+          "      --story           text: the Story part whole, not cut to fit a screen (the\n"
+          "                        markdown and the JSON always give it whole)\n"
           "  -o, --output FILE     write to FILE (whole or not at all) instead of stdout\n"
           "  -j, --threads N       threads for loading and analysis (default: one per CPU)\n"
           "      --max-input SIZE  the most standard input or a FIFO may hold (default 2G;\n"

@@ -7,16 +7,17 @@
 # The options of a command ("view": the review, no sub-command given).
 _sbxview_options() {
     case $1 in
-    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen -j --threads --as --allow-list --skew --max-input -h --help" ;;
-    summary) echo "-f --format -o --output --color --colour --theme --width -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
-    check) echo "-f --format -a --allow --require -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
+    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen --goto -j --threads --as --allow-list --skew --max-input -h --help" ;;
+    summary) echo "-f --format -o --output --color --colour --theme --width --review --story -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
+    check) echo "-f --format -a --allow --require --review --ignore-review -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
     compare) echo "-f --format -o --output -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
     fetch) echo "-o --output --force --deadline --timeout --connect-timeout --metrics-range -v --verbose -q --quiet -h --help" ;;
-    export) echo "-t --to --include-output --dry-run --jira-api --timeout --repost -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
+    export) echo "-t --to --include-output --dry-run --jira-api --timeout --repost --review -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
+    review) echo "-f --format --reason --review --author -q --quiet -h --help" ;;
     esac
 }
 
-_sbxview_subcommands="summary check compare fetch export"
+_sbxview_subcommands="summary check compare fetch export review"
 _sbxview_formats="auto recorder runtime-commands runtime-events runtime-audit runtime-metrics runtime-webhooks sandboxio otlp squid manifest diff"
 _sbxview_kinds="account-change outside-wrapper unwrapped missing-from-record exit-mismatch refused-host unlisted-host account-audit secret bad-signature hash-mismatch system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines"
 
@@ -86,6 +87,8 @@ _sbxview() {
         if [[ $cur == *:* ]]; then _sbxview_files "$cur"
         else _sbxview_words "file: github: gitlab: jira: slack:" "$cur"; compopt -o nospace 2>/dev/null; fi
         return ;;
+    --review) _sbxview_files "$cur"; return ;;
+    --reason | --author | --goto) COMPREPLY=(); return ;; # a value to type
     -o | --output | --allow-list)
         if [[ $cmd == fetch ]]; then
             compopt -o filenames 2>/dev/null
@@ -105,6 +108,8 @@ _sbxview() {
         COMPREPLY+=("${subs[@]}")
     elif [[ $cmd == fetch ]] && ((COMP_CWORD == 2)); then
         _sbxview_words "runtime" "$cur"
+    elif [[ $cmd == review ]] && ((COMP_CWORD == 2)); then
+        _sbxview_words "show note tag triage verdict" "$cur"
     else
         _sbxview_files "$cur"
     fi

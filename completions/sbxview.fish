@@ -7,7 +7,7 @@
 # The command the line is for: a sub-command, or "view" (the review).
 function __sbxview_cmd
     set -l words (commandline -opc)
-    if test (count $words) -ge 2; and contains -- $words[2] summary check compare fetch export
+    if test (count $words) -ge 2; and contains -- $words[2] summary check compare fetch export review
         echo $words[2]
     else
         echo view
@@ -48,7 +48,7 @@ function __sbxview_kinds
     end
 end
 
-complete -c sbxview -n __sbxview_first -a 'summary check compare fetch export' -d sub-command
+complete -c sbxview -n __sbxview_first -a 'summary check compare fetch export review' -d sub-command
 complete -c sbxview -n '__sbxview_in fetch' -a runtime -d "Runtime's records"
 
 complete -c sbxview -n '__sbxview_in view' -l local -d 'times in the local zone'
@@ -66,8 +66,8 @@ complete -c sbxview -n '__sbxview_in view summary check compare export' -l as -x
 complete -c sbxview -n '__sbxview_in view summary check compare export' -l allow-list -r -F -d 'the hosts the run may reach'
 complete -c sbxview -n '__sbxview_in view summary check compare export' -l skew -x -d 'SOURCE=OFFSET'
 complete -c sbxview -n '__sbxview_in view summary check compare export' -l max-input -x -d 'the most a stream may hold'
-complete -c sbxview -n '__sbxview_in summary check compare fetch export' -s q -l quiet -d 'no progress or warnings'
-complete -c sbxview -n '__sbxview_in view summary check compare fetch export' -s h -l help -d 'the help'
+complete -c sbxview -n '__sbxview_in summary check compare fetch export review' -s q -l quiet -d 'no progress or warnings'
+complete -c sbxview -n '__sbxview_in view summary check compare fetch export review' -s h -l help -d 'the help'
 
 complete -c sbxview -n '__sbxview_in summary compare' -s f -l format -x -a 'text markdown json' -d 'the output format'
 complete -c sbxview -n '__sbxview_in summary compare' -s o -l output -r -F -d 'write to a file'
@@ -92,3 +92,12 @@ complete -c sbxview -n '__sbxview_in export' -l include-output -d "the end of ea
 complete -c sbxview -n '__sbxview_in export' -l dry-run -d 'print the request without sending'
 complete -c sbxview -n '__sbxview_in export' -l jira-api -x -a '2 3' -d "Jira's REST API"
 complete -c sbxview -n '__sbxview_in export' -l repost -d 'post even when the marker is there'
+
+complete -c sbxview -n '__sbxview_in view' -l goto -x -d 'open on the event with this id'
+complete -c sbxview -n '__sbxview_in summary' -l story -d 'the whole story'
+complete -c sbxview -n '__sbxview_in summary check export review' -l review -r -F -d 'the review file'
+complete -c sbxview -n '__sbxview_in check' -l ignore-review -d 'the gate without the review'
+complete -c sbxview -n '__sbxview_in review' -a 'show note tag triage verdict' -d 'what to do'
+complete -c sbxview -n '__sbxview_in review' -s f -l format -x -a 'text markdown json' -d 'the output format'
+complete -c sbxview -n '__sbxview_in review' -l reason -x -d 'why (triage and verdict)'
+complete -c sbxview -n '__sbxview_in review' -l author -x -d 'who writes it'

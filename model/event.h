@@ -77,7 +77,10 @@ enum sbx_command_flags {
 
 struct sbx_command {
     struct sbx_text command, out, err; /* command line, stdout, stderr */
-    uint32_t cwd;                      /* strtab id */
+    union {
+        uint32_t cwd;                  /* strtab id */
+        uint32_t actor_id;             /* SBX_CMD_RECORD: the actor's id (the key it ran under) */
+    };
     uint32_t program;                  /* strtab id of the program label */
     int32_t exit;                      /* valid with SBX_CMD_EXIT_KNOWN */
     uint32_t flags;                    /* enum sbx_command_flags */
@@ -100,12 +103,40 @@ static inline bool sbx_command_failed(const struct sbx_command *c)
 
 /* An account audit log entry (kind audit; label is the action, e.g.
  * "network.rules_changed"). Strings are strtab ids, 0 when absent. */
+enum sbx_audit_family {
+    SBX_AUDIT_OTHER,   /* any other action: the detail flattened */
+    SBX_AUDIT_NETWORK, /* network.*: the allow list's hosts, the upstream proxy */
+    SBX_AUDIT_KEY,     /* key.*: the key's id and role */
+    SBX_AUDIT_SECRET,  /* secret.*: the secret's name (its value is never kept) */
+    SBX_AUDIT_PREVIEW, /* preview.*: the visibility from and to */
+};
+
+enum sbx_audit_flags {
+    SBX_AUDIT_PROXY_SET = 1u << 0,   /* detail.upstreamProxy given: c is the proxy */
+    SBX_AUDIT_PROXY_UNSET = 1u << 1, /* detail.upstreamProxy null */
+    SBX_AUDIT_CUT = 1u << 2,         /* a list or the flattened detail was cut: n_* count all */
+};
+
 struct sbx_audit {
     uint32_t actor;      /* the actor's name */
     uint32_t actor_kind; /* person, agent, app, group, runtime */
     uint32_t target;     /* "type:id", e.g. "sandbox:7f3a2c10" */
     uint32_t via;        /* web, api, mcp, runtime */
     uint32_t inside;     /* the sandbox the call came from (the entry's "sandbox") */
+    uint32_t actor_id;   /* the actor's id: for an agent, the key it called with */
+    uint32_t person;     /* the person behind the actor */
+    uint32_t ip, request; /* where the call came from; its request id */
+    /* What it changed (docs/formats/runtime.md), by family; strtab ids:
+     *   NETWORK: a = hosts added, b = hosts removed (each "\n"-separated),
+     *            c = the upstream proxy (with SBX_AUDIT_PROXY_SET)
+     *   KEY:     a = the key's id, b = its role
+     *   SECRET:  a = the secret's name
+     *   PREVIEW: a = the visibility before, b = after
+     *   OTHER:   a = the detail flattened, "key=value" a line */
+    uint8_t family;      /* enum sbx_audit_family */
+    uint8_t aflags;      /* enum sbx_audit_flags */
+    uint16_t n_added, n_removed; /* NETWORK: hosts in each list (OTHER: n_added members) */
+    uint32_t a, b, c;
 };
 
 /* A lifecycle event (kind lifecycle; label is the type, e.g.

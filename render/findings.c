@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/audit_change.h"
+#include "analyses/cmdlink.h"
 #include "base/numfmt.h"
+#include "base/timefmt.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
 
@@ -94,17 +97,47 @@ static const char *host(const struct report *r, const char *name, char out[HOST_
     return out;
 }
 
+/* "running then: $ CMD (started T); ended just before: $ CMD (started T)" */
+static void during_words(const struct report *r, const struct sbx_event *e, struct sbx_buf *out)
+{
+    const struct sbx_event *c[2] = {NULL, NULL};
+    if (r->sum->cmds) {
+        c[0] = sbx_cmdindex_during(r->sum->cmds, e);
+        c[1] = sbx_cmdindex_ended_before(r->sum->cmds, e);
+    }
+    char cmd[320], t[SBX_TIME_BUFSZ];
+    for (int k = 0; k < 2; k++) {
+        sbx_buf_adds(out, k ? "; ended just before: " : "running then: ");
+        if (!c[k]) {
+            sbx_buf_adds(out, "no command");
+        } else if (c[k]->u.cmd.flags & SBX_CMD_RECORD) {
+            sbx_buf_addf(out, "%s (Runtime's record, started %s)", str(r, c[k]->u.cmd.program),
+                         sbx_time_format(c[k]->start, t) + 11);
+        } else {
+            command_line(r, c[k], cmd, sizeof cmd);
+            sbx_buf_addf(out, "$ %s (started %s)", cmd, sbx_time_format(c[k]->start, t) + 11);
+        }
+    }
+}
+
 static void collect(struct report *r)
 {
     const struct sbx_summary *s = r->sum;
     const struct sbx_crosscheck *x = &s->cross;
     char cmd[320], hbuf[HOST_MAX];
+    struct sbx_buf words = SBX_BUF_INIT;
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
-        if (e->u.audit.inside)
-            add(r, SBX_F_ACCOUNT_INSIDE, e, "%s by %s on %s, made from inside sandbox %s",
-                str(r, e->label), str(r, e->u.audit.actor), str(r, e->u.audit.target),
-                str(r, e->u.audit.inside));
+        if (!e->u.audit.inside)
+            continue;
+        sbx_buf_clear(&words);
+        sbx_audit_words(r->tl, e, &words);
+        sbx_buf_adds(&words, "; ");
+        during_words(r, e, &words);
+        /* the words of an action of no known family begin with it */
+        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        add(r, SBX_F_ACCOUNT_INSIDE, e, "%s%son %s: %s", named ? "" : str(r, e->label), named ? "" : " ",
+            str(r, e->u.audit.target), words.p);
     }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];
@@ -120,9 +153,12 @@ static void collect(struct report *r)
         if (c->flags & SBX_CMD_MS_KNOWN)
             snprintf(how + strlen(how), sizeof how - strlen(how), ", %s",
                      sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
-        add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
-            str(r, c->program), how);
+        sbx_buf_clear(&words);
+        during_words(r, e, &words);
+        add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log; %s",
+            str(r, c->program), how, words.p);
     }
+    sbx_buf_free(&words);
     for (size_t i = 0; i < s->witness.nunwrapped; i++) {
         const struct sbx_event *e = s->witness.unwrapped[i];
         command_line(r, e, cmd, sizeof cmd);

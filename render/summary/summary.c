@@ -230,7 +230,8 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                            .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX,
                            .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS,
                            .review = look ? look->review : NULL,
-                           .review_state = look ? look->review_state : NULL};
+                           .review_state = look ? look->review_state : NULL,
+                           .story_whole = look && look->story_whole};
     c.secrets = sum->patterns;
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");
@@ -242,9 +243,7 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
     case SBX_SUMMARY_MARKDOWN: sbx_render_markdown(&c, out); break;
     case SBX_SUMMARY_JSON: sbx_render_json(&c, out); break;
     }
-    sbx_secrets_scratch_free(c.scratch);
-    sbx_buf_free(&c.tmp);
-    sbx_buf_free(&c.red);
+    sbx_sum_ctx_free(&c);
     return true;
 }
 
@@ -252,7 +251,8 @@ bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_su
                               bool ascii, struct sbx_buf *out, struct sbx_summary_line **lines,
                               size_t *nlines, char *err, size_t errsz)
 {
-    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns};
+    struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = ascii, .secrets = sum->patterns,
+                           .story_whole = true};
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");
         return false;
@@ -261,9 +261,7 @@ bool sbx_render_summary_lines(const struct sbx_timeline *tl, const struct sbx_su
     c.lines = sbx_xmalloc(16 * sizeof *c.lines);
     c.caplines = 16;
     sbx_render_text(&c, out);
-    sbx_secrets_scratch_free(c.scratch);
-    sbx_buf_free(&c.tmp);
-    sbx_buf_free(&c.red);
+    sbx_sum_ctx_free(&c);
     *lines = c.lines;
     *nlines = c.nlines;
     return true;
@@ -280,8 +278,6 @@ bool sbx_render_summary_markdown(const struct sbx_timeline *tl, const struct sbx
     }
     c.scratch = sbx_secrets_scratch_new(c.secrets);
     sbx_render_markdown(&c, out);
-    sbx_secrets_scratch_free(c.scratch);
-    sbx_buf_free(&c.tmp);
-    sbx_buf_free(&c.red);
+    sbx_sum_ctx_free(&c);
     return true;
 }

@@ -34,6 +34,8 @@ struct sbx_summary_look {
      * verdict, the triaged findings, the notes; NULL: none (JSON says null) */
     const struct sbx_review *review;
     const struct sbx_review_state *review_state;
+    bool story_whole;        /* text only: the Story part whole, not cut to fit
+                                the screen (--story) */
 };
 
 /* sum must come from sbx_summarize (it carries the patterns to redact with).

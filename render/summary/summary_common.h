@@ -3,6 +3,7 @@
 #define SBX_SUMMARY_COMMON_H
 
 #include "analyses/secrets/secrets.h"
+#include "render/findings.h"
 #include "render/summary/summary.h"
 
 struct sbx_sumctx {
@@ -20,6 +21,12 @@ struct sbx_sumctx {
     const struct sbx_review_state *review_state; /* its state, or NULL */
     struct sbx_buf tmp; /* decoded text */
     struct sbx_buf red; /* redacted text */
+    bool story_whole;   /* text: the story uncut (--story) */
+    /* check's findings, collected on first use (sbx_sum_item_words), and
+     * sorted by event to find an item's evidence */
+    struct sbx_findings findings;
+    const struct sbx_finding_item **by_event;
+    bool findings_ready;
 };
 
 /* A source path for display: without a leading "./". */
@@ -48,6 +55,23 @@ bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summa
                            struct sbx_buf *out);
 /* false when there is nothing to say (no lifecycle event, no metrics) */
 bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
+
+/* The story (analyses/chain.h), for all three formats (summary_story.c).
+ * Words hold log text, unsanitised and unredacted: each format passes them
+ * through render/untrusted.h or render/md.h. */
+/* How many items carry a finding, and the first item of the heaviest kind
+ * (NULL when none does). */
+size_t sbx_sum_story_findings(const struct sbx_summary *s, const struct sbx_story_item **heaviest);
+/* "N findings, the heaviest: WORDS: ITEM" or "no findings", appended. */
+void sbx_sum_verdict_words(struct sbx_sumctx *c, struct sbx_buf *out);
+/* An item: its finding's words (or "reached after the allow list was
+ * widened"), then what its evidence says, appended. */
+void sbx_sum_item_words(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out);
+/* The two halves of those words: the kind's (static, sbxview's own) and
+ * what the evidence says (log text, appended). */
+const char *sbx_sum_item_kind_words(const struct sbx_story_item *it);
+void sbx_sum_item_detail(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out);
+void sbx_sum_ctx_free(struct sbx_sumctx *c);
 
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);

@@ -1,6 +1,8 @@
 /* The summary as JSON: exactly the "schema": 1 contract of docs/summary-json.md. */
 #include <string.h>
 
+#include "analyses/audit_change.h"
+#include "analyses/cmdlink.h"
 #include "analyses/secrets/secrets.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
@@ -249,9 +251,110 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* Where an event is: {"at", "source", "line"}. */
+static void event_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    sbx_jw_object(w);
+    sbx_jw_key(w, "at");
+    time_value(w, e->start);
+    sbx_jw_key(w, "source");
+    sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+    int_field(w, "line", e->line_no);
+    sbx_jw_end_object(w);
+}
+
+/* A command as a reference: {"at", "command", "source", "line"} (a record's
+ * command is its program), or null. */
+static void command_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    if (!e) {
+        sbx_jw_null(w);
+        return;
+    }
+    sbx_jw_object(w);
+    sbx_jw_key(w, "at");
+    time_value(w, e->start);
+    sbx_jw_key(w, "command");
+    if (e->u.cmd.flags & SBX_CMD_RECORD) {
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.cmd.program));
+    } else {
+        size_t n;
+        const char *line = sbx_sum_command(c, e, &n);
+        sbx_untrusted_json(w, line, n);
+    }
+    sbx_jw_key(w, "source");
+    sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+    int_field(w, "line", e->line_no);
+    sbx_jw_end_object(w);
+}
+
+/* "during" and "ended_before": what was running in e's sandbox when e (an
+ * event that did not come from the wrapper) happened, and what had just ended. */
+static void during_pair(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    const struct sbx_cmdindex *ix = c->sum->cmds;
+    sbx_jw_key(w, "during");
+    command_ref(c, w, ix ? sbx_cmdindex_during(ix, e) : NULL);
+    sbx_jw_key(w, "ended_before");
+    command_ref(c, w, ix ? sbx_cmdindex_ended_before(ix, e) : NULL);
+}
+
+/* The verdict and the whole story (analyses/chain.h). */
+static void story(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    const struct sbx_story_item *h;
+    size_t n = sbx_sum_story_findings(s, &h);
+    struct sbx_buf words = SBX_BUF_INIT;
+    sbx_jw_key(w, "verdict");
+    sbx_jw_object(w);
+    int_field(w, "findings", (int64_t)n);
+    sbx_jw_key(w, "heaviest");
+    sbx_untrusted_json_cstr(w, h ? sbx_finding_of(h->finding)->name : NULL);
+    sbx_sum_verdict_words(c, &words);
+    sbx_jw_key(w, "words");
+    sbx_untrusted_json(w, words.p ? words.p : "", words.len);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "story");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->story.n; i++) {
+        const struct sbx_story_item *it = &s->story.items[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "at");
+        time_value(w, it->event->start);
+        sbx_jw_key(w, "event");
+        event_ref(c, w, it->event);
+        sbx_jw_key(w, "finding");
+        sbx_untrusted_json_cstr(w, it->finding ? sbx_finding_of(it->finding)->name : NULL);
+        sbx_buf_clear(&words);
+        sbx_sum_item_words(c, it, &words);
+        sbx_jw_key(w, "words");
+        sbx_untrusted_json(w, words.p ? words.p : "", words.len);
+        sbx_jw_key(w, "links");
+        sbx_jw_array(w);
+        for (size_t k = 0; k < it->nlinks; k++) {
+            sbx_jw_object(w);
+            sbx_jw_key(w, "kind");
+            sbx_untrusted_json_cstr(w, sbx_link_name(it->links[k].kind));
+            sbx_jw_key(w, "evidence");
+            sbx_untrusted_json_cstr(w, it->links[k].evidence);
+            sbx_jw_key(w, "event");
+            event_ref(c, w, it->links[k].event);
+            sbx_jw_end_object(w);
+        }
+        sbx_jw_end_array(w);
+        int_field(w, "more_links", (int64_t)it->more);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+    sbx_buf_free(&words);
+}
+
 /* A command as the cross-check reports it: sandbox, program, start, exit
- * (null unless known), and for a wrapper command its command line. */
-static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+ * (null unless known), and for a wrapper command its command line; with
+ * during, what was running then (an outside-the-wrapper record). */
+static void command_entry_during(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e,
+                                 bool during)
 {
     const struct sbx_command *cmd = &e->u.cmd;
     sbx_jw_object(w);
@@ -277,7 +380,14 @@ static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struc
         sbx_untrusted_json(w, line, n);
     }
     id_field(c, w, e);
+    if (during)
+        during_pair(c, w, e);
     sbx_jw_end_object(w);
+}
+
+static void command_entry(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    command_entry_during(c, w, e, false);
 }
 
 /* key: [the commands es[0..n), each as command_entry writes it] */
@@ -361,7 +471,11 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     const struct sbx_crosscheck *x = &s->cross;
     sbx_jw_key(w, "integrity");
     sbx_jw_object(w);
-    command_list(c, w, "outside_wrapper", x->outside, x->noutside);
+    sbx_jw_key(w, "outside_wrapper");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->noutside; i++)
+        command_entry_during(c, w, x->outside[i], true);
+    sbx_jw_end_array(w);
     command_list(c, w, "missing_from_record", x->missing, x->nmissing);
     sbx_jw_key(w, "clock_skew_ms");
     if (x->skew_known)
@@ -463,6 +577,7 @@ static void unread_files(struct sbx_sumctx *c, struct sbx_jsonw *w)
 static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_summary *s = c->sum;
+    struct sbx_buf words = SBX_BUF_INIT;
     sbx_jw_key(w, "account");
     sbx_jw_object(w);
     sbx_jw_key(w, "changes");
@@ -481,12 +596,25 @@ static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_untrusted_json_cstr(w, inside[0] ? inside : NULL);
         sbx_jw_key(w, "target"); /* added to schema 1 */
         sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit.target));
+        /* added to schema 1: what it changed, who from where, what ran then */
+        sbx_buf_clear(&words);
+        sbx_audit_change_words(c->tl, e, &words);
+        sbx_jw_key(w, "change");
+        sbx_untrusted_json(w, words.p ? words.p : "", words.len);
+        sbx_jw_key(w, "person");
+        sbx_untrusted_json_cstr(w, e->u.audit.person ? sbx_str(c->tl, e->u.audit.person) : NULL);
+        sbx_jw_key(w, "ip");
+        sbx_untrusted_json_cstr(w, e->u.audit.ip ? sbx_str(c->tl, e->u.audit.ip) : NULL);
+        sbx_jw_key(w, "request_id");
+        sbx_untrusted_json_cstr(w, e->u.audit.request ? sbx_str(c->tl, e->u.audit.request) : NULL);
+        during_pair(c, w, e);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
     int_field(w, "audit_entries", (int64_t)s->audit_entries); /* added to schema 1: loaded, and about the run */
     int_field(w, "audit_entries_about_run", (int64_t)s->audit_about_run);
     sbx_jw_end_object(w);
+    sbx_buf_free(&words);
 }
 
 /* Added to schema 1: lifecycle events and metrics peaks. */
@@ -547,6 +675,7 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_jw_object(&w);
     sbx_jw_key(&w, "schema");
     sbx_jw_int(&w, 1);
+    story(c, &w);
     run(c, &w);
     commands(c, &w);
     files(c, &w);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/audit_change.h"
 #include "analyses/secrets/secrets.h"
 #include "model/evid.h"
 #include "render/review.h"
@@ -128,6 +129,54 @@ static void changes(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_
 
 static void review_part(struct sbx_sumctx *c, struct sbx_buf *out);
 static void facts(struct sbx_sumctx *c, struct sbx_buf *out);
+/* The verdict and the whole story: sbxview's words as they are, what the
+ * log says in code spans. */
+static void story(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = c->sum;
+    const struct sbx_story_item *h;
+    size_t n = sbx_sum_story_findings(s, &h);
+    struct sbx_buf w = SBX_BUF_INIT;
+    char t[SBX_TIME_BUFSZ];
+    if (!n) {
+        sbx_buf_adds(out, "**Verdict:** no findings\n\n");
+    } else {
+        sbx_buf_addf(out, "**Verdict:** %zu finding%s, the heaviest: %s: ", n, n == 1 ? "" : "s",
+                     sbx_sum_item_kind_words(h));
+        sbx_sum_item_detail(c, h, &w);
+        code(c, out, w.p ? w.p : "", w.len);
+        sbx_buf_adds(out, "\n\n");
+    }
+    if (!s->story.n)
+        return;
+    sbx_buf_addf(out, "**Story:** %zu event%s in time order, each with its links\n\n", s->story.n,
+                 s->story.n == 1 ? "" : "s");
+    if (!c->list_max) { /* a ticket's body cut to the counts */
+        sbx_buf_free(&w);
+        return;
+    }
+    /* whole, unless an export shortens the body to fit a ticket */
+    size_t shown = c->list_max < SBX_SUMMARY_LIST_MAX && LIST_MAX < s->story.n ? LIST_MAX : s->story.n;
+    for (size_t i = 0; i < shown; i++) {
+        const struct sbx_story_item *it = &s->story.items[i];
+        sbx_buf_clear(&w);
+        sbx_sum_item_detail(c, it, &w);
+        sbx_buf_addf(out, "- %s %s: ", sbx_time_format(it->event->start, t), sbx_sum_item_kind_words(it));
+        code(c, out, w.p ? w.p : "", w.len);
+        sbx_buf_addc(out, '\n');
+        for (size_t k = 0; k < it->nlinks; k++) {
+            sbx_buf_addf(out, "  - %s: ", sbx_link_words(it->links[k].kind));
+            code_cstr(c, out, it->links[k].evidence);
+            sbx_buf_addc(out, '\n');
+        }
+        if (it->more)
+            sbx_buf_addf(out, "  - and %zu more link%s\n", it->more, it->more == 1 ? "" : "s");
+    }
+    if (shown < s->story.n)
+        sbx_buf_addf(out, "- and %zu more\n", s->story.n - shown);
+    sbx_buf_addc(out, '\n');
+    sbx_buf_free(&w);
+}
 
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
 {
@@ -142,6 +191,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     char a[SBX_TIME_BUFSZ], b[SBX_TIME_BUFSZ], d[SBX_NUM_BUFSZ];
 
     sbx_buf_adds(out, "### Agent run summary\n\n");
+    story(c, out);
     sbx_buf_addf(out, "**Run:** %s to %s", sbx_time_format(s->start, a), sbx_time_format(s->end, b));
     if (sbx_summary_span_ns(s) >= 0)
         sbx_buf_addf(out, " (%s)", sbx_duration_text(sbx_summary_span_ns(s), SBX_DUR_WORDS, d));
@@ -271,12 +321,10 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
         const struct sbx_event *e = s->account[i];
         sbx_buf_addf(out, "- %s: ", sbx_time_format(e->start, a));
         code_cstr(c, out, sbx_str(c->tl, e->label));
-        sbx_buf_adds(out, " by ");
-        code_cstr(c, out, sbx_str(c->tl, e->u.audit.actor));
-        if (e->u.audit.inside) {
-            sbx_buf_adds(out, " from inside sandbox ");
-            code_cstr(c, out, sbx_str(c->tl, e->u.audit.inside));
-        }
+        sbx_buf_adds(out, ": ");
+        sbx_buf_clear(&words);
+        sbx_audit_words(c->tl, e, &words);
+        code(c, out, words.p ? words.p : "", words.len);
         id_tag(c, out, e);
         sbx_buf_addc(out, '\n');
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/audit_change.h"
 #include "analyses/secrets/secrets.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
@@ -397,30 +398,189 @@ static void account_lines(struct line *l, struct sbx_buf *out)
     else if (s->naccount)
         l->filter = "account";
     emit_styled(l, out, s->naccount ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    struct sbx_buf w = SBX_BUF_INIT;
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
-        add_untrusted_cstr(l, sbx_str(l->c->tl, e->label));
-        sbx_buf_adds(&l->b, " by ");
-        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.audit.actor));
         const char *target = sbx_str(l->c->tl, e->u.audit.target);
         const char *inside = sbx_str(l->c->tl, e->u.audit.inside);
+        sbx_buf_clear(&w);
+        /* the words of an action of no known family begin with it */
+        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        if (!named)
+            sbx_buf_adds(&w, sbx_str(l->c->tl, e->label));
         /* the sandbox it acted on is often the one it acted from: say it once */
         bool same = inside[0] && strncmp(target, "sandbox:", 8) == 0 && strcmp(target + 8, inside) == 0;
         if (target[0] && !same) {
-            sbx_buf_adds(&l->b, " on ");
-            add_untrusted_cstr(l, target);
+            sbx_buf_adds(&w, named ? "on " : " on ");
+            sbx_buf_adds(&w, target);
         }
-        if (inside[0]) {
-            sbx_buf_adds(&l->b, " FROM INSIDE ");
-            add_untrusted_cstr(l, inside);
-        }
-        if (same)
-            sbx_buf_adds(&l->b, ", on that sandbox");
+        if (w.len)
+            sbx_buf_adds(&w, ": ");
+        sbx_audit_words(l->c->tl, e, &w);
+        add_untrusted(l, w.p, w.len);
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
+    sbx_buf_free(&w);
+}
+
+/* The screen the printed summary is cut to fit: the story gets what the
+ * rest leaves of it (the prompt and the next one kept), or the whole screen
+ * when the rest does not fit anyway. */
+enum { SCREEN_ROWS = 24, PROMPT_ROWS = 2 };
+
+static size_t rows_of(const struct sbx_buf *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->len; i++)
+        n += b->p[i] == '\n';
+    return n;
+}
+
+/* full: with the heaviest finding's evidence; else its kind's words only */
+static void verdict_line(struct line *l, struct sbx_buf *out, bool full)
+{
+    const struct sbx_story_item *h;
+    size_t n = sbx_sum_story_findings(l->c->sum, &h);
+    struct sbx_buf w = SBX_BUF_INIT;
+    if (full || !n)
+        sbx_sum_verdict_words(l->c, &w);
+    else
+        sbx_buf_addf(&w, "%zu finding%s, the heaviest: %s", n, n == 1 ? "" : "s", sbx_sum_item_kind_words(h));
+    sbx_buf_adds(&l->b, "Verdict:   ");
+    add_untrusted(l, w.p, w.len);
+    sbx_buf_free(&w);
+    l->event = h ? h->event : NULL;
+    emit_styled(l, out, n ? SBX_STYLE_FINDING : SBX_STYLE_GOOD);
+}
+
+/* One item and its links. */
+static void story_item(struct line *l, struct sbx_buf *out, const struct sbx_story_item *it)
+{
+    const char *arrow = l->c->ascii ? "->" : "\xE2\x86\x92";
+    char t[SBX_TIME_BUFSZ];
+    struct sbx_buf w = SBX_BUF_INIT;
+    sbx_sum_item_words(l->c, it, &w);
+    sbx_buf_addf(&l->b, "  %s ", sbx_time_format(it->event->start, t) + 11);
+    add_untrusted(l, w.p, w.len);
+    sbx_buf_free(&w);
+    l->event = it->event;
+    emit_styled(l, out, it->finding ? SBX_STYLE_FINDING : SBX_STYLE_WARNING);
+    for (size_t k = 0; k < it->nlinks; k++) {
+        const struct sbx_story_link *ln = &it->links[k];
+        sbx_buf_addf(&l->b, "    %s %s: ", arrow, sbx_link_words(ln->kind));
+        add_untrusted_cstr(l, ln->evidence);
+        l->event = ln->event;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    if (it->more) {
+        sbx_buf_addf(&l->b, "    %s and %zu more link%s", arrow, it->more, it->more == 1 ? "" : "s");
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
+struct ranked_item {
+    size_t rank, pos;
+};
+
+static int by_weight(const void *x, const void *y)
+{
+    const struct ranked_item *a = x, *b = y;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* The items that fit in rows, the heaviest first (what reached a widened
+ * host weighs as the change that let it), each measured as printed; one
+ * too long for what is left makes room for the lighter ones after it
+ * (FIT_TRIES items measured at most). keep[i] for items[i]. Returns how
+ * many fit. */
+enum { FIT_TRIES = 64 };
+static size_t fitting(struct line *l, size_t rows, bool *keep)
+{
+    const struct sbx_story *st = &l->c->sum->story;
+    struct ranked_item *r = sbx_xmalloc((st->n + 1) * sizeof *r);
+    for (size_t i = 0; i < st->n; i++) {
+        uint32_t f = st->items[i].finding;
+        r[i] = (struct ranked_item){sbx_finding_rank(f ? f : SBX_F_ACCOUNT_CHANGE), i};
+    }
+    qsort(r, st->n, sizeof *r, by_weight);
+    struct sbx_buf scratch = SBX_BUF_INIT;
+    size_t used = 0, kept = 0;
+    for (size_t i = 0; i < st->n && i < FIT_TRIES && used < rows; i++) {
+        sbx_buf_clear(&scratch);
+        story_item(l, &scratch, &st->items[r[i].pos]);
+        size_t need = rows_of(&scratch) + (kept + 1 < st->n ? 1 : 0); /* and "and N more" */
+        if (used + need > rows)
+            continue;
+        keep[r[i].pos] = true;
+        used += rows_of(&scratch);
+        kept++;
+    }
+    sbx_buf_free(&scratch);
+    free(r);
+    return kept;
+}
+
+/* The story in rows rows at most (SIZE_MAX: whole): its items in time
+ * order, cut with "and N more" when they do not fit. */
+static void story_lines(struct line *l, struct sbx_buf *out, size_t rows)
+{
+    const struct sbx_story *st = &l->c->sum->story;
+    if (!st->n)
+        return;
+    bool *keep = NULL;
+    size_t kept = st->n;
+    if (rows != SIZE_MAX) {
+        keep = sbx_xcalloc(st->n, sizeof *keep);
+        kept = rows > 1 ? fitting(l, rows - 1, keep) : 0;
+    }
+    if (!kept) {
+        sbx_buf_addf(&l->b, "Story:     %zu event%s, with links (sbxview summary --story)", st->n,
+                     st->n == 1 ? "" : "s");
+        emit(l, out);
+        free(keep);
+        return;
+    }
+    sbx_buf_addf(&l->b, "Story:     %zu event%s in time order, each with its links", st->n,
+                 st->n == 1 ? "" : "s");
+    emit(l, out);
+    for (size_t i = 0; i < st->n; i++)
+        if (!keep || keep[i])
+            story_item(l, out, &st->items[i]);
+    if (kept < st->n) {
+        sbx_buf_addf(&l->b, "  and %zu more: sbxview summary --story tells them all", st->n - kept);
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+    free(keep);
+}
+
+/* The verdict and the story, first. Printed, they fit what the rest of the
+ * summary (rows_rest rows) leaves of a screen; in the summary view (lines
+ * asked for) and with --story the story is whole. */
+static void story_first(struct line *l, struct sbx_buf *out, size_t rows_rest)
+{
+    if (l->c->story_whole || l->c->lines) {
+        verdict_line(l, out, true);
+        story_lines(l, out, SIZE_MAX);
+        return;
+    }
+    size_t screen = SCREEN_ROWS - PROMPT_ROWS;
+    size_t rows = rows_rest + 2 <= screen ? screen - rows_rest : screen;
+    struct sbx_buf v = SBX_BUF_INIT;
+    verdict_line(l, &v, true);
+    bool full = rows_of(&v) + (l->c->sum->story.n ? 1 : 0) <= rows;
+    if (!full) {
+        sbx_buf_clear(&v);
+        verdict_line(l, &v, false);
+    }
+    sbx_buf_add(out, v.p, v.len);
+    size_t left = rows > rows_of(&v) ? rows - rows_of(&v) : 0;
+    sbx_buf_free(&v);
+    story_lines(l, out, left ? left : 1);
 }
 
 static void record_lines(struct line *l, struct sbx_buf *out)
@@ -707,21 +867,35 @@ static void review_lines(struct line *l, struct sbx_buf *out)
     }
 }
 
+static void rest(struct line *l, struct sbx_buf *out)
+{
+    run_line(l, out);
+    commands_line(l, out);
+    files_line(l, out);
+    network_lines(l, out);
+    account_lines(l, out);
+    record_lines(l, out);
+    witness_lines(l, out);
+    sandbox_line(l, out);
+    traces_line(l, out);
+    integrity_line(l, out);
+    secrets_line(l, out);
+    skipped_line(l, out);
+    review_lines(l, out);
+}
+
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct line l = {.c = c};
-    run_line(&l, out);
-    commands_line(&l, out);
-    files_line(&l, out);
-    network_lines(&l, out);
-    account_lines(&l, out);
-    record_lines(&l, out);
-    witness_lines(&l, out);
-    sandbox_line(&l, out);
-    traces_line(&l, out);
-    integrity_line(&l, out);
-    secrets_line(&l, out);
-    skipped_line(&l, out);
-    review_lines(&l, out);
+    if (c->lines || c->story_whole) { /* in order: the view's lines follow the text's */
+        story_first(&l, out, 0);
+        rest(&l, out);
+    } else { /* the rest first, to know what it leaves of the screen */
+        struct sbx_buf after = SBX_BUF_INIT;
+        rest(&l, &after);
+        story_first(&l, out, rows_of(&after));
+        sbx_buf_add(out, after.p, after.len);
+        sbx_buf_free(&after);
+    }
     sbx_buf_free(&l.b);
 }

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyses/audit_change.h"
+#include "analyses/chain.h"
 #include "analyses/cmdlink.h"
 #include "model/diffs.h"
 #include "model/evid.h"
@@ -615,6 +617,99 @@ static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
         sbx_doc_adds(d, SBX_STYLE_NORMAL, "outside any sandbox");
     }
     sbx_doc_end_line(d);
+    static const char *const more[] = {"Key", "Person", "IP", "Request"};
+    const uint32_t more_ids[] = {a->actor_id, a->person, a->ip, a->request};
+    for (int i = 0; i < 4; i++) {
+        if (!more_ids[i])
+            continue;
+        sbx_doc_field(d, more[i]);
+        untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, more_ids[i]), strlen(sbx_str(l->tl, more_ids[i])), true);
+        sbx_doc_end_line(d);
+    }
+    struct sbx_buf w = SBX_BUF_INIT;
+    sbx_audit_change_words(l->tl, e, &w);
+    sbx_doc_field(d, "Change");
+    untrusted(d, l, e->findings & SBX_F_ACCOUNT_CHANGE ? SBX_STYLE_ACCOUNT : SBX_STYLE_NORMAL, w.p, w.len,
+              false);
+    sbx_doc_end_line(d);
+    sbx_buf_free(&w);
+}
+
+/* A command as the During fields name it: "$ LINE (started T, source:line)". */
+static void command_ref(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *c)
+{
+    size_t len;
+    sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    const char *s = c->u.cmd.flags & SBX_CMD_RECORD ? sbx_str(l->tl, c->u.cmd.program)
+                                                    : sbx_text_get(l->tl, c, &c->u.cmd.command, &tmp, &len);
+    if (c->u.cmd.flags & SBX_CMD_RECORD)
+        len = strlen(s);
+    untrusted(d, l, SBX_STYLE_NORMAL, s, len, true);
+    sbx_buf_free(&tmp);
+    char clock[16];
+    const char *src = sbx_display_path(l->tl->sources[c->source].path);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, " (started %s, ", sbx_clock(c->start, l->local, clock));
+    untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", c->line_no);
+}
+
+/* Whether e came from somewhere other than the wrapper: what ran then is
+ * worth saying (an audit entry, a record, a proxy request, a lifecycle
+ * change, a webhook, a note, a denial). */
+static bool not_wrapper(const struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    if (e->kind == SBX_EV_COMMAND)
+        return (e->u.cmd.flags & SBX_CMD_RECORD) || strcmp(l->tl->sources[e->source].format, "recorder") != 0;
+    return e->kind == SBX_EV_AUDIT || e->kind == SBX_EV_NETWORK || e->kind == SBX_EV_LIFECYCLE ||
+           e->kind == SBX_EV_NOTE || (e->kind == SBX_EV_FILES && e->u.files &&
+                                      (e->u.files->flags & SBX_FILES_OPERATION));
+}
+
+/* The wrapper commands running in e's sandbox when e happened, and the one
+ * that ended just before. */
+static void during_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_event *c = l->sum && l->sum->cmds ? sbx_cmdindex_during(l->sum->cmds, e)
+                                                        : sbx_command_during(l->tl, e);
+    sbx_doc_field(d, "During");
+    if (c)
+        command_ref(d, l, c);
+    else
+        sbx_doc_adds(d, SBX_STYLE_NOTE, sbx_str(l->tl, e->sandbox)[0] || sbx_only_sandbox(l->tl)
+                                            ? "no command of its sandbox was running"
+                                            : "unknown: the line names no sandbox and the run has several");
+    sbx_doc_end_line(d);
+    const struct sbx_event *b = l->sum && l->sum->cmds ? sbx_cmdindex_ended_before(l->sum->cmds, e) : NULL;
+    if (b) {
+        sbx_doc_field(d, "Ended before");
+        command_ref(d, l, b);
+        sbx_doc_end_line(d);
+    }
+}
+
+/* The story's links of e (analyses/chain.h), numbered; the selected one
+ * (the app's link cursor) marked, for L to follow. */
+static void link_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
+{
+    const struct sbx_story_item *it = l->sum ? sbx_story_item_of(&l->sum->story, e) : NULL;
+    if (!it || !it->nlinks)
+        return;
+    sbx_doc_heading(d, "Links ({ } select, L follows, Backspace comes back)");
+    for (size_t k = 0; k < it->nlinks; k++) {
+        const struct sbx_story_link *ln = &it->links[k];
+        sbx_doc_adds(d, SBX_STYLE_KIND, k == l->link ? "> " : "  ");
+        sbx_doc_set_indent(d, 4);
+        sbx_doc_adds(d, SBX_STYLE_LABEL, sbx_link_words(ln->kind));
+        sbx_doc_adds(d, SBX_STYLE_NORMAL, ": ");
+        untrusted(d, l, SBX_STYLE_NORMAL, ln->evidence, strlen(ln->evidence), false);
+        sbx_doc_set_indent(d, 0);
+        sbx_doc_end_line(d);
+    }
+    if (it->more) {
+        sbx_doc_addf(d, SBX_STYLE_NOTE, "  and %zu more", it->more);
+        sbx_doc_end_line(d);
+    }
 }
 
 /* A proxy request: what was asked, what came of it, and the command that
@@ -668,29 +763,6 @@ static void network_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
         untrusted(d, l, SBX_STYLE_NORMAL, client, strlen(client), true);
         sbx_doc_end_line(d);
     }
-    sbx_doc_field(d, "During");
-    const struct sbx_event *c = sbx_command_during(l->tl, e);
-    if (!c) {
-        sbx_doc_adds(d, SBX_STYLE_NOTE, sbx_str(l->tl, e->sandbox)[0] || sbx_only_sandbox(l->tl)
-                                            ? "no command of its sandbox was running"
-                                            : "unknown: the line names no sandbox and the run has several");
-        sbx_doc_end_line(d);
-        return;
-    }
-    sbx_doc_adds(d, SBX_STYLE_KIND, "$ ");
-    struct sbx_buf tmp = SBX_BUF_INIT;
-    const char *s = c->u.cmd.flags & SBX_CMD_RECORD ? sbx_str(l->tl, c->u.cmd.program)
-                                                    : sbx_text_get(l->tl, c, &c->u.cmd.command, &tmp, &len);
-    if (c->u.cmd.flags & SBX_CMD_RECORD)
-        len = strlen(s);
-    untrusted(d, l, SBX_STYLE_NORMAL, s, len, true);
-    sbx_buf_free(&tmp);
-    char clock[16];
-    const char *src = sbx_display_path(l->tl->sources[c->source].path);
-    sbx_doc_addf(d, SBX_STYLE_NOTE, " (started %s, ", sbx_clock(c->start, l->local, clock));
-    untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
-    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", c->line_no);
-    sbx_doc_end_line(d);
 }
 
 static void source_field(struct sbx_doc *d, struct sbx_rows_look *l, const char *name, uint32_t source)
@@ -856,7 +928,10 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         delivery_words(d, e);
         sbx_doc_end_line(d);
     }
+    if (not_wrapper(l, e))
+        during_fields(d, l, e);
     findings_fields(d, l, e);
+    link_fields(d, l, e);
     witness_fields(d, l, e);
     hidden_fields(d, l, e);
     if (e->findings & SBX_F_BAD_FIELD) {

@@ -19,6 +19,7 @@
 #include "model/timeline.h"
 #include "render/doc.h"
 #include "render/grid.h"
+#include "render/summary/summary.h"
 
 /* How timeline rows are drawn; the caller keeps one per screen. */
 struct sbx_rows_look {
@@ -29,6 +30,7 @@ struct sbx_rows_look {
     const void *find_ctx;
     struct sbx_secrets_scratch *scratch; /* for redaction; made by sbx_rows_look_init */
     struct sbx_buf text, red;
+    size_t link; /* the detail's selected link (its Links part), for L to follow */
 };
 
 void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,
@@ -76,6 +78,15 @@ void sbx_doc_heading(struct sbx_doc *d, const char *what);
  * from. With raw, the line of the source instead (sanitised). */
 void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
                     bool raw);
+
+/* The story view (render/views/story.c): the verdict, then the story's
+ * items in time order, each followed by its links; every line a target
+ * (sbx_doc_set_target 0, 1, …) whose event is in (*lines)[target].event
+ * (NULL for none). l->sum is required. Returns the number of lines;
+ * *lines is allocated (caller frees). Log text is redacted and sanitised
+ * by the document. */
+size_t sbx_story_doc(struct sbx_doc *d, struct sbx_rows_look *l, bool ascii,
+                     struct sbx_summary_line **lines);
 
 /* The files view (render/views/files.c). One node of the tree as one row:
  * indent, a fold mark for folders, the change mark (A added, C changed,

@@ -26,6 +26,7 @@
 #include "tests/unit/cellcheck.h"
 #include "app/app.h"
 #include "app/keys.h"
+#include "app/app_internal.h" /* sbx_app_event: the detail's event */
 
 static const char WRAPPER[] =
     "{\"at\": \"2026-11-29T10:00:02Z\", \"sandbox\": \"s1\", \"kind\": \"command\", \"command\": "
@@ -591,9 +592,56 @@ static void random_keys(void **state)
     sbx_grid_free(&g);
 }
 
+/* The story view: S from anywhere, Enter on a line opens its event, the
+ * detail follows a link (L) and comes back (Backspace), q returns to the
+ * story. On the bundled story-run. */
+static void story_walk(void **state)
+{
+    (void)state;
+    struct run *r = calloc(1, sizeof *r);
+    sbx_timeline_init(&r->tl);
+    const char *paths[] = {"tests/fixtures/story-run"};
+    struct sbx_load_opts lo = {.threads = 1};
+    struct sbx_load_report rep = {0};
+    assert_true(sbx_load_paths(&r->tl, paths, 1, &lo, &rep) > 0);
+    sbx_load_report_free(&rep);
+    char err[256];
+    struct sbx_summary_opts so = {.threads = 1};
+    assert_true(sbx_summarize(&r->tl, &so, &r->sum, err, sizeof err));
+    struct sbx_app a;
+    start(&a, r, 100, 40);
+    apptest_keys(&a, "<F2>S"); /* from another view */
+    assert_int_equal(a.view, SBX_VIEW_STORY);
+    assert_doc_has(&a, "widened by: allow list: + paste.example.com");
+    assert_doc_has(&a, "same key: key_ci_9Lm ran python3 outside the wrapper");
+    /* line 3 is the change (0 the verdict, 1 the refusal, 2 its link) */
+    apptest_keys(&a, "jjj\n");
+    assert_int_equal(a.view, SBX_VIEW_DETAIL);
+    const struct sbx_event *change = sbx_app_event(&a, a.cur);
+    assert_int_equal(change->kind, SBX_EV_AUDIT);
+    assert_doc_has(&a, "allow list: + paste.example.com");
+    assert_doc_has(&a, "> refused before");
+    /* the second link: the curl that reached the host afterwards */
+    apptest_keys(&a, "}L");
+    const struct sbx_event *reached = sbx_app_event(&a, a.cur);
+    assert_int_equal(reached->kind, SBX_EV_COMMAND);
+    assert_int_equal(reached->u.cmd.exit, 0);
+    assert_doc_has(&a, "widened before: the allow list gained paste.example.com");
+    apptest_keys(&a, "<BS>");
+    assert_ptr_equal(sbx_app_event(&a, a.cur), change);
+    assert_doc_has(&a, "> reached after the allow list was widened"); /* the link it left by */
+    apptest_keys(&a, "`"); /* nothing left to come back to */
+    assert_ptr_equal(sbx_app_event(&a, a.cur), change);
+    apptest_keys(&a, "q");
+    assert_int_equal(a.view, SBX_VIEW_STORY);
+    sbx_app_free(&a);
+    drop_run(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(story_walk),
         cmocka_unit_test(files_tree),
         cmocka_unit_test(folding),
         cmocka_unit_test(one_file),

@@ -2,8 +2,8 @@
  * command running in its sandbox at that moment: inside, at both edges,
  * between commands, nested commands, no sandbox with one and with two
  * sandboxes in the run, unknown times and ends, a wrapper command before a
- * provider record; the commands before an event; and the index agreeing
- * with the scan on random runs. */
+ * provider record; the commands before an event; the one that ended just
+ * before; and the index agreeing with the scan on random runs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,6 +194,73 @@ static void commands_before(void **state)
     fixture_free(&r);
 }
 
+static const struct sbx_event *ended_before(const struct fixture *r, const struct sbx_event *e)
+{
+    struct sbx_cmdindex *ix = sbx_cmdindex_new(&r->tl);
+    const struct sbx_event *b = sbx_cmdindex_ended_before(ix, e);
+    sbx_cmdindex_free(ix);
+    return b;
+}
+
+/* The command that ended last before a moment: not one still running, not
+ * another sandbox's, a wrapper command before a record. */
+static void ended_just_before(void **state)
+{
+    (void)state;
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
+    struct sbx_event *long_one = cmd(&r, "s1", S(0), S(50));
+    struct sbx_event *c1 = cmd(&r, "s1", S(10), S(20));
+    struct sbx_event *c2 = cmd(&r, "s1", S(22), S(24));
+    cmd(&r, "s2", S(25), S(26));
+    struct sbx_event *rec = cmd(&r, "s1", S(27), S(28));
+    rec->u.cmd.flags = SBX_CMD_RECORD;
+    struct sbx_event *early = req(&r, "s1", S(5));
+    struct sbx_event *mid = req(&r, "s1", S(21));
+    struct sbx_event *later = req(&r, "s1", S(30));
+    struct sbx_event *at_end = req(&r, "s1", S(24));
+    struct sbx_event *last = req(&r, "s1", S(60));
+    struct sbx_event *none = req(&r, "s3", S(60));
+    fixture_finish(&r);
+    assert_null(ended_before(&r, early));
+    assert_ptr_equal(ended_before(&r, mid), c1);
+    assert_ptr_equal(ended_before(&r, later), c2); /* not s2's, not the record */
+    assert_ptr_equal(ended_before(&r, at_end), c1); /* ending at the moment is running then */
+    assert_ptr_equal(ended_before(&r, last), long_one);
+    assert_null(ended_before(&r, none));
+    assert_ptr_equal(ended_before(&r, c2), c1); /* a command: not itself */
+    fixture_free(&r);
+}
+
+/* ended_before against a scan of every command: the latest end before t in
+ * e's sandbox, wrapper commands first (ends that tie may pick either). */
+static void check_ended_before(const struct fixture *r, const struct sbx_cmdindex *ix,
+                               const struct sbx_event *e)
+{
+    int64_t t = e->start != SBX_TIME_UNKNOWN ? e->start : e->end;
+    uint32_t sb = e->sandbox ? e->sandbox : sbx_only_sandbox(&r->tl);
+    const struct sbx_event *b = sbx_cmdindex_ended_before(ix, e);
+    int64_t best[2] = {INT64_MIN, INT64_MIN};
+    for (size_t i = 0; t != SBX_TIME_UNKNOWN && sb && i < r->tl.n; i++) {
+        const struct sbx_event *c = r->tl.order[i];
+        if (c == e || c->kind != SBX_EV_COMMAND || c->start == SBX_TIME_UNKNOWN || c->sandbox != sb)
+            continue;
+        int64_t end = c->end != SBX_TIME_UNKNOWN && c->end > c->start ? c->end : c->start;
+        int k = !!(c->u.cmd.flags & SBX_CMD_RECORD);
+        if (end < t && end > best[k])
+            best[k] = end;
+    }
+    int k = best[0] != INT64_MIN ? 0 : 1;
+    if (best[k] == INT64_MIN) {
+        assert_null(b);
+        return;
+    }
+    assert_non_null(b);
+    int64_t end = b->end != SBX_TIME_UNKNOWN && b->end > b->start ? b->end : b->start;
+    assert_true(end == best[k]);
+    assert_int_equal(!!(b->u.cmd.flags & SBX_CMD_RECORD), k);
+}
+
 /* Random runs: the index agrees with the scan for every event. */
 static void index_agrees_with_scan(void **state)
 {
@@ -232,6 +299,7 @@ static void index_agrees_with_scan(void **state)
             const struct sbx_event *e = r.tl.order[i];
             const struct sbx_event *a = sbx_command_during(&r.tl, e);
             assert_ptr_equal(a, sbx_cmdindex_during(ix, e));
+            check_ended_before(&r, ix, e);
             if (a) {
                 int64_t t = e->start != SBX_TIME_UNKNOWN ? e->start : e->end;
                 assert_true(a->start <= t);
@@ -255,6 +323,7 @@ int main(void)
         cmocka_unit_test(wrapper_before_record),
         cmocka_unit_test(a_command_is_not_during_itself),
         cmocka_unit_test(commands_before),
+        cmocka_unit_test(ended_just_before),
         cmocka_unit_test(index_agrees_with_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

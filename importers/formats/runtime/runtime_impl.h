@@ -98,6 +98,11 @@ bool sbx_rt_time(json_t *v, int64_t *ns, uint8_t *tflags);
 bool sbx_rt_member(const char *text, size_t len, const char *key, const char **v,
                    const char **vend);
 
+/* What an audit entry changed (runtime_audit.c): a's family and its facts
+ * from detail (an object, or NULL), *bad for a field of the wrong type. */
+void sbx_rt_audit_change(struct sbx_rt_state *st, struct sbx_audit *a, const char *action,
+                         json_t *detail, json_t *target, bool *bad);
+
 /* A lifecycle event (the events kind's reader, also a webhook's body): the
  * event pushed, or NULL with the reason. */
 struct sbx_event *sbx_rt_lifecycle(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *item,

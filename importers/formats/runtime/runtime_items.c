@@ -174,8 +174,10 @@ static bool read_command(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t 
         }
     }
     json_t *actor = object_member(o, "actor", NULL, &bad);
-    if (actor)
+    if (actor) {
         e->label = actor_name(st, actor, &bad);
+        c->actor_id = sbx_rt_string(st, json_object_get(actor, "id"), &bad);
+    }
     if (bad)
         e->findings |= SBX_F_BAD_FIELD;
     return true;
@@ -353,6 +355,8 @@ static bool read_audit(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *o
     if (actor) {
         a->actor = actor_name(st, actor, &bad);
         a->actor_kind = sbx_rt_string(st, json_object_get(actor, "kind"), &bad);
+        a->actor_id = sbx_rt_string(st, json_object_get(actor, "id"), &bad);
+        a->person = sbx_rt_string(st, json_object_get(actor, "person"), &bad);
     }
     json_t *target = object_member(o, "target", NULL, &bad);
     uint32_t target_sandbox = 0;
@@ -374,6 +378,9 @@ static bool read_audit(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *o
     }
     a->via = sbx_rt_string(st, json_object_get(o, "via"), &bad);
     a->inside = sbx_rt_string(st, json_object_get(o, "sandbox"), &bad);
+    a->ip = sbx_rt_string(st, json_object_get(o, "ip"), &bad);
+    a->request = sbx_rt_string(st, sbx_rt_get(o, "requestId", "request_id"), &bad);
+    sbx_rt_audit_change(st, a, json_string_value(action), json_object_get(o, "detail"), target, &bad);
     e->sandbox = a->inside ? a->inside : target_sandbox;
     if (bad)
         e->findings |= SBX_F_BAD_FIELD;

@@ -1,7 +1,8 @@
 # sbxview — plain make, dependencies from pkg-config.
 #   make            build ./sbxview
 #   make example    build and open the bundled example run
-#   make check      every test: layers, unit, golden, end-to-end, fuzz smoke, ASan+UBSan
+#   make check      every test: layers, unit, golden, end-to-end, fuzz smoke, ASan+UBSan,
+#                   distcheck, the Debian package, the arm64 build under qemu-user
 #   make bench      speed against wc -l, jq and lnav on a generated 1M-line log
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make dist       sbxview-VERSION.tar.gz from the files git tracks
@@ -43,7 +44,11 @@ TUI_SRC := $(sort $(shell find tui cli -name '*.c'))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-B := build/release
+# BUILD_DIR: where objects go (tests/cross/run builds each architecture in
+# a folder of its own); RUN: what runs the unit tests (an emulator there).
+BUILD_DIR ?= build/release
+RUN ?=
+B := $(BUILD_DIR)
 ifeq ($(SANITIZE),1)
 B := build/asan
 ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -63,10 +68,10 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
 LIBA := $(B)/libsbxview.a
 APPA := $(B)/libsbxview-app.a
-BIN := $(if $(filter 1,$(SANITIZE)),$(B)/sbxview,sbxview)
+BIN := $(if $(filter build/release,$(B)),sbxview,$(B)/sbxview)
 
 .PHONY: all example check check-parts test layers unit golden golden-update e2e fuzz-smoke asan bench \
-        install uninstall dist distcheck clean
+        install uninstall dist distcheck package cross clean
 all: $(BIN)
 
 # Objects are rebuilt when the flags change (CFLAGS=..., WERROR=1); only the
@@ -94,7 +99,7 @@ $(B)/%.o: %.c $(B)/flags
 
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 # Only the terminal file sees curses.
 $(B)/tui/term.o: ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags ncursesw)
@@ -102,7 +107,7 @@ CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw)
 
 $(APPA): $(APP_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BIN): $(TUI_OBJ) $(APPA) $(LIBA)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDSAN) -o $@ $(TUI_OBJ) $(APPA) $(LIBA) $(LIBS) $(CURSES_LIBS)
@@ -124,7 +129,7 @@ example: $(BIN)
 	@if [ -t 0 ] && [ -t 1 ]; then ./$(BIN) examples/csv-fix; else ./$(BIN) summary examples/csv-fix; fi
 
 unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; ./$$t; done
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(RUN) ./$$t; done
 
 golden: $(BIN)
 	tests/golden/run ./$(BIN)
@@ -154,10 +159,18 @@ FUZZ_SECONDS ?= 10
 fuzz-smoke:
 	tests/fuzz/run $(FUZZ_SECONDS)
 
+# The Debian package built, checked by lintian, installed, run and removed
+# (root or sudo); the unit and golden suites cross-built for arm64 and run
+# under qemu-user.
+package:
+	tests/package/run
+cross:
+	+tests/cross/run arm64
+
 # CI's run: every part with warnings as errors.
 check:
 	$(MAKE) WERROR=1 check-parts
-check-parts: test asan fuzz-smoke distcheck
+check-parts: test asan fuzz-smoke distcheck package cross
 
 bench: $(BIN)
 	SBXVIEW=./$(BIN) bench/run-bench

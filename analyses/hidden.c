@@ -1,11 +1,15 @@
 #include "analyses/hidden.h"
 
-#include <immintrin.h>
 #include <string.h>
 
 #include "base/jsonstr.h"
+#include "base/simd.h"
 #include "model/timeline.h"
 #include "base/utf8.h"
+
+#if SBX_SSE2 || SBX_X86_64
+#include <immintrin.h>
+#endif
 
 static bool private_use(uint32_t c)
 {
@@ -97,6 +101,7 @@ static bool hides_at(const char *s, size_t n, size_t i, bool escaped)
     return sbx_utf8_decode(u + i, n - i, &cp) && sbx_cp_invisible(cp);
 }
 
+#if SBX_SSE2
 #define HIDDEN_SCAN(NAME, U, S, MOVEMASK, ATTR)                                                \
     ATTR static size_t NAME(const char *s, size_t n, bool escaped, bool *found)                \
     {                                                                                          \
@@ -133,8 +138,9 @@ typedef unsigned char u8x16 __attribute__((vector_size(16)));
 typedef signed char s8x16 __attribute__((vector_size(16)));
 #define MOVEMASK16(m) _mm_movemask_epi8((__m128i)(m))
 HIDDEN_SCAN(scan16, u8x16, s8x16, MOVEMASK16, )
+#endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if SBX_X86_64
 /* 32 bytes at a time where the CPU has AVX2 (chosen at run time: the build
  * targets plain x86-64). Written out with the constants held in registers;
  * a slightly wider net than the 16-byte one (any D8, E1, EE, EF, F3, F4 lead;
@@ -189,25 +195,14 @@ __attribute__((target("avx2"))) static size_t scan32(const char *s, size_t n, si
     return i;
 }
 
-static bool have_avx2(void)
-{
-    static int state; /* 0 unknown, 1 no, 2 yes: written once, the same by any thread */
-    int st = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (!st) {
-        st = __builtin_cpu_supports("avx2") ? 2 : 1;
-        __atomic_store_n(&state, st, __ATOMIC_RELAXED);
-    }
-    return st == 2;
-}
 #endif
 
 bool sbx_text_hides(const char *s, size_t n, bool escaped)
 {
     const unsigned char *u = (const unsigned char *)s;
-    bool found = false;
     size_t i = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (have_avx2()) {
+#if SBX_X86_64
+    if (sbx_cpu_avx2()) {
         unsigned bits;
         while ((i = scan32(s, n, i, escaped, &bits)), bits) {
             for (; bits; bits &= bits - 1)
@@ -217,9 +212,15 @@ bool sbx_text_hides(const char *s, size_t n, bool escaped)
         }
     }
 #endif
-    i += scan16(s + i, n - i, escaped, &found);
-    if (found)
-        return true;
+#if SBX_SSE2
+    if (sbx_simd_on()) {
+        bool found = false;
+        i += scan16(s + i, n - i, escaped, &found);
+        if (found)
+            return true;
+    }
+#endif
+    /* the scalar twin, and the vector scans' last bytes */
     for (; i < n; i++) {
         bool lead = u[i] == 0xc2 || u[i] == 0xd8 || (u[i] >= 0xe1 && u[i] <= 0xe3) ||
                     u[i] == 0xee || u[i] == 0xef || u[i] == 0xf3 || u[i] == 0xf4 || u[i] == 0;

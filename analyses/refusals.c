@@ -6,13 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "base/buf.h"
+#include "base/simd.h"
+#if SBX_X86_64
+#include <immintrin.h>
+#elif SBX_SSE2
+#include <emmintrin.h>
+#endif
 
 /* Every pattern captures the host in group 1. Host names are bounded so that
  * no match can run long; hostile output only ever costs a linear scan. */
@@ -152,7 +153,7 @@ static bool pair_at(const char *p)
     return (p[0] == 'n' && p[1] == 'n') || (p[0] == 's' && p[1] == 'o') || (p[0] == 'd' && p[1] == 'd');
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if SBX_X86_64
 /* The same pass 32 bytes at a time, where the CPU has AVX2 (chosen at run
  * time: the build targets plain x86-64). */
 __attribute__((target("avx2"))) static size_t pairs_avx2(const char *text, size_t n, bool *found)
@@ -184,18 +185,18 @@ bool sbx_netpat_might_refuse(const char *text, size_t n)
 {
     const char *end = text + n;
     size_t i = 0;
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("avx2")) {
+#if SBX_X86_64
+    if (sbx_cpu_avx2()) {
         bool found = false;
         i = pairs_avx2(text, n, &found);
         if (found)
             return true;
     }
 #endif
-#ifdef __SSE2__
+#if SBX_SSE2
     const __m128i N = _mm_set1_epi8('n'), S = _mm_set1_epi8('s'), O = _mm_set1_epi8('o'),
                   D = _mm_set1_epi8('d');
-    for (; i + 17 <= n; i += 16) {
+    for (bool vector = sbx_simd_on(); vector && i + 17 <= n; i += 16) {
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(text + i + 1));
         __m128i nn = _mm_and_si128(_mm_cmpeq_epi8(a, N), _mm_cmpeq_epi8(b, N));
@@ -209,6 +210,7 @@ bool sbx_netpat_might_refuse(const char *text, size_t n)
         }
     }
 #endif
+    /* the scalar twin, and the vector passes' last bytes */
     for (; i + 1 < n; i++)
         if (pair_at(text + i) && keyword_at(text, text + i, end))
             return true;

@@ -4,7 +4,9 @@
 #include "base/jsonstr.h"
 
 #include <string.h>
-#ifdef __SSE2__
+
+#include "base/simd.h"
+#if SBX_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -54,9 +56,10 @@ static char *put_utf8(char *o, unsigned cp)
 static const char *copy_plain(const char *p, const char *end, char **op)
 {
     char *o = *op;
-#ifdef __SSE2__
+#if SBX_SSE2
     const __m128i backslash = _mm_set1_epi8('\\');
-    while (end - p >= 16) {
+    bool vector = sbx_simd_on();
+    while (vector && end - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
         _mm_storeu_si128((__m128i *)(void *)o, v);
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
@@ -69,6 +72,7 @@ static const char *copy_plain(const char *p, const char *end, char **op)
         o += 16;
     }
 #endif
+    /* the scalar twin, and the vector loop's last bytes */
     const char *bs = memchr(p, '\\', (size_t)(end - p));
     size_t n = bs ? (size_t)(bs - p) : (size_t)(end - p);
     memcpy(o, p, n);

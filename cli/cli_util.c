@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/selfpath.h"
 #include "importers/formatarg.h"
 #include "render/sanitize.h"
 #include "render/untrusted.h"
@@ -16,31 +17,25 @@
 #define SBX_THEMEDIR "/usr/local/share/sbxview/themes"
 #endif
 
-/* themes/ beside the running binary: a build that is not installed (the
- * binary at the top of a clone) finds the project's own themes. */
-static bool beside_binary(char *dir, size_t n)
-{
-    ssize_t len = readlink("/proc/self/exe", dir, n - 8);
-    if (len <= 0)
-        return false;
-    dir[len] = '\0';
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        return false;
-    strcpy(slash, "/themes");
-    return true;
-}
-
 bool sbx_pick_theme(const char *name, struct sbx_theme *t)
 {
-    char err[256], here[4096];
+    char err[256], exe[4096], installed[4096], tree[4096];
     struct sbx_buf user = SBX_BUF_INIT;
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
         sbx_buf_addf(&user, "%s/sbxview/themes", xdg);
     else if (home && *home)
         sbx_buf_addf(&user, "%s/.config/sbxview/themes", home);
-    const char *dirs[] = {user.p, SBX_THEMEDIR, beside_binary(here, sizeof here) ? here : NULL};
+    /* The prefix the binary sits in (make install PREFIX=... moved it
+     * there), then the prefix it was built for, then themes/ beside a
+     * binary that was not installed (the top of a clone). */
+    bool self = sbx_self_exe(exe, sizeof exe);
+    const char *dirs[] = {
+        user.p,
+        self && sbx_path_beside(exe, "../share/sbxview/themes", installed, sizeof installed) ? installed : NULL,
+        SBX_THEMEDIR,
+        self && sbx_path_beside(exe, "themes", tree, sizeof tree) ? tree : NULL,
+    };
     bool ok = sbx_theme_load(t, name, dirs, sizeof dirs / sizeof *dirs, err, sizeof err);
     sbx_buf_free(&user);
     if (ok)

@@ -9,7 +9,7 @@
 #include "cli/subcommands.h"
 
 #ifndef SBX_VERSION
-#define SBX_VERSION "0.1.0"
+#define SBX_VERSION "0.2.0"
 #endif
 
 int main(int argc, char **argv)

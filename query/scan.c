@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "base/hex.h"
+#include "base/simd.h"
 
-#ifdef __SSE2__
+#if SBX_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -17,7 +18,7 @@ static unsigned char lower(unsigned char c)
     return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
 }
 
-#ifdef __SSE2__
+#if SBX_SSE2
 static bool is_letter(unsigned char c)
 {
     return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
@@ -82,7 +83,22 @@ enum { BLOCK = 64, PAD = SBX_LIT_MAX + 8 }; /* a round reads up to PAD bytes pas
 
 enum found { FOUND_NONE, FOUND_LITERAL, FOUND_ESCAPE };
 
-#ifdef __SSE2__
+/* The scalar twin: every start and every backslash, one byte at a time. */
+static enum found scan_scalar(const struct sbx_lit *lit, const unsigned char *raw, size_t n,
+                              bool json, size_t *at)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (lit->n <= n - i && equal_at(lit, raw + i)) {
+            *at = i;
+            return FOUND_LITERAL;
+        }
+        if (json && raw[i] == '\\' && escape_hides(lit, raw, n, i))
+            return FOUND_ESCAPE;
+    }
+    return FOUND_NONE;
+}
+
+#if SBX_SSE2
 struct vec_lit {
     __m128i v1, v2, f1, f2;      /* the two rare bytes, and their case bits */
     __m128i bs, u, zero, lo, hi; /* escapes */
@@ -191,8 +207,8 @@ scan_with(const struct sbx_lit *lit, const unsigned char *raw, size_t n, bool js
     return FOUND_NONE;
 }
 
-static enum found scan(const struct sbx_lit *lit, const unsigned char *raw, size_t n, bool json,
-                       size_t *at)
+static enum found scan_vector(const struct sbx_lit *lit, const unsigned char *raw, size_t n,
+                              bool json, size_t *at)
 {
     if (!json)
         return scan_with(lit, raw, n, false, false, at);
@@ -200,21 +216,17 @@ static enum found scan(const struct sbx_lit *lit, const unsigned char *raw, size
         return scan_with(lit, raw, n, true, true, at);
     return scan_with(lit, raw, n, true, false, at);
 }
-#else
+#endif
+
 static enum found scan(const struct sbx_lit *lit, const unsigned char *raw, size_t n, bool json,
                        size_t *at)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (lit->n <= n - i && equal_at(lit, raw + i)) {
-            *at = i;
-            return FOUND_LITERAL;
-        }
-        if (json && raw[i] == '\\' && escape_hides(lit, raw, n, i))
-            return FOUND_ESCAPE;
-    }
-    return FOUND_NONE;
-}
+#if SBX_SSE2
+    if (sbx_simd_on())
+        return scan_vector(lit, raw, n, json, at);
 #endif
+    return scan_scalar(lit, raw, n, json, at);
+}
 
 const char *sbx_lit_find(const struct sbx_lit *lit, const char *str, size_t n)
 {

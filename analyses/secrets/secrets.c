@@ -17,12 +17,10 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/simd.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#define SBX_X86 1
+#if SBX_X86_64
 #include <immintrin.h>
-#else
-#define SBX_X86 0
 #endif
 
 /* ---- character classes ------------------------------------------------ */
@@ -305,11 +303,11 @@ struct sbx_secrets *sbx_secrets_new_with(unsigned flags, char *err, size_t errsz
         return NULL;
     }
     s->simd = 0;
-#if SBX_X86
+#if SBX_X86_64
     if (!(flags & SBX_SECRETS_PORTABLE)) {
-        if (__builtin_cpu_supports("avx2"))
+        if (sbx_cpu_avx2())
             s->simd = 2;
-        else if (__builtin_cpu_supports("ssse3"))
+        else if (sbx_cpu_ssse3())
             s->simd = 1;
     }
 #else
@@ -1006,7 +1004,7 @@ typedef void (*hit_fn)(const struct sbx_secret_hit *, void *);
  * loop must take over (fewer than a block plus one byte left). Candidate
  * bits come from the shufti buckets, which over-approximate: each bit is
  * checked against the exact bitmap before anything else runs. */
-#if SBX_X86
+#if SBX_X86_64
 __attribute__((target("avx2"))) static size_t scan_avx2(struct scan *k, size_t i, hit_fn cb, void *ctx,
                                                         size_t *count)
 {
@@ -1114,11 +1112,9 @@ size_t sbx_secrets_scan(const struct sbx_secrets *s, struct sbx_secrets_scratch 
     sc->last_key_end = SIZE_MAX;
     sc->work = n; /* the prefilter's pass */
     size_t count = 0, i = 0;
-#if SBX_X86
-    if (s->simd == 2)
-        i = scan_avx2(&k, i, cb, ctx, &count);
-    else if (s->simd == 1)
-        i = scan_ssse3(&k, i, cb, ctx, &count);
+#if SBX_X86_64
+    if (s->simd && sbx_simd_on()) /* the scalar twin below when off */
+        i = s->simd == 2 ? scan_avx2(&k, i, cb, ctx, &count) : scan_ssse3(&k, i, cb, ctx, &count);
 #endif
     while (i + 1 < n)
         i = anchor_at(s, k.t, i) ? candidate(&k, i, cb, ctx, &count) : i + 1;

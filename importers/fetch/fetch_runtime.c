@@ -11,7 +11,7 @@
 #include "base/timefmt.h"
 
 #ifndef SBX_VERSION
-#define SBX_VERSION "0.1.0"
+#define SBX_VERSION "0.2.0"
 #endif
 
 #define CURSOR_MAX 4096

@@ -6,25 +6,26 @@
  * 64 bytes at a time with bit masks and hand anything irregular to the
  * reference one, so all of them always agree.
  *
- * Build switches, for testing the other paths on x86-64: SBX_JSCAN_NO_AVX2
- * (SSE2 only), SBX_JSCAN_PORTABLE (8-byte SWAR, no SSE), and with it
- * SBX_JSCAN_SCALAR (one byte at a time). */
+ * Without SSE2 (or with SBX_NO_SIMD) the reference scanner skips plain
+ * bytes eight at a time (SWAR) on little-endian targets; with vector code
+ * off at run time (base/simd.h) it takes one byte at a time: the scalar
+ * twin every other path is compared with. */
 #include "importers/json/jsonscan.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__SSE2__) && !defined(SBX_JSCAN_PORTABLE)
+#include "base/simd.h"
+
+#if SBX_SSE2
 #include <emmintrin.h>
 #define USE_SSE2 1
-#if defined(__x86_64__) && !defined(SBX_JSCAN_NO_AVX2) &&                                   \
-    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 5))
+#if SBX_X86_64 && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 5))
 #include <immintrin.h>
 #define USE_AVX2 1
 #endif
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&              \
-    !defined(SBX_JSCAN_SCALAR)
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define USE_SWAR 1
 #endif
 
@@ -55,10 +56,12 @@ static inline bool is_plain(unsigned char c)
  * '"', '\\', a control character, or a byte >= 0x80; end if none. */
 static inline const char *skip_plain(const char *p, const char *end)
 {
+    bool vector = sbx_simd_on();
+    (void)vector;
 #if defined(USE_SSE2)
     const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
                   space = _mm_set1_epi8(0x20);
-    while (end - p >= 16) {
+    while (vector && end - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
         /* signed compare: bytes >= 0x80 are negative, so "< 0x20" catches both */
         __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
@@ -70,7 +73,7 @@ static inline const char *skip_plain(const char *p, const char *end)
     }
 #elif defined(USE_SWAR)
     const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-    while (end - p >= 8) {
+    while (vector && end - p >= 8) {
         uint64_t x;
         memcpy(&x, p, 8);
         uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
@@ -628,23 +631,6 @@ slow:
 }
 #endif /* USE_AVX2 */
 
-#if defined(USE_AVX2)
-/* 0 until the first call asks the CPU, then 1 (no AVX2) or 2 (AVX2); every
- * thread that races to fill it in stores the same value. */
-static int avx2_state;
-
-static inline bool have_avx2(void)
-{
-    int st = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
-    if (__builtin_expect(st == 0, 0)) {
-        __builtin_cpu_init();
-        st = __builtin_cpu_supports("avx2") ? 2 : 1;
-        __atomic_store_n(&avx2_state, st, __ATOMIC_RELAXED);
-    }
-    return st == 2;
-}
-#endif
-
 #if defined(USE_SSE2)
 /* The block scanners start at `from`, any point of the body before which
  * every byte is plain ASCII (no escape, no UTF-8 sequence in progress). Out
@@ -654,7 +640,7 @@ scan_string_blocks(struct sbx_jscan *s, const char *line, const char *start, con
                    const char *end, unsigned char *escaped)
 {
 #if defined(USE_AVX2)
-    if (have_avx2())
+    if (sbx_cpu_avx2())
         return scan_string_avx2(s, line, start, from, end, escaped);
 #endif
     return scan_string_sse2(s, line, start, from, end, escaped);
@@ -665,6 +651,8 @@ const char *sbx_jscan_string(struct sbx_jscan *s, const char *line, const char *
                              const char *end, unsigned char *escaped)
 {
 #if defined(USE_SSE2)
+    if (!sbx_simd_on())
+        return scan_string_ref(s, line, p, end, escaped); /* the scalar twin */
     /* most strings are plain ASCII up to their closing quote */
     const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
                   space = _mm_set1_epi8(0x20);

@@ -187,7 +187,10 @@ bench: $(BIN)
 # Every installed file but the binary, as SOURCE=DESTINATION (DESTDIR goes
 # before it): one more word here installs and uninstalls one more file.
 INSTALLED := sbxview.1=$(MANDIR)/man1/sbxview.1 \
-             $(foreach t,$(sort $(wildcard themes/*.theme)),$(t)=$(DATADIR)/$(t))
+             $(foreach t,$(sort $(wildcard themes/*.theme)),$(t)=$(DATADIR)/$(t)) \
+             completions/sbxview.bash=$(PREFIX)/share/bash-completion/completions/sbxview \
+             completions/_sbxview=$(PREFIX)/share/zsh/vendor-completions/_sbxview \
+             completions/sbxview.fish=$(PREFIX)/share/fish/vendor_completions.d/sbxview.fish
 
 # INSTALL_BIN: which built binary to install (the tests install one they
 # were given).

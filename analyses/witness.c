@@ -12,7 +12,7 @@
 /* The logs that say which commands ran, the wrapper's own first: in a
  * sandbox, the first of them with commands there is the wrapper's log. A
  * source of another format (a hand-made timeline) counts as the wrapper's. */
-static unsigned rank_of(const struct sbx_timeline *tl, const struct sbx_event *e)
+unsigned sbx_witness_rank(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
     const char *f = tl->sources[e->source].format;
     if (f && strcmp(f, "sandboxio") == 0)
@@ -220,7 +220,7 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
     l->ns = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        if (e->source == src && is_command(e) && rank_of(tl, e) > wrapper_rank[e->sandbox])
+        if (e->source == src && is_command(e) && sbx_witness_rank(tl, e) > wrapper_rank[e->sandbox])
             l->s[l->ns++] = e;
     }
     if (!l->ns)
@@ -257,27 +257,32 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
     free(partner);
 }
 
-static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
+unsigned *sbx_witness_wrapper_ranks(const struct sbx_timeline *tl)
 {
-    /* each sandbox's wrapper log: the lowest rank with commands there */
-    uint32_t nids = tl->strings.n ? tl->strings.n : 1;
-    unsigned *wrapper_rank = sbx_xmalloc(nids * sizeof *wrapper_rank);
+    uint32_t nids = tl->strings.n + 1;
+    unsigned *rank = sbx_xmalloc(nids * sizeof *rank);
     for (uint32_t i = 0; i < nids; i++)
-        wrapper_rank[i] = ~0u;
-    bool *later = sbx_xcalloc(tl->nsources + 1, 1);
+        rank[i] = ~0u;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
         unsigned r;
-        if (is_command(e) && (r = rank_of(tl, e)) < wrapper_rank[e->sandbox])
-            wrapper_rank[e->sandbox] = r;
+        if (is_command(e) && (r = sbx_witness_rank(tl, e)) < rank[e->sandbox])
+            rank[e->sandbox] = r;
     }
+    return rank;
+}
+
+static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
+{
+    unsigned *wrapper_rank = sbx_witness_wrapper_ranks(tl);
+    bool *later = sbx_xcalloc(tl->nsources + 1, 1);
     struct lists l = {sbx_xmalloc((tl->n + 1) * sizeof *l.p), sbx_xmalloc((tl->n + 1) * sizeof *l.s),
                       0, 0};
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
         if (!is_command(e))
             continue;
-        if (rank_of(tl, e) == wrapper_rank[e->sandbox])
+        if (sbx_witness_rank(tl, e) == wrapper_rank[e->sandbox])
             l.p[l.np++] = e;
         else
             later[e->source] = true;

@@ -66,6 +66,13 @@ struct sbx_witnesses {
     size_t nclocks;
 };
 
+/* Which log a command (not a record) is from, the wrapper's own first: 0
+ * the recorder (or any format not below), 1 sandboxio, 2 OpenTelemetry. */
+unsigned sbx_witness_rank(const struct sbx_timeline *tl, const struct sbx_event *e);
+/* Each sandbox's wrapper log, by sandbox id (0 to strings.n): the lowest
+ * rank with commands there, ~0u where none ran. The caller frees it (free). */
+unsigned *sbx_witness_wrapper_ranks(const struct sbx_timeline *tl);
+
 /* Pairs the witnesses of the finished timeline; sets SBX_F_UNWRAPPED and
  * moves the later logs onto the wrapper's clock (call before the analyses
  * that read times). */

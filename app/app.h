@@ -66,6 +66,9 @@ struct sbx_app_opts {
     const struct sbx_send_env *services; /* the ticket services' settings (borrowed;
                                             cli/ reads them); NULL: none set */
     struct sbx_import_opts import; /* for the runs it loads itself (importers/format.h) */
+    const struct sbx_skew_given *skews; /* --skew for the runs it loads itself
+                                           (analyses/crosscheck.h; borrowed), or NULL */
+    size_t nskews;
 };
 
 struct sbx_app_job;

@@ -380,6 +380,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
                                    .allow = r->allow, .import = sbx_cli_import_opts(r),
                                    .skews = r->skews, .nskews = r->nskews};
     o.app.import = li.import; /* for the runs the runs list and compare view load */
+    o.app.skews = r->skews;
+    o.app.nskews = r->nskews;
     o.app.exports = true;
     struct sbx_send_env services;
     sbx_export_settings(&services);

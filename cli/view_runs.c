@@ -104,7 +104,8 @@ int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
     }
     /* --dump reads every run first, so that its screen is always the same */
     struct sbx_runs_fill *fill =
-        sbx_runs_fill_start(runs, allow, &o->app.import, o->app.threads, !o->dump);
+        sbx_runs_fill_start_skewed(runs, allow, &o->app.import, o->app.skews, o->app.nskews,
+                                   o->app.threads, !o->dump);
     struct sbx_runs_app a;
     sbx_runs_app_init(&a, &aopts, allow, runs, cols, rows);
     int status = o->dump ? dump(o, &a) : loop(o, &a);

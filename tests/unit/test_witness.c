@@ -20,6 +20,7 @@
 
 #include "analyses/summary.h"
 #include "importers/load.h"
+#include "tests/unit/shifted.h"
 
 #define RUN "tests/fixtures/runtime-run"
 #define WIT "tests/fixtures/witness-run"
@@ -550,6 +551,50 @@ static void a_given_skew_is_used_for_a_second_log(void **state)
     }
 }
 
+/* Runtime's record and sandboxio's audit each on a clock of its own: each
+ * offset is measured against the wrapper's own commands only (sandboxio's
+ * account of them, at its other offset, is no candidate for the record's),
+ * both within 50 ms, and the findings are the unshifted run's. */
+static void runtime_and_sandboxio_each_keep_their_own_offset(void **state)
+{
+    (void)state;
+    static const struct {
+        int runtime_ms, sandboxio_ms;
+    } cases[] = {
+        {0, 0}, {45000, -90000}, {45000, 60000}, {-90000, 45000}, {2500, -2500}, {45000, 45000},
+        {-90000, -60000}, {2500, 600000},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        print_message("Runtime %+d ms, sandboxio %+d ms\n", cases[k].runtime_ms, cases[k].sandboxio_ms);
+        char dir[256], audit[256];
+        shifted_run_make(dir, sizeof dir, RUN, cases[k].runtime_ms);
+        shifted_log(audit, sizeof audit, false, cases[k].sandboxio_ms, false, NULL);
+        const char *paths[] = {dir, audit};
+        struct loaded *r = load(paths, 2, NULL);
+        const struct sbx_summary *s = &r->sum;
+        assert_int_equal(s->commands, 5);
+        assert_int_equal(s->failed, 2);
+        assert_int_equal(s->cross.skew.how, SBX_SKEW_MEASURED);
+        /* the record's clock runs 40 ms after the wrapper's in the fixture */
+        assert_true(distance(s->cross.skew_ns, (cases[k].runtime_ms + 40) * 1000000LL) <= 50000000);
+        assert_int_equal(s->cross.skew.pairs, 5);
+        assert_int_equal(s->cross.skew.comparable, 5); /* the wrapper's five, counted once */
+        assert_int_equal(s->cross.npairs, 5);
+        assert_int_equal(s->cross.noutside, 2);
+        assert_int_equal(s->cross.nmissing, 0);
+        assert_int_equal(s->cross.nexit_mismatch, 0);
+        assert_int_equal(s->witness.nclocks, 1);
+        assert_int_equal(s->witness.clocks[0].skew.how, SBX_SKEW_MEASURED);
+        assert_true(distance(s->witness.clocks[0].skew.ns, cases[k].sandboxio_ms * 1000000LL) <= 50000000);
+        assert_int_equal(s->witness.commands, 5);
+        assert_int_equal(s->witness.nunwrapped, 0);
+        assert_int_equal(s->lifecycle, 2);
+        drop(r);
+        temp_remove(audit);
+        shifted_run_remove(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +608,7 @@ int main(void)
         cmocka_unit_test(a_shifted_second_log_is_put_on_the_wrappers_clock),
         cmocka_unit_test(an_uncertain_clock_concludes_nothing),
         cmocka_unit_test(a_given_skew_is_used_for_a_second_log),
+        cmocka_unit_test(runtime_and_sandboxio_each_keep_their_own_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -320,12 +320,35 @@ static int preference(const struct sbx_event *e)
     return e->tflags & SBX_EVT_SIG_BAD ? 0 : e->tflags & SBX_EVT_SIG_OK ? 1 : 2;
 }
 
-static int same_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
+/* Runtime's id of an event of its events (a lifecycle event, a file watch,
+ * a note; the events file's or a delivery's), or 0. */
+static uint32_t event_id(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
-    if (a->u.life.id != b->u.life.id)
-        return a->u.life.id < b->u.life.id ? -1 : 1;
+    if (e->kind == SBX_EV_LIFECYCLE)
+        return e->u.life.id;
+    if (strncmp(tl->sources[e->source].format, "runtime-", 8) != 0)
+        return 0;
+    if (e->kind == SBX_EV_NOTE)
+        return e->u.life.id;
+    return e->kind == SBX_EV_FILES && e->u.files ? e->u.files->id : 0;
+}
+
+struct same {
+    const struct sbx_event *e;
+    uint32_t id;
+};
+
+static int same_event_cmp(const struct same *x, const struct same *y)
+{
+    const struct sbx_event *a = x->e, *b = y->e;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
     if (a->label != b->label)
         return a->label < b->label ? -1 : 1;
+    if (a->kind == SBX_EV_FILES && a->u.files->root != b->u.files->root)
+        return a->u.files->root < b->u.files->root ? -1 : 1;
     if (a->sandbox != b->sandbox)
         return a->sandbox < b->sandbox ? -1 : 1;
     return (a->start > b->start) - (a->start < b->start);
@@ -333,11 +356,10 @@ static int same_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
 
 static int by_event_then_preference(const void *x, const void *y)
 {
-    const struct sbx_event *a = *(const struct sbx_event *const *)x,
-                           *b = *(const struct sbx_event *const *)y;
-    int c = same_event_cmp(a, b);
+    int c = same_event_cmp(x, y);
     if (c)
         return c;
+    const struct sbx_event *a = ((const struct same *)x)->e, *b = ((const struct same *)y)->e;
     if (preference(a) != preference(b))
         return preference(a) < preference(b) ? -1 : 1;
     return sbx_event_cmp(a, b);
@@ -345,19 +367,20 @@ static int by_event_then_preference(const void *x, const void *y)
 
 static void witness_lifecycle(const struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
 {
-    const struct sbx_event **ev = sbx_xmalloc((tl->n + 1) * sizeof *ev);
+    struct same *ev = sbx_xmalloc((tl->n + 1) * sizeof *ev);
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        if (e->kind == SBX_EV_LIFECYCLE && e->u.life.id)
-            ev[n++] = e;
+        uint32_t id = event_id(tl, e);
+        if (id)
+            ev[n++] = (struct same){e, id};
     }
     if (n)
         qsort(ev, n, sizeof *ev, by_event_then_preference);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        for (; j < n && same_event_cmp(ev[i], ev[j]) == 0; j++) {
-            add(w, cap, ev[i], ev[j]);
+        for (; j < n && same_event_cmp(&ev[i], &ev[j]) == 0; j++) {
+            add(w, cap, ev[i].e, ev[j].e);
             w->lifecycle++;
         }
         i = j;

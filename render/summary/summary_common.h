@@ -44,6 +44,9 @@ void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summa
  * words and numbers only); false when there is none. */
 bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
                            struct sbx_buf *out);
+/* A proxy log's clock against the wrapper's (analyses/proxyclock.h):
+ * fixed words and numbers only. */
+void sbx_sum_proxy_clock_words(const struct sbx_proxy_clock *pc, struct sbx_buf *out);
 /* false when there is nothing to say (no lifecycle event, no metrics) */
 bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
 

@@ -241,6 +241,14 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_addc(out, '\n');
     }
     proxy_hosts(c, out);
+    for (size_t i = 0; i < s->proxy_clocks.n; i++) {
+        const struct sbx_proxy_clock *pc = &s->proxy_clocks.c[i];
+        sbx_buf_adds(out, "- proxy clock ");
+        code_cstr(c, out, sbx_display_path(c->tl->sources[pc->source].path));
+        sbx_buf_addf(out, " (%s): ", pc->format);
+        sbx_sum_proxy_clock_words(pc, out);
+        sbx_buf_addc(out, '\n');
+    }
     sbx_buf_addc(out, '\n');
     unlisted(c, out);
 

@@ -259,7 +259,7 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                         struct sbx_buf *out, char *err, size_t errsz)
 {
     struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
-                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX,
+                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUM_LIST_WHOLE,
                            .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS};
     c.secrets = sum->patterns;
     if (!c.secrets) {

@@ -2,8 +2,15 @@
 #ifndef SBX_SUMMARY_COMMON_H
 #define SBX_SUMMARY_COMMON_H
 
+#include <limits.h>
+
 #include "analyses/secrets/secrets.h"
 #include "render/summary/summary.h"
+
+/* The markdown summary as `summary --format markdown` prints it names every
+ * list whole, as the text does; an export shortens them to fit a ticket
+ * (sbx_render_summary_markdown). */
+#define SBX_SUM_LIST_WHOLE INT_MAX
 
 struct sbx_sumctx {
     const struct sbx_timeline *tl;
@@ -12,7 +19,7 @@ struct sbx_sumctx {
     struct sbx_secrets_scratch *scratch;
     bool ascii;
     int cols;               /* text: lines wrap at this width (0: never, for the summary view) */
-    int list_max;           /* markdown: items each list shows (10 by default) */
+    int list_max;           /* markdown: items each list shows; SBX_SUM_LIST_WHOLE: all of them */
     const char *const *sgr; /* NULL: no colour */
     struct sbx_summary_line *lines; /* text only, when asked: one per line written */
     size_t nlines, caplines;

@@ -16,6 +16,7 @@
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
 #include "app/keys.h"
+#include "app/termrules.h"
 #include "app/loader.h"
 #include "tui/term.h"
 #include "cli/view_runs.h"
@@ -291,7 +292,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     sbx_app_free(&app);
     sbx_grid_free(&grid);
     live_free(&v);
-    return quit_signal ? 128 + quit_signal : SBX_EXIT_OK; /* as a shell reports a signal */
+    return quit_signal ? sbx_signal_exit_status(quit_signal) : SBX_EXIT_OK; /* as a shell reports a signal */
 }
 
 /* --dump --first-screen: the screen a big input shows first, from the preview. */

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "app/keys.h"
+#include "app/termrules.h"
 #include "tui/term.h"
 
 /* Runs the key script and prints the screen. */
@@ -89,7 +90,7 @@ static int loop(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
             break;
     }
     sbx_grid_free(&grid);
-    return quit_signal ? 128 + quit_signal : SBX_EXIT_OK;
+    return quit_signal ? sbx_signal_exit_status(quit_signal) : SBX_EXIT_OK;
 }
 
 int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,

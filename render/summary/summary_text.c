@@ -82,10 +82,10 @@ static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style styl
     } else {
         int indent = sbx_wrap_indent(s, n, LABEL_WIDTH, cols);
         struct sbx_wrap_row row;
-        size_t next = sbx_wrap_next(s, n, 0, cols, &row);
+        size_t next = sbx_wrap_next(s, n, 0, cols, cols - indent, &row);
         emit_row(l, out, style, 0, s, row.end, label < row.end ? label : 0);
         while (next < n) {
-            next = sbx_wrap_next(s, n, next, cols - indent, &row);
+            next = sbx_wrap_next(s, n, next, cols - indent, cols - indent, &row);
             emit_row(l, out, style, indent, s + row.begin, row.end - row.begin, 0);
         }
     }

@@ -316,7 +316,8 @@ static void estimate(const struct sbx_timeline *tl, const struct reqs *rq, const
     *skew = (struct sbx_skew){.how = SBX_SKEW_NONE};
     skew->comparable = named_ranges(tl, rq, cm, &named);
     struct ranges pairs = {sbx_xmalloc((named.n + 1) * sizeof *named.r), named.n, named.n};
-    memcpy(pairs.r, named.r, named.n * sizeof *named.r); /* before merging */
+    if (named.n)
+        memcpy(pairs.r, named.r, named.n * sizeof *named.r); /* before merging */
     struct range *best;
     size_t nbest;
     size_t most = most_agreed(&named, &best, &nbest);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyses/crosscheck_internal.h"
+#include "analyses/witness.h"
 #include "model/program.h"
 
 /* Records sorted by (sandbox, program, start), and the records' programs by
@@ -152,10 +153,14 @@ static const struct sbx_skew_given *given_for(const struct sbx_skew_given *given
 }
 
 /* The wrapper's commands in sandboxes with a record, and the records, by
- * start: into w and ix->rec (the caller frees both). */
+ * start: into w and ix->rec (the caller frees both). Only each sandbox's
+ * wrapper log counts (analyses/witness.h): sandboxio's or OpenTelemetry's
+ * account of the same commands, on a clock of its own, would add a second
+ * cluster of candidates at another offset. */
 static void gather(const struct sbx_timeline *tl, const struct sbx_event ***w, size_t *nw,
                    struct index *ix)
 {
+    unsigned *wrapper_rank = sbx_witness_wrapper_ranks(tl);
     bool *has = sbx_xcalloc(tl->strings.n + 1, 1);
     for (size_t i = 0; i < tl->n; i++)
         if (sbx_cc_is_record(tl->order[i]) && tl->order[i]->start != SBX_TIME_UNKNOWN)
@@ -169,10 +174,12 @@ static void gather(const struct sbx_timeline *tl, const struct sbx_event ***w, s
             continue;
         if (sbx_cc_is_record(e))
             ix->rec[ix->nrec++] = e;
-        else if (sbx_cc_is_wrapper(e) && has[e->sandbox])
+        else if (sbx_cc_is_wrapper(e) && has[e->sandbox] &&
+                 sbx_witness_rank(tl, e) == wrapper_rank[e->sandbox])
             (*w)[(*nw)++] = e;
     }
     free(has);
+    free(wrapper_rank);
 }
 
 /* The records' programs, distinct, by name; the records by key. */

@@ -88,6 +88,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     /* one clock first: every analysis after it reads the wrapper's times */
     sbx_crosscheck_align(tl, opts ? opts->skews : NULL, opts ? opts->nskews : 0, &sum->cross);
     sbx_witness_run(tl, &sum->witness);
+    sbx_proxy_clocks_run(tl, &sum->proxy_clocks);
     sbx_analyze_span(tl, sum);
     sbx_analyze_commands(tl, sum);
     sbx_analyze_records(tl, sum);
@@ -142,6 +143,7 @@ void sbx_summary_free(struct sbx_summary *sum)
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);
     sbx_witness_free(&sum->witness);
+    sbx_proxy_clocks_free(&sum->proxy_clocks);
     free(sum->account);
     free(sum->proxy_hosts);
     sbx_strlist_free(&sum->stop_reasons);

@@ -15,6 +15,7 @@
 
 #include "analyses/chain.h"
 #include "analyses/crosscheck.h"
+#include "analyses/proxyclock.h"
 #include "analyses/witness.h"
 #include "model/spans.h"
 #include "model/timeline.h"
@@ -127,6 +128,8 @@ struct sbx_summary {
     /* events two logs give of one happening (counted and drawn once), and
      * commands only a log other than the wrapper's saw */
     struct sbx_witnesses witness;
+    /* each proxy log's clock against the wrapper's (analyses/proxyclock.h) */
+    struct sbx_proxy_clocks proxy_clocks;
 
     /* the account audit log: entries about the run (in its window, or naming
      * one of its sandboxes), and of those the account changes (keys, network

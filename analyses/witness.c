@@ -12,7 +12,7 @@
 /* The logs that say which commands ran, the wrapper's own first: in a
  * sandbox, the first of them with commands there is the wrapper's log. A
  * source of another format (a hand-made timeline) counts as the wrapper's. */
-static unsigned rank_of(const struct sbx_timeline *tl, const struct sbx_event *e)
+unsigned sbx_witness_rank(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
     const char *f = tl->sources[e->source].format;
     if (f && strcmp(f, "sandboxio") == 0)
@@ -220,7 +220,7 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
     l->ns = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        if (e->source == src && is_command(e) && rank_of(tl, e) > wrapper_rank[e->sandbox])
+        if (e->source == src && is_command(e) && sbx_witness_rank(tl, e) > wrapper_rank[e->sandbox])
             l->s[l->ns++] = e;
     }
     if (!l->ns)
@@ -257,27 +257,32 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
     free(partner);
 }
 
-static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
+unsigned *sbx_witness_wrapper_ranks(const struct sbx_timeline *tl)
 {
-    /* each sandbox's wrapper log: the lowest rank with commands there */
-    uint32_t nids = tl->strings.n ? tl->strings.n : 1;
-    unsigned *wrapper_rank = sbx_xmalloc(nids * sizeof *wrapper_rank);
+    uint32_t nids = tl->strings.n + 1;
+    unsigned *rank = sbx_xmalloc(nids * sizeof *rank);
     for (uint32_t i = 0; i < nids; i++)
-        wrapper_rank[i] = ~0u;
-    bool *later = sbx_xcalloc(tl->nsources + 1, 1);
+        rank[i] = ~0u;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
         unsigned r;
-        if (is_command(e) && (r = rank_of(tl, e)) < wrapper_rank[e->sandbox])
-            wrapper_rank[e->sandbox] = r;
+        if (is_command(e) && (r = sbx_witness_rank(tl, e)) < rank[e->sandbox])
+            rank[e->sandbox] = r;
     }
+    return rank;
+}
+
+static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
+{
+    unsigned *wrapper_rank = sbx_witness_wrapper_ranks(tl);
+    bool *later = sbx_xcalloc(tl->nsources + 1, 1);
     struct lists l = {sbx_xmalloc((tl->n + 1) * sizeof *l.p), sbx_xmalloc((tl->n + 1) * sizeof *l.s),
                       0, 0};
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
         if (!is_command(e))
             continue;
-        if (rank_of(tl, e) == wrapper_rank[e->sandbox])
+        if (sbx_witness_rank(tl, e) == wrapper_rank[e->sandbox])
             l.p[l.np++] = e;
         else
             later[e->source] = true;
@@ -315,12 +320,35 @@ static int preference(const struct sbx_event *e)
     return e->tflags & SBX_EVT_SIG_BAD ? 0 : e->tflags & SBX_EVT_SIG_OK ? 1 : 2;
 }
 
-static int same_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
+/* Runtime's id of an event of its events (a lifecycle event, a file watch,
+ * a note; the events file's or a delivery's), or 0. */
+static uint32_t event_id(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
-    if (a->u.life.id != b->u.life.id)
-        return a->u.life.id < b->u.life.id ? -1 : 1;
+    if (e->kind == SBX_EV_LIFECYCLE)
+        return e->u.life.id;
+    if (strncmp(tl->sources[e->source].format, "runtime-", 8) != 0)
+        return 0;
+    if (e->kind == SBX_EV_NOTE)
+        return e->u.life.id;
+    return e->kind == SBX_EV_FILES && e->u.files ? e->u.files->id : 0;
+}
+
+struct same {
+    const struct sbx_event *e;
+    uint32_t id;
+};
+
+static int same_event_cmp(const struct same *x, const struct same *y)
+{
+    const struct sbx_event *a = x->e, *b = y->e;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
     if (a->label != b->label)
         return a->label < b->label ? -1 : 1;
+    if (a->kind == SBX_EV_FILES && a->u.files->root != b->u.files->root)
+        return a->u.files->root < b->u.files->root ? -1 : 1;
     if (a->sandbox != b->sandbox)
         return a->sandbox < b->sandbox ? -1 : 1;
     return (a->start > b->start) - (a->start < b->start);
@@ -328,11 +356,10 @@ static int same_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
 
 static int by_event_then_preference(const void *x, const void *y)
 {
-    const struct sbx_event *a = *(const struct sbx_event *const *)x,
-                           *b = *(const struct sbx_event *const *)y;
-    int c = same_event_cmp(a, b);
+    int c = same_event_cmp(x, y);
     if (c)
         return c;
+    const struct sbx_event *a = ((const struct same *)x)->e, *b = ((const struct same *)y)->e;
     if (preference(a) != preference(b))
         return preference(a) < preference(b) ? -1 : 1;
     return sbx_event_cmp(a, b);
@@ -340,19 +367,20 @@ static int by_event_then_preference(const void *x, const void *y)
 
 static void witness_lifecycle(const struct sbx_timeline *tl, struct sbx_witnesses *w, size_t *cap)
 {
-    const struct sbx_event **ev = sbx_xmalloc((tl->n + 1) * sizeof *ev);
+    struct same *ev = sbx_xmalloc((tl->n + 1) * sizeof *ev);
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        if (e->kind == SBX_EV_LIFECYCLE && e->u.life.id)
-            ev[n++] = e;
+        uint32_t id = event_id(tl, e);
+        if (id)
+            ev[n++] = (struct same){e, id};
     }
     if (n)
         qsort(ev, n, sizeof *ev, by_event_then_preference);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        for (; j < n && same_event_cmp(ev[i], ev[j]) == 0; j++) {
-            add(w, cap, ev[i], ev[j]);
+        for (; j < n && same_event_cmp(&ev[i], &ev[j]) == 0; j++) {
+            add(w, cap, ev[i].e, ev[j].e);
             w->lifecycle++;
         }
         i = j;

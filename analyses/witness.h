@@ -18,9 +18,10 @@
  * best guess, stays on its own clock, and what is left unmatched is listed
  * as unconcluded instead (no finding).
  *
- * Lifecycle events: those with the same Runtime event id, type, sandbox and
- * time (the events file, webhook deliveries of it, a page fetched twice)
- * are one event. The one shown is a delivery whose signature failed, else
+ * Runtime's events (lifecycle events, file watches, notes): those with the
+ * same Runtime event id, kind, type (a file watch's root), sandbox and time
+ * (the events file, webhook deliveries of it, a page fetched twice) are one
+ * event. The one shown is a delivery whose signature failed, else
  * one that verified, else any delivery, else the first; the others are its
  * second witnesses.
  *
@@ -57,7 +58,7 @@ struct sbx_witnesses {
     struct sbx_witness *by_second; /* sorted by the second's address */
     struct sbx_witness *by_first;  /* the same, by the first's address, then timeline order */
     size_t n;
-    size_t commands, lifecycle;    /* of the n: second accounts of commands, of lifecycle events */
+    size_t commands, lifecycle;    /* of the n: second accounts of commands, of Runtime's events */
     const struct sbx_event **unwrapped; /* commands only a later log saw, by time */
     size_t nunwrapped;
     const struct sbx_event **unconcluded; /* unmatched commands of logs whose skew is uncertain, by time */
@@ -65,6 +66,13 @@ struct sbx_witnesses {
     struct sbx_witness_clock *clocks; /* one per later log with commands, by source */
     size_t nclocks;
 };
+
+/* Which log a command (not a record) is from, the wrapper's own first: 0
+ * the recorder (or any format not below), 1 sandboxio, 2 OpenTelemetry. */
+unsigned sbx_witness_rank(const struct sbx_timeline *tl, const struct sbx_event *e);
+/* Each sandbox's wrapper log, by sandbox id (0 to strings.n): the lowest
+ * rank with commands there, ~0u where none ran. The caller frees it (free). */
+unsigned *sbx_witness_wrapper_ranks(const struct sbx_timeline *tl);
 
 /* Pairs the witnesses of the finished timeline; sets SBX_F_UNWRAPPED and
  * moves the later logs onto the wrapper's clock (call before the analyses

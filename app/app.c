@@ -460,8 +460,8 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
         if (!sbx_app_set_filter(a, text))
             sbx_app_set_filter(a, NULL);
         free(text);
-    } else if (a->findings_mode || (sum && sum->cross.records)) {
-        sbx_app_apply_filter(a);
+    } else if (a->findings_mode || (sum && (sum->cross.records || sum->witness.n))) {
+        sbx_app_apply_filter(a); /* folds what is witnessed twice, as sbx_app_apply_filter says */
     } else if (a->search) {
         sbx_app_search_again(a);
     }

@@ -68,6 +68,9 @@ struct sbx_app_opts {
                                             cli/ reads them); NULL: none set */
     struct sbx_import_opts import; /* for the runs it loads itself (importers/format.h) */
     const char *goto_id; /* open on the event with this id (model/evid.h; borrowed); NULL: none */
+    const struct sbx_skew_given *skews; /* --skew for the runs it loads itself
+                                           (analyses/crosscheck.h; borrowed), or NULL */
+    size_t nskews;
 };
 
 struct sbx_app_job;

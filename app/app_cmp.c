@@ -28,7 +28,8 @@ static bool load_run(struct sbx_cmp_side *s, const char *path, const char *name,
         snprintf(err, errsz, "%s", rep.nerrors ? rep.errors[0] : "nothing in it could be read");
     } else {
         struct sbx_summary_opts so = {.threads = opts->threads, .allow = allow,
-                                      .unread = rep.unread, .nunread = rep.nunread};
+                                      .unread = rep.unread, .nunread = rep.nunread,
+                                      .skews = opts->skews, .nskews = opts->nskews};
         ok = s->summarized = sbx_summarize(&s->tl, &so, &s->sum, err, errsz);
     }
     sbx_load_report_free(&rep);

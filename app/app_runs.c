@@ -134,7 +134,8 @@ static void open_run(struct sbx_runs_app *a)
     close_run(a);
     a->paths[0] = row->path;
     a->in = (struct sbx_loader_inputs){.paths = a->paths, .n = 1, .allow = a->allow,
-                                       .import = a->opts.import};
+                                       .import = a->opts.import, .skews = a->opts.skews,
+                                       .nskews = a->opts.nskews};
     a->loader = sbx_xmalloc(sizeof *a->loader);
     sbx_app_init(&a->app, &a->opts, a->cols, a->rows);
     a->app_open = true;

@@ -84,7 +84,8 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
     if (!fmt_given && !output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
         struct sbx_screen_opts so = {.app = {.threads = r->threads,
                                              .ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
-                                             .import = sbx_cli_import_opts(r)},
+                                             .import = sbx_cli_import_opts(r),
+                                             .skews = r->skews, .nskews = r->nskews},
                                      .theme = "default", .mouse = true, .cols = 80, .rows = 24};
         return sbx_view_compare(&so, in->paths[0], in->formats[0], in->paths[1], in->formats[1],
                                 r->allow);

@@ -17,6 +17,7 @@
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
 #include "app/keys.h"
+#include "app/termrules.h"
 #include "app/loader.h"
 #include "tui/term.h"
 #include "cli/view_runs.h"
@@ -293,7 +294,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     sbx_app_free(&app);
     sbx_grid_free(&grid);
     live_free(&v);
-    return quit_signal ? 128 + quit_signal : SBX_EXIT_OK; /* as a shell reports a signal */
+    return quit_signal ? sbx_signal_exit_status(quit_signal) : SBX_EXIT_OK; /* as a shell reports a signal */
 }
 
 /* --dump --first-screen: the screen a big input shows first, from the preview. */
@@ -391,6 +392,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
                                    .allow = r->allow, .import = sbx_cli_import_opts(r),
                                    .skews = r->skews, .nskews = r->nskews};
     o.app.import = li.import; /* for the runs the runs list and compare view load */
+    o.app.skews = r->skews;
+    o.app.nskews = r->nskews;
     o.app.exports = true;
     struct sbx_send_env services;
     sbx_export_settings(&services);

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "app/keys.h"
+#include "app/termrules.h"
 #include "tui/term.h"
 
 /* Runs the key script and prints the screen. */
@@ -89,7 +90,7 @@ static int loop(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
             break;
     }
     sbx_grid_free(&grid);
-    return quit_signal ? 128 + quit_signal : SBX_EXIT_OK;
+    return quit_signal ? sbx_signal_exit_status(quit_signal) : SBX_EXIT_OK;
 }
 
 int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
@@ -104,7 +105,8 @@ int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
     }
     /* --dump reads every run first, so that its screen is always the same */
     struct sbx_runs_fill *fill =
-        sbx_runs_fill_start(runs, allow, &o->app.import, o->app.threads, !o->dump);
+        sbx_runs_fill_start_skewed(runs, allow, &o->app.import, o->app.skews, o->app.nskews,
+                                   o->app.threads, !o->dump);
     struct sbx_runs_app a;
     sbx_runs_app_init(&a, &aopts, allow, runs, cols, rows);
     int status = o->dump ? dump(o, &a) : loop(o, &a);

@@ -155,6 +155,8 @@ struct sbx_runs_fill {
     struct sbx_runs *r;
     const struct sbx_allowlist *allow;
     struct sbx_import_opts import;
+    const struct sbx_skew_given *skews;
+    size_t nskews;
     _Atomic size_t next;
     _Atomic bool stop;
     _Atomic size_t running;
@@ -192,7 +194,8 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
         struct sbx_summary sum;
         char err[256];
         struct sbx_summary_opts sopts = {.threads = 1, .allow = f->allow, .unread = rep.unread,
-                                         .nunread = rep.nunread};
+                                         .nunread = rep.nunread, .skews = f->skews,
+                                         .nskews = f->nskews};
         if (sbx_summarize(&tl, &sopts, &sum, err, sizeof err)) {
             sbx_run_row_fill(f->r, i, &tl, &sum);
             sbx_summary_free(&sum);
@@ -234,9 +237,19 @@ struct sbx_runs_fill *sbx_runs_fill_start(struct sbx_runs *r, const struct sbx_a
                                           const struct sbx_import_opts *import, int threads,
                                           bool background)
 {
+    return sbx_runs_fill_start_skewed(r, allow, import, NULL, 0, threads, background);
+}
+
+struct sbx_runs_fill *sbx_runs_fill_start_skewed(struct sbx_runs *r, const struct sbx_allowlist *allow,
+                                                 const struct sbx_import_opts *import,
+                                                 const struct sbx_skew_given *skews, size_t nskews,
+                                                 int threads, bool background)
+{
     struct sbx_runs_fill *f = sbx_xcalloc(1, sizeof *f);
     f->r = r;
     f->allow = allow;
+    f->skews = skews;
+    f->nskews = nskews;
     if (import)
         f->import = *import;
     int want = threads > 0 ? (threads > MAX_WORKERS ? MAX_WORKERS : threads) : online_cpus();

@@ -11,8 +11,8 @@
  * down are not looked at, as a run folder is flat.
  *
  * Ownership: sbx_runs_discover fills the caller's list; a fill borrows the
- * list, the allow list and the import options' strings until
- * sbx_runs_fill_free, which stops and frees the fill. */
+ * list, the allow list, the import options' strings and the given skews
+ * until sbx_runs_fill_free, which stops and frees the fill. */
 #ifndef SBX_IMPORTERS_RUNS_H
 #define SBX_IMPORTERS_RUNS_H
 
@@ -38,6 +38,14 @@ struct sbx_runs_fill;
 struct sbx_runs_fill *sbx_runs_fill_start(struct sbx_runs *r, const struct sbx_allowlist *allow,
                                           const struct sbx_import_opts *import, int threads,
                                           bool background);
+/* The same, each run summarised with the skews given (--skew,
+ * analyses/crosscheck.h; nskews of them, NULL for none), as summary and
+ * check take them. */
+struct sbx_skew_given;
+struct sbx_runs_fill *sbx_runs_fill_start_skewed(struct sbx_runs *r, const struct sbx_allowlist *allow,
+                                                 const struct sbx_import_opts *import,
+                                                 const struct sbx_skew_given *skews, size_t nskews,
+                                                 int threads, bool background);
 /* Every row filled (or the fill stopped). */
 bool sbx_runs_fill_done(struct sbx_runs_fill *f);
 /* Waits for every row. */

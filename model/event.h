@@ -143,7 +143,8 @@ struct sbx_audit {
  * "sandbox.stopped"). Strings are strtab ids, 0 when absent. */
 struct sbx_lifecycle {
     uint32_t state, previous, reason; /* reason: stopReason */
-    uint32_t id; /* Runtime's event id: the events file and a webhook delivery of the same event share it */
+    uint32_t id; /* Runtime's event id: the events file and a webhook delivery of the same event share it
+                    (a Runtime note, kind note, keeps its id here too, the rest 0) */
     /* a delivery signed by a secret given but at another moment (a replay):
      * its signature's t minus the event's createdAt, in seconds; 0 otherwise */
     int32_t signed_off_s;
@@ -196,6 +197,7 @@ struct sbx_files {
     int64_t bytes_in, bytes_out; /* SBX_FILES_OPERATION: into and out of the sandbox; -1 unknown */
     uint64_t denials;            /* as a command's (SBX_CMD_DENIALS); 0: none */
     uint32_t before, after;      /* sources (indexes into the timeline's), with MANIFESTS/DIFF */
+    uint32_t id;                 /* a Runtime file watch's event id (strtab id; 0: none), as u.life.id */
 };
 
 enum sbx_time_flags {

@@ -303,5 +303,15 @@ bool sbx_findings_skew_note(const struct sbx_summary *sum, struct sbx_buf *out)
                      k->comparable, k->pairs ? " on one offset" : "", left, left == 1 ? "" : "s");
         any = true;
     }
+    /* the proxy logs whose clock is uncertain: their requests stay on their own */
+    for (size_t i = 0; i < sum->proxy_clocks.n; i++) {
+        const struct sbx_proxy_clock *pc = &sum->proxy_clocks.c[i];
+        if (pc->skew.how != SBX_SKEW_UNCERTAIN)
+            continue;
+        sbx_buf_addf(out, "%s%s's log: skew uncertain (%zu of %zu requests agree on one offset): its "
+                          "requests keep its own clock; --skew SOURCE=OFFSET sets the offset",
+                     any ? "; " : "", pc->format, pc->skew.pairs, pc->skew.comparable);
+        any = true;
+    }
     return any;
 }

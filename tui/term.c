@@ -15,6 +15,7 @@
 
 #include "importers/readfile.h"
 #include "app/keys.h"
+#include "app/termrules.h"
 
 /* Process-wide by nature: there is one terminal. Written before the signal
  * handlers are installed, read by them. */
@@ -30,23 +31,13 @@ static struct {
     attr_t attrs[SBX_STYLE_COUNT];
     short pairs[SBX_STYLE_COUNT];
     pthread_t loop_thread; /* the thread that reads keys, woken by a quit signal */
-    int eof_reads;         /* reads in a row that found input ready and got no key */
+    struct sbx_input_watch input; /* empty reads of a ready input (app/termrules.h) */
 } T = {.fd = -1};
 
 static volatile sig_atomic_t quit_signal;
 /* What each signal did before the interface: given back when it ends. */
 static struct sigaction before[_NSIG];
 static bool handled[_NSIG];
-
-/* Signals whose default action ends the program and that the loop turns into
- * a quit (it restores the terminal and exits 128+N); SIGINT is among them
- * because a prompt takes it first. */
-static const int quit_signals[] = {SIGINT,  SIGTERM, SIGHUP,    SIGPIPE,  SIGUSR1, SIGUSR2,
-                                   SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL,
-                                   SIGPWR,  SIGSTKFLT};
-/* Signals that end it at once (a crash, or a core dump asked for): the
- * terminal is restored in the handler, then the default action runs. */
-static const int crash_signals[] = {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGTRAP, SIGSYS};
 
 static void emergency_restore(void)
 {
@@ -104,21 +95,22 @@ static void give_back_signals(void)
         }
 }
 
+/* Every signal app/termrules.h says ends the review: a quit the loop sees,
+ * or a crash restored from its handler. */
 static void install_signals(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_quit; /* no SA_RESTART: a blocked read returns and the loop sees it */
-    for (size_t i = 0; i < sizeof quit_signals / sizeof *quit_signals; i++)
-        take_signal(quit_signals[i], &sa);
-    /* real-time signals end a program by default too */
-    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-        take_signal(sig, &sa);
-    sa.sa_handler = on_crash;
-    sa.sa_flags = SA_RESETHAND;
-    for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
-        take_signal(crash_signals[i], &sa);
+    struct sigaction quit, crash;
+    memset(&quit, 0, sizeof quit);
+    sigemptyset(&quit.sa_mask);
+    quit.sa_handler = on_quit; /* no SA_RESTART: a blocked read returns and the loop sees it */
+    crash = quit;
+    crash.sa_handler = on_crash;
+    crash.sa_flags = SA_RESETHAND;
+    for (int sig = 1; sig < _NSIG; sig++) {
+        enum sbx_signal_action a = sbx_signal_action(sig);
+        if (a != SBX_SIGNAL_LEAVE)
+            take_signal(sig, a == SBX_SIGNAL_QUIT ? &quit : &crash);
+    }
     /* a file that shrinks under its mapping: the loader's handler says so and exits */
     sbx_install_sigbus_handler(emergency_restore);
 }
@@ -178,7 +170,7 @@ bool sbx_term_begin(const struct sbx_term_opts *o, char *err, size_t errsz)
     }
     T.fd = fileno(T.tty);
     T.loop_thread = pthread_self();
-    T.eof_reads = 0;
+    sbx_input_key(&T.input);
     fcntl(T.fd, F_SETFD, FD_CLOEXEC);
     T.have_saved = tcgetattr(T.fd, &T.saved) == 0;
     T.screen = newterm(term, T.tty, T.tty);
@@ -290,19 +282,13 @@ static int map_key(int code)
     }
 }
 
-/* After a read that gave no key: whether the terminal is gone. A hang-up
- * shows in poll; an end of input (read returns 0) looks like input that is
- * ready but gives nothing, several times in a row (once can be a key that
- * came just after the read timed out, and the next read takes it). */
+/* After a read that gave no key: whether the terminal is gone (the rule
+ * is app/termrules.h's). */
 static bool terminal_gone(void)
 {
     struct pollfd p = {.fd = T.fd, .events = POLLIN};
-    if (poll(&p, 1, 0) < 0)
-        return false;
-    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-        return true;
-    T.eof_reads = p.revents & POLLIN ? T.eof_reads + 1 : 0;
-    return T.eof_reads >= 3;
+    bool failed = poll(&p, 1, 0) < 0;
+    return sbx_input_gone(&T.input, failed, p.revents);
 }
 
 int sbx_term_key(int timeout_ms, int *row, int *col)
@@ -313,10 +299,10 @@ int sbx_term_key(int timeout_ms, int *row, int *col)
     if (r == ERR) {
         /* a timeout, or the terminal went away: end the review as a hang-up would */
         if (!quit_signal && terminal_gone())
-            quit_signal = SIGHUP;
+            quit_signal = sbx_input_gone_signal();
         return 0;
     }
-    T.eof_reads = 0;
+    sbx_input_key(&T.input);
     if (r == KEY_CODE_YES) {
         if (ch == KEY_MOUSE) {
             MEVENT m;

@@ -10,7 +10,8 @@
  * (its input ends or hangs up) seen as a SIGHUP; and crash signals (SIGSEGV,
  * SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGTRAP, SIGSYS) restoring it
  * from the signal handler before the default action. sbx_term_end gives
- * every signal back what it did before. */
+ * every signal back what it did before. Which signal is which, and when
+ * the terminal is gone, are app/termrules.h's rules (tested without curses). */
 #ifndef SBX_TERM_H
 #define SBX_TERM_H
 

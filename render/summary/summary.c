@@ -72,17 +72,19 @@ const char *sbx_sum_command(struct sbx_sumctx *c, const struct sbx_event *e, siz
 static void skew_words(const struct sbx_crosscheck *x, struct sbx_buf *out)
 {
     const struct sbx_skew *k = &x->skew;
-    long long ms = (long long)(k->ns / 1000000), spread = (long long)(k->spread_ns / 1000000);
+    long long ms = (long long)sbx_ns_to_ms(k->ns);
+    char spread[SBX_NUM_BUFSZ];
+    sbx_duration_text(k->spread_ns, SBX_DUR_WORDS, spread);
     switch (k->how) {
     case SBX_SKEW_NONE:
         sbx_buf_adds(out, "; skew not measured (no wrapper command to align to: Runtime's own clock)");
         break;
     case SBX_SKEW_MEASURED:
-        sbx_buf_addf(out, "; skew %+lld ms (%zu of %zu pairs agree, spread %lld ms)", ms, k->pairs,
+        sbx_buf_addf(out, "; skew %+lld ms (%zu of %zu pairs agree, spread %s)", ms, k->pairs,
                      k->comparable, spread);
         break;
     case SBX_SKEW_GIVEN:
-        sbx_buf_addf(out, "; skew %+lld ms as given (%zu of %zu pairs agree, spread %lld ms)", ms,
+        sbx_buf_addf(out, "; skew %+lld ms as given (%zu of %zu pairs agree, spread %s)", ms,
                      k->pairs, k->comparable, spread);
         break;
     case SBX_SKEW_UNCERTAIN:
@@ -140,7 +142,9 @@ bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summa
                      seen, seen == 1 ? "" : "s");
         if (unwrapped)
             sbx_buf_addf(out, ", %zu UNWRAPPED", unwrapped);
-        long long ms = (long long)(k->ns / 1000000), spread = (long long)(k->spread_ns / 1000000);
+        long long ms = (long long)sbx_ns_to_ms(k->ns);
+        char spread[SBX_NUM_BUFSZ];
+        sbx_duration_text(k->spread_ns, SBX_DUR_WORDS, spread);
         if (k->how == SBX_SKEW_UNCERTAIN) {
             if (k->pairs)
                 sbx_buf_addf(out, ", skew uncertain (%+lld ms from only %zu of %zu pairs, not applied: its own clock)",
@@ -149,11 +153,39 @@ bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summa
                 sbx_buf_addf(out, ", skew uncertain (no pairs of %zu agree: its own clock)", k->comparable);
             sbx_buf_addf(out, ", not concluded: %zu command%s unmatched", unconcluded, unconcluded == 1 ? "" : "s");
         } else {
-            sbx_buf_addf(out, ", skew %+lld ms%s (%zu pair%s agree, spread %lld ms)", ms,
+            sbx_buf_addf(out, ", skew %+lld ms%s (%zu pair%s agree, spread %s)", ms,
                          k->how == SBX_SKEW_GIVEN ? " as given" : "", k->pairs, k->pairs == 1 ? "" : "s", spread);
         }
     }
     return w->nclocks > 0;
+}
+
+void sbx_sum_proxy_clock_words(const struct sbx_proxy_clock *pc, struct sbx_buf *out)
+{
+    const struct sbx_skew *k = &pc->skew;
+    long long ms = (long long)sbx_ns_to_ms(k->ns);
+    char spread[SBX_NUM_BUFSZ];
+    sbx_duration_text(k->spread_ns, SBX_DUR_WORDS, spread);
+    switch (k->how) {
+    case SBX_SKEW_NONE:
+        sbx_buf_addf(out, "%s's own clock (no request's host is named by a wrapper command: nothing to align)",
+                     pc->format);
+        break;
+    case SBX_SKEW_MEASURED:
+        sbx_buf_addf(out, "skew %+lld ms (%zu of %zu requests agree, in %zu of %zu commands; spread %s)", ms,
+                     k->pairs, k->comparable, pc->commands_agreeing, pc->commands, spread);
+        break;
+    case SBX_SKEW_GIVEN:
+        sbx_buf_addf(out, "skew %+lld ms as given (%zu of %zu requests agree, in %zu of %zu commands)", ms,
+                     k->pairs, k->comparable, pc->commands_agreeing, pc->commands);
+        break;
+    case SBX_SKEW_UNCERTAIN:
+        sbx_buf_addf(out,
+                     "skew uncertain (%+lld ms from only %zu of %zu requests, in %zu of %zu commands, "
+                     "spread %s; not applied: %s's own clock)",
+                     ms, k->pairs, k->comparable, pc->commands_agreeing, pc->commands, spread, pc->format);
+        break;
+    }
 }
 
 void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
@@ -227,7 +259,7 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                         struct sbx_buf *out, char *err, size_t errsz)
 {
     struct sbx_sumctx c = {.tl = tl, .sum = sum, .ascii = look && look->ascii,
-                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUMMARY_LIST_MAX,
+                           .sgr = look ? look->sgr : NULL, .list_max = SBX_SUM_LIST_WHOLE,
                            .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS,
                            .review = look ? look->review : NULL,
                            .review_state = look ? look->review_state : NULL,

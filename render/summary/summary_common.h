@@ -2,9 +2,16 @@
 #ifndef SBX_SUMMARY_COMMON_H
 #define SBX_SUMMARY_COMMON_H
 
+#include <limits.h>
+
 #include "analyses/secrets/secrets.h"
 #include "render/findings.h"
 #include "render/summary/summary.h"
+
+/* The markdown summary as `summary --format markdown` prints it names every
+ * list whole, as the text does; an export shortens them to fit a ticket
+ * (sbx_render_summary_markdown). */
+#define SBX_SUM_LIST_WHOLE INT_MAX
 
 struct sbx_sumctx {
     const struct sbx_timeline *tl;
@@ -13,7 +20,7 @@ struct sbx_sumctx {
     struct sbx_secrets_scratch *scratch;
     bool ascii;
     int cols;               /* text: lines wrap at this width (0: never, for the summary view) */
-    int list_max;           /* markdown: items each list shows (10 by default) */
+    int list_max;           /* markdown: items each list shows; SBX_SUM_LIST_WHOLE: all of them */
     const char *const *sgr; /* NULL: no colour */
     struct sbx_summary_line *lines; /* text only, when asked: one per line written */
     size_t nlines, caplines;
@@ -53,6 +60,9 @@ void sbx_sum_account_words(const struct sbx_timeline *tl, const struct sbx_summa
  * words and numbers only); false when there is none. */
 bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summary *s,
                            struct sbx_buf *out);
+/* A proxy log's clock against the wrapper's (analyses/proxyclock.h):
+ * fixed words and numbers only. */
+void sbx_sum_proxy_clock_words(const struct sbx_proxy_clock *pc, struct sbx_buf *out);
 /* false when there is nothing to say (no lifecycle event, no metrics) */
 bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
 

@@ -158,6 +158,8 @@ static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+static void skew_fields(struct sbx_jsonw *w, const struct sbx_skew *k);
+
 static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_summary *s = c->sum;
@@ -248,6 +250,25 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         }
         sbx_jw_end_array(w);
     }
+    /* added to schema 1: each proxy log's clock against the wrapper's */
+    sbx_jw_key(w, "proxy_clocks");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->proxy_clocks.n; i++) {
+        const struct sbx_proxy_clock *pc = &s->proxy_clocks.c[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[pc->source].path));
+        sbx_jw_key(w, "format");
+        sbx_jw_cstr(w, pc->format);
+        sbx_jw_key(w, "skew");
+        sbx_jw_object(w);
+        skew_fields(w, &pc->skew);
+        sbx_jw_end_object(w);
+        int_field(w, "commands", (int64_t)pc->commands);
+        int_field(w, "commands_agreeing", (int64_t)pc->commands_agreeing);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
     sbx_jw_end_object(w);
 }
 
@@ -415,10 +436,10 @@ static void skew_fields(struct sbx_jsonw *w, const struct sbx_skew *k)
     if (k->how == SBX_SKEW_NONE || (k->how == SBX_SKEW_UNCERTAIN && !k->pairs))
         sbx_jw_null(w);
     else
-        sbx_jw_int(w, k->ns / 1000000);
+        sbx_jw_int(w, sbx_ns_to_ms(k->ns));
     int_field(w, "pairs", (int64_t)k->pairs);
     int_field(w, "comparable", (int64_t)k->comparable);
-    int_field(w, "spread_ms", k->spread_ns / 1000000);
+    int_field(w, "spread_ms", sbx_ns_to_ms(k->spread_ns));
 }
 
 /* The commands only a later log saw, and each later log's clock with what
@@ -479,7 +500,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     command_list(c, w, "missing_from_record", x->missing, x->nmissing);
     sbx_jw_key(w, "clock_skew_ms");
     if (x->skew_known)
-        sbx_jw_int(w, x->skew_ns / 1000000);
+        sbx_jw_int(w, sbx_ns_to_ms(x->skew_ns));
     else
         sbx_jw_null(w);
     /* added to schema 1: the rest of the cross-check */

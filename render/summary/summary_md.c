@@ -18,7 +18,8 @@
 
 enum { PROXY_MAX = 5 };
 
-/* Items each list shows; the export shortens lists to fit a ticket. */
+/* Items each list shows: all of them in the summary; the export shortens
+ * lists to fit a ticket. */
 #define LIST_MAX ((size_t)c->list_max)
 
 /* ", and 3 more" after shown items; " 3 more" when none was shown */
@@ -60,7 +61,9 @@ static void proxy_hosts(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     const struct sbx_summary *s = c->sum;
     size_t *order = sbx_sum_proxy_order(c->tl, s);
-    size_t proxy_max = LIST_MAX < PROXY_MAX ? LIST_MAX : PROXY_MAX;
+    size_t proxy_max = c->list_max == SBX_SUM_LIST_WHOLE ? s->nproxy_hosts
+                       : LIST_MAX < PROXY_MAX                ? LIST_MAX
+                                                             : PROXY_MAX;
     for (size_t k = 0; k < s->nproxy_hosts && k < proxy_max; k++) {
         const struct sbx_host_stat *h = &s->proxy_hosts[order[k]];
         char bytes[SBX_NUM_BUFSZ];
@@ -202,6 +205,12 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
             code_cstr(c, out, sbx_str(tl, s->sandboxes[i]));
         }
     }
+    /* the agents' active span, when it is not the run's (as the text) */
+    if (s->active_start != SBX_TIME_UNKNOWN && s->active_end != SBX_TIME_UNKNOWN &&
+        (s->active_start != s->start || s->active_end != s->end))
+        sbx_buf_addf(out, "; commands %s to %s (%s)", sbx_time_format(s->active_start, a),
+                     sbx_time_format(s->active_end, b),
+                     sbx_duration_text(s->active_end - s->active_start, SBX_DUR_WORDS, d));
     sbx_buf_adds(out, "  \n**Sources:**");
     for (size_t i = 0; i < tl->nsources; i++) {
         sbx_buf_adds(out, i ? "; " : " ");
@@ -214,7 +223,8 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_addf(out, "**Commands:** %zu, %zu failed, %zu timed out", s->commands, s->failed,
                  s->timed_out);
     if (s->longest) {
-        sbx_buf_addf(out, "; longest %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d));
+        sbx_buf_addf(out, "; longest %s at %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d),
+                     sbx_time_format(s->longest->start, a));
         size_t n;
         const char *cmd = sbx_sum_command(c, s->longest, &n);
         code(c, out, cmd, n);
@@ -278,6 +288,13 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
                      n, n == 1 ? "" : "s", sbx_time_format(e->start, a));
         const char *op = sbx_str(c->tl, e->label);
         code_cstr(c, out, op[0] ? op : "?");
+        if (e->sandbox) {
+            sbx_buf_adds(out, " in sandbox ");
+            code_cstr(c, out, sbx_str(c->tl, e->sandbox));
+        }
+        sbx_buf_adds(out, " (");
+        code_cstr(c, out, sbx_display_path(c->tl->sources[e->source].path));
+        sbx_buf_addf(out, " line %u)", (unsigned)e->line_no);
         if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             size_t len;
             const char *cmd = sbx_sum_command(c, e, &len);
@@ -311,6 +328,14 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_addc(out, '\n');
     }
     proxy_hosts(c, out);
+    for (size_t i = 0; i < s->proxy_clocks.n; i++) {
+        const struct sbx_proxy_clock *pc = &s->proxy_clocks.c[i];
+        sbx_buf_adds(out, "- proxy clock ");
+        code_cstr(c, out, sbx_display_path(c->tl->sources[pc->source].path));
+        sbx_buf_addf(out, " (%s): ", pc->format);
+        sbx_sum_proxy_clock_words(pc, out);
+        sbx_buf_addc(out, '\n');
+    }
     sbx_buf_addc(out, '\n');
     unlisted(c, out);
 
@@ -337,6 +362,15 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
         const struct sbx_event *e = s->cross.outside[i];
         sbx_buf_addf(out, "- outside the wrapper at %s: ", sbx_time_format(e->start, a));
         code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
+        bool record = e->u.cmd.flags & SBX_CMD_RECORD;
+        /* a record's state, as the JSON's "state" gives it (as the text) */
+        if (record)
+            sbx_buf_adds(out, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
+                              : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
+        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+        if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
+            sbx_buf_adds(out, ")");
         sbx_buf_adds(out, " in ");
         code_cstr(c, out, sbx_str(c->tl, e->sandbox));
         id_tag(c, out, e);
@@ -347,6 +381,15 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_clear(&words);
     if (sbx_sum_witness_words(c->tl, s, &words)) {
         sbx_buf_addf(out, "**Witnesses:** %s\n\n", words.p);
+        for (size_t i = 0; i < s->witness.nclocks; i++) { /* which file each clock is */
+            const struct sbx_source *src = &c->tl->sources[s->witness.clocks[i].source];
+            sbx_buf_adds(out, "- ");
+            code_cstr(c, out, sbx_display_path(src->path));
+            sbx_buf_addf(out, " (%s): %s\n", src->format,
+                         s->witness.clocks[i].skew.how == SBX_SKEW_UNCERTAIN ? "its own clock, the skew uncertain"
+                                                                             : "on the wrapper's clock");
+        }
+        sbx_buf_addc(out, '\n');
         for (size_t i = 0; i < s->witness.nunwrapped && i < LIST_MAX; i++) {
             const struct sbx_event *e = s->witness.unwrapped[i];
             size_t n;
@@ -363,8 +406,14 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
             sbx_buf_addc(out, '\n');
     }
     sbx_buf_clear(&words);
-    if (sbx_sum_sandbox_words(s, &words))
-        sbx_buf_addf(out, "**Sandbox:** %s\n\n", words.p);
+    if (sbx_sum_sandbox_words(s, &words)) {
+        sbx_buf_addf(out, "**Sandbox:** %s", words.p);
+        if (s->stop_reasons.n) {
+            sbx_buf_adds(out, s->stop_reasons.n == 1 ? "; stop reason:" : "; stop reasons:");
+            list(c, out, &s->stop_reasons);
+        }
+        sbx_buf_adds(out, "\n\n");
+    }
     sbx_buf_free(&words);
     const struct sbx_trace_stats *t = &s->traces;
     if (t->spans) {

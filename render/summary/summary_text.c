@@ -83,10 +83,10 @@ static void emit_styled(struct line *l, struct sbx_buf *out, enum sbx_style styl
     } else {
         int indent = sbx_wrap_indent(s, n, LABEL_WIDTH, cols);
         struct sbx_wrap_row row;
-        size_t next = sbx_wrap_next(s, n, 0, cols, &row);
+        size_t next = sbx_wrap_next(s, n, 0, cols, cols - indent, &row);
         emit_row(l, out, style, 0, s, row.end, label < row.end ? label : 0);
         while (next < n) {
-            next = sbx_wrap_next(s, n, next, cols - indent, &row);
+            next = sbx_wrap_next(s, n, next, cols - indent, cols - indent, &row);
             emit_row(l, out, style, indent, s + row.begin, row.end - row.begin, 0);
         }
     }
@@ -304,6 +304,20 @@ static void proxy_lines(struct line *l, struct sbx_buf *out)
     free(order);
 }
 
+/* Each proxy log's clock: on the wrapper's, or its own and why. */
+static void proxy_clock_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_proxy_clocks *pc = &l->c->sum->proxy_clocks;
+    for (size_t i = 0; i < pc->n; i++) {
+        sbx_buf_adds(&l->b, "  proxy clock ");
+        add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[pc->c[i].source].path));
+        sbx_buf_addf(&l->b, " (%s): ", pc->c[i].format);
+        sbx_sum_proxy_clock_words(&pc->c[i], &l->b);
+        l->filter = "kind:network";
+        emit_styled(l, out, pc->c[i].skew.how == SBX_SKEW_UNCERTAIN ? SBX_STYLE_FINDING : SBX_STYLE_DETAIL);
+    }
+}
+
 /* With an allow list: the hosts it lacks. */
 static void unlisted_line(struct line *l, struct sbx_buf *out)
 {
@@ -385,6 +399,7 @@ static void network_lines(struct line *l, struct sbx_buf *out)
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
     proxy_lines(l, out);
+    proxy_clock_lines(l, out);
     unlisted_line(l, out);
 }
 
@@ -642,7 +657,7 @@ static void witness_lines(struct line *l, struct sbx_buf *out)
         if (k->how == SBX_SKEW_UNCERTAIN)
             sbx_buf_addf(&l->b, " (%s): its own clock, the skew uncertain", src->format);
         else
-            sbx_buf_addf(&l->b, " (%s): skew %+lld ms", src->format, (long long)(k->ns / 1000000));
+            sbx_buf_addf(&l->b, " (%s): skew %+lld ms", src->format, (long long)sbx_ns_to_ms(k->ns));
         emit_styled(l, out, SBX_STYLE_DETAIL);
     }
     for (size_t i = 0; i < w->nunwrapped; i++) { /* every one: the text names what the JSON does */

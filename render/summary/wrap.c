@@ -13,7 +13,16 @@ static size_t char_len(const char *s, size_t n, size_t i)
     return len ? len : 1;
 }
 
-size_t sbx_wrap_next(const char *s, size_t n, size_t from, int avail, struct sbx_wrap_row *row)
+/* The columns of the word at s[i..): up to the next space or the end. */
+static int word_width(const char *s, size_t n, size_t i)
+{
+    size_t end = i;
+    while (end < n && s[end] != ' ')
+        end++;
+    return sbx_text_width(s + i, end - i);
+}
+
+size_t sbx_wrap_next(const char *s, size_t n, size_t from, int avail, int cont, struct sbx_wrap_row *row)
 {
     size_t i = from, space = 0; /* space: just after the last space in reach, 0 if none */
     int cols = 0, space_cols = 0;
@@ -30,9 +39,11 @@ size_t sbx_wrap_next(const char *s, size_t n, size_t from, int avail, struct sbx
         }
     }
     size_t end = i, next = i;
-    /* cut inside a word: break at the space before it, unless that leaves
-     * the row less than half full (a long path is better cut than alone) */
-    if (i < n && space > from && s[i] != ' ' && space_cols > avail / 2)
+    /* stopped inside a word: it goes whole onto the next row when it fits
+     * there. One longer than a row is split: from the next row on when this
+     * one is more than half full already, else from here */
+    if (i < n && s[i] != ' ' && space > from &&
+        (word_width(s, n, space) <= cont || space_cols > avail / 2))
         end = next = space;
     while (end > from + 1 && s[end - 1] == ' ')
         end--;

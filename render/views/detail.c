@@ -94,6 +94,16 @@ static void clock_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct
                              "%s's own: the skew to the wrapper's log is uncertain, not applied", src->format);
                 sbx_doc_end_line(d);
             }
+        /* a proxy log whose skew is uncertain, or that has nothing to align */
+        const struct sbx_proxy_clock *pc = l->sum ? sbx_proxy_clock_of(&l->sum->proxy_clocks, e->source) : NULL;
+        if (pc && (pc->skew.how == SBX_SKEW_UNCERTAIN || pc->skew.how == SBX_SKEW_NONE)) {
+            sbx_doc_field(d, "Clock");
+            sbx_doc_addf(d, SBX_STYLE_WARNING, "%s's own: %s", src->format,
+                         pc->skew.how == SBX_SKEW_UNCERTAIN
+                             ? "the skew to the wrapper's log is uncertain, not applied"
+                             : "no request's host is named by a wrapper command to align it to");
+            sbx_doc_end_line(d);
+        }
         return;
     }
     sbx_doc_field(d, "Clock");
@@ -107,9 +117,9 @@ static void clock_field(struct sbx_doc *d, struct sbx_rows_look *l, const struct
     }
     char stamp[40], clock[16];
     int64_t own = sbx_event_own_time(l->tl, e, e->start);
-    long long off = (long long)src->clock_offset;
+    long long ms = (long long)sbx_ns_to_ms(src->clock_offset), abs_ms = ms < 0 ? -ms : ms;
     sbx_doc_addf(d, SBX_STYLE_NORMAL, "the wrapper's; this source's runs %s%lld.%03lld s from it (%s)",
-                 off < 0 ? "-" : "+", (off < 0 ? -off : off) / 1000000000, (off < 0 ? -off : off) / 1000000 % 1000,
+                 ms < 0 ? "-" : "+", abs_ms / 1000, abs_ms % 1000,
                  src->clock == SBX_CLOCK_GIVEN ? "given with --skew" : "measured");
     if (own != SBX_TIME_UNKNOWN) {
         sbx_stamp(own, l->local, stamp);

@@ -190,6 +190,15 @@ static void bytes_words(int64_t in, int64_t out, struct sbx_buf *b)
                      sbx_thousands((unsigned long long)out, n));
 }
 
+/* A webhook delivery's signature check, after what the row says of its event. */
+static void webhook_tag(const struct sbx_event *e, struct sbx_buf *t)
+{
+    if (e->tflags & SBX_EVT_WEBHOOK)
+        sbx_buf_adds(t, e->tflags & SBX_EVT_SIG_OK ? " [webhook, signed]"
+                        : e->tflags & SBX_EVT_SIG_BAD ? " [webhook, SIGNATURE FAILED]"
+                                                      : " [webhook, unchecked]");
+}
+
 static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struct sbx_buf *out)
 {
     static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
@@ -337,10 +346,7 @@ after_time:
         sbx_buf_adds(&t, sbx_str(l->tl, e->label));
         if (lc->reason)
             sbx_buf_addf(&t, " (%s)", sbx_str(l->tl, lc->reason));
-        if (e->tflags & SBX_EVT_WEBHOOK)
-            sbx_buf_adds(&t, e->tflags & SBX_EVT_SIG_OK ? " [webhook, signed]"
-                             : e->tflags & SBX_EVT_SIG_BAD ? " [webhook, SIGNATURE FAILED]"
-                                                           : " [webhook, unchecked]");
+        webhook_tag(e, &t);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
         break;
     }
@@ -377,6 +383,7 @@ after_time:
     case SBX_EV_FILES: {
         struct sbx_buf t = SBX_BUF_INIT;
         files_text(l, e, &t);
+        webhook_tag(e, &t);
         sbx_grid_untrusted(g, row, col, g->cols, tstyle, t.p, t.len);
         sbx_buf_free(&t);
         break;
@@ -386,6 +393,8 @@ after_time:
         col = sbx_grid_textf(g, row, col, g->cols, tstyle, "%s ", sbx_kind_name((enum sbx_kind)e->kind));
         if (label[0]) {
             col = sbx_grid_untrusted(g, row, col, g->cols, tstyle, label, strlen(label));
+            webhook_tag(e, &t); /* a note delivered by webhook: its signature before its line */
+            col = sbx_grid_text(g, row, col, g->cols, tstyle, t.p ? t.p : "", t.len);
             col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
         }
         s = sbx_event_line(l->tl, e);

@@ -14,8 +14,10 @@
 #include "importers/runs.h"
 #include "base/buf.h"
 #include "app/app_cmp.h"
+#include "app/app_cmp_internal.h" /* the sides' summaries */
 #include "app/app_runs.h"
 #include "app/keys.h"
+#include "tests/unit/shifted.h"
 
 /* A recorder log: `cmds` commands, the first `fails` failing; with refused
  * a curl to pastebin.com after them, with `other` a command named so. */
@@ -365,6 +367,76 @@ static void rows_fill_in_as_read(void **state)
     sbx_runs_free(&fresh);
 }
 
+/* --skew reaches every run the runs list reads: the rows, a run opened from
+ * it and the compare view take the offset given, as summary and check do.
+ * Two runs of one run, Runtime's clock as it is and moved +45 s: without a
+ * given skew both are measured (2 records outside the wrapper each); a
+ * given one is applied to the run whose clock it names, right or wrong. */
+static void a_given_skew_reaches_every_run_it_reads(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source; /* NULL: none given */
+        int64_t ms;
+        size_t outside_same, outside_moved;
+        enum sbx_skew_how how;
+    } cases[] = {
+        {NULL, 0, 2, 2, SBX_SKEW_MEASURED},
+        {"runtime", 0, 2, 7, SBX_SKEW_GIVEN},
+        {"runtime-commands.json", 45040, 7, 2, SBX_SKEW_GIVEN},
+        {"runtime-commands.json", 40, 2, 7, SBX_SKEW_GIVEN},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        print_message("--skew %s=%+lld ms\n", cases[k].source ? cases[k].source : "(none)",
+                      (long long)cases[k].ms);
+        struct fixture *f = calloc(1, sizeof *f);
+        snprintf(f->root, sizeof f->root, "/tmp/sbx-app-runs-XXXXXX");
+        assert_non_null(mkdtemp(f->root));
+        char same[128], moved[128];
+        snprintf(same, sizeof same, "%s/same", f->root);
+        snprintf(moved, sizeof moved, "%s/moved", f->root);
+        shifted_run_into("tests/fixtures/runtime-run", same, 0);
+        shifted_run_into("tests/fixtures/runtime-run", moved, 45000);
+        struct sbx_skew_given g = {cases[k].source, cases[k].ms * 1000000};
+        size_t ng = cases[k].source ? 1 : 0;
+        assert_true(sbx_runs_discover(f->root, &f->runs));
+        sbx_runs_fill_free(sbx_runs_fill_start_skewed(&f->runs, NULL, NULL, ng ? &g : NULL, ng, 2, false));
+        assert_string_equal(f->runs.rows[0].name, "moved");
+        assert_int_equal(f->runs.rows[0].count[SBX_RUN_OUTSIDE], cases[k].outside_moved);
+        assert_int_equal(f->runs.rows[1].count[SBX_RUN_OUTSIDE], cases[k].outside_same);
+        struct sbx_app_opts opts = {.threads = 1, .skews = ng ? &g : NULL, .nskews = ng};
+        sbx_runs_app_init(&f->app, &opts, NULL, &f->runs, 80, 24);
+        sbx_grid_init(&f->g, false);
+        /* the moved run opened from the list */
+        press(f, "g");
+        if (strcmp(name_at(f, f->app.cur), "moved") != 0)
+            press(f, "j");
+        assert_string_equal(name_at(f, f->app.cur), "moved");
+        press(f, "\n");
+        assert_true(f->app.app_open);
+        assert_non_null(f->app.app.sum);
+        assert_int_equal(f->app.app.sum->cross.skew.how, cases[k].how);
+        assert_int_equal(f->app.app.sum->cross.noutside, cases[k].outside_moved);
+        press(f, "q");
+        /* the compare view of the two: each side summarised with it */
+        char err[256];
+        assert_true(sbx_runs_app_compare(&f->app, same, "same", NULL, moved, "moved", NULL, err, sizeof err));
+        const struct sbx_cmp_side *side = f->app.cmp->side;
+        assert_int_equal(side[0].sum.cross.skew.how, cases[k].how);
+        assert_int_equal(side[0].sum.cross.noutside, cases[k].outside_same);
+        assert_int_equal(side[1].sum.cross.skew.how, cases[k].how);
+        assert_int_equal(side[1].sum.cross.noutside, cases[k].outside_moved);
+        sbx_runs_app_free(&f->app);
+        sbx_runs_free(&f->runs);
+        sbx_grid_free(&f->g);
+        sbx_buf_free(&f->screen);
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->root);
+        assert_int_equal(system(cmd), 0);
+        free(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +447,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(keys_alike_in_every_screen, setup, teardown),
         cmocka_unit_test_setup_teardown(opens_a_run_and_comes_back, setup, teardown),
         cmocka_unit_test_setup_teardown(rows_fill_in_as_read, setup, teardown),
+        cmocka_unit_test(a_given_skew_reaches_every_run_it_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

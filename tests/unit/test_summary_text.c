@@ -250,6 +250,42 @@ static void every_item_named(void **state)
     run_free(r);
 }
 
+/* The markdown summary names every list whole too, past the ten items an
+ * export starts from: twelve failed programs, refused hosts and skipped
+ * lines, each named, nothing "more". */
+static void markdown_names_every_item(void **state)
+{
+    (void)state;
+    struct sbx_buf log = SBX_BUF_INIT;
+    for (int i = 1; i <= 12; i++)
+        sbx_buf_addf(&log,
+                     "{\"at\": \"2026-05-04T10:00:%02d.000Z\", \"sandbox\": \"a1b2c3d4\", \"kind\": \"command\", "
+                     "\"command\": \"tool%d https://h%d.example/\", \"exit\": 1, \"ms\": 10, \"stdout\": \"\", "
+                     "\"stderr\": \"curl: (6) Could not resolve host: h%d.example\"}\n",
+                     i, i, i, i);
+    for (int i = 1; i <= 12; i++)
+        sbx_buf_addf(&log, "not json %d\n", i);
+    sbx_buf_addc(&log, '\0');
+    struct input in[] = {{&sbx_format_recorder, log.p}};
+    struct run *r = run_of(in, 1);
+    struct sbx_buf out = SBX_BUF_INIT;
+    char err[256];
+    assert_true(sbx_render_summary(&r->tl, &r->sum, SBX_SUMMARY_MARKDOWN, NULL, &out, err, sizeof err));
+    sbx_buf_addc(&out, '\0');
+    assert_null(strstr(out.p, "more"));
+    for (int i = 1; i <= 12; i++) {
+        char prog[32], host[32], skip[32];
+        snprintf(prog, sizeof prog, "- `tool%d` failed 1 time", i);
+        snprintf(host, sizeof host, "- refused `h%d.example`", i);
+        snprintf(skip, sizeof skip, "`in0.log` line %d:", 12 + i);
+        if (!strstr(out.p, prog) || !strstr(out.p, host) || !strstr(out.p, skip))
+            fail_msg("item %d not named whole in:\n%s", i, out.p);
+    }
+    sbx_buf_free(&out);
+    run_free(r);
+    sbx_buf_free(&log);
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -258,6 +294,7 @@ int main(void)
         cmocka_unit_test(account_words),
         cmocka_unit_test(long_facts_wrap_never_cut),
         cmocka_unit_test(every_item_named),
+        cmocka_unit_test(markdown_names_every_item),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,9 +17,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "analyses/summary.h"
 #include "importers/load.h"
+#include "tests/unit/shifted.h"
 
 #define RUN "tests/fixtures/runtime-run"
 #define WIT "tests/fixtures/witness-run"
@@ -550,6 +553,148 @@ static void a_given_skew_is_used_for_a_second_log(void **state)
     }
 }
 
+/* Runtime's record and sandboxio's audit each on a clock of its own: each
+ * offset is measured against the wrapper's own commands only (sandboxio's
+ * account of them, at its other offset, is no candidate for the record's),
+ * both within 50 ms, and the findings are the unshifted run's. */
+static void runtime_and_sandboxio_each_keep_their_own_offset(void **state)
+{
+    (void)state;
+    static const struct {
+        int runtime_ms, sandboxio_ms;
+    } cases[] = {
+        {0, 0}, {45000, -90000}, {45000, 60000}, {-90000, 45000}, {2500, -2500}, {45000, 45000},
+        {-90000, -60000}, {2500, 600000},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        print_message("Runtime %+d ms, sandboxio %+d ms\n", cases[k].runtime_ms, cases[k].sandboxio_ms);
+        char dir[256], audit[256];
+        shifted_run_make(dir, sizeof dir, RUN, cases[k].runtime_ms);
+        shifted_log(audit, sizeof audit, false, cases[k].sandboxio_ms, false, NULL);
+        const char *paths[] = {dir, audit};
+        struct loaded *r = load(paths, 2, NULL);
+        const struct sbx_summary *s = &r->sum;
+        assert_int_equal(s->commands, 5);
+        assert_int_equal(s->failed, 2);
+        assert_int_equal(s->cross.skew.how, SBX_SKEW_MEASURED);
+        /* the record's clock runs 40 ms after the wrapper's in the fixture */
+        assert_true(distance(s->cross.skew_ns, (cases[k].runtime_ms + 40) * 1000000LL) <= 50000000);
+        assert_int_equal(s->cross.skew.pairs, 5);
+        assert_int_equal(s->cross.skew.comparable, 5); /* the wrapper's five, counted once */
+        assert_int_equal(s->cross.npairs, 5);
+        assert_int_equal(s->cross.noutside, 2);
+        assert_int_equal(s->cross.nmissing, 0);
+        assert_int_equal(s->cross.nexit_mismatch, 0);
+        assert_int_equal(s->witness.nclocks, 1);
+        assert_int_equal(s->witness.clocks[0].skew.how, SBX_SKEW_MEASURED);
+        assert_true(distance(s->witness.clocks[0].skew.ns, cases[k].sandboxio_ms * 1000000LL) <= 50000000);
+        assert_int_equal(s->witness.commands, 5);
+        assert_int_equal(s->witness.nunwrapped, 0);
+        assert_int_equal(s->lifecycle, 2);
+        drop(r);
+        temp_remove(audit);
+        shifted_run_remove(dir);
+    }
+}
+
+/* A webhook delivery of body signed at unix time t under SECRET, as one
+ * line of a runtime-webhooks.jsonl. */
+static void delivery_line(struct sbx_buf *out, const char *body, long long t)
+{
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%lld.%s", t, body);
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned maclen = 0;
+    HMAC(EVP_sha256(), SECRET, (int)strlen(SECRET), (const unsigned char *)msg, strlen(msg), mac, &maclen);
+    sbx_buf_addf(out, "{\"headers\": {\"Runtime-Signature\": \"t=%lld,v1=", t);
+    for (unsigned i = 0; i < maclen; i++)
+        sbx_buf_addf(out, "%02x", mac[i]);
+    sbx_buf_adds(out, "\"}, \"body\": \"");
+    for (const char *p = body; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sbx_buf_addc(out, '\\');
+        sbx_buf_addc(out, *p);
+    }
+    sbx_buf_adds(out, "\"}\n");
+}
+
+/* Every kind of Runtime event (docs/formats/runtime.md): in the events file
+ * and delivered by a signed webhook, it is one event with two witnesses,
+ * its row the delivery (the signature shows there), counted once; the same
+ * id on another kind of event is another event. */
+static void every_event_kind_delivered_is_one_event(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *data;
+        enum sbx_kind kind;
+    } kinds[] = {
+        {"sandbox.created", "{\"sandbox\": {\"state\": \"running\"}}", SBX_EV_LIFECYCLE},
+        {"sandbox.running", "{\"sandbox\": {\"state\": \"running\"}}", SBX_EV_LIFECYCLE},
+        {"sandbox.paused", "{\"sandbox\": {\"state\": \"paused\"}}", SBX_EV_LIFECYCLE},
+        {"sandbox.woken", "{\"sandbox\": {\"state\": \"running\"}}", SBX_EV_LIFECYCLE},
+        {"sandbox.stopped", "{\"sandbox\": {\"state\": \"stopped\", \"stopReason\": \"requested\"}}", SBX_EV_LIFECYCLE},
+        {"sandbox.start_failed", "{}", SBX_EV_LIFECYCLE},
+        {"sandbox.wake_failed", "{}", SBX_EV_LIFECYCLE},
+        {"sandbox.files.changed",
+         "{\"watch\": {\"path\": \"/workspace\"}, \"events\": [{\"type\": \"create\", \"path\": \"new.txt\"}, "
+         "{\"type\": \"write\", \"path\": \"old.txt\"}]}",
+         SBX_EV_FILES},
+        {"snapshot.created", "{\"snapshot\": {\"id\": \"snap-1\"}}", SBX_EV_NOTE},
+        {"volume.attached", "{}", SBX_EV_NOTE},
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        print_message("%s\n", kinds[k].type);
+        for (int other_id = 0; other_id < 2; other_id++) {
+            char body[1024], events[256], hooks[256];
+            snprintf(body, sizeof body,
+                     "{\"id\": \"ev-%s\", \"type\": \"%s\", \"createdAt\": \"2026-05-04T10:00:04.000Z\", "
+                     "\"resourceId\": \"a1b2c3d4\", \"data\": %s}",
+                     other_id ? "other" : "9", kinds[k].type, kinds[k].data);
+            struct sbx_buf line = SBX_BUF_INIT;
+            delivery_line(&line, body, RUN_EPOCH_S + 4);
+            sbx_buf_addc(&line, '\0');
+            temp_file(hooks, sizeof hooks, "runtime-webhooks.jsonl", line.p);
+            sbx_buf_free(&line);
+            snprintf(body, sizeof body,
+                     "{\"id\": \"ev-9\", \"type\": \"%s\", \"createdAt\": \"2026-05-04T10:00:04.000Z\", "
+                     "\"resourceId\": \"a1b2c3d4\", \"data\": %s}\n",
+                     kinds[k].type, kinds[k].data);
+            temp_file(events, sizeof events, "runtime-events.jsonl", body);
+            const char *paths[] = {RUN "/agent-run.jsonl", events, hooks};
+            struct loaded *r = load(paths, 3, SECRET);
+            const struct sbx_summary *s = &r->sum;
+            const struct sbx_event *in_file = NULL, *delivered = NULL;
+            for (size_t i = 0; i < r->tl.n; i++) {
+                const struct sbx_event *e = r->tl.order[i];
+                if (strncmp(r->tl.sources[e->source].format, "runtime-", 8) == 0)
+                    *(e->tflags & SBX_EVT_WEBHOOK ? &delivered : &in_file) = e;
+            }
+            assert_non_null(in_file);
+            assert_non_null(delivered);
+            assert_int_equal(in_file->kind, kinds[k].kind);
+            assert_int_equal(delivered->kind, kinds[k].kind);
+            assert_true(delivered->tflags & SBX_EVT_SIG_OK);
+            assert_int_equal(s->webhooks, 1);
+            assert_int_equal(s->signatures_verified, 1);
+            if (other_id) { /* two events: both stand */
+                assert_int_equal(s->witness.lifecycle, 0);
+                assert_null(sbx_witness_first_of(&s->witness, in_file));
+            } else {
+                assert_int_equal(s->witness.lifecycle, 1);
+                assert_ptr_equal(sbx_witness_first_of(&s->witness, in_file), delivered);
+                assert_null(sbx_witness_first_of(&s->witness, delivered)); /* the row */
+            }
+            assert_null(sbx_witness_first_of(&s->witness, delivered));
+            if (kinds[k].kind == SBX_EV_LIFECYCLE)
+                assert_int_equal(s->lifecycle, other_id ? 2 : 1);
+            drop(r);
+            temp_remove(events);
+            temp_remove(hooks);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +708,8 @@ int main(void)
         cmocka_unit_test(a_shifted_second_log_is_put_on_the_wrappers_clock),
         cmocka_unit_test(an_uncertain_clock_concludes_nothing),
         cmocka_unit_test(a_given_skew_is_used_for_a_second_log),
+        cmocka_unit_test(runtime_and_sandboxio_each_keep_their_own_offset),
+        cmocka_unit_test(every_event_kind_delivered_is_one_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

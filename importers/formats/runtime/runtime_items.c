@@ -305,13 +305,15 @@ struct sbx_event *sbx_rt_lifecycle(struct sbx_rt_state *st, struct sbx_evbuf *ou
         e->sandbox = sbx_rt_string(st, json_object_get(sandbox, "id"), &bad);
     const char *t = json_string_value(type);
     size_t tn = json_string_length(type);
+    /* every kind keeps the event's id: a webhook delivery of it is the same event */
+    uint32_t id = sbx_rt_string(st, json_object_get(o, "id"), &bad);
     if (tn == strlen("sandbox.files.changed") && memcmp(t, "sandbox.files.changed", tn) == 0) {
         read_files(st, out, e, data, &bad);
+        e->u.files->id = id;
     } else {
         e->label = sbx_rt_intern(st, t, tn);
         e->kind = lifecycle_type(t, tn) ? SBX_EV_LIFECYCLE : SBX_EV_NOTE;
-        if (e->kind == SBX_EV_LIFECYCLE)
-            e->u.life.id = sbx_rt_string(st, json_object_get(o, "id"), &bad);
+        e->u.life.id = id;
         if (e->kind == SBX_EV_LIFECYCLE && sandbox) {
             e->u.life.state = sbx_rt_string(st, json_object_get(sandbox, "state"), &bad);
             e->u.life.previous =

@@ -51,6 +51,11 @@ void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
  * read the last, as jansson does, and this says so. */
 void sbx_analyze_fields(struct sbx_timeline *tl);
 
+/* Risky commands (analyses/risky.h) in the commands' text, the metadata
+ * endpoint in the proxy's hosts, and /etc/hosts lines in loaded diffs: the
+ * SBX_F_RISKY bits and sum->risky. After sbx_witness_run. */
+void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum);
+
 /* Where an analysis saw a host the allow list lacks (its event already
  * marked SBX_F_UNLISTED_HOST); order is the event's timeline position. */
 struct sbx_unlisted_hit {

@@ -54,6 +54,13 @@ struct sbx_unlisted {
     const struct sbx_event *first; /* the earliest of them */
 };
 
+/* A risky command (analyses/risky.h) or request: one per kind and event. */
+struct sbx_risky_found {
+    const struct sbx_event *event;
+    uint32_t kind; /* one SBX_F_RISKY bit */
+    char *why;     /* owned; sbxview's words and the log's text they quote: unredacted, unsanitised */
+};
+
 struct sbx_secret_found {
     unsigned kind;                  /* analyses/secrets/secrets.h kind */
     const struct sbx_event *event;
@@ -155,6 +162,10 @@ struct sbx_summary {
     /* the input files that were not read, and why (copied from the options) */
     struct sbx_unread *unread;
     size_t nunread;
+    /* risky commands, requests and /etc/hosts diffs, in timeline order (a
+     * command two logs saw, once); their events carry the kinds' bits */
+    struct sbx_risky_found *risky;
+    size_t nrisky;
 };
 
 struct sbx_summary_opts {

@@ -1,0 +1,239 @@
+/* The tables the risky rules read: which paths, hosts and words they are
+ * about (docs/risky-commands.md lists them). */
+#include <string.h>
+#include <strings.h>
+
+#include "analyses/risky_internal.h"
+
+bool risky_ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+static bool starts_with(const char *s, size_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+const char *risky_basename(const char *p, size_t n, size_t *len)
+{
+    while (n > 1 && p[n - 1] == '/')
+        n--;
+    const char *slash = n ? memrchr(p, '/', n) : NULL;
+    const char *b = slash ? slash + 1 : p;
+    *len = (size_t)(p + n - b);
+    return b;
+}
+
+static bool in_list(const char *s, size_t n, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == n && memcmp(*list, s, n) == 0)
+            return true;
+    return false;
+}
+
+/* Whether path p ends with suffix, starting at a folder boundary. */
+static bool ends_at_folder(const char *p, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return risky_ends_with(p, n, suffix) && (n == k || p[n - k - 1] == '/');
+}
+
+/* Where part is inside path p, or NULL. */
+static const char *contains(const char *p, size_t n, const char *part)
+{
+    return n >= strlen(part) ? memmem(p, n, part, strlen(part)) : NULL;
+}
+
+static const char *const rc_files[] = {
+    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
+    ".zshenv", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", ".mkshrc", NULL};
+static const char *const etc_shell[] = {
+    "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshrc", "/etc/zprofile",
+    "/etc/zshenv", "/etc/zsh/zshrc", "/etc/zsh/zprofile", "/etc/zsh/zshenv", "/etc/environment",
+    NULL};
+
+const char *risky_persistence_path(const char *p, size_t n)
+{
+    size_t bl;
+    const char *b = risky_basename(p, n, &bl);
+    while (n > 1 && p[n - 1] == '/')
+        n--;
+    if (in_list(b, bl, rc_files) || in_list(p, n, etc_shell) || starts_with(p, n, "/etc/profile.d") ||
+        ends_at_folder(p, n, "fish/config.fish") || contains(p, n, "fish/conf.d/"))
+        return "a shell's startup file";
+    if (starts_with(p, n, "/etc/cron") || starts_with(p, n, "/var/spool/cron") ||
+        starts_with(p, n, "/etc/anacrontab"))
+        return "cron";
+    if (starts_with(p, n, "/etc/systemd/") || starts_with(p, n, "/lib/systemd/") ||
+        starts_with(p, n, "/usr/lib/systemd/") || starts_with(p, n, "/run/systemd/system") ||
+        contains(p, n, ".config/systemd/") || ends_at_folder(p, n, ".config/systemd"))
+        return "a systemd unit";
+    if ((bl == 15 && memcmp(b, "authorized_keys", 15) == 0) ||
+        (bl == 16 && memcmp(b, "authorized_keys2", 16) == 0))
+        return "authorized_keys";
+    if (starts_with(p, n, "/etc/init.d/") || (n == 13 && memcmp(p, "/etc/rc.local", 13) == 0) ||
+        contains(p, n, ".config/autostart/") || (n == 18 && memcmp(p, "/etc/ld.so.preload", 18) == 0))
+        return "a start-up script";
+    return NULL;
+}
+
+static const char *const history_files[] = {
+    ".bash_history", ".zsh_history", ".sh_history", ".history", ".histfile", ".python_history",
+    ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".lesshst", NULL};
+
+bool risky_history_file(const char *p, size_t n)
+{
+    size_t bl;
+    const char *b = risky_basename(p, n, &bl);
+    return in_list(b, bl, history_files);
+}
+
+/* Credential files: matched at a path boundary, not followed by more of a
+ * name (id_rsa, not id_rsa.pub). */
+static const char *const credentials[] = {
+    ".aws/credentials", ".netrc", "_netrc", ".git-credentials", "id_rsa", "id_ed25519", "id_ecdsa",
+    "id_dsa", "id_ecdsa_sk", "id_ed25519_sk", ".docker/config.json", ".npmrc", ".pypirc",
+    "gcloud/credentials.db", "gcloud/access_tokens.db", "gcloud/application_default_credentials.json",
+    ".kube/config", "gh/hosts.yml", ".vault-token", ".azure/accessTokens.json",
+    ".config/hub", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", NULL};
+
+static bool name_byte(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+}
+
+const char *risky_credential_in(const char *w, size_t n)
+{
+    for (const char *const *c = credentials; *c; c++) {
+        size_t k = strlen(*c);
+        for (const char *at = w; at && (size_t)(w + n - at) >= k;) {
+            const char *hit = memmem(at, (size_t)(w + n - at), *c, k);
+            if (!hit)
+                break;
+            bool before = hit == w || hit[-1] == '/' || (!name_byte((unsigned char)hit[-1]) && (*c)[0] == '.');
+            bool after = hit + k == w + n || !name_byte((unsigned char)hit[k]);
+            if (before && after)
+                return *c;
+            at = hit + 1;
+        }
+    }
+    return NULL;
+}
+
+/* Package registries, source hosts and the APIs an agent talks to. A name
+ * under one (upload.pypi.org) counts too. */
+static const char *const registry_hosts[] = {
+    "pypi.org", "pythonhosted.org", "registry.npmjs.org", "npmjs.org", "npmjs.com",
+    "registry.yarnpkg.com", "github.com", "githubusercontent.com", "ghcr.io", "gitlab.com",
+    "bitbucket.org", "deb.debian.org", "security.debian.org", "ftp.debian.org", "archive.ubuntu.com",
+    "security.ubuntu.com", "ports.ubuntu.com", "dl-cdn.alpinelinux.org", "mirrors.fedoraproject.org",
+    "docker.io", "docker.com", "quay.io", "gcr.io", "crates.io", "rubygems.org", "repo.maven.apache.org",
+    "repo1.maven.org", "proxy.golang.org", "sum.golang.org", "golang.org", "go.dev", "packagist.org",
+    "nuget.org", "anaconda.org", "anaconda.com", "conda-forge.org", "cran.r-project.org",
+    "api.openai.com", "api.anthropic.com", "huggingface.co", NULL};
+
+bool risky_registry_host(const char *h, size_t n)
+{
+    while (n && h[n - 1] == '.')
+        n--;
+    for (const char *const *r = registry_hosts; *r; r++) {
+        size_t k = strlen(*r);
+        if (n == k && strncasecmp(h, *r, k) == 0)
+            return true;
+        if (n > k && h[n - k - 1] == '.' && strncasecmp(h + n - k, *r, k) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The metadata endpoints of the clouds (AWS, GCP, Azure, Alibaba; ECS's
+ * task endpoint), and 169.254.169.254 written as one number. */
+static const char *const metadata_hosts[] = {
+    "169.254.169.254", "fd00:ec2::254", "metadata.google.internal", "metadata.goog", "169.254.170.2",
+    "100.100.100.200", "instance-data.ec2.internal", "2852039166", "0xa9fea9fe", NULL};
+
+static bool host_byte(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_';
+}
+
+const char *risky_metadata_in(const char *w, size_t n)
+{
+    for (const char *const *m = metadata_hosts; *m; m++) {
+        size_t k = strlen(*m);
+        bool v6 = strchr(*m, ':') != NULL;
+        for (const char *at = w; (size_t)(w + n - at) >= k;) {
+            const char *hit = memmem(at, (size_t)(w + n - at), *m, k);
+            if (!hit)
+                break;
+            unsigned char b = hit == w ? ' ' : (unsigned char)hit[-1];
+            unsigned char a = hit + k == w + n ? ' ' : (unsigned char)hit[k];
+            bool ok = !host_byte(b) && !host_byte(a) && (!v6 || (b != ':' && a != ':'));
+            if (ok)
+                return *m;
+            at = hit + 1;
+        }
+    }
+    return NULL;
+}
+
+bool sbx_risky_metadata_host(const char *host, size_t n)
+{
+    const char *m = risky_metadata_in(host, n);
+    return m && strlen(m) == n;
+}
+
+/* The prefilter's words: every rule needs one of them in the line (lowered,
+ * with quotes and backslashes left out). */
+static const char *const needles[] = {
+    /* piped to a shell */
+    "curl", "wget", "base64", "base32", "openssl", "xxd", "http", "fetch",
+    /* metadata */
+    "169.254.", "metadata", "fd00:ec2", "100.100.100.200", "2852039166", "0xa9fea9fe", "instance-data",
+    /* hosts */
+    "hosts",
+    /* persistence */
+    "shrc", "rc.local", "profile", "bash_", "zshenv", "zlogin", "cron", "systemd", "systemctl", "authorized_keys",
+    "autostart", "init.d", "preload", "environment", "fish",
+    /* tampering */
+    "hist", "log",
+    /* TLS */
+    "insecure", "check-certificate", "trusted", "reject_unauthorized", "sslverify", "strict",
+    "httpsverify", "ssl_no_verify", "ssl_verify",
+    /* credentials */
+    "credentials", "netrc", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "config.json", "npmrc",
+    "pypirc", "kube", "hosts.yml", "vault-token", "accesstokens", ".config/hub", "credentials.db",
+    "access_tokens.db",
+    /* installed from a URL */
+    "://", "git+", "github:", "gitlab:", "bitbucket:", "gist:", "npm", "yarn", "--git", NULL};
+
+bool risky_might(const struct sbx_risky_scanner *s, const char *low, size_t n)
+{
+    /* which byte pairs the line holds: most needles are ruled out by one
+     * missing pair, without a search */
+    uint64_t pairs[64] = {0};
+    for (size_t i = 0; i + 1 < n; i++) {
+        unsigned h = ((unsigned char)low[i] * 31u + (unsigned char)low[i + 1]) & 4095u;
+        pairs[h >> 6] |= 1ull << (h & 63);
+    }
+    for (const char *const *nd = needles; *nd; nd++) {
+        size_t k = strlen(*nd);
+        bool maybe = k <= n;
+        for (size_t i = 0; maybe && i + 1 < k; i++) {
+            unsigned h = ((unsigned char)(*nd)[i] * 31u + (unsigned char)(*nd)[i + 1]) & 4095u;
+            maybe = pairs[h >> 6] >> (h & 63) & 1;
+        }
+        if (maybe && memmem(low, n, *nd, k))
+            return true;
+    }
+    for (size_t i = 0; i < s->nlogs; i++)
+        if (memmem(low, n, s->logs[i], strlen(s->logs[i])))
+            return true;
+    return false;
+}

@@ -1,7 +1,7 @@
 /* The single analyses that sbx_summarize (analyses/summary.c) runs, one
  * file each, in this order: after the witnesses (analyses/witness.h, which
  * the others read to count each thing once) span, commands, records, spans,
- * files, content, network, denials, fields, and with an allow list unlisted. Each reads the
+ * files, content, network, denials, fields, risky, and with an allow list unlisted. Each reads the
  * timeline, fills its part of the summary and sets findings bits
  * (model/findings.h) from the facts the importers stored: importers set
  * none but SBX_F_BAD_FIELD. Internal to analyses/: everyone else calls

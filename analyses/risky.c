@@ -113,8 +113,12 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) || !e->u.cmd.command.len ||
             sbx_witness_is_second(&sum->witness, e))
             continue;
+        const struct sbx_text *t = &e->u.cmd.command;
+        /* ordinary commands are ruled out on their stored bytes, undecoded */
+        if (!(t->flags & (SBX_TEXT_UNUSUAL | SBX_TEXT_ARGV)) && !sbx_risky_might(s, sbx_text_raw(tl, e, t), t->len))
+            continue;
         size_t len;
-        const char *cmd = sbx_text_get(tl, e, &e->u.cmd.command, &scratch, &len);
+        const char *cmd = sbx_text_get(tl, e, t, &scratch, &len);
         uint32_t kinds = sbx_risky_command(s, cmd, len, &why);
         for (size_t k = 0; kinds && k < sbx_nfindings; k++)
             if (kinds & sbx_findings[k].bit)

@@ -43,6 +43,12 @@ void sbx_risky_scanner_free(struct sbx_risky_scanner *s);
 uint32_t sbx_risky_command(struct sbx_risky_scanner *s, const char *cmd, size_t n,
                            struct sbx_risky_why *why);
 
+/* The prefilter alone: false when no rule can fire on text[0..n). It may
+ * be given a command's JSON-escaped bytes as stored when they hold no \u
+ * escape (removing quotes and backslashes, as it does, never takes a
+ * needle's letters away). sbx_risky_command runs it first. */
+bool sbx_risky_might(struct sbx_risky_scanner *s, const char *text, size_t n);
+
 /* The slot of one risky kind in struct sbx_risky_why (0..7). */
 size_t sbx_risky_slot(uint32_t kind);
 

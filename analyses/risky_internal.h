@@ -12,6 +12,18 @@
 #include "base/buf.h"
 #include "model/shell.h"
 
+enum { SBX_RISKY_WORDS_MAX = 128, SBX_RISKY_NEEDLES = 96 };
+
+/* The prefilter's words (risky_tables.c): their texts, lengths, and the
+ * words by the pair of bytes they start with. */
+struct sbx_risky_words {
+    const char *s[SBX_RISKY_WORDS_MAX];
+    size_t len[SBX_RISKY_WORDS_MAX];
+    size_t n;
+    uint8_t head[65536];               /* by first two bytes: 1 + the first word's id, 0 none */
+    uint8_t next[SBX_RISKY_WORDS_MAX]; /* 1 + the next word with the same two, 0 none */
+};
+
 struct sbx_risky_scanner {
     struct sbx_sh sh;
     struct sbx_buf low;      /* the line lowered, quotes and backslashes left out: the prefilter's */
@@ -19,6 +31,8 @@ struct sbx_risky_scanner {
     char **logs;             /* the run's own log names, owned */
     size_t nlogs;
     struct sbx_risky_why *why; /* the current call's, or NULL */
+    struct sbx_risky_words words;
+    size_t need_a[SBX_RISKY_NEEDLES], need_b[SBX_RISKY_NEEDLES]; /* word ids; SIZE_MAX: none */
     uint32_t found;
 };
 
@@ -71,7 +85,14 @@ const char *risky_metadata_in(const char *w, size_t n);
 const char *risky_basename(const char *p, size_t n, size_t *len);
 bool risky_ends_with(const char *s, size_t n, const char *suffix);
 
-/* The prefilter: whether the lowered line may hold any rule's words. */
-bool risky_might(const struct sbx_risky_scanner *s, const char *low, size_t n);
+/* The prefilter: whether the line may hold any rule's words, or $'…'
+ * (lowered into s->low, quotes and backslashes left out, when it holds
+ * any of them). */
+bool risky_might(struct sbx_risky_scanner *s, const char *text, size_t n);
+/* Fills s->words from the needles and s->logs. */
+void risky_words_build(struct sbx_risky_scanner *s);
+/* text lowered, quotes and backslashes left out, into b; whether it holds
+ * $'…' (ANSI-C quoting, which can spell any word). */
+bool risky_lower(struct sbx_buf *b, const char *text, size_t n);
 
 #endif

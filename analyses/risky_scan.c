@@ -27,17 +27,21 @@ size_t sbx_risky_slot(uint32_t kind)
     return 0;
 }
 
-static void lower_into(struct sbx_buf *b, const char *s, size_t n)
+bool risky_lower(struct sbx_buf *b, const char *s, size_t n)
 {
     sbx_buf_clear(b);
     sbx_buf_reserve(b, n + 1);
+    bool ansi = false;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\'' || c == '"' || c == '\\')
+        if (c == '\'' || c == '"' || c == '\\') {
+            ansi |= c == '\'' && i && s[i - 1] == '$';
             continue;
+        }
         b->p[b->len++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
     b->p[b->len] = '\0';
+    return ansi;
 }
 
 struct sbx_risky_scanner *sbx_risky_scanner_new(const char *const *logs, size_t nlogs)
@@ -47,13 +51,14 @@ struct sbx_risky_scanner *sbx_risky_scanner_new(const char *const *logs, size_t 
     s->logs = nlogs ? sbx_xcalloc(nlogs, sizeof *s->logs) : NULL;
     for (size_t i = 0; i < nlogs; i++) {
         struct sbx_buf b = SBX_BUF_INIT;
-        lower_into(&b, logs[i], strlen(logs[i]));
+        risky_lower(&b, logs[i], strlen(logs[i]));
         if (!b.len) {
             sbx_buf_free(&b);
             continue;
         }
         s->logs[s->nlogs++] = b.p;
     }
+    risky_words_build(s);
     return s;
 }
 
@@ -269,14 +274,17 @@ void risky_write_targets(struct risky_cmd *rc, risky_target_fn *fn, void *ctx)
     }
 }
 
+bool sbx_risky_might(struct sbx_risky_scanner *s, const char *text, size_t n)
+{
+    return risky_might(s, text, n);
+}
+
 uint32_t sbx_risky_command(struct sbx_risky_scanner *s, const char *cmd, size_t n,
                            struct sbx_risky_why *why)
 {
     if (why)
         why->kinds = 0;
-    lower_into(&s->low, cmd, n);
-    /* $'…' can spell any word: such a line is always read */
-    if (!memmem(cmd, n, "$'", 2) && !risky_might(s, s->low.p, s->low.len))
+    if (!sbx_risky_might(s, cmd, n))
         return 0;
     s->found = 0;
     s->why = why;

@@ -1,5 +1,6 @@
 /* The tables the risky rules read: which paths, hosts and words they are
  * about (docs/risky-commands.md lists them). */
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -189,51 +190,140 @@ bool sbx_risky_metadata_host(const char *host, size_t n)
     return m && strlen(m) == n;
 }
 
-/* The prefilter's words: every rule needs one of them in the line (lowered,
- * with quotes and backslashes left out). */
-static const char *const needles[] = {
-    /* piped to a shell */
-    "curl", "wget", "base64", "base32", "openssl", "xxd", "http", "fetch",
+/* The prefilter's words: every rule needs one of these in the line (lowered,
+ * with quotes and backslashes left out); a second word, when given, must be
+ * there too (curl is common: it is risky only piped, with -k, …). */
+struct needle {
+    const char *a, *b;
+};
+static const struct needle needles[] = {
+    /* piped to a shell: a source, and a pipe or a substitution */
+    {"curl", "|"}, {"curl", "<("}, {"curl", "$("}, {"curl", "`"},
+    {"wget", "|"}, {"wget", "<("}, {"wget", "$("}, {"wget", "`"},
+    {"base64", "|"}, {"base64", "<("}, {"base64", "$("}, {"base64", "`"},
+    {"base32", "|"}, {"basenc", "|"}, {"openssl", "|"}, {"openssl", "$("}, {"xxd", "|"}, {"xxd", "$("},
     /* metadata */
-    "169.254.", "metadata", "fd00:ec2", "100.100.100.200", "2852039166", "0xa9fea9fe", "instance-data",
+    {"169.254.", NULL}, {"metadata", NULL}, {"fd00:ec2", NULL}, {"100.100.100.200", NULL},
+    {"2852039166", NULL}, {"0xa9fea9fe", NULL}, {"instance-data", NULL},
     /* hosts */
-    "hosts",
+    {"hosts", NULL},
     /* persistence */
-    "shrc", "rc.local", "profile", "bash_", "zshenv", "zlogin", "cron", "systemd", "systemctl", "authorized_keys",
-    "autostart", "init.d", "preload", "environment", "fish",
-    /* tampering */
-    "hist", "log",
+    {"shrc", NULL}, {"rc.local", NULL}, {"profile", NULL}, {"bash_", NULL}, {"zshenv", NULL},
+    {"zlogin", NULL}, {"cron", NULL}, {"systemd", NULL}, {"systemctl", NULL},
+    {"authorized_keys", NULL}, {"autostart", NULL}, {"init.d", NULL}, {"preload", NULL},
+    {"environment", NULL}, {"fish", NULL},
+    /* tampering: history, and *.log, /var/log (the run's own logs are added) */
+    {"hist", NULL}, {".log", NULL}, {"/log", NULL},
     /* TLS */
-    "insecure", "check-certificate", "trusted", "reject_unauthorized", "sslverify", "strict",
-    "httpsverify", "ssl_no_verify", "ssl_verify",
+    {"curl", "k"}, {"insecure", NULL}, {"check-certificate", NULL}, {"trusted", NULL},
+    {"reject_unauthorized", NULL}, {"sslverify", NULL}, {"strict", NULL}, {"httpsverify", NULL},
+    {"ssl_no_verify", NULL}, {"ssl_verify", NULL},
     /* credentials */
-    "credentials", "netrc", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "config.json", "npmrc",
-    "pypirc", "kube", "hosts.yml", "vault-token", "accesstokens", ".config/hub", "credentials.db",
-    "access_tokens.db",
-    /* installed from a URL */
-    "://", "git+", "github:", "gitlab:", "bitbucket:", "gist:", "npm", "yarn", "--git", NULL};
+    {"credentials", NULL}, {"netrc", NULL}, {"id_rsa", NULL}, {"id_ed25519", NULL},
+    {"id_ecdsa", NULL}, {"id_dsa", NULL}, {"config.json", NULL}, {"npmrc", NULL},
+    {"pypirc", NULL}, {"kube", NULL}, {"hosts.yml", NULL}, {"vault-token", NULL},
+    {"accesstokens", NULL}, {".config/hub", NULL},
+    /* installed from a URL or a git remote */
+    {"pip", "://"}, {"pip", "+"}, {"uv", "://"}, {"uv", "+"}, {"poetry", "://"}, {"poetry", "+"},
+    {"gem", "://"}, {"--git", NULL}, {"npm", "/"}, {"npm", ":"}, {"yarn", "/"}, {"yarn", ":"},
+    {"bun", "/"}, {"bun", ":"},
+};
 
-bool risky_might(const struct sbx_risky_scanner *s, const char *low, size_t n)
+_Static_assert(sizeof needles / sizeof needles[0] <= SBX_RISKY_NEEDLES, "SBX_RISKY_NEEDLES");
+
+static inline unsigned char fold(unsigned char c)
 {
-    /* which byte pairs the line holds: most needles are ruled out by one
-     * missing pair, without a search */
-    uint64_t pairs[64] = {0};
-    for (size_t i = 0; i + 1 < n; i++) {
-        unsigned h = ((unsigned char)low[i] * 31u + (unsigned char)low[i + 1]) & 4095u;
-        pairs[h >> 6] |= 1ull << (h & 63);
-    }
-    for (const char *const *nd = needles; *nd; nd++) {
-        size_t k = strlen(*nd);
-        bool maybe = k <= n;
-        for (size_t i = 0; maybe && i + 1 < k; i++) {
-            unsigned h = ((unsigned char)(*nd)[i] * 31u + (unsigned char)(*nd)[i + 1]) & 4095u;
-            maybe = pairs[h >> 6] >> (h & 63) & 1;
-        }
-        if (maybe && memmem(low, n, *nd, k))
-            return true;
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* The words the needles and the run's logs are made of, each once, and the
+ * pairs of bytes they start with: the scan looks a word up only where its
+ * first two bytes are. */
+static size_t word_id(struct sbx_risky_words *w, const char *s)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (strcmp(w->s[i], s) == 0)
+            return i;
+    if (w->n == SBX_RISKY_WORDS_MAX)
+        return SIZE_MAX;
+    w->s[w->n] = s;
+    w->len[w->n] = strlen(s);
+    unsigned k = (unsigned char)s[0] << 8 | (unsigned char)s[1];
+    w->next[w->n] = w->head[k];
+    w->head[k] = (uint8_t)(w->n + 1);
+    return w->n++;
+}
+
+void risky_words_build(struct sbx_risky_scanner *s)
+{
+    struct sbx_risky_words *w = &s->words;
+    memset(w, 0, sizeof *w);
+    for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+        s->need_a[k] = word_id(w, needles[k].a);
+        s->need_b[k] = needles[k].b && needles[k].b[1] ? word_id(w, needles[k].b) : SIZE_MAX;
     }
     for (size_t i = 0; i < s->nlogs; i++)
-        if (memmem(low, n, s->logs[i], strlen(s->logs[i])))
+        if (s->logs[i][0] && s->logs[i][1])
+            word_id(w, s->logs[i]);
+}
+
+/* The words found in t[0..n) (lowered already, or folded here), as bits.
+ * Unless lowered, false at the first quote or backslash (nothing found:
+ * the words are looked for again in the text as the shell joins it). */
+static bool find_words(const struct sbx_risky_words *w, const unsigned char *t, size_t n, bool lowered,
+                       uint64_t found[2])
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        unsigned char c0 = t[i], c1 = t[i + 1];
+        if (!lowered) {
+            if (c0 == '\'' || c0 == '"' || c0 == '\\' || c1 == '\'' || c1 == '"' || c1 == '\\')
+                return false;
+            c0 = fold(c0);
+            c1 = fold(c1);
+        }
+        for (unsigned id = w->head[c0 << 8 | c1]; id; id = w->next[id - 1]) {
+            size_t j = id - 1, len = w->len[j];
+            if (len > n - i || (found[j >> 6] >> (j & 63) & 1))
+                continue;
+            size_t m = 2;
+            while (m < len && (lowered ? t[i + m] : fold(t[i + m])) == (unsigned char)w->s[j][m])
+                m++;
+            if (m == len)
+                found[j >> 6] |= 1ull << (j & 63);
+        }
+    }
+    return lowered || n == 0 || (t[n - 1] != '\'' && t[n - 1] != '"' && t[n - 1] != '\\');
+}
+
+bool risky_might(struct sbx_risky_scanner *s, const char *text, size_t n)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    uint64_t found[2] = {0, 0};
+    if (!find_words(&s->words, t, n, false, found)) {
+        /* c""url: the words as the shell will join them */
+        if (risky_lower(&s->low, text, n))
+            return true; /* $'…' can spell any word: such a line is always read */
+        t = (const unsigned char *)s->low.p;
+        n = s->low.len;
+        found[0] = found[1] = 0;
+        find_words(&s->words, t, n, true, found);
+    }
+    if (!found[0] && !found[1])
+        return false;
+#define HAS(id) ((id) != SIZE_MAX && (found[(id) >> 6] >> ((id) & 63) & 1))
+    for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
+        if (!HAS(s->need_a[k]))
+            continue;
+        const char *b = needles[k].b;
+        if (!b || (b[1] ? HAS(s->need_b[k]) : memchr(t, b[0], n) != NULL))
             return true;
+    }
+    for (size_t i = 0; i < s->nlogs; i++) {
+        size_t len = strlen(s->logs[i]);
+        for (size_t j = 0; j < s->words.n; j++)
+            if (s->words.len[j] == len && strcmp(s->words.s[j], s->logs[i]) == 0 && HAS(j))
+                return true;
+    }
+#undef HAS
     return false;
 }

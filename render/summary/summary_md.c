@@ -331,7 +331,14 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_addf(out, "**Risky commands:** %zu found\n\n", s->nrisky);
         for (size_t i = 0; i < s->nrisky && i < LIST_MAX; i++) {
             const struct sbx_risky_found *f = &s->risky[i];
-            sbx_buf_addf(out, "- %s at %s: ", sbx_finding_of(f->kind)->name, sbx_time_format(f->event->start, a));
+            const char *sb = sbx_str(tl, f->event->sandbox);
+            sbx_buf_addf(out, "- %s at %s, %s", sbx_finding_of(f->kind)->name, sbx_time_format(f->event->start, a),
+                         sbx_kind_name(f->event->kind));
+            if (sb[0]) {
+                sbx_buf_adds(out, " in ");
+                code_cstr(c, out, sb);
+            }
+            sbx_buf_adds(out, ": ");
             code_cstr(c, out, f->why);
             if (f->event->kind == SBX_EV_COMMAND) {
                 size_t n;

@@ -662,8 +662,14 @@ static void risky_lines(struct line *l, struct sbx_buf *out)
         const struct sbx_risky_found *f = &s->risky[i];
         char t[SBX_TIME_BUFSZ];
         size_t n;
-        sbx_buf_addf(&l->b, "  %s %s: ", sbx_time_format(f->event->start, t) + 11,
-                     sbx_finding_of(f->kind)->name);
+        const char *sb = sbx_str(l->c->tl, f->event->sandbox);
+        sbx_buf_addf(&l->b, "  %s %s, %s", sbx_time_format(f->event->start, t) + 11,
+                     sbx_finding_of(f->kind)->name, sbx_kind_name(f->event->kind));
+        if (sb[0]) {
+            sbx_buf_adds(&l->b, " in ");
+            add_untrusted_cstr(l, sb);
+        }
+        sbx_buf_adds(&l->b, ": ");
         const char *why = sbx_sum_redact(l->c, f->why, strlen(f->why), &n);
         add_untrusted(l, why, n);
         l->event = f->event;

@@ -101,6 +101,9 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
+        /* the text a few commands ahead: the walk waits on the log's bytes */
+        if (i + 8 < tl->n && tl->order[i + 8]->kind == SBX_EV_COMMAND && tl->order[i + 8]->u.cmd.command.len)
+            __builtin_prefetch(sbx_text_raw(tl, tl->order[i + 8], &tl->order[i + 8]->u.cmd.command));
         if (e->kind == SBX_EV_NETWORK) {
             const char *host = sbx_str(tl, e->u.net.host);
             char words[SBX_RISKY_WHY_MAX];

@@ -20,6 +20,7 @@ struct sbx_risky_words {
     const char *s[SBX_RISKY_WORDS_MAX];
     size_t len[SBX_RISKY_WORDS_MAX];
     size_t n;
+    uint64_t starts[65536 / 64];       /* a bit per first two bytes (8 KiB: stays in cache) */
     uint8_t head[65536];               /* by first two bytes: 1 + the first word's id, 0 none */
     uint8_t next[SBX_RISKY_WORDS_MAX]; /* 1 + the next word with the same two, 0 none */
 };

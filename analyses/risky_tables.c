@@ -1,5 +1,6 @@
 /* The tables the risky rules read: which paths, hosts and words they are
  * about (docs/risky-commands.md lists them). */
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -249,13 +250,18 @@ static size_t word_id(struct sbx_risky_words *w, const char *s)
     w->s[w->n] = s;
     w->len[w->n] = strlen(s);
     unsigned k = (unsigned char)s[0] << 8 | (unsigned char)s[1];
+    w->starts[k >> 6] |= 1ull << (k & 63);
     w->next[w->n] = w->head[k];
     w->head[k] = (uint8_t)(w->n + 1);
     return w->n++;
 }
 
+static void fold_tab_build(void);
+
 void risky_words_build(struct sbx_risky_scanner *s)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fold_tab_build);
     struct sbx_risky_words *w = &s->words;
     memset(w, 0, sizeof *w);
     for (size_t k = 0; k < sizeof needles / sizeof needles[0]; k++) {
@@ -270,29 +276,43 @@ void risky_words_build(struct sbx_risky_scanner *s)
 /* The words found in t[0..n) (lowered already, or folded here), as bits.
  * Unless lowered, false at the first quote or backslash (nothing found:
  * the words are looked for again in the text as the shell joins it). */
+/* Each byte folded to lower case; 0 for a quote or a backslash (and 1 for
+ * NUL, which no word holds). */
+static unsigned char fold_tab[256];
+
+static void fold_tab_build(void)
+{
+    for (unsigned c = 0; c < 256; c++)
+        fold_tab[c] = c == '\'' || c == '"' || c == '\\' ? 0 : c == 0 ? 1 : fold((unsigned char)c);
+}
+
 static bool find_words(const struct sbx_risky_words *w, const unsigned char *t, size_t n, bool lowered,
                        uint64_t found[2])
 {
+    if (!n)
+        return true;
+    unsigned c0 = lowered ? t[0] : fold_tab[t[0]];
+    if (!c0)
+        return false;
     for (size_t i = 0; i + 1 < n; i++) {
-        unsigned char c0 = t[i], c1 = t[i + 1];
-        if (!lowered) {
-            if (c0 == '\'' || c0 == '"' || c0 == '\\' || c1 == '\'' || c1 == '"' || c1 == '\\')
-                return false;
-            c0 = fold(c0);
-            c1 = fold(c1);
-        }
-        for (unsigned id = w->head[c0 << 8 | c1]; id; id = w->next[id - 1]) {
+        unsigned c1 = lowered ? t[i + 1] : fold_tab[t[i + 1]], k = c0 << 8 | c1;
+        if (!c1)
+            return false;
+        c0 = c1;
+        if (!(w->starts[k >> 6] >> (k & 63) & 1))
+            continue;
+        for (unsigned id = w->head[k]; id; id = w->next[id - 1]) {
             size_t j = id - 1, len = w->len[j];
             if (len > n - i || (found[j >> 6] >> (j & 63) & 1))
                 continue;
             size_t m = 2;
-            while (m < len && (lowered ? t[i + m] : fold(t[i + m])) == (unsigned char)w->s[j][m])
+            while (m < len && (lowered ? t[i + m] : fold_tab[t[i + m]]) == (unsigned char)w->s[j][m])
                 m++;
             if (m == len)
                 found[j >> 6] |= 1ull << (j & 63);
         }
     }
-    return lowered || n == 0 || (t[n - 1] != '\'' && t[n - 1] != '"' && t[n - 1] != '\\');
+    return true;
 }
 
 bool risky_might(struct sbx_risky_scanner *s, const char *text, size_t n)

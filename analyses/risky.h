@@ -52,7 +52,8 @@ bool sbx_risky_might(struct sbx_risky_scanner *s, const char *text, size_t n);
 /* The slot of one risky kind in struct sbx_risky_why (0..7). */
 size_t sbx_risky_slot(uint32_t kind);
 
-/* Whether host[0..n) (lower case, no port) is a cloud metadata endpoint. */
+/* Whether host[0..n) (lower case, no port; an IPv6 address bare or in
+ * brackets) is a cloud metadata endpoint. */
 bool sbx_risky_metadata_host(const char *host, size_t n);
 
 /* Hosts-file text (lines "ADDRESS NAME…", '#' comments): whether a line maps

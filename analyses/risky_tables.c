@@ -187,6 +187,10 @@ const char *risky_metadata_in(const char *w, size_t n)
 
 bool sbx_risky_metadata_host(const char *host, size_t n)
 {
+    if (n > 2 && host[0] == '[' && host[n - 1] == ']') { /* an IPv6 address as URLs write it */
+        host++;
+        n -= 2;
+    }
     const char *m = risky_metadata_in(host, n);
     return m && strlen(m) == n;
 }

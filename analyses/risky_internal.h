@@ -82,7 +82,8 @@ bool risky_history_file(const char *p, size_t n);             /* ~/.bash_history
 bool risky_registry_host(const char *h, size_t n);
 /* A metadata endpoint inside word w (with host boundaries), or NULL. */
 const char *risky_metadata_in(const char *w, size_t n);
-/* Whether the word is a plain path ending at its basename (after the last '/'). */
+/* A path's last part (after the last '/', trailing slashes left out), and
+ * whether s ends with suffix. */
 const char *risky_basename(const char *p, size_t n, size_t *len);
 bool risky_ends_with(const char *s, size_t n, const char *suffix);
 

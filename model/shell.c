@@ -31,10 +31,6 @@ struct sbx_sh_level {
     size_t nr, capr;
 };
 
-struct parser {
-    struct sbx_sh *sh;
-};
-
 static int peek(const struct input *in) { return in->i < in->n ? in->p[in->i] : -1; }
 static int peek_at(const struct input *in, size_t k) { return in->i + k < in->n ? in->p[in->i + k] : -1; }
 

@@ -1,7 +1,7 @@
 /* The single analyses that sbx_summarize (analyses/summary.c) runs, one
  * file each, in this order: after the witnesses (analyses/witness.h, which
  * the others read to count each thing once) span, commands, records, spans,
- * files, content, network, denials, fields, and with an allow list unlisted. Each reads the
+ * files, content, network, denials, fields, risky, and with an allow list unlisted. Each reads the
  * timeline, fills its part of the summary and sets findings bits
  * (model/findings.h) from the facts the importers stored: importers set
  * none but SBX_F_BAD_FIELD. Internal to analyses/: everyone else calls
@@ -50,6 +50,11 @@ void sbx_analyze_spans(struct sbx_timeline *tl, struct sbx_summary *sum);
  * forged line can add a second "exit" after the real one; the importers
  * read the last, as jansson does, and this says so. */
 void sbx_analyze_fields(struct sbx_timeline *tl);
+
+/* Risky commands (analyses/risky.h) in the commands' text, the metadata
+ * endpoint in the proxy's hosts, and /etc/hosts lines in loaded diffs: the
+ * SBX_F_RISKY bits and sum->risky. After sbx_witness_run. */
+void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum);
 
 /* Where an analysis saw a host the allow list lacks (its event already
  * marked SBX_F_UNLISTED_HOST); order is the event's timeline position. */

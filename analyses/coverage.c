@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyses/analyses.h"
+#include "analyses/risky.h"
 
 static bool has_format(const struct sbx_timeline *tl, const char *name)
 {
@@ -35,9 +36,11 @@ uint32_t sbx_summary_checkable(const struct sbx_timeline *tl, const struct sbx_s
     uint32_t bits = SBX_F_SECRET | SBX_F_BAD_FIELD | SBX_F_DUP_FIELD;
     bool commands = has_commands(tl);
     if (commands)
-        bits |= SBX_F_FAILED | SBX_F_TIMED_OUT | SBX_F_HIDDEN_TEXT;
+        bits |= SBX_F_FAILED | SBX_F_TIMED_OUT | SBX_F_HIDDEN_TEXT | SBX_F_RISKY;
     if (commands || has_format(tl, "squid"))
-        bits |= SBX_F_REFUSED_HOST;
+        bits |= SBX_F_REFUSED_HOST | SBX_F_METADATA_ENDPOINT;
+    if (has_format(tl, "diff"))
+        bits |= SBX_F_HOSTS_REDIRECT;
     if (sum->allow_list)
         bits |= SBX_F_UNLISTED_HOST;
     if (sbx_summary_has_wrapper(tl) && sum->cross.records)

@@ -101,6 +101,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     sbx_analyze_network(tl, sum);
     sbx_analyze_denials(tl, sum);
     sbx_analyze_fields(tl);
+    sbx_analyze_risky(tl, sum);
     if (allow) {
         sum->allow_list = true;
         sbx_analyze_unlisted(tl, sum, allow, &hits);
@@ -134,6 +135,9 @@ void sbx_summary_free(struct sbx_summary *sum)
     for (size_t i = 0; i < sum->nunlisted; i++)
         free(sum->unlisted[i].host);
     free(sum->unlisted);
+    for (size_t i = 0; i < sum->nrisky; i++)
+        free(sum->risky[i].why);
+    free(sum->risky);
     for (size_t i = 0; i < sum->nunread; i++) {
         free(sum->unread[i].path);
         free(sum->unread[i].reason);

@@ -56,6 +56,13 @@ struct sbx_unlisted {
     const struct sbx_event *first; /* the earliest of them */
 };
 
+/* A risky command (analyses/risky.h) or request: one per kind and event. */
+struct sbx_risky_found {
+    const struct sbx_event *event;
+    uint32_t kind; /* one SBX_F_RISKY bit */
+    char *why;     /* owned; sbxview's words and the log's text they quote: unredacted, unsanitised */
+};
+
 struct sbx_secret_found {
     unsigned kind;                  /* analyses/secrets/secrets.h kind */
     const struct sbx_event *event;
@@ -165,6 +172,10 @@ struct sbx_summary {
      * (analyses/cmdlink.h; owned). */
     struct sbx_story story;
     struct sbx_cmdindex *cmds;
+    /* risky commands, requests and /etc/hosts diffs, in timeline order (a
+     * command two logs saw, once); their events carry the kinds' bits */
+    struct sbx_risky_found *risky;
+    size_t nrisky;
 };
 
 struct sbx_summary_opts {

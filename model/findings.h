@@ -34,6 +34,8 @@
 #define SBX_NEEDS_CROSS "the wrapper's log and Runtime's command record"
 #define SBX_NEEDS_AUDIT "Runtime's audit log"
 #define SBX_NEEDS_COMMANDS "a log of the commands"
+#define SBX_NEEDS_NETWORK "a log of the commands or the proxy's log"
+#define SBX_NEEDS_HOSTS "a log of the commands or a diff of /etc/hosts"
 
 #define SBX_FINDINGS(X)                                                                        \
     X(ACCOUNT_INSIDE, 13, "account-change", '!', OUTSIDE, 1, NULL,                             \
@@ -50,6 +52,22 @@
     X(EXIT_MISMATCH, 11, "exit-mismatch", 'D', OUTSIDE, 1, "mismatch",                          \
       "Runtime's record saw another exit code", "the record and the wrapper saw other exit codes", \
       SBX_NEEDS_CROSS)                                                                         \
+    X(LOG_TAMPERING, 17, "log-tampering", 'L', OUTSIDE, 1, "tamper", "log or history tampering", \
+      "a command that clears the shell's history or removes or truncates a log", SBX_NEEDS_COMMANDS) \
+    X(HOSTS_REDIRECT, 18, "hosts-redirect", 'J', SYSTEM, 1, "hosts",                           \
+      "/etc/hosts points a registry or source host elsewhere",                                 \
+      "an /etc/hosts line that sends a package registry, source or API host to another address", \
+      SBX_NEEDS_HOSTS)                                                                         \
+    X(PIPED_TO_SHELL, 19, "piped-to-shell", 'P', OUTSIDE, 1, "pipeshell", "download run by a shell", \
+      "a download or decoded text run by a shell or interpreter", SBX_NEEDS_COMMANDS)          \
+    X(METADATA_ENDPOINT, 20, "metadata-endpoint", 'Y', SECRET, 1, "metadata",                   \
+      "cloud metadata endpoint", "a command or request to the cloud metadata endpoint",        \
+      SBX_NEEDS_NETWORK)                                                                       \
+    X(CREDENTIAL_READ, 21, "credential-read", 'C', SECRET, 1, "creds", "credential file read",  \
+      "a command that reads a credential file (cloud, ssh, git, registry)", SBX_NEEDS_COMMANDS) \
+    X(PERSISTENCE, 22, "persistence", 'S', SYSTEM, 1, "persist",                                \
+      "persistence (shell rc, cron, systemd, authorized_keys)",                                \
+      "a write to a shell rc file, cron, a systemd unit or authorized_keys", SBX_NEEDS_COMMANDS) \
     X(REFUSED_HOST, 0, "refused-host", 'R', REFUSED, 1, "refused", "refused host",              \
       "a host the sandbox was refused", "a log of the commands or the proxy's log")            \
     X(UNLISTED_HOST, 14, "unlisted-host", 'U', REFUSED, 0, "unlisted", "host not on the allow list", \
@@ -62,6 +80,11 @@
       "a webhook delivery whose signature failed", "webhook deliveries and their signing secret") \
     X(HASH_MISMATCH, 5, "hash-mismatch", 'H', SECRET, 1, "mismatch", "stdout hash mismatch",    \
       "stdout that does not hash to what the recorder took", "commands with a recorded stdout hash") \
+    X(TLS_OFF, 23, "tls-off", 'V', WARNING, 1, "insecure", "TLS checks turned off",            \
+      "a command that turns off TLS certificate checks", SBX_NEEDS_COMMANDS)                   \
+    X(URL_INSTALL, 24, "url-install", 'N', WARNING, 1, "urlinstall",                            \
+      "installed from a URL or git remote", "a package installed from a URL or a git remote, not its registry", \
+      SBX_NEEDS_COMMANDS)                                                                      \
     X(SYSTEM_FILES, 1, "system-file-change", 'E', SYSTEM, 1, "system", "system file change",    \
       "a change under a system folder such as /etc", "a manifest of a system folder")          \
     X(HIDDEN_TEXT, 9, "hidden-text", 'I', HIDDEN, 1, "hidden",                                  \

@@ -208,6 +208,15 @@ static void collect(struct report *r)
         const struct sbx_secret_found *f = &s->secrets[i];
         add(r, SBX_F_SECRET, f->event, "%s %s in %s", sbx_secret_kind_name(f->kind), f->sample, f->where);
     }
+    for (size_t i = 0; i < s->nrisky; i++) {
+        const struct sbx_risky_found *f = &s->risky[i];
+        if (f->event->kind == SBX_EV_COMMAND && (f->event->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
+            command_line(r, f->event, cmd, sizeof cmd);
+            add(r, f->kind, f->event, "%s; $ %s", f->why, cmd);
+        } else {
+            add(r, f->kind, f->event, "%s", f->why);
+        }
+    }
     for (size_t i = 0; i < r->tl->n; i++) {
         const struct sbx_event *e = r->tl->order[i];
         if ((e->findings & SBX_F_BAD_SIGNATURE) && e->kind == SBX_EV_LIFECYCLE && e->u.life.signed_off_s) {

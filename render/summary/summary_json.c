@@ -562,6 +562,36 @@ static void secrets(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_array(w);
 }
 
+/* risky: [{kind, start, sandbox, event, command (for a command), why}] */
+static void risky(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    const struct sbx_summary *s = c->sum;
+    sbx_jw_key(w, "risky");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->nrisky; i++) {
+        const struct sbx_risky_found *f = &s->risky[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "kind");
+        sbx_untrusted_json_cstr(w, sbx_finding_of(f->kind)->name);
+        sbx_jw_key(w, "start");
+        time_value(w, f->event->start);
+        sbx_jw_key(w, "sandbox");
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, f->event->sandbox));
+        sbx_jw_key(w, "event");
+        sbx_untrusted_json_cstr(w, sbx_kind_name(f->event->kind));
+        if (f->event->kind == SBX_EV_COMMAND) {
+            size_t n;
+            const char *line = sbx_sum_command(c, f->event, &n);
+            sbx_jw_key(w, "command");
+            sbx_untrusted_json(w, line, n);
+        }
+        sbx_jw_key(w, "why");
+        sbx_untrusted_json_cstr(w, f->why);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
 static void skipped(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     sbx_jw_key(w, "skipped");
@@ -717,6 +747,7 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
     } else {
         sbx_jw_null(&w);
     }
+    risky(c, &w);
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

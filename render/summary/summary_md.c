@@ -449,6 +449,32 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     if (s->nsecrets)
         sbx_buf_addc(out, '\n');
 
+    if (s->nrisky) {
+        sbx_buf_addf(out, "**Risky commands:** %zu found\n\n", s->nrisky);
+        for (size_t i = 0; i < s->nrisky && i < LIST_MAX; i++) {
+            const struct sbx_risky_found *f = &s->risky[i];
+            const char *sb = sbx_str(tl, f->event->sandbox);
+            sbx_buf_addf(out, "- %s at %s, %s", sbx_finding_of(f->kind)->name, sbx_time_format(f->event->start, a),
+                         sbx_kind_name(f->event->kind));
+            if (sb[0]) {
+                sbx_buf_adds(out, " in ");
+                code_cstr(c, out, sb);
+            }
+            sbx_buf_adds(out, ": ");
+            code_cstr(c, out, f->why);
+            if (f->event->kind == SBX_EV_COMMAND) {
+                size_t n;
+                const char *cmd = sbx_sum_command(c, f->event, &n);
+                sbx_buf_adds(out, " ");
+                code(c, out, cmd, n);
+            }
+            sbx_buf_addc(out, '\n');
+        }
+        if (s->nrisky > LIST_MAX)
+            sbx_buf_addf(out, "- and %zu more\n", s->nrisky - LIST_MAX);
+        sbx_buf_addc(out, '\n');
+    }
+
     size_t skipped = 0;
     for (size_t i = 0; i < tl->nsources; i++)
         skipped += tl->sources[i].skipped;

@@ -811,6 +811,54 @@ static void secrets_line(struct line *l, struct sbx_buf *out)
     free(idx);
 }
 
+/* Risky commands (analyses/risky.h), when any: the kinds, then each with
+ * its reason and command line. */
+static void risky_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    if (!s->nrisky)
+        return;
+    uint32_t kinds = 0;
+    for (size_t i = 0; i < s->nrisky; i++)
+        kinds |= s->risky[i].kind;
+    sbx_buf_addf(&l->b, "Risky:     %zu found:", s->nrisky);
+    const char *sep = " ";
+    for (size_t k = 0; k < sbx_nfindings; k++)
+        if (kinds & sbx_findings[k].bit) {
+            sbx_buf_addf(&l->b, "%s%s", sep, sbx_findings[k].name);
+            sep = ", ";
+            if (kinds == sbx_findings[k].bit)
+                l->filter = sbx_findings[k].word;
+        }
+    if (s->nrisky == 1)
+        l->event = s->risky[0].event;
+    emit_styled(l, out, SBX_STYLE_FINDING);
+    for (size_t i = 0; i < s->nrisky; i++) {
+        const struct sbx_risky_found *f = &s->risky[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        const char *sb = sbx_str(l->c->tl, f->event->sandbox);
+        sbx_buf_addf(&l->b, "  %s %s, %s", sbx_time_format(f->event->start, t) + 11,
+                     sbx_finding_of(f->kind)->name, sbx_kind_name(f->event->kind));
+        if (sb[0]) {
+            sbx_buf_adds(&l->b, " in ");
+            add_untrusted_cstr(l, sb);
+        }
+        sbx_buf_adds(&l->b, ": ");
+        const char *why = sbx_sum_redact(l->c, f->why, strlen(f->why), &n);
+        add_untrusted(l, why, n);
+        l->event = f->event;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+        if (f->event->kind != SBX_EV_COMMAND)
+            continue;
+        const char *cmd = sbx_sum_command(l->c, f->event, &n);
+        sbx_buf_adds(&l->b, "    $ ");
+        add_untrusted(l, cmd, n);
+        l->event = f->event;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
+}
+
 static void skipped_line(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_timeline *tl = l->c->tl;
@@ -895,6 +943,7 @@ static void rest(struct line *l, struct sbx_buf *out)
     traces_line(l, out);
     integrity_line(l, out);
     secrets_line(l, out);
+    risky_lines(l, out);
     skipped_line(l, out);
     review_lines(l, out);
 }

@@ -28,10 +28,16 @@ enum {
     UNSIGNED = 1u << 5, /* a webhook delivery never checked */
     HASHED = 1u << 6,   /* the wrapper's command has a stdout hash */
     SANDBOXIO = 1u << 7,/* a sandboxio source with an operation */
+    DIFF = 1u << 8,     /* a diff source */
 };
 
 static const uint32_t ALWAYS = SBX_F_SECRET | SBX_F_BAD_FIELD | SBX_F_DUP_FIELD;
-static const uint32_t COMMANDS = SBX_F_FAILED | SBX_F_TIMED_OUT | SBX_F_HIDDEN_TEXT | SBX_F_REFUSED_HOST;
+/* the risky kinds: every one from command text; the metadata endpoint from
+ * the proxy's hosts too, /etc/hosts from a diff too */
+static const uint32_t RISKY = SBX_F_PIPED_TO_SHELL | SBX_F_METADATA_ENDPOINT | SBX_F_HOSTS_REDIRECT |
+                              SBX_F_PERSISTENCE | SBX_F_LOG_TAMPERING | SBX_F_TLS_OFF |
+                              SBX_F_CREDENTIAL_READ | SBX_F_URL_INSTALL;
+static const uint32_t COMMANDS = SBX_F_FAILED | SBX_F_TIMED_OUT | SBX_F_HIDDEN_TEXT | SBX_F_REFUSED_HOST | RISKY;
 static const uint32_t CROSS = SBX_F_OUTSIDE_WRAPPER | SBX_F_MISSING_FROM_RECORD | SBX_F_EXIT_MISMATCH;
 static const uint32_t ACCOUNT = SBX_F_ACCOUNT_CHANGE | SBX_F_ACCOUNT_INSIDE;
 
@@ -46,7 +52,8 @@ static const struct {
     {"Runtime's record alone: no cross-check, no command log", RECORD, ALWAYS},
     {"sandboxio's operations", SANDBOXIO, ALWAYS | COMMANDS},
     {"the wrapper's log and sandboxio's: the unwrapped", WRAPPER | SANDBOXIO, ALWAYS | COMMANDS | SBX_F_UNWRAPPED},
-    {"the proxy's log", PROXY, ALWAYS | SBX_F_REFUSED_HOST},
+    {"the proxy's log", PROXY, ALWAYS | SBX_F_REFUSED_HOST | SBX_F_METADATA_ENDPOINT},
+    {"a diff", DIFF, ALWAYS | SBX_F_HOSTS_REDIRECT},
     {"the audit log", WRAPPER | AUDIT, ALWAYS | COMMANDS | ACCOUNT},
     {"a signed delivery", SIGNED, ALWAYS | SBX_F_BAD_SIGNATURE},
     {"a delivery never checked", UNSIGNED, ALWAYS},
@@ -89,6 +96,8 @@ static void the_table(void **state)
             add_source(&fx, "access.log", "squid");
             fixture_request(&fx, "sb1", T0 + 2 * FX_S, "example.com");
         }
+        if (w & DIFF)
+            add_source(&fx, "changes.patch", "diff");
         if (w & AUDIT)
             fixture_event(&fx, SBX_EV_AUDIT, NULL, T0, SBX_TIME_UNKNOWN)->label = fixture_id(&fx, "key.created");
         if (w & (SIGNED | UNSIGNED)) {

@@ -64,6 +64,8 @@ struct walker {
     size_t firstlen;
     char *out;
     size_t cap, outlen;
+    /* characters read and decoded at every level (sbx_program_work) */
+    size_t steps;
 };
 
 /* ---- streams ---- */
@@ -83,6 +85,7 @@ static inline int peek(struct walker *w, int k)
 static inline int next(struct walker *w, int k)
 {
     struct lvl *l = &w->lv[k];
+    w->steps++;
     if (k == 0)
         return l->i < l->n ? l->p[l->i++] : -1;
     int c = peek(w, k);
@@ -265,6 +268,7 @@ static int ansi_escape(struct walker *w, int k)
 static int decode(struct walker *w, int k)
 {
     struct lvl *l = &w->lv[k];
+    w->steps++;
     int pk = k - 1;
     if (l->ipend < l->npend)
         return out1(l, l->pend[l->ipend++]);
@@ -946,8 +950,20 @@ size_t sbx_program_each(const char *cmd, size_t n,
     w.visit = visit_each;
     w.cb = cb;
     w.ctx = ctx;
+    w.steps = 0;
     walk(&w, cmd, n);
     return w.nemit;
+}
+
+size_t sbx_program_work(const char *cmd, size_t n)
+{
+    struct walker w;
+    w.visit = visit_each;
+    w.cb = NULL;
+    w.ctx = NULL;
+    w.steps = 0;
+    walk(&w, cmd, n);
+    return w.steps;
 }
 
 static void put_label(struct walker *w, const unsigned char *s, size_t n)
@@ -985,6 +1001,7 @@ size_t sbx_program_label(const char *cmd, size_t n, char *out, size_t cap)
     w.out = out;
     w.cap = cap;
     w.outlen = 0;
+    w.steps = 0;
     if (cap)
         out[0] = '\0';
     walk(&w, cmd, n);

@@ -49,4 +49,9 @@ size_t sbx_program_label(const char *cmd, size_t n, char *out, size_t cap);
 size_t sbx_program_each(const char *cmd, size_t n,
                         void (*cb)(const char *prog, size_t len, void *ctx), void *ctx);
 
+/* The work sbx_program_each does on a line: the characters it read and
+ * decoded, summed over every nesting level. It grows linearly with n
+ * whatever the line holds; the tests check that instead of timing. */
+size_t sbx_program_work(const char *cmd, size_t n);
+
 #endif

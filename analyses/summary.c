@@ -92,6 +92,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     sbx_analyze_records(tl, sum);
     sbx_analyze_spans(tl, sum);
     sbx_analyze_files(tl, sum);
+    sbx_written_run(tl, &sum->witness, &sum->written);
     if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, allow, &hits, err, errsz)) {
         sbx_summary_free(sum);
         return false;
@@ -118,6 +119,7 @@ void sbx_summary_free(struct sbx_summary *sum)
         sbx_strlist_free(&sum->system[c]);
     }
     sbx_strlist_free(&sum->system_roots);
+    sbx_written_free(&sum->written);
     sbx_strlist_free(&sum->hosts);
     for (size_t i = 0; i < sum->nrefused; i++) {
         free(sum->refused[i].host);

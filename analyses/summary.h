@@ -15,6 +15,7 @@
 
 #include "analyses/crosscheck.h"
 #include "analyses/witness.h"
+#include "analyses/written.h"
 #include "model/spans.h"
 #include "model/timeline.h"
 #include "model/unread.h"
@@ -99,6 +100,8 @@ struct sbx_summary {
     size_t workspace_manifests;                  /* files events without a root */
     bool files_from_manifests;                   /* a manifest pair gave workspace lists */
     size_t diff_files, diff_added_lines, diff_removed_lines; /* the loaded diffs (model/diffs.h) */
+    /* every changed path and the commands that wrote it (analyses/written.h) */
+    struct sbx_written_list written;
 
     struct sbx_strlist hosts;       /* reached or named, not refused */
     struct sbx_host_stat *proxy_hosts; /* from the proxy's log: most requests first */

@@ -8,6 +8,7 @@
 #include "base/numfmt.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
+#include "analyses/writers.h"
 
 enum { COMMAND_MAX = 300, EVIDENCE_MAX = 1023, HOST_MAX = 512 };
 
@@ -92,6 +93,25 @@ static const char *host(const struct report *r, const char *name, char out[HOST_
     snprintf(out, HOST_MAX, "%.*s", (int)keep, red.p ? red.p : "");
     sbx_buf_free(&red);
     return out;
+}
+
+/* "; written by RULE: $ COMMAND, …; + line; - line" for a changed path
+ * (analyses/written.h), or "; no command names it"; add() redacts it whole
+ * and cuts it. */
+static void writers_of(const struct report *r, const char *path, struct sbx_buf *out)
+{
+    const struct sbx_written *w = sbx_written_find(&r->sum->written, path);
+    if (!w)
+        return;
+    if (!w->nby)
+        sbx_buf_adds(out, "; no command names it");
+    char cmd[COMMAND_MAX * 2 + 1];
+    for (size_t i = 0; i < w->nby; i++) {
+        command_line(r, w->by[i].command, cmd, sizeof cmd);
+        sbx_buf_addf(out, "%s %s: $ %s", i ? "," : "; written by", sbx_write_rule_words(w->by[i].rule), cmd);
+    }
+    for (size_t i = 0; i < w->nlines; i++)
+        sbx_buf_addf(out, "; %s", w->lines[i]);
 }
 
 static void collect(struct report *r)
@@ -190,10 +210,14 @@ static void collect(struct report *r)
         if ((e->findings & SBX_F_SYSTEM_FILES) && e->kind == SBX_EV_FILES) {
             const struct sbx_files *f = e->u.files;
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-                for (uint32_t k = 0; f && k < f->n[c]; k++)
-                    add(r, SBX_F_SYSTEM_FILES, e, "%s %s",
+                for (uint32_t k = 0; f && k < f->n[c]; k++) {
+                    struct sbx_buf by = SBX_BUF_INIT;
+                    writers_of(r, f->paths[c][k], &by);
+                    add(r, SBX_F_SYSTEM_FILES, e, "%s %s%s",
                         c == SBX_ADDED ? "added" : c == SBX_CHANGED ? "changed" : "removed",
-                        f->paths[c][k]);
+                        f->paths[c][k], by.p ? by.p : "");
+                    sbx_buf_free(&by);
+                }
         }
         if (e->findings & SBX_F_HIDDEN_TEXT) {
             command_line(r, e, cmd, sizeof cmd);

@@ -222,6 +222,22 @@ size_t sbx_change_count(const struct sbx_strlist *lists)
     return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;
 }
 
+bool sbx_sum_path_at(const struct sbx_summary *s, size_t i, struct sbx_sum_path *out)
+{
+    for (int sys = 0; sys < 2; sys++) {
+        const struct sbx_strlist *lists = sys ? s->system : s->files;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+            if (i < lists[c].n) {
+                const char *p = lists[c].s[i];
+                *out = (struct sbx_sum_path){p, c, sys == 1, sbx_written_find(&s->written, p)};
+                return true;
+            }
+            i -= lists[c].n;
+        }
+    }
+    return false;
+}
+
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,
                         enum sbx_summary_format fmt, const struct sbx_summary_look *look,
                         struct sbx_buf *out, char *err, size_t errsz)

@@ -47,6 +47,18 @@ bool sbx_sum_witness_words(const struct sbx_timeline *tl, const struct sbx_summa
 /* false when there is nothing to say (no lifecycle event, no metrics) */
 bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
 
+/* The i-th changed path in the order the summaries list them (the
+ * workspace's, then the system folders'; added, changed, removed; by name),
+ * with its writers (analyses/written.h; NULL when none was worked out);
+ * false past the last. */
+struct sbx_sum_path {
+    const char *path;
+    int change; /* enum sbx_change */
+    bool system;
+    const struct sbx_written *written;
+};
+bool sbx_sum_path_at(const struct sbx_summary *s, size_t i, struct sbx_sum_path *out);
+
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out);

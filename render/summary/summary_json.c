@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "analyses/writers.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "base/jsonw.h"
@@ -120,6 +121,56 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* Added within schema 1: every changed path and the commands that wrote
+ * it (analyses/written.h). */
+static void written_by(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    sbx_jw_key(w, "written_by");
+    sbx_jw_array(w);
+    struct sbx_sum_path p;
+    for (size_t i = 0; sbx_sum_path_at(c->sum, i, &p); i++) {
+        const struct sbx_written *wr = p.written;
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_untrusted_json_cstr(w, p.path);
+        sbx_jw_key(w, "change");
+        sbx_jw_cstr(w, verbs[p.change]);
+        sbx_jw_key(w, "system");
+        sbx_jw_bool(w, p.system);
+        sbx_jw_key(w, "by");
+        sbx_jw_array(w);
+        for (size_t k = 0; wr && k < wr->nby; k++) {
+            const struct sbx_event *e = wr->by[k].command;
+            sbx_jw_object(w);
+            sbx_jw_key(w, "rule");
+            sbx_jw_cstr(w, sbx_write_rule_words(wr->by[k].rule));
+            sbx_jw_key(w, "source");
+            sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+            int_field(w, "line", e->line_no);
+            sbx_jw_end_object(w);
+        }
+        sbx_jw_end_array(w);
+        sbx_jw_key(w, "lines");
+        if (wr && p.system && (wr->nlines || wr->more_lines)) {
+            sbx_jw_object(w);
+            sbx_jw_key(w, "from");
+            sbx_jw_cstr(w, wr->lines_from_diff ? "diff" : "commands");
+            sbx_jw_key(w, "lines");
+            sbx_jw_array(w);
+            for (size_t k = 0; k < wr->nlines; k++)
+                sbx_untrusted_json_cstr(w, wr->lines[k]);
+            sbx_jw_end_array(w);
+            int_field(w, "more", (int64_t)wr->more_lines);
+            sbx_jw_end_object(w);
+        } else {
+            sbx_jw_null(w);
+        }
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
 static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     sbx_jw_key(w, "files");
@@ -141,6 +192,7 @@ static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_object(w);
     change_lists(w, c->sum->system);
     sbx_jw_end_object(w);
+    written_by(c, w);
     sbx_jw_end_object(w);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "analyses/writers.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/md.h"
@@ -42,6 +43,55 @@ static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_str
     }
     if (l->n > LIST_MAX)
         more(c, out, l->n - LIST_MAX);
+}
+
+/* Which command wrote each changed path, a system file's lines beneath. */
+static void written(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    const struct sbx_summary *s = c->sum;
+    struct sbx_sum_path p;
+    size_t i = 0;
+    if (sbx_sum_path_at(s, 0, &p))
+        sbx_buf_adds(out, "**Written by:**\n\n");
+    for (; i < LIST_MAX && sbx_sum_path_at(s, i, &p); i++) {
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, p.path);
+        sbx_buf_addf(out, " %s", verbs[p.change]);
+        const struct sbx_written *w = p.written;
+        if (!w || !w->nby)
+            sbx_buf_adds(out, ": no command names this path");
+        for (size_t k = 0; w && k < w->nby; k++) {
+            const struct sbx_event *e = w->by[k].command;
+            char t[SBX_TIME_BUFSZ];
+            sbx_buf_addf(out, "%s by %s at %s: ", k ? ";" : "", sbx_write_rule_words(w->by[k].rule),
+                         sbx_time_format(e->start, t) + 11);
+            size_t n;
+            const char *cmd = sbx_sum_command(c, e, &n); /* redacted: a cut leaves no secret's half */
+            bool cut = n > 160;
+            if (cut)
+                for (n = 160; n > 0 && ((unsigned char)cmd[n] & 0xC0) == 0x80;)
+                    n--;
+            code(c, out, cmd, n);
+            if (cut)
+                sbx_buf_adds(out, " (cut)");
+        }
+        sbx_buf_addc(out, '\n');
+        for (size_t k = 0; w && k < w->nlines; k++) {
+            sbx_buf_adds(out, "  - ");
+            code_cstr(c, out, w->lines[k]);
+            sbx_buf_addc(out, '\n');
+        }
+        if (w && w->more_lines)
+            sbx_buf_addf(out, "  - and %zu more line%s\n", w->more_lines, w->more_lines == 1 ? "" : "s");
+    }
+    size_t rest = 0;
+    while (sbx_sum_path_at(s, i + rest, &p))
+        rest++;
+    if (rest)
+        sbx_buf_addf(out, "- %zu more changed path%s\n", rest, rest == 1 ? "" : "s");
+    if (i || rest)
+        sbx_buf_addc(out, '\n');
 }
 
 /* What the proxy saw per host: refused first, then the busiest. */
@@ -195,6 +245,8 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_adds(out, "- system folders: not checked (no manifest of them)\n");
     }
     sbx_buf_addc(out, '\n');
+
+    written(c, out);
 
     sbx_buf_addf(out, "**Network:** %zu refused, ", s->nrefused);
     if (s->ndenials)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyses/secrets/secrets.h"
+#include "analyses/writers.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/sanitize.h"
@@ -244,6 +245,72 @@ static void files_line(struct line *l, struct sbx_buf *out)
                          s->diff_files == 1 ? "" : "s", s->diff_added_lines, s->diff_removed_lines);
         l->filter = "kind:files";
         emit(l, out);
+    }
+}
+
+/* Which command wrote each changed path, on rows of the Files topic: each
+ * writer by its rule and where it was logged (Enter leads to the first;
+ * the command lines are in the markdown and the files view), the paths no
+ * command names together, then a system file's lines. */
+static void written_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    struct sbx_sum_path p;
+    size_t n = 0, named = 0, unnamed = 0;
+    bool system = false;
+    /* one source logged every writer (the usual case): named once, at the end */
+    int one_source = -1;
+    for (size_t k = 0; sbx_sum_path_at(s, k, &p); k++)
+        for (size_t j = 0; p.written && j < p.written->nby; j++) {
+            int src = p.written->by[j].command->source;
+            one_source = one_source == -1 || one_source == src ? src : -2;
+        }
+    for (; sbx_sum_path_at(s, n, &p); n++) {
+        const struct sbx_written *w = p.written;
+        system |= p.system;
+        if (!w || !w->nby)
+            continue;
+        sbx_buf_adds(&l->b, named++ ? "; " : "           written: ");
+        add_untrusted_cstr(l, p.path);
+        for (size_t k = 0; k < w->nby; k++) {
+            const struct sbx_event *e = w->by[k].command;
+            sbx_buf_addf(&l->b, "%s by %s (", k ? "," : "", sbx_write_rule_words(w->by[k].rule));
+            if (one_source < 0)
+                add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[e->source].path));
+            sbx_buf_addf(&l->b, one_source < 0 ? ":%u)" : "line %u)", e->line_no);
+            if (!l->event)
+                l->event = e;
+        }
+    }
+    if (one_source >= 0) {
+        sbx_buf_adds(&l->b, ", logged in ");
+        add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[one_source].path));
+    }
+    for (size_t k = 0; k < n && sbx_sum_path_at(s, k, &p); k++) {
+        if (p.written && p.written->nby)
+            continue;
+        sbx_buf_adds(&l->b, unnamed++ ? ", " : named ? "; no command names " : "           no command names ");
+        add_untrusted_cstr(l, p.path);
+    }
+    if (!n)
+        return;
+    l->filter = system ? "system" : "kind:files";
+    emit(l, out);
+    for (size_t k = 0; k < n && sbx_sum_path_at(s, k, &p); k++) {
+        const struct sbx_written *w = p.written;
+        if (!w || (!w->nlines && !w->more_lines))
+            continue;
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, p.path);
+        sbx_buf_adds(&l->b, w->lines_from_diff ? ", lines from the diff:" : ", lines from the commands:");
+        for (size_t j = 0; j < w->nlines; j++) {
+            sbx_buf_adds(&l->b, j ? "; " : " ");
+            add_untrusted_cstr(l, w->lines[j]);
+        }
+        if (w->more_lines)
+            sbx_buf_addf(&l->b, "; and %zu more", w->more_lines);
+        l->filter = "system";
+        emit_styled(l, out, SBX_STYLE_FINDING);
     }
 }
 
@@ -678,6 +745,7 @@ void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out)
     run_line(&l, out);
     commands_line(&l, out);
     files_line(&l, out);
+    written_lines(&l, out);
     network_lines(&l, out);
     account_lines(&l, out);
     record_lines(&l, out);

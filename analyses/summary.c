@@ -64,6 +64,18 @@ static void drop_refused_hosts(struct sbx_summary *sum)
     sbx_hostindex_free(&refused_hosts);
 }
 
+static void collect_hash_mismatches(const struct sbx_timeline *tl, struct sbx_summary *sum)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (!(e->findings & SBX_F_HASH_MISMATCH) || sbx_witness_is_second(&sum->witness, e))
+            continue;
+        SBX_GROW(sum->hash_mismatches, sum->nhash_mismatches, cap);
+        sum->hash_mismatches[sum->nhash_mismatches++] = e;
+    }
+}
+
 static void copy_unread(struct sbx_summary *sum, const struct sbx_summary_opts *opts)
 {
     if (!opts || !opts->nunread)
@@ -97,6 +109,7 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
         sbx_summary_free(sum);
         return false;
     }
+    collect_hash_mismatches(tl, sum);
     sbx_analyze_network(tl, sum);
     sbx_analyze_denials(tl, sum);
     sbx_analyze_fields(tl);
@@ -136,8 +149,10 @@ void sbx_summary_free(struct sbx_summary *sum)
     }
     free(sum->unread);
     free(sum->secrets);
+    free(sum->hash_mismatches);
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);
+    free(sum->gaps);
     sbx_witness_free(&sum->witness);
     free(sum->account);
     free(sum->proxy_hosts);

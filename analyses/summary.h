@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "analyses/crosscheck.h"
+#include "analyses/gaps.h"
 #include "analyses/witness.h"
 #include "analyses/written.h"
 #include "model/spans.h"
@@ -121,11 +122,19 @@ struct sbx_summary {
     size_t nunlisted;
 
     size_t hash_verified, hash_mismatched, hash_unverifiable;
+    /* the commands whose stdout does not hash to the recorded hash, in
+     * timeline order (a second witness not again); owned array */
+    const struct sbx_event **hash_mismatches;
+    size_t nhash_mismatches;
 
     struct sbx_secret_found *secrets; /* in timeline order */
     size_t nsecrets;
 
     struct sbx_crosscheck cross;      /* the wrapper's log against the command record */
+    /* records outside the wrapper that fit a gap in its log: possibly
+     * removed from it (analyses/gaps.h); by time, owned */
+    struct sbx_gap *gaps;
+    size_t ngaps;
     /* events two logs give of one happening (counted and drawn once), and
      * commands only a log other than the wrapper's saw */
     struct sbx_witnesses witness;

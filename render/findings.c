@@ -53,6 +53,14 @@ static void add(struct report *r, uint32_t k, const struct sbx_event *e, const c
     o->f[o->n++] = (struct sbx_finding_item){k, e, b.p ? b.p : sbx_xstrndup("", 0)};
 }
 
+/* A source's file name, without its folders: the evidence stays the same
+ * wherever the run is read from. */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static const char *str(const struct report *r, uint32_t id)
 {
     return sbx_str(r->tl, id);
@@ -142,6 +150,16 @@ static void collect(struct report *r)
                      sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
         add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
             str(r, c->program), how);
+    }
+    for (size_t i = 0; i < s->ngaps; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        const struct sbx_command *c = &g->record->u.cmd;
+        char how[32] = "exit unknown";
+        if (c->flags & SBX_CMD_EXIT_KNOWN)
+            snprintf(how, sizeof how, "exit %d", (int)c->exit);
+        add(r, SBX_F_REMOVED_FROM_LOG, g->record,
+            "%s (%s) is in Runtime's record and fits the gap between line %u and %u of %s: possibly removed from the log",
+            str(r, c->program), how, g->before->line_no, g->after->line_no, file_name(r->tl->sources[g->before->source].path));
     }
     for (size_t i = 0; i < s->witness.nunwrapped; i++) {
         const struct sbx_event *e = s->witness.unwrapped[i];

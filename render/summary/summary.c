@@ -107,6 +107,8 @@ void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
     }
     sbx_buf_addf(out, "%zu record%s: %zu of %zu commands matched", x->records, x->records == 1 ? "" : "s",
                  x->npairs, x->checked_commands);
+    if (s->ngaps)
+        sbx_buf_addf(out, "; %zu POSSIBLY REMOVED from the log", s->ngaps);
     if (x->noutside)
         sbx_buf_addf(out, "; %zu OUTSIDE the wrapper", x->noutside);
     if (x->nmissing)

@@ -400,6 +400,20 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_key(w, "integrity");
     sbx_jw_object(w);
     command_list(c, w, "outside_wrapper", x->outside, x->noutside);
+    sbx_jw_key(w, "removed_from_log");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->ngaps; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "record");
+        command_entry(c, w, g->record);
+        sbx_jw_key(w, "source");
+        sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[g->before->source].path));
+        int_field(w, "after_line", g->before->line_no);
+        int_field(w, "before_line", g->after->line_no);
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
     command_list(c, w, "missing_from_record", x->missing, x->nmissing);
     sbx_jw_key(w, "clock_skew_ms");
     if (x->skew_known)
@@ -437,6 +451,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_object(w);
     int_field(w, "verified", (int64_t)s->hash_verified);
     int_field(w, "mismatched", (int64_t)s->hash_mismatched);
+    command_list(c, w, "mismatched_commands", s->hash_mismatches, s->nhash_mismatches);
     int_field(w, "unverifiable", (int64_t)s->hash_unverifiable);
     sbx_jw_end_object(w);
     witness_members(c, w);

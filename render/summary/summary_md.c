@@ -316,6 +316,21 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_clear(&words);
     sbx_sum_record_words(s, &words);
     sbx_buf_addf(out, "**Record:** %s\n\n", words.p);
+    for (size_t i = 0; i < s->ngaps && i < LIST_MAX; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        sbx_buf_addf(out, "- **possibly removed from the log** at %s, between line %u and %u of ",
+                     sbx_time_format(g->record->start, a), g->before->line_no, g->after->line_no);
+        code_cstr(c, out, sbx_display_path(c->tl->sources[g->before->source].path));
+        sbx_buf_adds(out, ": ");
+        code_cstr(c, out, sbx_str(c->tl, g->record->u.cmd.program));
+        sbx_buf_adds(out, " in ");
+        code_cstr(c, out, sbx_str(c->tl, g->record->sandbox));
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->ngaps > LIST_MAX)
+        sbx_buf_addf(out, "- %zu more possibly removed\n", s->ngaps - LIST_MAX);
+    if (s->ngaps)
+        sbx_buf_addc(out, '\n');
     for (size_t i = 0; i < s->cross.noutside && i < LIST_MAX; i++) {
         const struct sbx_event *e = s->cross.outside[i];
         sbx_buf_addf(out, "- outside the wrapper at %s: ", sbx_time_format(e->start, a));
@@ -365,6 +380,18 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
+    for (size_t i = 0; i < s->nhash_mismatches && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->hash_mismatches[i];
+        size_t n;
+        const char *cmd = sbx_sum_command(c, e, &n);
+        sbx_buf_addf(out, "- stdout hash mismatch at %s: ", sbx_time_format(e->start, a));
+        code(c, out, cmd, n);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nhash_mismatches > LIST_MAX)
+        sbx_buf_addf(out, "- %zu more hash mismatches\n", s->nhash_mismatches - LIST_MAX);
+    if (s->nhash_mismatches)
+        sbx_buf_addc(out, '\n');
 
     sbx_buf_addf(out, "**Secrets:** %zu found\n\n", s->nsecrets);
     for (size_t i = 0; i < s->nsecrets && i < LIST_MAX; i++) {

@@ -490,35 +490,54 @@ static void account_lines(struct line *l, struct sbx_buf *out)
     }
 }
 
+/* A record's program, state, exit and sandbox, as the JSON's command
+ * entry gives them. */
+static void record_command(struct line *l, const struct sbx_event *e)
+{
+    add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+    bool record = e->u.cmd.flags & SBX_CMD_RECORD;
+    if (record)
+        sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
+                            : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
+    if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+        sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+    if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
+        sbx_buf_adds(&l->b, ")");
+    sbx_buf_adds(&l->b, " in ");
+    add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+}
+
 static void record_lines(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_crosscheck *x = &l->c->sum->cross;
     sbx_buf_adds(&l->b, "Record:    ");
     sbx_sum_record_words(l->c->sum, &l->b);
-    bool bad = x->noutside || x->nmissing || x->nexit_mismatch || x->nunmatched_records ||
+    const struct sbx_summary *s = l->c->sum;
+    bool bad = x->noutside || s->ngaps || x->nmissing || x->nexit_mismatch || x->nunmatched_records ||
                x->nunmatched_commands; /* an uncertain skew left them unexplained */
     if (x->noutside)
         l->filter = "outside";
+    if (s->ngaps)
+        l->filter = "removed";
     emit_styled(l, out, bad ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < s->ngaps; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s possibly removed: ", sbx_time_format(g->record->start, t) + 11);
+        record_command(l, g->record);
+        sbx_buf_addf(&l->b, ", between line %u and %u of ", g->before->line_no, g->after->line_no);
+        add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[g->before->source].path));
+        l->event = g->record;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s outside the wrapper: ", sbx_time_format(e->start, t) + 11);
-        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
-        bool record = e->u.cmd.flags & SBX_CMD_RECORD;
-        /* a record's state, as the JSON's "state" gives it */
-        if (record)
-            sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
-                                : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
-        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
-        if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
-            sbx_buf_adds(&l->b, ")");
-        sbx_buf_adds(&l->b, " in ");
-        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        record_command(l, e);
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
-        if (record)
+        if (e->u.cmd.flags & SBX_CMD_RECORD)
             continue; /* a record has a program, not a command line */
         size_t n;
         const char *cmd = sbx_sum_command(l->c, e, &n);
@@ -620,6 +639,23 @@ static void integrity_line(struct line *l, struct sbx_buf *out)
     sbx_buf_addf(&l->b, "Integrity: stdout hash verified for %zu, %zu mismatched, %zu unverifiable",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
     emit_styled(l, out, s->hash_mismatched ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < s->nhash_mismatches; i++) {
+        const struct sbx_event *e = s->hash_mismatches[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+        sbx_buf_adds(&l->b, ": stdout does not hash to the recorded hash: $ ");
+        const char *cmd = sbx_sum_command(l->c, e, &n);
+        add_untrusted(l, cmd, n);
+        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+        sbx_buf_adds(&l->b, " in ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        l->event = e;
+        l->filter = "mismatch";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
 }
 
 static bool same_secret(const struct sbx_secret_found *x, const struct sbx_secret_found *y)

@@ -15,6 +15,7 @@
 #define MAX_DEPTH 4    /* bash -c strings inside each other */
 #define MAX_HEREDOC 8  /* pending heredocs per line */
 #define MAX_SUBSHELL 8 /* ( … ) nesting whose cwd is kept apart */
+#define PRINTF_MAX 65536 /* bytes of printf's text kept */
 
 const char *sbx_write_rule_words(enum sbx_write_rule r)
 {
@@ -48,6 +49,12 @@ struct line {
     size_t n, cap;
     struct sbx_buf words;
 };
+
+/* The line's words from off on ("" while none was stored). */
+static const char *word_at(const struct line *ln, size_t off)
+{
+    return ln->words.p ? ln->words.p + off : "";
+}
 
 static bool is_break(unsigned char c)
 {
@@ -206,7 +213,7 @@ static size_t read_bodies(struct line *ln, const char *p, size_t n, size_t i, si
                 while (s < e && p[s] == '\t')
                     s++;
             i = e < n ? e + 1 : n;
-            if (e - s == t->len && memcmp(p + s, ln->words.p + t->off, t->len) == 0)
+            if (e - s == t->len && memcmp(p + s, word_at(ln, t->off), t->len) == 0)
                 break;
             sbx_buf_add(&ln->words, p + s, e - s);
             sbx_buf_addc(&ln->words, '\n');
@@ -272,7 +279,7 @@ static size_t redirection(struct line *ln, const char *p, size_t n, size_t i, bo
     t->len = ln->words.len - t->off;
     t->expands = expands;
     if (dup_ok) { /* >&2, >&- copy a descriptor; >&file is &>file */
-        const char *w = ln->words.p + t->off;
+        const char *w = word_at(ln, t->off);
         bool digits = t->len > 0;
         for (size_t k = 0; k < t->len; k++)
             digits &= w[k] >= '0' && w[k] <= '9';
@@ -385,8 +392,9 @@ static void append_path(struct sbx_buf *out, bool abs, const char *s, size_t n)
 static bool resolve(const struct cwd *cwd, const char *w, size_t n, struct sbx_buf *out)
 {
     sbx_buf_clear(out);
-    if (!n || (n >= 5 && memcmp(w, "/dev/", 5) == 0) || (n == 4 && memcmp(w, "/dev", 4) == 0))
-        return false;
+    if (!n || memchr(w, '\0', n) || (n >= 5 && memcmp(w, "/dev/", 5) == 0) ||
+        (n == 4 && memcmp(w, "/dev", 4) == 0))
+        return false; /* a NUL ends a path: such a word names no file */
     if (w[0] == '/') {
         sbx_buf_addc(out, '/');
         append_path(out, true, w, n);
@@ -420,7 +428,7 @@ static void cwd_set(struct cwd *c, const char *start)
 
 static void cwd_cd(struct cwd *c, const char *w, size_t n, bool expands)
 {
-    if (expands || !n || (n == 1 && w[0] == '-')) {
+    if (expands || !n || (n == 1 && w[0] == '-') || memchr(w, '\0', n)) {
         c->lost = true;
         return;
     }
@@ -963,6 +971,8 @@ static bool printf_text(const struct cmd *c, struct sbx_buf *out)
                 sbx_buf_addc(out, ch);
             }
         }
+        if (out->len > PRINTF_MAX)
+            return false; /* a format repeated for many arguments: not worth keeping */
     } while (i < c->nw);
     return true;
 }
@@ -1068,18 +1078,18 @@ static bool run_command(struct walk *wk, struct cmd *c, int depth, struct sbx_bu
         const struct tok *t = &ln->t[k];
         if (t->type == TK_WORD) {
             SBX_GROW(all, nall, cap);
-            all[nall++] = (struct word){ln->words.p + t->off, t->len, t->expands};
+            all[nall++] = (struct word){word_at(ln, t->off), t->len, t->expands};
         } else if (t->type == TK_REDIR && t->redir == R_HEREDOC && t->has_body) {
             hd = t;
         }
     }
     if (hd) {
-        c->in = ln->words.p + hd->body_off;
+        c->in = word_at(ln, hd->body_off);
         c->inlen = hd->body_len;
         c->heredoc = true;
     }
     size_t p = skip_wrappers(all, nall, 0);
-    c->w = all + p;
+    c->w = all ? all + p : NULL;
     c->nw = nall - p;
     bool known = false;
     sbx_buf_clear(out);
@@ -1099,7 +1109,7 @@ static bool run_command(struct walk *wk, struct cmd *c, int depth, struct sbx_bu
         const struct tok *t = &ln->t[k];
         if (t->type != TK_REDIR || (t->redir != R_OUT && t->redir != R_APPEND))
             continue;
-        struct word w = {ln->words.p + t->off, t->len, t->expands};
+        struct word w = {word_at(ln, t->off), t->len, t->expands};
         enum sbx_write_rule rule = cat_heredoc                ? SBX_WRITE_HEREDOC
                                    : t->redir == R_APPEND     ? SBX_WRITE_APPEND
                                                               : SBX_WRITE_REDIRECT;

@@ -14,7 +14,8 @@
  * before it on the line; a subshell's cd ends with it): "." and ".."
  * parts collapsed, an absolute cwd gives an absolute path, no cwd a
  * relative one. A word with an expansion ($, `…`, a leading ~, a wildcard)
- * names no one path and gives no target; nor does anything under /dev/,
+ * names no one path and gives no target; nor does a word holding a NUL
+ * byte, nor anything under /dev/,
  * nor a descriptor copy (2>&1, >&-); after `cd` to such a word, relative
  * targets are dropped. A target is a folder's tree (rm -r, cp -r, mv,
  * git checkout --, "patch ran in cwd") when the path and everything beneath

@@ -386,31 +386,38 @@ static void link_refusals(struct chain *c)
     }
 }
 
-/* A command outside the wrapper -> the audit entries of the key it ran
- * under, and back. */
-static void link_keys(struct chain *c)
+/* A command outside the wrapper (or one possibly removed from its log) ->
+ * the audit entries of the key it ran under, and back. */
+static void link_key_of(struct chain *c, const struct sbx_event *e)
 {
     struct sbx_story *s = &c->sum->story;
     char t[SBX_TIME_BUFSZ];
-    for (size_t i = 0; i < c->sum->cross.noutside; i++) {
-        const struct sbx_event *e = c->sum->cross.outside[i];
-        const char *key = sbx_str(c->tl, e->u.cmd.actor_id);
-        size_t k = key[0] ? sbx_hostindex_find(&c->k_ix, key, strlen(key)) : SIZE_MAX;
-        for (; k < c->nk && strcmp(c->k[k].key, key) == 0; k++) {
-            const struct sbx_event *a = c->k[k].entry;
-            sbx_buf_clear(&c->words);
-            sbx_buf_addf(&c->words, "%s made %s at %s: ", key, sbx_str(c->tl, a->label),
-                         clock_of(a->start, t));
-            sbx_audit_change_words(c->tl, a, &c->words);
-            inside_words(c, a);
-            link(item_of(s, e), SBX_LINK_KEY_ENTRY, a, words_copy(&c->words));
-            sbx_buf_clear(&c->words);
-            sbx_buf_addf(&c->words, "%s ran %s outside the wrapper at %s in ", key,
-                         sbx_str(c->tl, e->u.cmd.program), clock_of(e->start, t));
-            sbx_buf_adds(&c->words, sbx_str(c->tl, e->sandbox));
-            link(item_of(s, a), SBX_LINK_KEY_COMMAND, e, words_copy(&c->words));
-        }
+    const char *key = sbx_str(c->tl, e->u.cmd.actor_id);
+    size_t k = key[0] ? sbx_hostindex_find(&c->k_ix, key, strlen(key)) : SIZE_MAX;
+    for (; k < c->nk && strcmp(c->k[k].key, key) == 0; k++) {
+        const struct sbx_event *a = c->k[k].entry;
+        sbx_buf_clear(&c->words);
+        sbx_buf_addf(&c->words, "%s made %s at %s: ", key, sbx_str(c->tl, a->label),
+                     clock_of(a->start, t));
+        sbx_audit_change_words(c->tl, a, &c->words);
+        inside_words(c, a);
+        link(item_of(s, e), SBX_LINK_KEY_ENTRY, a, words_copy(&c->words));
+        sbx_buf_clear(&c->words);
+        sbx_buf_addf(&c->words, "%s ran %s %s at %s in ", key, sbx_str(c->tl, e->u.cmd.program),
+                     (e->findings & SBX_F_REMOVED_FROM_LOG) ? "in a gap of the wrapper's log"
+                                                           : "outside the wrapper",
+                     clock_of(e->start, t));
+        sbx_buf_adds(&c->words, sbx_str(c->tl, e->sandbox));
+        link(item_of(s, a), SBX_LINK_KEY_COMMAND, e, words_copy(&c->words));
     }
+}
+
+static void link_keys(struct chain *c)
+{
+    for (size_t i = 0; i < c->sum->cross.noutside; i++)
+        link_key_of(c, c->sum->cross.outside[i]);
+    for (size_t i = 0; i < c->sum->ngaps; i++)
+        link_key_of(c, c->sum->gaps[i].record);
 }
 
 static int by_target(const void *x, const void *y)

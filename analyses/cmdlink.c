@@ -81,31 +81,6 @@ const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
     return record;
 }
 
-static size_t collect_before(const struct sbx_timeline *tl, const struct sbx_event *e, uint32_t sb,
-                             int64_t t, bool records, const struct sbx_event **out, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = after(tl, t); i-- > 0 && n < max;) {
-        const struct sbx_event *c = tl->order[i];
-        if (c->start == SBX_TIME_UNKNOWN)
-            break;
-        if (c != e && is_command(c) && c->sandbox == sb && is_record(c) == records)
-            out[n++] = c;
-    }
-    return n;
-}
-
-size_t sbx_commands_before(const struct sbx_timeline *tl, const struct sbx_event *e,
-                           const struct sbx_event **out, size_t max)
-{
-    int64_t t = event_time(e);
-    uint32_t sb = e->sandbox ? e->sandbox : sbx_only_sandbox(tl);
-    if (t == SBX_TIME_UNKNOWN || !sb || !max)
-        return 0;
-    size_t n = collect_before(tl, e, sb, t, false, out, max);
-    return n ? n : collect_before(tl, e, sb, t, true, out, max);
-}
-
 /* ---- the index: per (sandbox, wrapper or record), the commands by start
  * and a max-tree over their ends, to find the last one started at or
  * before t that is still running at t ---- */

@@ -37,13 +37,6 @@ uint32_t sbx_only_sandbox(const struct sbx_timeline *tl);
 const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
                                            const struct sbx_event *e);
 
-/* Up to max commands of e's sandbox (wrapper commands, or provider records
- * when the sandbox has no wrapper commands) that started at or before e's
- * time, the latest first, into out (e itself is never one); returns how
- * many. None when e's time is unknown or it has no sandbox. */
-size_t sbx_commands_before(const struct sbx_timeline *tl, const struct sbx_event *e,
-                           const struct sbx_event **out, size_t max);
-
 struct sbx_cmdindex;
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl);

@@ -44,7 +44,7 @@ uint32_t sbx_summary_checkable(const struct sbx_timeline *tl, const struct sbx_s
     if (sum->allow_list)
         bits |= SBX_F_UNLISTED_HOST;
     if (sbx_summary_has_wrapper(tl) && sum->cross.records)
-        bits |= SBX_F_OUTSIDE_WRAPPER | SBX_F_MISSING_FROM_RECORD | SBX_F_EXIT_MISMATCH;
+        bits |= SBX_F_OUTSIDE_WRAPPER | SBX_F_REMOVED_FROM_LOG | SBX_F_MISSING_FROM_RECORD | SBX_F_EXIT_MISMATCH;
     if (sbx_summary_has_wrapper(tl) && (has_format(tl, "sandboxio") || has_format(tl, "otlp")))
         bits |= SBX_F_UNWRAPPED;
     if (sum->audit_entries)

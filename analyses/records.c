@@ -114,6 +114,7 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
     struct sbx_timeline own;
     sbx_witness_view(tl, &sum->witness, &own);
     sbx_crosscheck_run(&own, &sum->cross);
+    sbx_gaps_find(&own, &sum->witness, &sum->cross, &sum->gaps, &sum->ngaps);
     free(own.order);
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];

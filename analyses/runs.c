@@ -67,7 +67,7 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     row->count[SBX_RUN_COMMANDS] = sum->commands;
     row->count[SBX_RUN_FAILED] = sum->failed;
     row->count[SBX_RUN_REFUSED] = sum->nrefused;
-    row->count[SBX_RUN_OUTSIDE] = sum->cross.noutside;
+    row->count[SBX_RUN_OUTSIDE] = sum->cross.noutside + sum->ngaps; /* a removed line's record is outside the log too */
     row->count[SBX_RUN_ACCOUNT] = sum->naccount;
     row->count[SBX_RUN_SECRETS] = sbx_summary_distinct_secrets(sum);
     /* each count column, and the finding kind whose sources tell it */

@@ -65,6 +65,18 @@ static void drop_refused_hosts(struct sbx_summary *sum)
     sbx_hostindex_free(&refused_hosts);
 }
 
+static void collect_hash_mismatches(const struct sbx_timeline *tl, struct sbx_summary *sum)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (!(e->findings & SBX_F_HASH_MISMATCH) || sbx_witness_is_second(&sum->witness, e))
+            continue;
+        SBX_GROW(sum->hash_mismatches, sum->nhash_mismatches, cap);
+        sum->hash_mismatches[sum->nhash_mismatches++] = e;
+    }
+}
+
 static void copy_unread(struct sbx_summary *sum, const struct sbx_summary_opts *opts)
 {
     if (!opts || !opts->nunread)
@@ -94,10 +106,12 @@ bool sbx_summarize(struct sbx_timeline *tl, const struct sbx_summary_opts *opts,
     sbx_analyze_records(tl, sum);
     sbx_analyze_spans(tl, sum);
     sbx_analyze_files(tl, sum);
+    sbx_written_run(tl, &sum->witness, &sum->written);
     if (!sbx_analyze_content(tl, sum, opts ? opts->threads : 0, allow, &hits, err, errsz)) {
         sbx_summary_free(sum);
         return false;
     }
+    collect_hash_mismatches(tl, sum);
     sbx_analyze_network(tl, sum);
     sbx_analyze_denials(tl, sum);
     sbx_analyze_fields(tl);
@@ -125,6 +139,7 @@ void sbx_summary_free(struct sbx_summary *sum)
         sbx_strlist_free(&sum->system[c]);
     }
     sbx_strlist_free(&sum->system_roots);
+    sbx_written_free(&sum->written);
     sbx_strlist_free(&sum->hosts);
     for (size_t i = 0; i < sum->nrefused; i++) {
         free(sum->refused[i].host);
@@ -144,8 +159,10 @@ void sbx_summary_free(struct sbx_summary *sum)
     }
     free(sum->unread);
     free(sum->secrets);
+    free(sum->hash_mismatches);
     sbx_secrets_free(sum->patterns);
     sbx_crosscheck_free(&sum->cross);
+    free(sum->gaps);
     sbx_witness_free(&sum->witness);
     sbx_proxy_clocks_free(&sum->proxy_clocks);
     free(sum->account);

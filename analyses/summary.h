@@ -16,7 +16,9 @@
 #include "analyses/chain.h"
 #include "analyses/crosscheck.h"
 #include "analyses/proxyclock.h"
+#include "analyses/gaps.h"
 #include "analyses/witness.h"
+#include "analyses/written.h"
 #include "model/spans.h"
 #include "model/timeline.h"
 #include "model/unread.h"
@@ -108,6 +110,8 @@ struct sbx_summary {
     size_t workspace_manifests;                  /* files events without a root */
     bool files_from_manifests;                   /* a manifest pair gave workspace lists */
     size_t diff_files, diff_added_lines, diff_removed_lines; /* the loaded diffs (model/diffs.h) */
+    /* every changed path and the commands that wrote it (analyses/written.h) */
+    struct sbx_written_list written;
 
     struct sbx_strlist hosts;       /* reached or named, not refused */
     struct sbx_host_stat *proxy_hosts; /* from the proxy's log: most requests first */
@@ -127,11 +131,19 @@ struct sbx_summary {
     size_t nunlisted;
 
     size_t hash_verified, hash_mismatched, hash_unverifiable;
+    /* the commands whose stdout does not hash to the recorded hash, in
+     * timeline order (a second witness not again); owned array */
+    const struct sbx_event **hash_mismatches;
+    size_t nhash_mismatches;
 
     struct sbx_secret_found *secrets; /* in timeline order */
     size_t nsecrets;
 
     struct sbx_crosscheck cross;      /* the wrapper's log against the command record */
+    /* records outside the wrapper that fit a gap in its log: possibly
+     * removed from it (analyses/gaps.h); by time, owned */
+    struct sbx_gap *gaps;
+    size_t ngaps;
     /* events two logs give of one happening (counted and drawn once), and
      * commands only a log other than the wrapper's saw */
     struct sbx_witnesses witness;

@@ -8,6 +8,8 @@
 #include "app/app_internal.h"
 #include "app/keymap.h"
 #include "app/view.h"
+#include "render/sanitize.h"
+#include "render/untrusted.h"
 
 static void header(struct sbx_app *a, struct sbx_buf *h, int cols, const char *dot)
 {
@@ -31,6 +33,8 @@ static void header(struct sbx_app *a, struct sbx_buf *h, int cols, const char *d
     if (s->account_inside)
         sbx_headline_part(h, cols, dot, "%s account change%s FROM INSIDE",
                           sbx_thousands(s->account_inside, b), s->account_inside == 1 ? "" : "s");
+    if (s->ngaps)
+        sbx_headline_part(h, cols, dot, "%s possibly removed from the log", sbx_thousands(s->ngaps, b));
     if (s->cross.noutside)
         sbx_headline_part(h, cols, dot, "%s outside the wrapper", sbx_thousands(s->cross.noutside, b));
     if (s->cross.nmissing)
@@ -50,9 +54,20 @@ static void header(struct sbx_app *a, struct sbx_buf *h, int cols, const char *d
         size_t n = sbx_summary_distinct_secrets(s);
         sbx_headline_part(h, cols, dot, "%s secret%s", sbx_thousands(n, b), n == 1 ? "" : "s");
     }
-    if (s->hash_mismatched)
-        sbx_headline_part(h, cols, dot, "%s hash mismatch%s", sbx_thousands(s->hash_mismatched, b),
-                          s->hash_mismatched == 1 ? "" : "es");
+    if (s->hash_mismatched) {
+        /* the command it is: its program, and how many others */
+        const char *prog = s->nhash_mismatches ? sbx_str(a->tl, s->hash_mismatches[0]->u.cmd.program) : "";
+        struct sbx_buf name = SBX_BUF_INIT; /* log text: redacted, made safe, cut */
+        sbx_untrusted_cstr(&name, prog, SBX_SAN_ONE_LINE | (a->opts.ascii ? SBX_SAN_ASCII : 0), 24);
+        if (name.len)
+            sbx_headline_part(h, cols, dot, "%s hash mismatch%s (%.*s%s)", sbx_thousands(s->hash_mismatched, b),
+                              s->hash_mismatched == 1 ? "" : "es", (int)name.len, name.p,
+                              s->hash_mismatched == 1 ? "" : ", ...");
+        else
+            sbx_headline_part(h, cols, dot, "%s hash mismatch%s", sbx_thousands(s->hash_mismatched, b),
+                              s->hash_mismatched == 1 ? "" : "es");
+        sbx_buf_free(&name);
+    }
     if (s->failed)
         sbx_headline_part(h, cols, dot, "%s failed", sbx_thousands(s->failed, b));
     /* last: the status line counts the rows too */

@@ -19,7 +19,7 @@ _sbxview_options() {
 
 _sbxview_subcommands="summary check compare fetch export review"
 _sbxview_formats="auto recorder runtime-commands runtime-events runtime-audit runtime-metrics runtime-webhooks sandboxio otlp squid manifest diff"
-_sbxview_kinds="account-change outside-wrapper unwrapped missing-from-record exit-mismatch log-tampering hosts-redirect piped-to-shell metadata-endpoint credential-read persistence refused-host unlisted-host account-audit secret bad-signature hash-mismatch tls-off url-install system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines"
+_sbxview_kinds="account-change removed-from-log outside-wrapper unwrapped missing-from-record exit-mismatch log-tampering hosts-redirect piped-to-shell metadata-endpoint credential-read persistence refused-host unlisted-host account-audit secret bad-signature hash-mismatch tls-off url-install system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines"
 
 # The theme names, from where sbxview looks: the user's folder, the installed
 # one (PREFIX/share/sbxview/themes beside PREFIX/bin/sbxview) and themes/

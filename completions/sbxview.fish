@@ -43,7 +43,7 @@ end
 # --allow's comma-separated kinds: the ones after what is typed so far.
 function __sbxview_kinds
     set -l done (string replace -r '[^,]*$' '' -- (commandline -ct))
-    for k in account-change outside-wrapper unwrapped missing-from-record exit-mismatch log-tampering hosts-redirect piped-to-shell metadata-endpoint credential-read persistence refused-host unlisted-host account-audit secret bad-signature hash-mismatch tls-off url-install system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines
+    for k in account-change removed-from-log outside-wrapper unwrapped missing-from-record exit-mismatch log-tampering hosts-redirect piped-to-shell metadata-endpoint credential-read persistence refused-host unlisted-host account-audit secret bad-signature hash-mismatch tls-off url-install system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines
         echo $done$k
     end
 end

@@ -41,6 +41,9 @@
     X(ACCOUNT_INSIDE, 13, "account-change", '!', OUTSIDE, 1, NULL,                             \
       "account change made from inside a sandbox", "an account change made from inside a sandbox", \
       SBX_NEEDS_AUDIT)                                                                         \
+    X(REMOVED_FROM_LOG, 25, "removed-from-log", 'Z', OUTSIDE, 1, "removed",                      \
+      "possibly removed from the log",                                                         \
+      "a command in Runtime's record that fits a gap in the wrapper's log", SBX_NEEDS_CROSS)   \
     X(OUTSIDE_WRAPPER, 7, "outside-wrapper", 'O', OUTSIDE, 1, "outside", "ran outside the wrapper", \
       "a command in Runtime's record the wrapper never ran", SBX_NEEDS_CROSS)                  \
     X(UNWRAPPED, 15, "unwrapped", 'W', OUTSIDE, 1, "outside",                                   \

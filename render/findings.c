@@ -11,6 +11,7 @@
 #include "base/timefmt.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
+#include "analyses/writers.h"
 
 enum { COMMAND_MAX = 300, EVIDENCE_MAX = 1023, HOST_MAX = 512 };
 
@@ -53,6 +54,14 @@ static void add(struct report *r, uint32_t k, const struct sbx_event *e, const c
     struct sbx_findings *o = r->out;
     SBX_GROW(o->f, o->n, o->cap);
     o->f[o->n++] = (struct sbx_finding_item){k, e, b.p ? b.p : sbx_xstrndup("", 0)};
+}
+
+/* A source's file name, without its folders: the evidence stays the same
+ * wherever the run is read from. */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
 }
 
 static const char *str(const struct report *r, uint32_t id)
@@ -120,6 +129,25 @@ static void during_words(const struct report *r, const struct sbx_event *e, stru
     }
 }
 
+/* "; written by RULE: $ COMMAND, …; + line; - line" for a changed path
+ * (analyses/written.h), or "; no command names it"; add() redacts it whole
+ * and cuts it. */
+static void writers_of(const struct report *r, const char *path, struct sbx_buf *out)
+{
+    const struct sbx_written *w = sbx_written_find(&r->sum->written, path);
+    if (!w)
+        return;
+    if (!w->nby)
+        sbx_buf_adds(out, "; no command names it");
+    char cmd[COMMAND_MAX * 2 + 1];
+    for (size_t i = 0; i < w->nby; i++) {
+        command_line(r, w->by[i].command, cmd, sizeof cmd);
+        sbx_buf_addf(out, "%s %s: $ %s", i ? "," : "; written by", sbx_write_rule_words(w->by[i].rule), cmd);
+    }
+    for (size_t i = 0; i < w->nlines; i++)
+        sbx_buf_addf(out, "; %s", w->lines[i]);
+}
+
 static void collect(struct report *r)
 {
     const struct sbx_summary *s = r->sum;
@@ -159,6 +187,16 @@ static void collect(struct report *r)
             str(r, c->program), how, words.p);
     }
     sbx_buf_free(&words);
+    for (size_t i = 0; i < s->ngaps; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        const struct sbx_command *c = &g->record->u.cmd;
+        char how[32] = "exit unknown";
+        if (c->flags & SBX_CMD_EXIT_KNOWN)
+            snprintf(how, sizeof how, "exit %d", (int)c->exit);
+        add(r, SBX_F_REMOVED_FROM_LOG, g->record,
+            "%s (%s) is in Runtime's record and fits the gap between line %u and %u of %s: possibly removed from the log",
+            str(r, c->program), how, g->before->line_no, g->after->line_no, file_name(r->tl->sources[g->before->source].path));
+    }
     for (size_t i = 0; i < s->witness.nunwrapped; i++) {
         const struct sbx_event *e = s->witness.unwrapped[i];
         command_line(r, e, cmd, sizeof cmd);
@@ -235,10 +273,14 @@ static void collect(struct report *r)
         if ((e->findings & SBX_F_SYSTEM_FILES) && e->kind == SBX_EV_FILES) {
             const struct sbx_files *f = e->u.files;
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-                for (uint32_t k = 0; f && k < f->n[c]; k++)
-                    add(r, SBX_F_SYSTEM_FILES, e, "%s %s",
+                for (uint32_t k = 0; f && k < f->n[c]; k++) {
+                    struct sbx_buf by = SBX_BUF_INIT;
+                    writers_of(r, f->paths[c][k], &by);
+                    add(r, SBX_F_SYSTEM_FILES, e, "%s %s%s",
                         c == SBX_ADDED ? "added" : c == SBX_CHANGED ? "changed" : "removed",
-                        f->paths[c][k]);
+                        f->paths[c][k], by.p ? by.p : "");
+                    sbx_buf_free(&by);
+                }
         }
         if (e->findings & SBX_F_HIDDEN_TEXT) {
             command_line(r, e, cmd, sizeof cmd);

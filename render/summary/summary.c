@@ -109,6 +109,8 @@ void sbx_sum_record_words(const struct sbx_summary *s, struct sbx_buf *out)
     }
     sbx_buf_addf(out, "%zu record%s: %zu of %zu commands matched", x->records, x->records == 1 ? "" : "s",
                  x->npairs, x->checked_commands);
+    if (s->ngaps)
+        sbx_buf_addf(out, "; %zu POSSIBLY REMOVED from the log", s->ngaps);
     if (x->noutside)
         sbx_buf_addf(out, "; %zu OUTSIDE the wrapper", x->noutside);
     if (x->nmissing)
@@ -252,6 +254,22 @@ bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out)
 size_t sbx_change_count(const struct sbx_strlist *lists)
 {
     return lists[SBX_ADDED].n + lists[SBX_CHANGED].n + lists[SBX_REMOVED].n;
+}
+
+bool sbx_sum_path_at(const struct sbx_summary *s, size_t i, struct sbx_sum_path *out)
+{
+    for (int sys = 0; sys < 2; sys++) {
+        const struct sbx_strlist *lists = sys ? s->system : s->files;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+            if (i < lists[c].n) {
+                const char *p = lists[c].s[i];
+                *out = (struct sbx_sum_path){p, c, sys == 1, sbx_written_find(&s->written, p)};
+                return true;
+            }
+            i -= lists[c].n;
+        }
+    }
+    return false;
 }
 
 bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary *sum,

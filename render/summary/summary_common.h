@@ -82,6 +82,17 @@ void sbx_sum_item_words(struct sbx_sumctx *c, const struct sbx_story_item *it, s
 const char *sbx_sum_item_kind_words(const struct sbx_story_item *it);
 void sbx_sum_item_detail(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out);
 void sbx_sum_ctx_free(struct sbx_sumctx *c);
+/* The i-th changed path in the order the summaries list them (the
+ * workspace's, then the system folders'; added, changed, removed; by name),
+ * with its writers (analyses/written.h; NULL when none was worked out);
+ * false past the last. */
+struct sbx_sum_path {
+    const char *path;
+    int change; /* enum sbx_change */
+    bool system;
+    const struct sbx_written *written;
+};
+bool sbx_sum_path_at(const struct sbx_summary *s, size_t i, struct sbx_sum_path *out);
 
 void sbx_render_text(struct sbx_sumctx *c, struct sbx_buf *out);
 void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out);

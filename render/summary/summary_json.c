@@ -4,6 +4,7 @@
 #include "analyses/audit_change.h"
 #include "analyses/cmdlink.h"
 #include "analyses/secrets/secrets.h"
+#include "analyses/writers.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "base/jsonw.h"
@@ -134,6 +135,56 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* Added within schema 1: every changed path and the commands that wrote
+ * it (analyses/written.h). */
+static void written_by(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    sbx_jw_key(w, "written_by");
+    sbx_jw_array(w);
+    struct sbx_sum_path p;
+    for (size_t i = 0; sbx_sum_path_at(c->sum, i, &p); i++) {
+        const struct sbx_written *wr = p.written;
+        sbx_jw_object(w);
+        sbx_jw_key(w, "path");
+        sbx_untrusted_json_cstr(w, p.path);
+        sbx_jw_key(w, "change");
+        sbx_jw_cstr(w, verbs[p.change]);
+        sbx_jw_key(w, "system");
+        sbx_jw_bool(w, p.system);
+        sbx_jw_key(w, "by");
+        sbx_jw_array(w);
+        for (size_t k = 0; wr && k < wr->nby; k++) {
+            const struct sbx_event *e = wr->by[k].command;
+            sbx_jw_object(w);
+            sbx_jw_key(w, "rule");
+            sbx_jw_cstr(w, sbx_write_rule_words(wr->by[k].rule));
+            sbx_jw_key(w, "source");
+            sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
+            int_field(w, "line", e->line_no);
+            sbx_jw_end_object(w);
+        }
+        sbx_jw_end_array(w);
+        sbx_jw_key(w, "lines");
+        if (wr && p.system && (wr->nlines || wr->more_lines)) {
+            sbx_jw_object(w);
+            sbx_jw_key(w, "from");
+            sbx_jw_cstr(w, wr->lines_from_diff ? "diff" : "commands");
+            sbx_jw_key(w, "lines");
+            sbx_jw_array(w);
+            for (size_t k = 0; k < wr->nlines; k++)
+                sbx_untrusted_json_cstr(w, wr->lines[k]);
+            sbx_jw_end_array(w);
+            int_field(w, "more", (int64_t)wr->more_lines);
+            sbx_jw_end_object(w);
+        } else {
+            sbx_jw_null(w);
+        }
+        sbx_jw_end_object(w);
+    }
+    sbx_jw_end_array(w);
+}
+
 static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     sbx_jw_key(w, "files");
@@ -155,6 +206,7 @@ static void files(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_object(w);
     change_lists(w, c->sum->system);
     sbx_jw_end_object(w);
+    written_by(c, w);
     sbx_jw_end_object(w);
 }
 
@@ -496,6 +548,19 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_array(w);
     for (size_t i = 0; i < x->noutside; i++)
         command_entry_during(c, w, x->outside[i], true);
+    sbx_jw_key(w, "removed_from_log");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < s->ngaps; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        sbx_jw_object(w);
+        sbx_jw_key(w, "record");
+        command_entry(c, w, g->record);
+        sbx_jw_key(w, "source");
+        sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[g->before->source].path));
+        int_field(w, "after_line", g->before->line_no);
+        int_field(w, "before_line", g->after->line_no);
+        sbx_jw_end_object(w);
+    }
     sbx_jw_end_array(w);
     command_list(c, w, "missing_from_record", x->missing, x->nmissing);
     sbx_jw_key(w, "clock_skew_ms");
@@ -534,6 +599,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_object(w);
     int_field(w, "verified", (int64_t)s->hash_verified);
     int_field(w, "mismatched", (int64_t)s->hash_mismatched);
+    command_list(c, w, "mismatched_commands", s->hash_mismatches, s->nhash_mismatches);
     int_field(w, "unverifiable", (int64_t)s->hash_unverifiable);
     sbx_jw_end_object(w);
     witness_members(c, w);

@@ -9,6 +9,7 @@
 #include "analyses/secrets/secrets.h"
 #include "model/evid.h"
 #include "render/review.h"
+#include "analyses/writers.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/md.h"
@@ -54,6 +55,55 @@ static void list(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_str
     }
     if (l->n > LIST_MAX)
         more(c, out, l->n - LIST_MAX);
+}
+
+/* Which command wrote each changed path, a system file's lines beneath. */
+static void written(struct sbx_sumctx *c, struct sbx_buf *out)
+{
+    static const char *const verbs[SBX_CHANGE_COUNT] = {"added", "changed", "removed"};
+    const struct sbx_summary *s = c->sum;
+    struct sbx_sum_path p;
+    size_t i = 0;
+    if (sbx_sum_path_at(s, 0, &p))
+        sbx_buf_adds(out, "**Written by:**\n\n");
+    for (; i < LIST_MAX && sbx_sum_path_at(s, i, &p); i++) {
+        sbx_buf_adds(out, "- ");
+        code_cstr(c, out, p.path);
+        sbx_buf_addf(out, " %s", verbs[p.change]);
+        const struct sbx_written *w = p.written;
+        if (!w || !w->nby)
+            sbx_buf_adds(out, ": no command names this path");
+        for (size_t k = 0; w && k < w->nby; k++) {
+            const struct sbx_event *e = w->by[k].command;
+            char t[SBX_TIME_BUFSZ];
+            sbx_buf_addf(out, "%s by %s at %s: ", k ? ";" : "", sbx_write_rule_words(w->by[k].rule),
+                         sbx_time_format(e->start, t) + 11);
+            size_t n;
+            const char *cmd = sbx_sum_command(c, e, &n); /* redacted: a cut leaves no secret's half */
+            bool cut = n > 160;
+            if (cut)
+                for (n = 160; n > 0 && ((unsigned char)cmd[n] & 0xC0) == 0x80;)
+                    n--;
+            code(c, out, cmd, n);
+            if (cut)
+                sbx_buf_adds(out, " (cut)");
+        }
+        sbx_buf_addc(out, '\n');
+        for (size_t k = 0; w && k < w->nlines; k++) {
+            sbx_buf_adds(out, "  - ");
+            code_cstr(c, out, w->lines[k]);
+            sbx_buf_addc(out, '\n');
+        }
+        if (w && w->more_lines)
+            sbx_buf_addf(out, "  - and %zu more line%s\n", w->more_lines, w->more_lines == 1 ? "" : "s");
+    }
+    size_t rest = 0;
+    while (sbx_sum_path_at(s, i + rest, &p))
+        rest++;
+    if (rest)
+        sbx_buf_addf(out, "- %zu more changed path%s\n", rest, rest == 1 ? "" : "s");
+    if (i || rest)
+        sbx_buf_addc(out, '\n');
 }
 
 /* What the proxy saw per host: refused first, then the busiest. */
@@ -275,6 +325,8 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     sbx_buf_addc(out, '\n');
 
+    written(c, out);
+
     sbx_buf_addf(out, "**Network:** %zu refused, ", s->nrefused);
     if (s->ndenials)
         sbx_buf_addf(out, "%llu connection%s refused by the sandbox, ",
@@ -358,6 +410,21 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_clear(&words);
     sbx_sum_record_words(s, &words);
     sbx_buf_addf(out, "**Record:** %s\n\n", words.p);
+    for (size_t i = 0; i < s->ngaps && i < LIST_MAX; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        sbx_buf_addf(out, "- **possibly removed from the log** at %s, between line %u and %u of ",
+                     sbx_time_format(g->record->start, a), g->before->line_no, g->after->line_no);
+        code_cstr(c, out, sbx_display_path(c->tl->sources[g->before->source].path));
+        sbx_buf_adds(out, ": ");
+        code_cstr(c, out, sbx_str(c->tl, g->record->u.cmd.program));
+        sbx_buf_adds(out, " in ");
+        code_cstr(c, out, sbx_str(c->tl, g->record->sandbox));
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->ngaps > LIST_MAX)
+        sbx_buf_addf(out, "- %zu more possibly removed\n", s->ngaps - LIST_MAX);
+    if (s->ngaps)
+        sbx_buf_addc(out, '\n');
     for (size_t i = 0; i < s->cross.noutside && i < LIST_MAX; i++) {
         const struct sbx_event *e = s->cross.outside[i];
         sbx_buf_addf(out, "- outside the wrapper at %s: ", sbx_time_format(e->start, a));
@@ -434,6 +501,18 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     }
     sbx_buf_addf(out, "**Integrity:** stdout hash verified for %zu, %zu mismatched, %zu unverifiable\n\n",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
+    for (size_t i = 0; i < s->nhash_mismatches && i < LIST_MAX; i++) {
+        const struct sbx_event *e = s->hash_mismatches[i];
+        size_t n;
+        const char *cmd = sbx_sum_command(c, e, &n);
+        sbx_buf_addf(out, "- stdout hash mismatch at %s: ", sbx_time_format(e->start, a));
+        code(c, out, cmd, n);
+        sbx_buf_addc(out, '\n');
+    }
+    if (s->nhash_mismatches > LIST_MAX)
+        sbx_buf_addf(out, "- %zu more hash mismatches\n", s->nhash_mismatches - LIST_MAX);
+    if (s->nhash_mismatches)
+        sbx_buf_addc(out, '\n');
 
     sbx_buf_addf(out, "**Secrets:** %zu found\n\n", s->nsecrets);
     for (size_t i = 0; i < s->nsecrets && i < LIST_MAX; i++) {

@@ -6,6 +6,7 @@
 
 #include "analyses/audit_change.h"
 #include "analyses/secrets/secrets.h"
+#include "analyses/writers.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/sanitize.h"
@@ -245,6 +246,72 @@ static void files_line(struct line *l, struct sbx_buf *out)
                          s->diff_files == 1 ? "" : "s", s->diff_added_lines, s->diff_removed_lines);
         l->filter = "kind:files";
         emit(l, out);
+    }
+}
+
+/* Which command wrote each changed path, on rows of the Files topic: each
+ * writer by its rule and where it was logged (Enter leads to the first;
+ * the command lines are in the markdown and the files view), the paths no
+ * command names together, then a system file's lines. */
+static void written_lines(struct line *l, struct sbx_buf *out)
+{
+    const struct sbx_summary *s = l->c->sum;
+    struct sbx_sum_path p;
+    size_t n = 0, named = 0, unnamed = 0;
+    bool system = false;
+    /* one source logged every writer (the usual case): named once, at the end */
+    int one_source = -1;
+    for (size_t k = 0; sbx_sum_path_at(s, k, &p); k++)
+        for (size_t j = 0; p.written && j < p.written->nby; j++) {
+            int src = p.written->by[j].command->source;
+            one_source = one_source == -1 || one_source == src ? src : -2;
+        }
+    for (; sbx_sum_path_at(s, n, &p); n++) {
+        const struct sbx_written *w = p.written;
+        system |= p.system;
+        if (!w || !w->nby)
+            continue;
+        sbx_buf_adds(&l->b, named++ ? "; " : "           written: ");
+        add_untrusted_cstr(l, p.path);
+        for (size_t k = 0; k < w->nby; k++) {
+            const struct sbx_event *e = w->by[k].command;
+            sbx_buf_addf(&l->b, "%s by %s (", k ? "," : "", sbx_write_rule_words(w->by[k].rule));
+            if (one_source < 0)
+                add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[e->source].path));
+            sbx_buf_addf(&l->b, one_source < 0 ? ":%u)" : "line %u)", e->line_no);
+            if (!l->event)
+                l->event = e;
+        }
+    }
+    if (one_source >= 0) {
+        sbx_buf_adds(&l->b, ", logged in ");
+        add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[one_source].path));
+    }
+    for (size_t k = 0; k < n && sbx_sum_path_at(s, k, &p); k++) {
+        if (p.written && p.written->nby)
+            continue;
+        sbx_buf_adds(&l->b, unnamed++ ? ", " : named ? "; no command names " : "           no command names ");
+        add_untrusted_cstr(l, p.path);
+    }
+    if (!n)
+        return;
+    l->filter = system ? "system" : "kind:files";
+    emit(l, out);
+    for (size_t k = 0; k < n && sbx_sum_path_at(s, k, &p); k++) {
+        const struct sbx_written *w = p.written;
+        if (!w || (!w->nlines && !w->more_lines))
+            continue;
+        sbx_buf_adds(&l->b, "  ");
+        add_untrusted_cstr(l, p.path);
+        sbx_buf_adds(&l->b, w->lines_from_diff ? ", lines from the diff:" : ", lines from the commands:");
+        for (size_t j = 0; j < w->nlines; j++) {
+            sbx_buf_adds(&l->b, j ? "; " : " ");
+            add_untrusted_cstr(l, w->lines[j]);
+        }
+        if (w->more_lines)
+            sbx_buf_addf(&l->b, "; and %zu more", w->more_lines);
+        l->filter = "system";
+        emit_styled(l, out, SBX_STYLE_FINDING);
     }
 }
 
@@ -598,35 +665,54 @@ static void story_first(struct line *l, struct sbx_buf *out, size_t rows_rest)
     story_lines(l, out, left ? left : 1);
 }
 
+/* A record's program, state, exit and sandbox, as the JSON's command
+ * entry gives them. */
+static void record_command(struct line *l, const struct sbx_event *e)
+{
+    add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+    bool record = e->u.cmd.flags & SBX_CMD_RECORD;
+    if (record)
+        sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
+                            : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
+    if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+        sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+    if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
+        sbx_buf_adds(&l->b, ")");
+    sbx_buf_adds(&l->b, " in ");
+    add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+}
+
 static void record_lines(struct line *l, struct sbx_buf *out)
 {
     const struct sbx_crosscheck *x = &l->c->sum->cross;
     sbx_buf_adds(&l->b, "Record:    ");
     sbx_sum_record_words(l->c->sum, &l->b);
-    bool bad = x->noutside || x->nmissing || x->nexit_mismatch || x->nunmatched_records ||
+    const struct sbx_summary *s = l->c->sum;
+    bool bad = x->noutside || s->ngaps || x->nmissing || x->nexit_mismatch || x->nunmatched_records ||
                x->nunmatched_commands; /* an uncertain skew left them unexplained */
     if (x->noutside)
         l->filter = "outside";
+    if (s->ngaps)
+        l->filter = "removed";
     emit_styled(l, out, bad ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < s->ngaps; i++) {
+        const struct sbx_gap *g = &s->gaps[i];
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(&l->b, "  %s possibly removed: ", sbx_time_format(g->record->start, t) + 11);
+        record_command(l, g->record);
+        sbx_buf_addf(&l->b, ", between line %u and %u of ", g->before->line_no, g->after->line_no);
+        add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[g->before->source].path));
+        l->event = g->record;
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s outside the wrapper: ", sbx_time_format(e->start, t) + 11);
-        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
-        bool record = e->u.cmd.flags & SBX_CMD_RECORD;
-        /* a record's state, as the JSON's "state" gives it */
-        if (record)
-            sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
-                                : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
-        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
-        if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
-            sbx_buf_adds(&l->b, ")");
-        sbx_buf_adds(&l->b, " in ");
-        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        record_command(l, e);
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
-        if (record)
+        if (e->u.cmd.flags & SBX_CMD_RECORD)
             continue; /* a record has a program, not a command line */
         size_t n;
         const char *cmd = sbx_sum_command(l->c, e, &n);
@@ -728,6 +814,23 @@ static void integrity_line(struct line *l, struct sbx_buf *out)
     sbx_buf_addf(&l->b, "Integrity: stdout hash verified for %zu, %zu mismatched, %zu unverifiable",
                  s->hash_verified, s->hash_mismatched, s->hash_unverifiable);
     emit_styled(l, out, s->hash_mismatched ? SBX_STYLE_FINDING : SBX_STYLE_NORMAL);
+    for (size_t i = 0; i < s->nhash_mismatches; i++) {
+        const struct sbx_event *e = s->hash_mismatches[i];
+        char t[SBX_TIME_BUFSZ];
+        size_t n;
+        sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->u.cmd.program));
+        sbx_buf_adds(&l->b, ": stdout does not hash to the recorded hash: $ ");
+        const char *cmd = sbx_sum_command(l->c, e, &n);
+        add_untrusted(l, cmd, n);
+        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+        sbx_buf_adds(&l->b, " in ");
+        add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
+        l->event = e;
+        l->filter = "mismatch";
+        emit_styled(l, out, SBX_STYLE_DETAIL);
+    }
 }
 
 static bool same_secret(const struct sbx_secret_found *x, const struct sbx_secret_found *y)
@@ -935,6 +1038,7 @@ static void rest(struct line *l, struct sbx_buf *out)
     run_line(l, out);
     commands_line(l, out);
     files_line(l, out);
+    written_lines(l, out);
     network_lines(l, out);
     account_lines(l, out);
     record_lines(l, out);

@@ -590,7 +590,17 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
         sbx_doc_end_line(d);
     }
     sbx_doc_field(d, "Wrapper");
-    if (e->findings & SBX_F_OUTSIDE_WRAPPER) {
+    const struct sbx_gap *gap = NULL;
+    for (size_t i = 0; l->sum && i < l->sum->ngaps && !gap; i++)
+        if (l->sum->gaps[i].record == e)
+            gap = &l->sum->gaps[i];
+    if (gap) {
+        const char *src = sbx_display_path(l->tl->sources[gap->before->source].path);
+        sbx_doc_addf(d, SBX_STYLE_OUTSIDE, "POSSIBLY REMOVED FROM THE LOG: no wrapper command is this one, and it fits "
+                     "the gap between line %u and %u of ", gap->before->line_no, gap->after->line_no);
+        untrusted(d, l, SBX_STYLE_OUTSIDE, src, strlen(src), true);
+        sbx_doc_adds(d, SBX_STYLE_OUTSIDE, " (the commands there ended before it and started after it)");
+    } else if (e->findings & SBX_F_OUTSIDE_WRAPPER) {
         sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "RAN OUTSIDE THE WRAPPER: no command in the wrapper's log is this one");
     } else {
         const struct sbx_event *w = NULL;

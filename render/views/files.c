@@ -2,7 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyses/cmdlink.h"
+#include "analyses/summary.h"
+#include "analyses/writers.h"
 #include "model/diffs.h"
 #include "render/summary/summary_common.h"
 #include "render/views/views.h"
@@ -95,7 +96,7 @@ void sbx_draw_file_row(struct sbx_grid *g, int row, const struct sbx_filetree *t
 
 /* ---- one file ---- */
 
-enum { BEFORE_MAX = 5, DIFF_LINES_MAX = 5000 };
+enum { DIFF_LINES_MAX = 5000 };
 
 static void where(struct sbx_doc *d, const struct sbx_timeline *tl, const struct sbx_event *e)
 {
@@ -127,7 +128,8 @@ static void change_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct
     sbx_doc_end_line(d);
 }
 
-static void command_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *c)
+static void command_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *c,
+                         const char *rule)
 {
     char clock[16];
     sbx_doc_set_indent(d, 4);
@@ -139,6 +141,7 @@ static void command_line(struct sbx_doc *d, struct sbx_rows_look *l, const struc
         sbx_doc_addf(d, k->exit ? SBX_STYLE_FAILED : SBX_STYLE_EXIT_OK, "  %4d", (int)k->exit);
     else
         sbx_doc_adds(d, SBX_STYLE_WARNING, "     ?");
+    sbx_doc_addf(d, SBX_STYLE_LABEL, "  %s", rule);
     sbx_doc_adds(d, SBX_STYLE_KIND, "  $ ");
     struct sbx_buf tmp = SBX_BUF_INIT;
     size_t n;
@@ -150,6 +153,37 @@ static void command_line(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     sbx_buf_free(&tmp);
     where(d, l->tl, c);
     sbx_doc_end_line(d);
+}
+
+/* The commands that name the path as a write target (analyses/written.h),
+ * each with the rule that found it; a system file's lines beneath. */
+static void written_block(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_ftnode *n)
+{
+    sbx_doc_heading(d, "Written by");
+    const struct sbx_written *w = l->sum ? sbx_written_find(&l->sum->written, n->path) : NULL;
+    if (!w || !w->nby) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, l->sum ? "No command names this path." : "Not worked out (no summary).");
+        sbx_doc_end_line(d);
+    }
+    for (size_t i = 0; w && i < w->nby; i++)
+        command_line(d, l, w->by[i].command, sbx_write_rule_words(w->by[i].rule));
+    if (w && w->nlines) {
+        sbx_doc_adds(d, SBX_STYLE_NOTE, w->lines_from_diff ? "Lines the diff adds and removes:"
+                                                           : "Lines the commands' text writes:");
+        sbx_doc_end_line(d);
+        sbx_doc_set_indent(d, 4);
+        for (size_t i = 0; i < w->nlines; i++) {
+            sbx_doc_adds(d, SBX_STYLE_NORMAL, "    ");
+            sbx_doc_untrusted(d, w->lines[i][0] == '+' ? SBX_STYLE_DIFF_ADD : SBX_STYLE_DIFF_DEL, w->lines[i],
+                              strlen(w->lines[i]), true);
+            sbx_doc_end_line(d);
+        }
+        if (w->more_lines) {
+            sbx_doc_addf(d, SBX_STYLE_NOTE, "    and %zu more", w->more_lines);
+            sbx_doc_end_line(d);
+        }
+        sbx_doc_set_indent(d, 0);
+    }
 }
 
 static enum sbx_style diff_style(enum sbx_diff_kind k)
@@ -252,23 +286,7 @@ void sbx_file_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_f
 
     diff_block(d, l, n);
 
-    const struct sbx_event *latest = t->changes[n->change0 + n->nchanges - 1].event;
-    const struct sbx_event *before[BEFORE_MAX];
-    size_t nb = sbx_commands_before(l->tl, latest, before, BEFORE_MAX);
-    sbx_doc_heading(d, "Commands that ran just before it changed (latest first)");
-    if (!nb) {
-        sbx_doc_adds(d, SBX_STYLE_NOTE,
-                     latest->start == SBX_TIME_UNKNOWN && latest->end == SBX_TIME_UNKNOWN
-                         ? "None known: the change has no time."
-                         : "None known: no command of its sandbox ran before it.");
-        sbx_doc_end_line(d);
-    }
-    for (size_t i = 0; i < nb; i++)
-        command_line(d, l, before[i]);
-    if (latest->tflags & SBX_EVT_TIME_INFERRED) {
-        sbx_doc_adds(d, SBX_STYLE_NOTE, "(the change's time is a guess: any command before it may have made it)");
-        sbx_doc_end_line(d);
-    }
+    written_block(d, l, n);
 
     sbx_doc_heading(d, n->nchanges > 1 ? "The records that name it, in time order" : "The record that names it");
     for (uint32_t i = 0; i < n->nchanges; i++)

@@ -68,7 +68,7 @@ done
 # check fails on them unless --allow skipped-lines.
 mkdir -p "$tmp/broken-run"
 cp tests/fixtures/runtime-run/* "$tmp/broken-run/"
-allowed=account-change,outside-wrapper,refused-host,secret
+allowed=account-change,removed-from-log,outside-wrapper,refused-host,secret
 printf '{"at": "2026-01-01T00:00:00Z", "kind": "command", "command": "curl evil", broken\n' >> "$tmp/broken-run/agent-run.jsonl"
 printf '\x00\x01binary' > "$tmp/broken-run/notes.bin"
 : > "$tmp/broken-run/empty.log"

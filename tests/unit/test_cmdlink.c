@@ -164,36 +164,6 @@ static void a_command_is_not_during_itself(void **state)
     fixture_free(&r);
 }
 
-static void commands_before(void **state)
-{
-    (void)state;
-    struct fixture r;
-    fixture_init(&r, "made.jsonl");
-    struct sbx_event *c[6];
-    for (int i = 0; i < 6; i++)
-        c[i] = cmd(&r, "s1", S(10 * i), S(10 * i + 1));
-    cmd(&r, "s2", S(41), S(42));
-    struct sbx_event *change = req(&r, NULL, S(45));
-    change->kind = SBX_EV_FILES;
-    struct sbx_event *early = req(&r, "s1", S(-5));
-    early->kind = SBX_EV_FILES;
-    fixture_finish(&r);
-    const struct sbx_event *out[8];
-    /* two sandboxes: a files event without one has no commands before it */
-    assert_int_equal(sbx_commands_before(&r.tl, change, out, 8), 0);
-    change->sandbox = fixture_id(&r, "s1");
-    assert_int_equal(sbx_commands_before(&r.tl, change, out, 3), 3);
-    assert_ptr_equal(out[0], c[4]);
-    assert_ptr_equal(out[1], c[3]);
-    assert_ptr_equal(out[2], c[2]);
-    assert_int_equal(sbx_commands_before(&r.tl, change, out, 8), 5);
-    assert_ptr_equal(out[4], c[0]);
-    assert_int_equal(sbx_commands_before(&r.tl, early, out, 8), 0);
-    assert_int_equal(sbx_commands_before(&r.tl, c[2], out, 8), 2); /* not itself */
-    assert_ptr_equal(out[0], c[1]);
-    fixture_free(&r);
-}
-
 static const struct sbx_event *ended_before(const struct fixture *r, const struct sbx_event *e)
 {
     struct sbx_cmdindex *ix = sbx_cmdindex_new(&r->tl);
@@ -322,7 +292,6 @@ int main(void)
         cmocka_unit_test(unknown_times),
         cmocka_unit_test(wrapper_before_record),
         cmocka_unit_test(a_command_is_not_during_itself),
-        cmocka_unit_test(commands_before),
         cmocka_unit_test(ended_just_before),
         cmocka_unit_test(index_agrees_with_scan),
     };

@@ -95,13 +95,15 @@ static void matched_and_outside(void **state)
     record(r, "s1", 3, "ls", 0, 0);
     record(r, "s1", 1004, "curl", 6, 0);
     record(r, "s1", 2001, "python3", 0, 0);
-    record(r, "s1", 1500, "curl", 0, 0); /* nobody ran this one through the wrapper */
+    /* nobody ran this one through the wrapper: it ran beside the python3
+       (one in the gap between two lines would be possibly removed, test_gaps.c) */
+    record(r, "s1", 2010, "curl", 0, 0);
     finish(r);
     const struct sbx_crosscheck *x = &r->sum.cross;
     assert_int_equal(x->records, 4);
     assert_int_equal(x->npairs, 3);
     assert_int_equal(x->noutside, 1);
-    assert_int_equal(own_start(r, x->outside[0]), T0 + 1500 * MS);
+    assert_int_equal(own_start(r, x->outside[0]), T0 + 2010 * MS);
     assert_true(x->outside[0]->findings & SBX_F_OUTSIDE_WRAPPER);
     assert_int_equal(x->nmissing, 0);
     const struct sbx_event *py = only_wrapper(r, "FOO=1");
@@ -158,9 +160,11 @@ static void window_edges(void **state)
             const struct sbx_crosscheck *x = &r->sum.cross;
             assert_int_equal(x->skew.how, SBX_SKEW_MEASURED);
             assert_int_equal(x->skew_ns, sk * MS);
-            if ((x->npairs == 5) != cases[i].matched || (x->noutside == 0) != cases[i].matched)
+            /* not matched: outside the wrapper, or possibly removed from its log */
+            size_t unexplained = x->noutside + r->sum.ngaps;
+            if ((x->npairs == 5) != cases[i].matched || (unexplained == 0) != cases[i].matched)
                 fail_msg("skew %lld ms, a record %lld ms off: %zu pairs, %zu outside; want %s",
-                         (long long)sk, (long long)cases[i].offset_ms, x->npairs, x->noutside,
+                         (long long)sk, (long long)cases[i].offset_ms, x->npairs, unexplained,
                          cases[i].matched ? "matched" : "not matched");
             done(r);
         }
@@ -263,8 +267,11 @@ static void missing_older_and_exit_mismatch(void **state)
     assert_true(x->exit_mismatch[0].wrapper->findings & SBX_F_EXIT_MISMATCH);
     assert_int_equal(x->running, 1);
     assert_int_equal(x->unread, 1);
-    /* echo, sleep and tail ran outside the wrapper */
-    assert_int_equal(x->noutside, 3);
+    /* sleep and tail ran outside the wrapper (in the background); echo fits
+       the gap between make old's line and make build's */
+    assert_int_equal(x->noutside, 2);
+    assert_int_equal(r->sum.ngaps, 1);
+    assert_int_equal(own_start(r, r->sum.gaps[0].record), T0);
     done(r);
 }
 

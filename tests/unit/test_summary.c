@@ -170,6 +170,9 @@ static void stdout_hashes(void **state)
     assert_int_equal(r->sum.hash_mismatched, 1);
     assert_int_equal(r->sum.hash_unverifiable, 2);
     assert_true(tl->order[1]->findings & SBX_F_HASH_MISMATCH);
+    /* the mismatch is named: the one command, not only a count */
+    assert_int_equal(r->sum.nhash_mismatches, 1);
+    assert_ptr_equal(r->sum.hash_mismatches[0], tl->order[1]);
     /* the verdict the views show is the one the analysis kept */
     assert_int_equal(sbx_hash_verdict(tl, tl->order[0]), SBX_HASH_VERIFIED);
     assert_int_equal(sbx_hash_verdict(tl, tl->order[1]), SBX_HASH_MISMATCH);

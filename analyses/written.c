@@ -1,0 +1,446 @@
+/* Which command wrote each file (the rule is in analyses/written.h). */
+#include "analyses/written.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses/cmdlink.h"
+#include "analyses/hostindex.h"
+#include "analyses/witness.h"
+#include "analyses/writers.h"
+#include "model/diffs.h"
+
+/* One write target of one command. */
+struct target {
+    const struct sbx_event *cmd;
+    size_t pos;      /* the command's place in the timeline's order */
+    uint8_t rule;
+    bool removes, tree;
+    char *text;      /* what it writes, when its text shows it; owned */
+    size_t textlen;
+};
+
+/* A path a target is found by; several keys share a path in a chain. */
+struct key {
+    char *name; /* owned */
+    size_t target, next; /* next: SIZE_MAX ends the chain */
+};
+
+struct index {
+    struct target *t;
+    size_t nt, capt;
+    struct key *k;
+    size_t nk, capk;
+    struct sbx_hostindex ix;
+};
+
+static void add_key(struct index *x, const char *name, size_t len, size_t target)
+{
+    SBX_GROW(x->k, x->nk, x->capk);
+    struct key *k = &x->k[x->nk];
+    k->name = sbx_xstrndup(name, len);
+    k->target = target;
+    k->next = sbx_hostindex_find(&x->ix, name, len);
+    sbx_hostindex_put(&x->ix, k->name, len, x->nk++);
+}
+
+struct collecting {
+    struct index *x;
+    const struct sbx_event *cmd;
+    size_t pos;
+    const char *cwd; /* the recorded cwd without trailing '/' */
+    size_t cwdlen;
+};
+
+static void on_target(const struct sbx_write_target *t, void *ctx)
+{
+    struct collecting *c = ctx;
+    struct index *x = c->x;
+    SBX_GROW(x->t, x->nt, x->capt);
+    x->t[x->nt] = (struct target){c->cmd, c->pos, (uint8_t)t->rule, t->removes, t->tree,
+                                  t->text ? sbx_xstrndup(t->text, t->textlen) : NULL, t->textlen};
+    size_t id = x->nt++;
+    if (t->path[0] != '/') { /* no cwd was known: the path is relative already */
+        add_key(x, t->path, t->len, id);
+        return;
+    }
+    add_key(x, t->path, t->len, id);
+    /* the workspace's name for it: relative to the recorded cwd */
+    if (c->cwdlen && t->len == c->cwdlen && memcmp(t->path, c->cwd, c->cwdlen) == 0)
+        add_key(x, ".", 1, id);
+    else if (c->cwdlen == 1 && c->cwd[0] == '/')
+        add_key(x, t->path + 1, t->len - 1, id);
+    else if (c->cwdlen && t->len > c->cwdlen + 1 && memcmp(t->path, c->cwd, c->cwdlen) == 0 &&
+             t->path[c->cwdlen] == '/')
+        add_key(x, t->path + c->cwdlen + 1, t->len - c->cwdlen - 1, id);
+}
+
+static void build_index(const struct sbx_timeline *tl, const struct sbx_witnesses *w, struct index *x)
+{
+    struct sbx_buf scratch = SBX_BUF_INIT;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) ||
+            !(e->u.cmd.command.flags & SBX_TEXT_PRESENT) || (w && sbx_witness_is_second(w, e)))
+            continue;
+        size_t n;
+        const char *text = sbx_text_get(tl, e, &e->u.cmd.command, &scratch, &n);
+        const char *cwd = sbx_str(tl, e->u.cmd.cwd);
+        size_t cwdlen = strlen(cwd);
+        while (cwdlen > 1 && cwd[cwdlen - 1] == '/')
+            cwdlen--;
+        struct collecting c = {x, e, i, cwd, cwd[0] == '/' ? cwdlen : 0};
+        /* a relative cwd says nothing of where the workspace is */
+        sbx_write_targets(text, n, cwd[0] == '/' ? cwd : NULL, on_target, &c);
+    }
+    sbx_buf_free(&scratch);
+}
+
+static void index_free(struct index *x)
+{
+    for (size_t i = 0; i < x->nt; i++)
+        free(x->t[i].text);
+    for (size_t i = 0; i < x->nk; i++)
+        free(x->k[i].name);
+    free(x->t);
+    free(x->k);
+    sbx_hostindex_free(&x->ix);
+}
+
+/* ---- the paths the files events name ---- */
+
+struct naming {
+    const char *path;
+    const struct sbx_event *rec;
+    uint8_t change;
+    bool system;
+};
+
+static int naming_cmp(const void *a, const void *b)
+{
+    const struct naming *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    if (c)
+        return c;
+    return x->rec->start < y->rec->start ? -1 : x->rec->start > y->rec->start;
+}
+
+/* A candidate for one path: a target found by it, and whether some record
+ * takes it. */
+struct cand {
+    size_t target, pos; /* pos: the command's, so timeline order */
+    uint32_t sandbox;
+    bool removes;
+    bool taken;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->sandbox != y->sandbox)
+        return x->sandbox < y->sandbox ? -1 : 1;
+    if (x->removes != y->removes)
+        return x->removes ? 1 : -1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+struct cands {
+    struct cand *v;
+    size_t n, cap;
+};
+
+/* The targets named by path p: p's own keys, and its folders' trees. */
+static void find_candidates(const struct index *x, const char *p, uint32_t only, struct cands *out)
+{
+    size_t len = strlen(p);
+    bool exact = true;
+    for (;;) {
+        for (size_t k = sbx_hostindex_find(&x->ix, p, len); k != SIZE_MAX; k = x->k[k].next) {
+            const struct target *t = &x->t[x->k[k].target];
+            if (!exact && !t->tree)
+                continue;
+            SBX_GROW(out->v, out->n, out->cap);
+            out->v[out->n++] = (struct cand){x->k[k].target, t->pos, t->cmd->sandbox ? t->cmd->sandbox : only,
+                                             t->removes, false};
+        }
+        if (len == 1 && (p[0] == '/' || p[0] == '.'))
+            break;
+        size_t s = len;
+        while (s > 0 && p[s - 1] != '/')
+            s--;
+        exact = false;
+        if (s == 0) {
+            p = ".";
+            len = 1;
+        } else {
+            len = s > 1 ? s - 1 : 1; /* "/etc/hosts" -> "/etc" -> "/" */
+        }
+    }
+}
+
+static bool is_watch(const struct sbx_timeline *tl, const struct sbx_event *rec)
+{
+    return strncmp(tl->sources[rec->source].format, "runtime-", 8) == 0 &&
+           rec->start != SBX_TIME_UNKNOWN && !(rec->tflags & SBX_EVT_TIME_INFERRED);
+}
+
+/* The latest time a record without a file watch gives, per sandbox and
+ * kind (write or remove): every candidate that started by then is taken.
+ * INT64_MAX: a record whose time is a guess (any command). */
+struct bound {
+    uint32_t sandbox; /* 0: a record with no sandbox, in a run of several */
+    bool removes;
+    int64_t until;
+};
+
+static int bound_cmp(const void *a, const void *b)
+{
+    const struct bound *x = a, *y = b;
+    if (x->sandbox != y->sandbox)
+        return x->sandbox < y->sandbox ? -1 : 1;
+    return x->removes - y->removes;
+}
+
+static int64_t record_time(const struct sbx_event *rec)
+{
+    return rec->start == SBX_TIME_UNKNOWN || (rec->tflags & SBX_EVT_TIME_INFERRED) ? INT64_MAX
+                                                                                  : rec->start;
+}
+
+static bool started_by(const struct target *t, int64_t until)
+{
+    return until == INT64_MAX || (t->cmd->start != SBX_TIME_UNKNOWN && t->cmd->start <= until);
+}
+
+static const struct bound *bound_of(const struct bound *b, size_t n, uint32_t sandbox, bool removes)
+{
+    struct bound key = {sandbox, removes, 0};
+    return n ? bsearch(&key, b, n, sizeof *b, bound_cmp) : NULL;
+}
+
+/* The candidates of group (sandbox, removes): [*lo, *hi) of the sorted list. */
+static void group_of(const struct cands *cs, uint32_t sandbox, bool removes, size_t *lo, size_t *hi)
+{
+    struct cand key = {0, 0, sandbox, removes, false};
+    size_t a = 0, b = cs->n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (cand_cmp(&cs->v[m], &key) < 0)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *lo = b = a;
+    while (b < cs->n && cs->v[b].sandbox == sandbox && cs->v[b].removes == removes)
+        b++;
+    *hi = b;
+}
+
+/* A file watch takes the last candidate of its group to start by its time
+ * (the group is in timeline order, which is by start). */
+static void take_watch(const struct index *x, struct cands *cs, uint32_t sandbox, bool removes,
+                       int64_t t)
+{
+    size_t lo, hi;
+    group_of(cs, sandbox, removes, &lo, &hi);
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (started_by(&x->t[cs->v[m].target], t))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    size_t first;
+    group_of(cs, sandbox, removes, &first, &hi);
+    if (lo > first)
+        cs->v[lo - 1].taken = true;
+}
+
+static int writer_cmp(const void *a, const void *b)
+{
+    const struct sbx_writer *x = a, *y = b;
+    int c = sbx_event_cmp(x->command, y->command);
+    return c ? c : (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+static void add_line(struct sbx_written *w, char sign, const char *s, size_t n)
+{
+    if (w->nlines >= SBX_WRITTEN_LINES_MAX) {
+        w->more_lines++;
+        return;
+    }
+    w->lines = sbx_xrealloc(w->lines, (w->nlines + 1) * sizeof *w->lines);
+    char *l = sbx_xmalloc(n + 3);
+    l[0] = sign;
+    l[1] = ' ';
+    memcpy(l + 2, s, n);
+    l[n + 2] = '\0';
+    w->lines[w->nlines++] = l;
+}
+
+/* A system path's lines: the diff's, else its writers' text. */
+static void system_lines(const struct sbx_timeline *tl, const struct index *x, struct sbx_written *w,
+                         const struct cands *cs)
+{
+    const struct sbx_diff_file *f = sbx_diff_find(tl, w->path);
+    if (f) {
+        struct sbx_diff_iter it;
+        struct sbx_diff_line line;
+        sbx_diff_iter_init(&it, tl, f);
+        while (sbx_diff_next(&it, &line))
+            if (line.kind == SBX_DIFF_ADD || line.kind == SBX_DIFF_DEL)
+                add_line(w, line.kind == SBX_DIFF_ADD ? '+' : '-', line.text + 1, line.len ? line.len - 1 : 0);
+        w->lines_from_diff = true;
+        return;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct target *t = &x->t[cs->v[i].target];
+        if (!cs->v[i].taken || !t->text)
+            continue;
+        for (size_t s = 0; s < t->textlen;) {
+            size_t e = s;
+            while (e < t->textlen && t->text[e] != '\n')
+                e++;
+            if (e > s || e < t->textlen)
+                add_line(w, '+', t->text + s, e - s);
+            s = e + 1;
+        }
+    }
+}
+
+static void add_bound(struct bound **b, size_t *n, size_t *cap, uint32_t sandbox, bool removes,
+                      int64_t until)
+{
+    for (size_t i = *n; i-- > 0;) /* a path's records rarely span many sandboxes */
+        if ((*b)[i].sandbox == sandbox && (*b)[i].removes == removes) {
+            if (until > (*b)[i].until)
+                (*b)[i].until = until;
+            return;
+        }
+    SBX_GROW(*b, *n, *cap);
+    (*b)[(*n)++] = (struct bound){sandbox, removes, until};
+}
+
+static void settle_path(const struct sbx_timeline *tl, const struct index *x, const struct naming *nm,
+                        size_t n, uint32_t only, struct sbx_written *w)
+{
+    struct cands cs = {0};
+    find_candidates(x, nm[0].path, only, &cs);
+    if (cs.n)
+        qsort(cs.v, cs.n, sizeof *cs.v, cand_cmp);
+    struct bound *b = NULL;
+    size_t nb = 0, capb = 0;
+    bool any_sandbox[2] = {false, false};
+    int64_t any_until[2] = {INT64_MIN, INT64_MIN};
+    for (size_t i = 0; i < n; i++) {
+        const struct sbx_event *rec = nm[i].rec;
+        uint32_t sb = rec->sandbox ? rec->sandbox : only;
+        bool removes = nm[i].change == SBX_REMOVED;
+        w->system |= nm[i].system;
+        if (is_watch(tl, rec) && sb) {
+            take_watch(x, &cs, sb, removes, rec->start);
+        } else if (!sb) {
+            any_sandbox[removes] = true;
+            if (record_time(rec) > any_until[removes])
+                any_until[removes] = record_time(rec);
+        } else {
+            add_bound(&b, &nb, &capb, sb, removes, record_time(rec));
+        }
+    }
+    if (nb)
+        qsort(b, nb, sizeof *b, bound_cmp);
+    for (size_t i = 0; i < cs.n; i++) {
+        struct cand *c = &cs.v[i];
+        const struct target *t = &x->t[c->target];
+        const struct bound *bd = bound_of(b, nb, c->sandbox, c->removes);
+        if ((bd && started_by(t, bd->until)) || (any_sandbox[c->removes] && started_by(t, any_until[c->removes])))
+            c->taken = true;
+    }
+    free(b);
+    size_t taken = 0;
+    for (size_t i = 0; i < cs.n; i++)
+        taken += cs.v[i].taken;
+    w->by = taken ? sbx_xmalloc(taken * sizeof *w->by) : NULL;
+    for (size_t i = 0; i < cs.n; i++)
+        if (cs.v[i].taken)
+            w->by[w->nby++] = (struct sbx_writer){x->t[cs.v[i].target].cmd, x->t[cs.v[i].target].rule};
+    if (w->nby > 1) {
+        qsort(w->by, w->nby, sizeof *w->by, writer_cmp);
+        size_t k = 1;
+        for (size_t i = 1; i < w->nby; i++)
+            if (w->by[i].command != w->by[k - 1].command || w->by[i].rule != w->by[k - 1].rule)
+                w->by[k++] = w->by[i];
+        w->nby = k;
+    }
+    if (w->system)
+        system_lines(tl, x, w, &cs);
+    free(cs.v);
+}
+
+void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
+                     struct sbx_written_list *out)
+{
+    memset(out, 0, sizeof *out);
+    struct naming *nm = NULL;
+    size_t nn = 0, cap = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->kind != SBX_EV_FILES || !e->u.files || (e->u.files->flags & SBX_FILES_OPERATION))
+            continue;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
+            for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
+                SBX_GROW(nm, nn, cap);
+                nm[nn++] = (struct naming){e->u.files->paths[c][k], e, (uint8_t)c, e->u.files->root != 0};
+            }
+    }
+    if (!nn)
+        return;
+    qsort(nm, nn, sizeof *nm, naming_cmp);
+    struct index x = {NULL, 0, 0, NULL, 0, 0, SBX_HOSTINDEX_INIT};
+    build_index(tl, w, &x);
+    uint32_t only = sbx_only_sandbox(tl);
+    size_t npaths = 0;
+    for (size_t i = 0; i < nn; i++)
+        npaths += i == 0 || strcmp(nm[i].path, nm[i - 1].path) != 0;
+    out->v = sbx_xcalloc(npaths, sizeof *out->v);
+    for (size_t i = 0; i < nn;) {
+        size_t j = i + 1;
+        while (j < nn && strcmp(nm[j].path, nm[i].path) == 0)
+            j++;
+        struct sbx_written *wr = &out->v[out->n++];
+        wr->path = sbx_xstrndup(nm[i].path, strlen(nm[i].path));
+        settle_path(tl, &x, nm + i, j - i, only, wr);
+        i = j;
+    }
+    index_free(&x);
+    free(nm);
+}
+
+void sbx_written_free(struct sbx_written_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].path);
+        free(l->v[i].by);
+        for (size_t k = 0; k < l->v[i].nlines; k++)
+            free(l->v[i].lines[k]);
+        free(l->v[i].lines);
+    }
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+const struct sbx_written *sbx_written_find(const struct sbx_written_list *l, const char *path)
+{
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(l->v[mid].path, path);
+        if (c == 0)
+            return &l->v[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}

@@ -1,0 +1,72 @@
+/* Which command wrote each file: for every path a files event adds,
+ * changes or removes (a recorder's files line, a manifest pair, a diff,
+ * Runtime's sandbox.files.changed; sandboxio's file operations name no
+ * path), the wrapper commands that name it as a write target
+ * (analyses/writers.h), by evidence:
+ *
+ *   - the command is in the record's sandbox (a record without one, in a
+ *     run of several sandboxes: any sandbox) and started at or before the
+ *     record's time (a manifest's or diff's time is a guess: any command);
+ *   - a removed path takes targets that remove (rm, mv's source, a patch
+ *     deleting it); an added or changed one targets that write;
+ *   - the target is the path itself, or a folder above it that the command
+ *     writes as a tree (rm -r, cp -r, mv, git checkout --, patch ran in
+ *     cwd);
+ *   - a target's path is the one the files event gives: absolute paths as
+ *     they are, a relative one (the workspace) relative to the command's
+ *     recorded cwd;
+ *   - a file watch (Runtime's sandbox.files.changed) saw the change when
+ *     it happened: of the commands its record would take, only the last to
+ *     start at or before its time.
+ * A second witness of a command (model: analyses/witness.h) is not counted
+ * again. Targets are indexed by path (a hash), so the work is linear in the
+ * commands and the files events' paths, never per pair.
+ *
+ * For paths under a system root (/etc …) the lines added and removed: the
+ * diff's, when a diff names the path; else what the writers' own text
+ * wrote (echo, printf, a heredoc, tee), as added lines.
+ *
+ * Ownership: the summary owns the list (sbx_written_free); commands in it
+ * belong to the timeline. */
+#ifndef SBX_WRITTEN_H
+#define SBX_WRITTEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/timeline.h"
+
+struct sbx_witnesses;
+
+struct sbx_writer {
+    const struct sbx_event *command; /* a command of the wrapper's log */
+    uint8_t rule;                    /* enum sbx_write_rule */
+};
+
+struct sbx_written {
+    char *path;                /* as the files events name it; owned */
+    bool system;               /* named by a files event under a system root */
+    struct sbx_writer *by;     /* in timeline order; owned. None: no command names it */
+    size_t nby;
+    char **lines;              /* system paths: "+ text" or "- text", at most
+                                  SBX_WRITTEN_LINES_MAX; owned */
+    size_t nlines, more_lines; /* shown, and left out past the limit */
+    bool lines_from_diff;      /* the lines are a diff's, else the commands' text */
+};
+
+#define SBX_WRITTEN_LINES_MAX 20
+
+struct sbx_written_list {
+    struct sbx_written *v; /* sorted by path (strcmp) */
+    size_t n;
+};
+
+/* Fills out for the finished timeline (after the witnesses). */
+void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
+                     struct sbx_written_list *out);
+void sbx_written_free(struct sbx_written_list *l);
+/* The entry of a path as the files events name it, or NULL. */
+const struct sbx_written *sbx_written_find(const struct sbx_written_list *l, const char *path);
+
+#endif

@@ -1,0 +1,126 @@
+/* Tests for analyses/writers: command lines to write targets and the rules
+ * that found them, as a table in tests/unit/cases/writers.test (positives
+ * and negatives), and hostile input (unbalanced quotes, NUL, a long line)
+ * in linear time. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "analyses/writers.h"
+#include "base/buf.h"
+#include "tests/unit/cases.h"
+
+/* Each target as "rule|path", then "|removes", "|tree", "|text=…". */
+struct got {
+    struct sbx_buf t[CASES_MAX_FIELDS];
+    size_t n, calls;
+};
+
+static void collect(const struct sbx_write_target *t, void *ctx)
+{
+    struct got *g = ctx;
+    if (g->calls++ >= CASES_MAX_FIELDS)
+        return;
+    struct sbx_buf *b = &g->t[g->n++];
+    sbx_buf_addf(b, "%s|%.*s", sbx_write_rule_words(t->rule), (int)t->len, t->path);
+    if (t->removes)
+        sbx_buf_adds(b, "|removes");
+    if (t->tree)
+        sbx_buf_adds(b, "|tree");
+    if (t->text) {
+        sbx_buf_adds(b, "|text=");
+        sbx_buf_add(b, t->text, t->textlen);
+    }
+    sbx_buf_addc(b, '\0');
+}
+
+/* A case: the command line, its cwd, then one field a target (a single
+ * empty field: none). */
+static void check_case(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    if (c->n < 3)
+        case_fail(c, "a case is a command line, a cwd and its targets");
+    struct got g = {0};
+    size_t calls = sbx_write_targets(c->field[0], c->len[0], c->field[1], collect, &g);
+    size_t want = c->n == 3 && c->len[2] == 0 ? 0 : c->n - 2;
+    if (calls != want || g.calls != calls)
+        case_fail(c, "targets of [%s] in [%s]: %zu, want %zu (first: [%s])", c->field[0], c->field[1],
+                  calls, want, g.n ? g.t[0].p : "");
+    for (size_t i = 0; i < want && i < g.n; i++)
+        if (strcmp(g.t[i].p, c->field[2 + i]) != 0)
+            case_fail(c, "target %zu of [%s]:\ngot  [%s]\nwant [%s]", i + 1, c->field[0], g.t[i].p,
+                      c->field[2 + i]);
+    for (size_t i = 0; i < CASES_MAX_FIELDS; i++)
+        sbx_buf_free(&g.t[i]);
+}
+
+static void test_case_file(void **state)
+{
+    (void)state;
+    cases_run("writers.test", check_case, NULL);
+}
+
+static void count(const struct sbx_write_target *t, void *ctx)
+{
+    (void)t;
+    ++*(size_t *)ctx;
+}
+
+/* Unbalanced quotes, NUL bytes and groups that never close end at the end
+ * of the input; a megabyte of redirections is read in linear time. */
+static void test_hostile(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"echo 'a > b", "echo \"$(x > y", "cat <<EOF", "> ", "2>&",
+                                        "sed -i", "cp", "mv -t", "patch -p", "(((((", ")))",
+                                        "bash -c", "git -C", "python3 -c", "echo $'\\x", NULL};
+    for (const char *const *l = lines; *l; l++) {
+        size_t n = 0;
+        sbx_write_targets(*l, strlen(*l), "/w", count, &n);
+    }
+    char nul[] = "echo a > x\0y; echo b > z";
+    size_t got = 0;
+    sbx_write_targets(nul, sizeof nul - 1, "/w", count, &got);
+    assert_int_equal(got, 1); /* z; a name with a NUL in it is no file's */
+
+    struct sbx_buf big = SBX_BUF_INIT;
+    for (int i = 0; i < 100000; i++)
+        sbx_buf_adds(&big, "echo a >> f; ");
+    clock_t t0 = clock();
+    got = 0;
+    sbx_write_targets(big.p, big.len, "/w", count, &got);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    assert_int_equal(got, 100000);
+    assert_true(secs < 2.0);
+    sbx_buf_free(&big);
+}
+
+/* Every rule has words, and no two rules share them. */
+static void test_rule_words(void **state)
+{
+    (void)state;
+    for (int i = 0; i < SBX_WRITE_RULE_COUNT; i++) {
+        assert_true(sbx_write_rule_words(i)[0] != '\0');
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(sbx_write_rule_words(i), sbx_write_rule_words(j));
+    }
+    assert_string_equal(sbx_write_rule_words(SBX_WRITE_RULE_COUNT), "?");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_case_file),
+        cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_rule_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

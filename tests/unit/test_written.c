@@ -1,0 +1,232 @@
+/* Tests for analyses/written: which command wrote each changed path — by
+ * the path named as a write target, in the record's sandbox, before the
+ * record; removals by removing targets; folders' trees; a file watch's
+ * narrowing to the last command before it; a system file's lines from a
+ * command's text; and linear time over many commands and records. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "analyses/written.h"
+#include "analyses/writers.h"
+#include "tests/unit/fixture.h"
+
+#define T0 (INT64_C(1780000000) * FX_S)
+
+static struct sbx_event *cmd_in(struct fixture *fx, const char *sb, int64_t at, const char *line,
+                                const char *cwd)
+{
+    struct sbx_event *e = fixture_command(fx, sb, at, 10, line, 0);
+    e->u.cmd.cwd = fixture_id(fx, cwd);
+    return e;
+}
+
+static const struct sbx_written *run(struct fixture *fx, struct sbx_written_list *out, const char *path)
+{
+    fixture_finish(fx);
+    sbx_written_run(&fx->tl, NULL, out);
+    return sbx_written_find(out, path);
+}
+
+/* The writer's command line and rule, as "rule: line". */
+static void assert_writer(const struct fixture *fx, const struct sbx_written *w, size_t i,
+                          const char *rule, const char *line)
+{
+    assert_non_null(w);
+    assert_true(i < w->nby);
+    assert_string_equal(sbx_write_rule_words(w->by[i].rule), rule);
+    struct sbx_buf b = SBX_BUF_INIT;
+    size_t n;
+    const char *s = sbx_text_get(&fx->tl, w->by[i].command, &w->by[i].command->u.cmd.command, &b, &n);
+    assert_int_equal(n, strlen(line));
+    assert_memory_equal(s, line, n);
+    sbx_buf_free(&b);
+}
+
+/* The story: sed -i, a heredoc, rm, echo >>; the commands that name no
+ * path (git, sleep) and one after the record are not writers. */
+static void test_story(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    cmd_in(&fx, "sb", T0, "git status --short", "/work");
+    cmd_in(&fx, "sb", T0 + 1 * FX_S, "sed -i 's/a/b/' src/dates.py", "/work");
+    cmd_in(&fx, "sb", T0 + 2 * FX_S, "cat > tests/t.py <<'EOF'\nx = 1\nEOF", "/work");
+    cmd_in(&fx, "sb", T0 + 3 * FX_S, "rm README.md", "/work");
+    cmd_in(&fx, "sb", T0 + 4 * FX_S, "echo '203.0.113.50 pypi.org' >> /etc/hosts", "/work");
+    cmd_in(&fx, "sb", T0 + 5 * FX_S, "sleep 1", "/work");
+    struct sbx_event *f = fixture_files(&fx, "sb", T0 + 6 * FX_S, NULL);
+    fixture_path(&fx, f, SBX_CHANGED, "src/dates.py");
+    fixture_path(&fx, f, SBX_ADDED, "tests/t.py");
+    fixture_path(&fx, f, SBX_REMOVED, "README.md");
+    fixture_path(&fx, f, SBX_ADDED, "notes.txt");
+    struct sbx_event *etc = fixture_files(&fx, "sb", T0 + 6 * FX_S, "/etc");
+    fixture_path(&fx, etc, SBX_CHANGED, "/etc/hosts");
+    cmd_in(&fx, "sb", T0 + 7 * FX_S, "echo late > src/dates.py", "/work");
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "src/dates.py");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, "sed -i", "sed -i 's/a/b/' src/dates.py");
+    assert_false(w->system);
+    assert_int_equal(w->nlines, 0);
+    w = sbx_written_find(&l, "tests/t.py");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, "heredoc", "cat > tests/t.py <<'EOF'\nx = 1\nEOF");
+    w = sbx_written_find(&l, "README.md");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, "rm", "rm README.md");
+    w = sbx_written_find(&l, "notes.txt");
+    assert_non_null(w);
+    assert_int_equal(w->nby, 0); /* no command names it */
+    w = sbx_written_find(&l, "/etc/hosts");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, ">> redirection", "echo '203.0.113.50 pypi.org' >> /etc/hosts");
+    assert_true(w->system);
+    assert_false(w->lines_from_diff);
+    assert_int_equal(w->nlines, 1);
+    assert_string_equal(w->lines[0], "+ 203.0.113.50 pypi.org");
+    assert_null(sbx_written_find(&l, "src"));
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
+/* A removed path takes removing targets only; a written one writing
+ * targets only; another sandbox's command is no writer; a folder's tree
+ * (rm -r, cp -r) covers the paths beneath it, a plain target does not. */
+static void test_kinds_sandboxes_trees(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    cmd_in(&fx, "a", T0, "echo x > gone.txt", "/w");
+    cmd_in(&fx, "a", T0 + FX_S, "rm gone.txt", "/w");
+    cmd_in(&fx, "b", T0 + FX_S, "echo y > kept.txt", "/w");
+    cmd_in(&fx, "a", T0 + 2 * FX_S, "rm -rf build", "/w");
+    cmd_in(&fx, "a", T0 + 2 * FX_S, "touch dist", "/w");
+    cmd_in(&fx, "a", T0 + 3 * FX_S, "cd sub && cp -r ../tpl out/", "/w");
+    struct sbx_event *f = fixture_files(&fx, "a", T0 + 5 * FX_S, NULL);
+    fixture_path(&fx, f, SBX_REMOVED, "gone.txt");
+    fixture_path(&fx, f, SBX_ADDED, "kept.txt");
+    fixture_path(&fx, f, SBX_REMOVED, "build/lib/x.o");
+    fixture_path(&fx, f, SBX_ADDED, "dist/app");
+    fixture_path(&fx, f, SBX_ADDED, "sub/out/tpl/a.txt");
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "gone.txt");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, "rm", "rm gone.txt");
+    assert_int_equal(sbx_written_find(&l, "kept.txt")->nby, 0);
+    w = sbx_written_find(&l, "build/lib/x.o");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, "rm", "rm -rf build");
+    assert_int_equal(sbx_written_find(&l, "dist/app")->nby, 0);
+    w = sbx_written_find(&l, "sub/out/tpl/a.txt");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, "cp", "cd sub && cp -r ../tpl out/");
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
+/* A file watch (a Runtime source) takes the last naming command to start
+ * by its time; a recorder's record every one before it. */
+static void test_watch_narrows(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    uint32_t ev = sbx_timeline_add_source(&fx.tl, "runtime-events.jsonl", NULL, 0, SBX_DATA_HEAP);
+    fx.tl.sources[ev].format = "runtime-events";
+    cmd_in(&fx, "sb", T0, "echo 1 > app.cfg", "/w");
+    cmd_in(&fx, "sb", T0 + 2 * FX_S, "echo 2 >> app.cfg", "/w");
+    cmd_in(&fx, "sb", T0 + 4 * FX_S, "echo 3 >> app.cfg", "/w");
+    cmd_in(&fx, "sb", T0 + 4 * FX_S, "echo 4 >> other.cfg", "/w");
+    struct sbx_event *watch = fixture_files(&fx, "sb", T0 + 3 * FX_S, "/w");
+    watch->source = (uint16_t)ev;
+    fixture_path(&fx, watch, SBX_CHANGED, "/w/app.cfg");
+    struct sbx_event *rec = fixture_files(&fx, "sb", T0 + 9 * FX_S, NULL);
+    fixture_path(&fx, rec, SBX_CHANGED, "other.cfg");
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "/w/app.cfg");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, ">> redirection", "echo 2 >> app.cfg");
+    w = sbx_written_find(&l, "other.cfg");
+    assert_int_equal(w->nby, 1);
+    assert_writer(&fx, w, 0, ">> redirection", "echo 4 >> other.cfg");
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
+/* Every writer of a path in time order, each once per rule; a record with
+ * no time of its own (a manifest's, a diff's) takes every command. */
+static void test_several_writers(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    cmd_in(&fx, "sb", T0 + 2 * FX_S, "tee -a log.txt", "/w");
+    cmd_in(&fx, "sb", T0, "echo a > log.txt; echo b >> log.txt; echo c >> log.txt", "/w");
+    struct sbx_event *f = fixture_files(&fx, NULL, T0 + FX_S, NULL);
+    f->tflags |= SBX_EVT_TIME_INFERRED;
+    fixture_path(&fx, f, SBX_CHANGED, "log.txt");
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "log.txt");
+    assert_int_equal(w->nby, 3);
+    assert_writer(&fx, w, 0, "> redirection", "echo a > log.txt; echo b >> log.txt; echo c >> log.txt");
+    assert_writer(&fx, w, 1, ">> redirection", "echo a > log.txt; echo b >> log.txt; echo c >> log.txt");
+    assert_writer(&fx, w, 2, "tee", "tee -a log.txt");
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
+/* 20,000 commands writing one path each and the same path, named by 5,000
+ * records: the targets are found by hash, the records per path once. */
+static void test_linear(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    enum { N = 20000, R = 5000 };
+    char line[64];
+    for (int i = 0; i < N; i++) {
+        snprintf(line, sizeof line, "echo %d >> f%d && echo x >> same", i, i);
+        cmd_in(&fx, "sb", T0 + i * FX_MS, line, "/w");
+    }
+    struct sbx_event *f = fixture_files(&fx, "sb", T0 + N * FX_MS, NULL);
+    for (int i = 0; i < N; i++) {
+        snprintf(line, sizeof line, "f%d", i);
+        fixture_path(&fx, f, SBX_CHANGED, line);
+    }
+    for (int r = 0; r < R; r++) {
+        struct sbx_event *g = fixture_files(&fx, "sb", T0 + (N + r) * FX_MS, NULL);
+        fixture_path(&fx, g, SBX_CHANGED, "same");
+    }
+    clock_t t0 = clock();
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "same");
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    assert_int_equal(w->nby, N);
+    assert_int_equal(sbx_written_find(&l, "f123")->nby, 1);
+    assert_int_equal(l.n, N + 1);
+    assert_true(secs < 3.0);
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_story),
+        cmocka_unit_test(test_kinds_sandboxes_trees),
+        cmocka_unit_test(test_watch_narrows),
+        cmocka_unit_test(test_several_writers),
+        cmocka_unit_test(test_linear),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

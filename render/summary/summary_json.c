@@ -548,6 +548,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_array(w);
     for (size_t i = 0; i < x->noutside; i++)
         command_entry_during(c, w, x->outside[i], true);
+    sbx_jw_end_array(w);
     sbx_jw_key(w, "removed_from_log");
     sbx_jw_array(w);
     for (size_t i = 0; i < s->ngaps; i++) {

@@ -87,6 +87,9 @@ static void written(struct sbx_sumctx *c, struct sbx_buf *out)
             code(c, out, cmd, n);
             if (cut)
                 sbx_buf_adds(out, " (cut)");
+            sbx_buf_adds(out, " (");
+            code_cstr(c, out, sbx_display_path(c->tl->sources[e->source].path));
+            sbx_buf_addf(out, " line %u)", (unsigned)e->line_no);
         }
         sbx_buf_addc(out, '\n');
         for (size_t k = 0; w && k < w->nlines; k++) {
@@ -235,6 +238,21 @@ void sbx_render_markdown(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     facts(c, out);
     review_part(c, out);
+}
+
+/* A command's program, and for a record its state and exit ("curl (exited,
+ * exit 0)"), as the JSON's "state" and "exit" give them. */
+static void record_program(struct sbx_sumctx *c, struct sbx_buf *out, const struct sbx_event *e)
+{
+    code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
+    bool record = e->u.cmd.flags & SBX_CMD_RECORD;
+    if (record)
+        sbx_buf_adds(out, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
+                          : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
+    if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
+        sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+    if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
+        sbx_buf_adds(out, ")");
 }
 
 static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
@@ -416,7 +434,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
                      sbx_time_format(g->record->start, a), g->before->line_no, g->after->line_no);
         code_cstr(c, out, sbx_display_path(c->tl->sources[g->before->source].path));
         sbx_buf_adds(out, ": ");
-        code_cstr(c, out, sbx_str(c->tl, g->record->u.cmd.program));
+        record_program(c, out, g->record);
         sbx_buf_adds(out, " in ");
         code_cstr(c, out, sbx_str(c->tl, g->record->sandbox));
         sbx_buf_addc(out, '\n');
@@ -428,16 +446,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     for (size_t i = 0; i < s->cross.noutside && i < LIST_MAX; i++) {
         const struct sbx_event *e = s->cross.outside[i];
         sbx_buf_addf(out, "- outside the wrapper at %s: ", sbx_time_format(e->start, a));
-        code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
-        bool record = e->u.cmd.flags & SBX_CMD_RECORD;
-        /* a record's state, as the JSON's "state" gives it (as the text) */
-        if (record)
-            sbx_buf_adds(out, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
-                              : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
-        if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
-        if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
-            sbx_buf_adds(out, ")");
+        record_program(c, out, e);
         sbx_buf_adds(out, " in ");
         code_cstr(c, out, sbx_str(c->tl, e->sandbox));
         id_tag(c, out, e);
@@ -506,6 +515,10 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
         size_t n;
         const char *cmd = sbx_sum_command(c, e, &n);
         sbx_buf_addf(out, "- stdout hash mismatch at %s: ", sbx_time_format(e->start, a));
+        code_cstr(c, out, sbx_str(c->tl, e->u.cmd.program));
+        sbx_buf_adds(out, " in ");
+        code_cstr(c, out, sbx_str(c->tl, e->sandbox));
+        sbx_buf_adds(out, ": ");
         code(c, out, cmd, n);
         sbx_buf_addc(out, '\n');
     }

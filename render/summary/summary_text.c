@@ -651,9 +651,7 @@ static void story_first(struct line *l, struct sbx_buf *out, size_t rows_rest)
         return;
     }
     size_t screen = SCREEN_ROWS - PROMPT_ROWS;
-    /* what the rest leaves of the screen; when it leaves less than the two
-     * rows of a short verdict and the story's count, those two rows */
-    size_t rows = rows_rest + 2 <= screen ? screen - rows_rest : 2;
+    size_t rows = rows_rest + 2 <= screen ? screen - rows_rest : screen;
     struct sbx_buf v = SBX_BUF_INIT;
     verdict_line(l, &v, true);
     bool full = rows_of(&v) + (l->c->sum->story.n ? 1 : 0) <= rows;

@@ -274,7 +274,7 @@ static void markdown_names_every_item(void **state)
     sbx_buf_addc(&out, '\0');
     assert_null(strstr(out.p, "more"));
     for (int i = 1; i <= 12; i++) {
-        char prog[32], host[32], skip[32];
+        char prog[64], host[64], skip[64];
         snprintf(prog, sizeof prog, "- `tool%d` failed 1 time", i);
         snprintf(host, sizeof host, "- refused `h%d.example`", i);
         snprintf(skip, sizeof skip, "`in0.log` line %d:", 12 + i);

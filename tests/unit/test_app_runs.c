@@ -416,16 +416,17 @@ static void a_given_skew_reaches_every_run_it_reads(void **state)
         assert_true(f->app.app_open);
         assert_non_null(f->app.app.sum);
         assert_int_equal(f->app.app.sum->cross.skew.how, cases[k].how);
-        assert_int_equal(f->app.app.sum->cross.noutside, cases[k].outside_moved);
+        /* outside the wrapper, or possibly removed from its log (as the list counts) */
+        assert_int_equal(f->app.app.sum->cross.noutside + f->app.app.sum->ngaps, cases[k].outside_moved);
         press(f, "q");
         /* the compare view of the two: each side summarised with it */
         char err[256];
         assert_true(sbx_runs_app_compare(&f->app, same, "same", NULL, moved, "moved", NULL, err, sizeof err));
         const struct sbx_cmp_side *side = f->app.cmp->side;
         assert_int_equal(side[0].sum.cross.skew.how, cases[k].how);
-        assert_int_equal(side[0].sum.cross.noutside, cases[k].outside_same);
+        assert_int_equal(side[0].sum.cross.noutside + side[0].sum.ngaps, cases[k].outside_same);
         assert_int_equal(side[1].sum.cross.skew.how, cases[k].how);
-        assert_int_equal(side[1].sum.cross.noutside, cases[k].outside_moved);
+        assert_int_equal(side[1].sum.cross.noutside + side[1].sum.ngaps, cases[k].outside_moved);
         sbx_runs_app_free(&f->app);
         sbx_runs_free(&f->runs);
         sbx_grid_free(&f->g);

@@ -611,7 +611,7 @@ static void story_walk(void **state)
     apptest_keys(&a, "<F2>S"); /* from another view */
     assert_int_equal(a.view, SBX_VIEW_STORY);
     assert_doc_has(&a, "widened by: allow list: + paste.example.com");
-    assert_doc_has(&a, "same key: key_ci_9Lm ran python3 outside the wrapper");
+    assert_doc_has(&a, "same key: key_ci_9Lm ran python3 in a gap of the wrapper's log");
     /* line 3 is the change (0 the verdict, 1 the refusal, 2 its link) */
     apptest_keys(&a, "jjj\n");
     assert_int_equal(a.view, SBX_VIEW_DETAIL);

@@ -586,7 +586,9 @@ static void runtime_and_sandboxio_each_keep_their_own_offset(void **state)
         assert_int_equal(s->cross.skew.pairs, 5);
         assert_int_equal(s->cross.skew.comparable, 5); /* the wrapper's five, counted once */
         assert_int_equal(s->cross.npairs, 5);
-        assert_int_equal(s->cross.noutside, 2);
+        /* the background sleep outside the wrapper, the curl in a gap of its log */
+        assert_int_equal(s->cross.noutside, 1);
+        assert_int_equal(s->ngaps, 1);
         assert_int_equal(s->cross.nmissing, 0);
         assert_int_equal(s->cross.nexit_mismatch, 0);
         assert_int_equal(s->witness.nclocks, 1);

@@ -943,26 +943,29 @@ static void visit_each(struct walker *w, const unsigned char *prog, size_t plen,
         w->cb((const char *)prog, plen, w->ctx);
 }
 
+/* One walk that calls cb (may be NULL) for each simple command. */
+static void walk_each(struct walker *w, const char *cmd, size_t n,
+                      void (*cb)(const char *prog, size_t len, void *ctx), void *ctx)
+{
+    w->visit = visit_each;
+    w->cb = cb;
+    w->ctx = ctx;
+    w->steps = 0;
+    walk(w, cmd, n);
+}
+
 size_t sbx_program_each(const char *cmd, size_t n,
                         void (*cb)(const char *prog, size_t len, void *ctx), void *ctx)
 {
     struct walker w;
-    w.visit = visit_each;
-    w.cb = cb;
-    w.ctx = ctx;
-    w.steps = 0;
-    walk(&w, cmd, n);
+    walk_each(&w, cmd, n, cb, ctx);
     return w.nemit;
 }
 
 size_t sbx_program_work(const char *cmd, size_t n)
 {
     struct walker w;
-    w.visit = visit_each;
-    w.cb = NULL;
-    w.ctx = NULL;
-    w.steps = 0;
-    walk(&w, cmd, n);
+    walk_each(&w, cmd, n, NULL, NULL);
     return w.steps;
 }
 

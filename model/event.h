@@ -198,6 +198,7 @@ struct sbx_files {
     uint64_t denials;            /* as a command's (SBX_CMD_DENIALS); 0: none */
     uint32_t before, after;      /* sources (indexes into the timeline's), with MANIFESTS/DIFF */
     uint32_t id;                 /* a Runtime file watch's event id (strtab id; 0: none), as u.life.id */
+    int32_t signed_off_s;        /* a replayed delivery of it: as u.life.signed_off_s */
 };
 
 enum sbx_time_flags {
@@ -239,5 +240,17 @@ struct sbx_event {
         struct sbx_network net;
     } u;
 };
+
+/* A replayed webhook delivery's signature time minus its event's createdAt,
+ * in seconds, whatever kind the delivered event is (a lifecycle change, a
+ * note, a file watch); 0 when it is no replay. */
+static inline int32_t sbx_event_signed_off(const struct sbx_event *e)
+{
+    if (e->kind == SBX_EV_LIFECYCLE || e->kind == SBX_EV_NOTE)
+        return e->u.life.signed_off_s;
+    if (e->kind == SBX_EV_FILES && e->u.files)
+        return e->u.files->signed_off_s;
+    return 0;
+}
 
 #endif

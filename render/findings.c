@@ -257,10 +257,10 @@ static void collect(struct report *r)
     }
     for (size_t i = 0; i < r->tl->n; i++) {
         const struct sbx_event *e = r->tl->order[i];
-        if ((e->findings & SBX_F_BAD_SIGNATURE) && e->kind == SBX_EV_LIFECYCLE && e->u.life.signed_off_s) {
+        if ((e->findings & SBX_F_BAD_SIGNATURE) && sbx_event_signed_off(e)) {
             char when[64];
             add(r, SBX_F_BAD_SIGNATURE, e, "%s: replayed: the Runtime-Signature matches a secret given, but was %s",
-                str(r, e->label), sbx_webhook_replay_words(e->u.life.signed_off_s, when, sizeof when));
+                str(r, e->label), sbx_webhook_replay_words(sbx_event_signed_off(e), when, sizeof when));
         } else if (e->findings & SBX_F_BAD_SIGNATURE) {
             add(r, SBX_F_BAD_SIGNATURE, e, "%s: the Runtime-Signature does not verify with any secret given",
                 str(r, e->label));

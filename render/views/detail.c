@@ -335,9 +335,9 @@ static void delivery_words(struct sbx_doc *d, const struct sbx_event *e)
     char words[64];
     if (e->tflags & SBX_EVT_SIG_OK)
         sbx_doc_adds(d, SBX_STYLE_GOOD, "signature verified");
-    else if ((e->tflags & SBX_EVT_SIG_BAD) && e->kind == SBX_EV_LIFECYCLE && e->u.life.signed_off_s)
+    else if ((e->tflags & SBX_EVT_SIG_BAD) && sbx_event_signed_off(e))
         sbx_doc_addf(d, SBX_STYLE_SECRET, "REPLAYED: the secret matches, but %s",
-                     sbx_webhook_replay_words(e->u.life.signed_off_s, words, sizeof words));
+                     sbx_webhook_replay_words(sbx_event_signed_off(e), words, sizeof words));
     else if (e->tflags & SBX_EVT_SIG_BAD)
         sbx_doc_adds(d, SBX_STYLE_SECRET, "SIGNATURE FAILED");
     else

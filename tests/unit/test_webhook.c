@@ -269,6 +269,41 @@ static void replay_keeps_the_time_difference(void **state)
     assert_string_equal(sbx_sig_name(SBX_SIG_TOO_OLD), "replayed: signed too far from the event's time");
 }
 
+/* A replay of any kind of event keeps how late it was signed: a note and a
+ * file watch as a lifecycle change does (the detail and check say it). */
+static void replay_of_every_kind_keeps_the_time_difference(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body;
+        int64_t created; /* the body's createdAt, Unix seconds */
+        enum sbx_kind kind;
+    } cases[] = {
+        {PAUSED, 1791469920LL, SBX_EV_LIFECYCLE},
+        {FILES, 1791469921LL, SBX_EV_FILES},
+        {"{\"id\": \"e11\", \"type\": \"snapshot.created\", \"createdAt\": \"2026-10-08T14:32:00.000Z\", "
+         "\"resourceId\": \"7f3a2c10\", \"data\": {}}",
+         1791469920LL, SBX_EV_NOTE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int64_t off = -900; off <= 900; off += 300) {
+            char t[24], h[256], hdr[300];
+            snprintf(t, sizeof t, "%lld", (long long)(cases[i].created + off));
+            snprintf(h, sizeof h, "t=%s,v1=%s", t, sign("k", t, cases[i].body));
+            snprintf(hdr, sizeof hdr, "\"Runtime-Signature\": \"%s\"", h);
+            struct sbx_buf in = SBX_BUF_INIT;
+            delivery(&in, hdr, cases[i].body);
+            struct sbx_timeline *tl = load_deliveries(&in, "k");
+            const struct sbx_event *e = on_line(tl, 1);
+            assert_int_equal(e->kind, cases[i].kind);
+            /* within the tolerance (300 s either way) no replay */
+            assert_int_equal(sbx_event_signed_off(e), off < -300 || off > 300 ? off : 0);
+            sbx_timeline_free(tl);
+            free(tl);
+            sbx_buf_free(&in);
+        }
+}
+
 static void importer_flags(void **state)
 {
     (void)state;
@@ -370,6 +405,7 @@ int main(void)
         cmocka_unit_test(rotated),          cmocka_unit_test(too_old),
         cmocka_unit_test(missing_malformed_unchecked), cmocka_unit_test(secrets_list),
         cmocka_unit_test(importer_flags),   cmocka_unit_test(replay_keeps_the_time_difference),
+        cmocka_unit_test(replay_of_every_kind_keeps_the_time_difference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,9 +96,13 @@ static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t
     } else if (sig != SBX_SIG_UNCHECKED) {
         e->tflags |= SBX_EVT_SIG_BAD; /* the records analysis makes it a finding */
     }
-    if (sig == SBX_SIG_TOO_OLD && e->kind == SBX_EV_LIFECYCLE) /* a replay, and how late */
-        e->u.life.signed_off_s = (int32_t)(off_s > INT32_MAX ? INT32_MAX
-                                           : off_s < -INT32_MAX ? -INT32_MAX : off_s);
+    if (sig == SBX_SIG_TOO_OLD) { /* a replay, and how late */
+        int32_t off = (int32_t)(off_s > INT32_MAX ? INT32_MAX : off_s < -INT32_MAX ? -INT32_MAX : off_s);
+        if (e->kind == SBX_EV_FILES && e->u.files)
+            e->u.files->signed_off_s = off;
+        else if (e->kind == SBX_EV_LIFECYCLE || e->kind == SBX_EV_NOTE)
+            e->u.life.signed_off_s = off;
+    }
     if (bad)
         e->findings |= SBX_F_BAD_FIELD;
     return true;

@@ -139,8 +139,9 @@ static void ties_go_to_the_later_file(void **state)
     for (int order = 0; order < 2; order++) {
         struct sbx_review r;
         sbx_review_init(&r);
-        sbx_review_read_bytes(&r, sbx_review_add_file(&r, "1"), order ? b : a, strlen(a));
-        sbx_review_read_bytes(&r, sbx_review_add_file(&r, "2"), order ? a : b, strlen(b));
+        const char *first = order ? b : a, *second = order ? a : b;
+        sbx_review_read_bytes(&r, sbx_review_add_file(&r, "1"), first, strlen(first));
+        sbx_review_read_bytes(&r, sbx_review_add_file(&r, "2"), second, strlen(second));
         struct sbx_review_state st;
         sbx_review_state_make(&r, &st);
         assert_string_equal(sbx_review_triage_of(&st, "ab12cd34ef/secret")->author, order ? "ann" : "bob");

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *cmd = (const char *)data;
     struct ctx a = {size, 0}, b = {size, 0};
-    size_t n = sbx_write_targets(cmd, size, "/work/sub", check, &a);
+    size_t n = sbx_write_targets(cmd, size, "/workspace/sub", check, &a);
     size_t m = sbx_write_targets(cmd, size, NULL, check, &b);
     if (n != a.calls || m != b.calls)
         abort();

@@ -57,12 +57,12 @@ static void test_story(void **state)
     (void)state;
     struct fixture fx;
     fixture_init(&fx, "agent-run.jsonl");
-    cmd_in(&fx, "sb", T0, "git status --short", "/work");
-    cmd_in(&fx, "sb", T0 + 1 * FX_S, "sed -i 's/a/b/' src/dates.py", "/work");
-    cmd_in(&fx, "sb", T0 + 2 * FX_S, "cat > tests/t.py <<'EOF'\nx = 1\nEOF", "/work");
-    cmd_in(&fx, "sb", T0 + 3 * FX_S, "rm README.md", "/work");
-    cmd_in(&fx, "sb", T0 + 4 * FX_S, "echo '203.0.113.50 pypi.org' >> /etc/hosts", "/work");
-    cmd_in(&fx, "sb", T0 + 5 * FX_S, "sleep 1", "/work");
+    cmd_in(&fx, "sb", T0, "git status --short", "/workspace");
+    cmd_in(&fx, "sb", T0 + 1 * FX_S, "sed -i 's/a/b/' src/dates.py", "/workspace");
+    cmd_in(&fx, "sb", T0 + 2 * FX_S, "cat > tests/t.py <<'EOF'\nx = 1\nEOF", "/workspace");
+    cmd_in(&fx, "sb", T0 + 3 * FX_S, "rm README.md", "/workspace");
+    cmd_in(&fx, "sb", T0 + 4 * FX_S, "echo '203.0.113.50 pypi.org' >> /etc/hosts", "/workspace");
+    cmd_in(&fx, "sb", T0 + 5 * FX_S, "sleep 1", "/workspace");
     struct sbx_event *f = fixture_files(&fx, "sb", T0 + 6 * FX_S, NULL);
     fixture_path(&fx, f, SBX_CHANGED, "src/dates.py");
     fixture_path(&fx, f, SBX_ADDED, "tests/t.py");
@@ -70,7 +70,7 @@ static void test_story(void **state)
     fixture_path(&fx, f, SBX_ADDED, "notes.txt");
     struct sbx_event *etc = fixture_files(&fx, "sb", T0 + 6 * FX_S, "/etc");
     fixture_path(&fx, etc, SBX_CHANGED, "/etc/hosts");
-    cmd_in(&fx, "sb", T0 + 7 * FX_S, "echo late > src/dates.py", "/work");
+    cmd_in(&fx, "sb", T0 + 7 * FX_S, "echo late > src/dates.py", "/workspace");
     struct sbx_written_list l;
     const struct sbx_written *w = run(&fx, &l, "src/dates.py");
     assert_int_equal(w->nby, 1);

@@ -57,12 +57,14 @@ static bool bad_outside(const char *o)
     return strpbrk(o, "@<>[]\\") || strstr(o, "http") || strstr(o, "www.") || o[0] == '/';
 }
 
-static void markdown_inert(const char *s, size_t n, const char *digest)
+static void markdown_inert(const char *s, size_t n, const char *digest, const char *review_digest)
 {
     const char *end = s + n;
     size_t fence = 0;
-    char marker[128];
+    char marker[128], review_marker[128];
     snprintf(marker, sizeof marker, "<!-- sbxview:%s -->", digest);
+    /* the review's marker (export/body.h): sbxview's own line, before the last */
+    snprintf(review_marker, sizeof review_marker, "<!-- sbxview-review:%s -->", review_digest);
     char *outside = malloc(n + 1);
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -77,6 +79,9 @@ static void markdown_inert(const char *s, size_t n, const char *digest)
         } else if (len == strlen(marker) && memcmp(s, marker, len) == 0) {
             if (!nl || nl + 1 != end)
                 abort(); /* the marker is the last line */
+        } else if (len == strlen(review_marker) && memcmp(s, review_marker, len) == 0) {
+            if (!nl || nl + 1 == end)
+                abort(); /* the review's marker comes before the last line */
         } else {
             size_t o = 0;
             for (size_t i = 0; i < len;) {
@@ -238,7 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (k == SBX_BODY_MARKDOWN) {
             if (sbx_body_chars(body.p, body.len) != info.chars)
                 abort();
-            markdown_inert(body.p, body.len, info.marker);
+            markdown_inert(body.p, body.len, info.marker, info.review_marker);
         } else if (k == SBX_BODY_JIRA_ADF || k == SBX_BODY_SLACK) {
             json_error_t je;
             json_t *doc = json_loadb(body.p, body.len, 0, &je);

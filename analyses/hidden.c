@@ -103,10 +103,9 @@ static bool hides_at(const char *s, size_t n, size_t i, bool escaped)
 
 #if SBX_SSE2
 #define HIDDEN_SCAN(NAME, U, S, MOVEMASK, ATTR)                                                \
-    ATTR static size_t NAME(const char *s, size_t n, bool escaped, bool *found)                \
+    ATTR static size_t NAME(const char *s, size_t n, size_t i, bool escaped, bool *found)      \
     {                                                                                          \
         const unsigned char *u = (const unsigned char *)s;                                     \
-        size_t i = 0;                                                                          \
         for (; i + sizeof(U) + 4 <= n; i += sizeof(U)) {                                       \
             const unsigned char *p = u + i;                                                    \
             U v, n1;                                                                           \
@@ -215,7 +214,9 @@ bool sbx_text_hides(const char *s, size_t n, bool escaped)
 #if SBX_SSE2
     if (sbx_simd_on()) {
         bool found = false;
-        i += scan16(s + i, n - i, escaped, &found);
+        /* from i in the whole text, not a text that starts at i: whether a
+         * backslash starts an escape depends on the backslashes before it */
+        i = scan16(s, n, i, escaped, &found);
         if (found)
             return true;
     }

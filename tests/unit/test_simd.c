@@ -71,6 +71,24 @@ static void check(const char *s, size_t n, const char *what, size_t len, size_t 
         fail_msg("%s: the twins of %s differ (length %zu, at %zu)", what, bad, len, pos);
 }
 
+/* A run of backslashes before "u00ad" that straddles a block boundary: an
+ * odd run escapes the u (U+00AD hides), an even one does not, whichever
+ * block each backslash fell in (a vector scan that restarted counting at a
+ * block the fuzz target caught). */
+static void test_escape_runs_across_blocks(void **state)
+{
+    (void)state;
+    char text[100];
+    for (size_t n = 40; n <= sizeof text; n += 3) /* where the 32- and 16-byte scans hand over */
+        for (size_t run = 1; run <= 12; run++)
+            for (size_t pos = 0; pos + run + 5 <= n; pos++) {
+                memset(text, 'a', sizeof text);
+                memset(text + pos, '\\', run);
+                memcpy(text + pos + run, "u00ad", 5);
+                check(text, n, "a backslash run", run, pos);
+            }
+}
+
 static void test_every_position(void **state)
 {
     (void)state;
@@ -176,6 +194,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_switch),
         cmocka_unit_test(test_every_position),
+        cmocka_unit_test(test_escape_runs_across_blocks),
         cmocka_unit_test(test_literals),
         cmocka_unit_test(test_random),
     };

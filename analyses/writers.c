@@ -1089,6 +1089,8 @@ static bool run_command(struct walk *wk, struct cmd *c, int depth, struct sbx_bu
         c->heredoc = true;
     }
     size_t p = skip_wrappers(all, nall, 0);
+    if (p > nall) /* a wrapper's option that wants a value the line does not give */
+        p = nall;
     c->w = all ? all + p : NULL;
     c->nw = nall - p;
     bool known = false;

@@ -3,7 +3,8 @@
  * whose stdout is the input's tail, raw and as a JSON body). Checks: errors
  * are one terminated line; one and two threads agree with per-event
  * matching; a search agrees with plain PCRE2 (JIT) over the decoded texts (the
- * literal prefilter must never hide a match); highlight ranges are sane.
+ * literal prefilter must never hide a match), and an id search with the ids
+ * spelled out; highlight ranges are sane.
  *
  * Input: byte 0 picks the kind (bit 0: filter), then the expression up to
  * the first NUL, then the tail. */
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #include "importers/format.h"
+#include "model/evid.h"
+#include "model/findings.h"
 #include "importers/load.h"
 #include "query/query.h"
 #include "query/lit.h"
@@ -122,6 +125,49 @@ static void check_search(const struct sbx_timeline *tl, const char *pat, size_t 
     pcre2_code_free(re);
 }
 
+/* An id character as ids are compared: case folded, 'o' as '0', 'i' and
+ * 'l' as '1' (Crockford's alphabet). */
+static char id_fold(char c)
+{
+    c = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+    return c == 'o' ? '0' : c == 'i' || c == 'l' ? '1' : c;
+}
+
+/* A search "id:PREFIX[/KIND]" that compiled as an id term: the events it
+ * finds are those whose id, spelled out, starts with PREFIX (and that carry
+ * KIND). */
+static void check_id_search(const struct sbx_timeline *tl, const char *pat, size_t len,
+                            const uint32_t *pos, size_t npos)
+{
+    const char *v = pat + 3, *slash = memchr(v, '/', len - 3);
+    size_t vn = slash ? (size_t)(slash - v) : len - 3;
+    uint32_t kind = 0;
+    if (slash) {
+        char name[64];
+        size_t kn = len - 3 - vn - 1;
+        if (kn >= sizeof name)
+            abort();
+        memcpy(name, slash + 1, kn);
+        name[kn] = '\0';
+        if (!(kind = sbx_finding_by_name(name)))
+            abort(); /* the query accepted it */
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        bool got = k < npos && pos[k] == i;
+        k += got;
+        char id[SBX_EVID_LEN];
+        sbx_event_id(tl, tl->order[i], id);
+        bool want = strlen(id) >= vn;
+        for (size_t c = 0; want && c < vn; c++)
+            want = id_fold(id[c]) == id_fold(v[c]);
+        if (kind && !(tl->order[i]->findings & kind))
+            want = false;
+        if (want != got)
+            abort();
+    }
+}
+
 static void check_find(const struct sbx_query *q, const char *s, size_t n)
 {
     size_t at = 0, b, e, rounds = 0;
@@ -169,7 +215,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     }
     sbx_query_scratch_free(sc);
-    if (!filter)
+    if (!filter && !sbx_query_has_pattern(q))
+        check_id_search(tl, (const char *)expr, elen, one, n1);
+    else if (!filter)
         check_search(tl, (const char *)expr, elen, one, n1);
     check_find(q, (const char *)tail, tlen);
     check_find(q, LOG, sizeof LOG - 1);

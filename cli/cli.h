@@ -16,6 +16,7 @@ int sbx_cmd_check(int argc, char **argv);
 int sbx_cmd_compare(int argc, char **argv);
 int sbx_cmd_fetch(int argc, char **argv);
 int sbx_cmd_export(int argc, char **argv);
+int sbx_cmd_runs(int argc, char **argv);
 
 /* The finding kinds of sbxview check, a line each, for --help. */
 void sbx_check_kinds(FILE *to);

@@ -16,6 +16,8 @@ const struct sbx_subcommand sbx_subcommands[] = {
      sbx_cmd_fetch},
     {"export", "--to TARGET [OPTIONS] FILE|FOLDER ...",
      "the summary, findings and digests as a markdown file or a ticket comment", sbx_cmd_export},
+    {"runs", "--from FILE [--dump] [OPTIONS]",
+     "the runs list of the runs a file names (folders, logs or s3:// URLs)", sbx_cmd_runs},
 };
 const size_t sbx_nsubcommands = sizeof sbx_subcommands / sizeof *sbx_subcommands;
 

@@ -1,0 +1,156 @@
+/* sbxview runs --from FILE: the runs list of the runs a file names, one a
+ * line (a run folder, a log, or an s3:// URL; blank lines and lines that
+ * start with '#' skipped) — a list a fleet query made (docs/fleet.md). */
+#include <getopt.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app/keys.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "cli/export_send.h"
+#include "cli/s3_fetch.h"
+#include "cli/view_runs.h"
+
+#define LINE_MAX_LEN 4096
+
+static void usage_runs(FILE *to)
+{
+    fputs("Usage: sbxview runs --from FILE [--dump [--size COLSxROWS] [--keys KEYS]]\n"
+          "                    [--theme NAME] [--no-mouse] [--allow-list FILE] [-j N]\n"
+          "                    [--endpoint URL]\n"
+          "The runs list of the runs FILE names, one a line: a run folder, a log, or an\n"
+          "s3://BUCKET/PREFIX URL (fetched into the cache first). Blank lines and lines\n"
+          "that start with # are skipped; a run that does not exist is an error.\n",
+          to);
+}
+
+/* The runs of file into *runs; false with the reason(s) on stderr. */
+static bool runs_from_file(const char *file, struct sbx_runs *runs)
+{
+    FILE *fp = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+    if (!fp) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_addf(&b, "%s: cannot be read", file);
+        sbx_warn(b.p);
+        sbx_buf_free(&b);
+        return false;
+    }
+    sbx_runs_init(runs, file);
+    char line[LINE_MAX_LEN];
+    bool ok = true;
+    unsigned no = 0;
+    while (fgets(line, sizeof line, fp)) {
+        no++;
+        size_t n = strlen(line);
+        bool whole = n && line[n - 1] == '\n';
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
+                     line[n - 1] == '\t'))
+            line[--n] = '\0';
+        char *l = line + strspn(line, " \t");
+        if (!whole && !feof(fp)) {
+            fprintf(stderr, "sbxview: %s:%u: a line over %d bytes\n", file, no, LINE_MAX_LEN);
+            ok = false;
+            break;
+        }
+        if (!*l || *l == '#')
+            continue;
+        char *local = sbx_is_s3_url(l) ? sbx_s3_fetch(l, false, NULL) : strdup(l);
+        struct stat st;
+        if (!local || stat(local, &st) != 0) {
+            if (local) {
+                struct sbx_buf b = SBX_BUF_INIT;
+                sbx_buf_addf(&b, "%s:%u: %s: no such run", file, no, l);
+                sbx_warn(b.p);
+                sbx_buf_free(&b);
+            }
+            free(local);
+            ok = false;
+            continue;
+        }
+        sbx_runs_add(runs, l, local);
+        free(local);
+    }
+    if (fp != stdin)
+        fclose(fp);
+    if (ok && !runs->n) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_addf(&b, "%s: names no run", file);
+        sbx_warn(b.p);
+        sbx_buf_free(&b);
+        ok = false;
+    }
+    if (!ok)
+        sbx_runs_free(runs);
+    return ok;
+}
+
+static int run_runs(int argc, char **argv, struct sbx_cli_runs *r)
+{
+    static const struct option longopts[] = {
+        {"from", required_argument, NULL, 'f'},  {"theme", required_argument, NULL, 'T'},
+        {"no-mouse", no_argument, NULL, 'M'},    {"dump", no_argument, NULL, 'D'},
+        {"size", required_argument, NULL, 'z'},  {"keys", required_argument, NULL, 'k'},
+        {"help", no_argument, NULL, 'h'},        SBX_CLI_RUNS_LONGOPTS,
+        {NULL, 0, NULL, 0},
+    };
+    struct sbx_screen_opts so = {.theme = "default", .mouse = true, .cols = 80, .rows = 24};
+    so.app.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    const char *from = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "-j:h", longopts, NULL)) != -1) {
+        if (c == 1) {
+            fprintf(stderr, "sbxview runs: the runs come from --from FILE, not the command line\n");
+            return SBX_EXIT_USAGE;
+        }
+        int took = sbx_cli_runs_option(r, c, optarg);
+        if (took < 0)
+            return SBX_EXIT_USAGE;
+        if (took)
+            continue;
+        switch (c) {
+        case 'f': from = optarg; break;
+        case 'T': so.theme = optarg; break;
+        case 'M': so.mouse = false; break;
+        case 'D': so.dump = true; break;
+        case 'z':
+            if (!sbx_parse_size(optarg, &so.cols, &so.rows)) {
+                fprintf(stderr, "sbxview: --size wants COLSxROWS, like 80x24\n");
+                return SBX_EXIT_USAGE;
+            }
+            break;
+        case 'k': so.keys = optarg; break;
+        case 'h': usage_runs(stdout); return SBX_EXIT_OK;
+        default: usage_runs(stderr); return SBX_EXIT_USAGE;
+        }
+    }
+    if (!from || optind < argc) {
+        usage_runs(stderr);
+        return SBX_EXIT_USAGE;
+    }
+    struct sbx_runs runs;
+    if (!runs_from_file(from, &runs))
+        return SBX_EXIT_USAGE;
+    so.app.threads = r->threads;
+    struct sbx_import_opts import = sbx_cli_import_opts(r);
+    so.app.import = import;
+    so.app.exports = true;
+    struct sbx_send_env services;
+    sbx_export_settings(&services);
+    so.app.services = &services;
+    int status = sbx_view_runs(&so, &runs, r->allow);
+    sbx_runs_free(&runs);
+    return status;
+}
+
+int sbx_cmd_runs(int argc, char **argv)
+{
+    struct sbx_cli_runs r = {0};
+    int status = run_runs(argc, argv, &r);
+    sbx_cli_runs_free(&r);
+    return status;
+}

@@ -15,7 +15,7 @@ struct sbx_http {
     CURL *curl;
     char *ca_file, *user_agent;
     long connect_timeout_ms, timeout_ms;
-    size_t max_body;
+    size_t max_body, req_max_body;
     void (*trace)(void *ctx, const char *line, size_t len);
     void *trace_ctx;
     const _Atomic bool *cancel;
@@ -80,6 +80,8 @@ void sbx_http_response_free(struct sbx_http_response *resp)
     free(resp->content_type);
     free(resp->ratelimit_remaining);
     free(resp->ratelimit_reset);
+    free(resp->etag);
+    free(resp->bucket_region);
     memset(resp, 0, sizeof *resp);
 }
 
@@ -91,15 +93,17 @@ static void clear_headers(struct sbx_http_response *r)
     free(r->content_type);
     free(r->ratelimit_remaining);
     free(r->ratelimit_reset);
+    free(r->etag);
+    free(r->bucket_region);
     r->retry_after = r->request_id = r->location = r->content_type = NULL;
-    r->ratelimit_remaining = r->ratelimit_reset = NULL;
+    r->ratelimit_remaining = r->ratelimit_reset = r->etag = r->bucket_region = NULL;
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *ctx)
 {
     struct sbx_http *h = ctx;
     size_t len = size * n;
-    if (len > h->max_body - h->resp->body.len) {
+    if (len > h->req_max_body - h->resp->body.len) {
         h->too_big = true;
         return 0; /* aborts the transfer */
     }
@@ -131,6 +135,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
         {"content-type", offsetof(struct sbx_http_response, content_type)},
         {"x-ratelimit-remaining", offsetof(struct sbx_http_response, ratelimit_remaining)},
         {"x-ratelimit-reset", offsetof(struct sbx_http_response, ratelimit_reset)},
+        {"etag", offsetof(struct sbx_http_response, etag)},
+        {"x-amz-bucket-region", offsetof(struct sbx_http_response, bucket_region)},
     };
     for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++) {
         if (strlen(wanted[i].name) != nlen || strncasecmp(data, wanted[i].name, nlen) != 0)
@@ -290,7 +296,7 @@ static bool set_options(struct sbx_http *h, const struct sbx_http_request *req,
               curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, h->connect_timeout_ms) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, h->timeout_ms) == CURLE_OK &&
-              curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)h->max_body) ==
+              curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)h->req_max_body) ==
                   CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_WRITEDATA, h) == CURLE_OK &&
@@ -302,6 +308,10 @@ static bool set_options(struct sbx_http *h, const struct sbx_http_request *req,
                               curl_easy_setopt(c, CURLOPT_XFERINFODATA, h) == CURLE_OK &&
                               curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L) == CURLE_OK)) &&
               curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers) == CURLE_OK;
+    if (ok && req->aws_sigv4)
+        ok = curl_easy_setopt(c, CURLOPT_AWS_SIGV4, req->aws_sigv4) == CURLE_OK &&
+             curl_easy_setopt(c, CURLOPT_USERNAME, req->aws_key_id) == CURLE_OK &&
+             curl_easy_setopt(c, CURLOPT_PASSWORD, req->aws_secret) == CURLE_OK;
     if (!ok)
         return false;
     if (strcmp(method, "GET") == 0) {
@@ -356,13 +366,17 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
                                  struct sbx_http_response *resp, char *err, size_t errsz)
 {
     sbx_http_response_free(resp);
-    h->token = req->bearer;
+    h->token = req->bearer ? req->bearer : req->aws_token;
+    h->req_max_body = req->max_body ? req->max_body : h->max_body;
     enum sbx_http_result result = SBX_HTTP_REFUSED;
     if (!req->url || strncasecmp(req->url, "https://", 8) != 0) {
         set_err(h, err, errsz, "refused: only https:// URLs are used", NULL);
         goto out;
     }
-    if ((req->bearer && has_control(req->bearer)) || has_control(req->url)) {
+    if ((req->bearer && has_control(req->bearer)) || has_control(req->url) ||
+        (req->aws_sigv4 && (!req->aws_key_id || !req->aws_secret || has_control(req->aws_sigv4) ||
+                            has_control(req->aws_key_id) || has_control(req->aws_secret) ||
+                            (req->aws_token && has_control(req->aws_token))))) {
         set_err(h, err, errsz, "refused: a control character in the URL or the token", NULL);
         goto out;
     }
@@ -382,6 +396,15 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
         ok = l != NULL;
         headers = l ? l : headers;
     }
+    if (req->aws_sigv4 && req->aws_token) {
+        struct sbx_buf line = SBX_BUF_INIT;
+        sbx_buf_addf(&line, "x-amz-security-token: %s", req->aws_token);
+        struct curl_slist *l = curl_slist_append(headers, line.p);
+        explicit_bzero(line.p, line.cap);
+        sbx_buf_free(&line);
+        ok = l != NULL;
+        headers = l ? l : headers;
+    }
     for (const char *const *x = req->headers; ok && x && *x; x++) {
         if (has_control(*x)) {
             wipe_headers(headers);
@@ -392,8 +415,9 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
         ok = l != NULL;
         headers = l ? l : headers;
     }
-    /* a body goes at once, without waiting for "100 Continue" */
-    if (ok && (req->body_len || (req->method && strcmp(req->method, "GET") != 0))) {
+    /* a body goes at once, without waiting for "100 Continue" (not when
+     * signing: libcurl would sign the empty Expect it does not send) */
+    if (ok && !req->aws_sigv4 && (req->body_len || (req->method && strcmp(req->method, "GET") != 0))) {
         struct curl_slist *l = curl_slist_append(headers, "Expect:");
         ok = l != NULL;
         headers = l ? l : headers;

@@ -64,6 +64,12 @@ struct sbx_http_request {
     const char *const *headers;  /* NULL, or extra "Name: value" lines, NULL-terminated */
     const char *body;            /* sent when body_len > 0 or method is not GET */
     size_t body_len;
+    /* AWS SigV4 by libcurl (CURLOPT_AWS_SIGV4, e.g. "aws:amz:REGION:s3"):
+     * the key id and secret go to libcurl as user name and password (never
+     * into the URL); the session token, if any, is sent as
+     * x-amz-security-token and redacted as the bearer token is. */
+    const char *aws_sigv4, *aws_key_id, *aws_secret, *aws_token;
+    size_t max_body;             /* 0: the client's max_body */
 };
 
 enum sbx_http_result {
@@ -85,6 +91,8 @@ struct sbx_http_response {
     char *retry_after, *request_id /* x-request-id */, *location, *content_type;
     /* Rate limits (GitHub, GitLab): x-ratelimit-remaining, x-ratelimit-reset. */
     char *ratelimit_remaining, *ratelimit_reset;
+    /* S3: etag, x-amz-bucket-region. */
+    char *etag, *bucket_region;
 };
 
 /* Sends req and reads the response into *resp (which the caller zeroes

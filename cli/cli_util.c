@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "base/selfpath.h"
+#include "cli/s3_fetch.h"
+#include "cli/s3_settings.h"
 #include "importers/formatarg.h"
 #include "render/sanitize.h"
 #include "render/untrusted.h"
@@ -106,10 +108,10 @@ bool sbx_inputs_as(struct sbx_inputs *in, const char *name)
 bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
 {
     char err[1024];
-    bool named;
-    const struct sbx_format *fmt;
-    const char *path;
-    if (!sbx_input_arg(arg, &named, &fmt, &path, err, sizeof err)) {
+    bool named = false;
+    const struct sbx_format *fmt = NULL;
+    const char *path = arg;
+    if (!sbx_is_s3_url(arg) && !sbx_input_arg(arg, &named, &fmt, &path, err, sizeof err)) {
         sbx_errf("%s", err);
         return false;
     }
@@ -124,12 +126,22 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
     return true;
 }
 
-bool sbx_inputs_done(const struct sbx_inputs *in)
+bool sbx_inputs_done(struct sbx_inputs *in)
 {
     if (in->last_as) { /* names a known format: safe to print */
         sbx_errf("--as %s is for the inputs after it, and none follows",
                 in->last_as);
         return false;
+    }
+    for (size_t i = 0; i < in->n; i++) {
+        if (!sbx_is_s3_url(in->paths[i]))
+            continue;
+        char *local = sbx_s3_fetch(in->paths[i], false, NULL);
+        if (!local)
+            return false;
+        in->owned = sbx_xrealloc(in->owned, (in->nowned + 1) * sizeof *in->owned);
+        in->owned[in->nowned++] = local;
+        in->paths[i] = local;
     }
     return sbx_inputs_exist(in);
 }
@@ -154,6 +166,9 @@ bool sbx_inputs_exist(const struct sbx_inputs *in)
 
 void sbx_inputs_free(struct sbx_inputs *in)
 {
+    for (size_t i = 0; i < in->nowned; i++)
+        free(in->owned[i]);
+    free(in->owned);
     free(in->paths);
     free(in->formats);
     memset(in, 0, sizeof *in);
@@ -262,6 +277,7 @@ int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg)
     case 'W': ok = sbx_load_allow_list(arg, &r->allow); break;
     case 'j': ok = sbx_parse_threads(arg, &r->threads); break;
     case 'q': r->quiet = ok = true; break;
+    case SBX_CLI_OPT_ENDPOINT: sbx_s3_endpoint_arg = arg, ok = true; break;
     default: return 0;
     }
     return ok ? 1 : -1;

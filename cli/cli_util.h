@@ -43,15 +43,18 @@ struct sbx_inputs {
     size_t n, cap;
     const struct sbx_format *as;
     const char *last_as; /* the last --as value, until an input follows it */
+    char **owned; /* the cache paths s3:// inputs became (sbx_inputs_done) */
+    size_t nowned;
 };
 /* --as's value; false with a message on stderr (the known names). */
 bool sbx_inputs_as(struct sbx_inputs *in, const char *name);
 /* One input argument; false with a message on stderr. */
 bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
 /* After the last argument: false with a message on stderr when an --as
- * has no input after it (it would apply to nothing), or when an input does
- * not exist (sbx_inputs_exist). */
-bool sbx_inputs_done(const struct sbx_inputs *in);
+ * has no input after it (it would apply to nothing), when an s3:// input
+ * cannot be brought into the cache (cli/s3_fetch.h; the input becomes the
+ * cache's path), or when an input does not exist (sbx_inputs_exist). */
+bool sbx_inputs_done(struct sbx_inputs *in);
 /* Every input other than "-" exists (stat follows links): false with a line
  * on stderr naming each one that does not and why, so that a mistyped path
  * stops the command before it reads anything or starts the interface. */
@@ -89,18 +92,20 @@ struct sbx_cli_runs {
     size_t nskews;
 };
 /* --max-input's getopt code (a long option only). */
-enum { SBX_CLI_OPT_MAX_INPUT = 0x100 };
+enum { SBX_CLI_OPT_MAX_INPUT = 0x100, SBX_CLI_OPT_ENDPOINT = 0x101 };
 /* The long options sbx_cli_runs_option takes, for a command's option
  * table (with "j:" in its optstring); --quiet ('q') is apart, as the
  * review has none. */
 #define SBX_CLI_RUNS_LONGOPTS                                                                      \
     {"as", required_argument, NULL, 'A'}, {"allow-list", required_argument, NULL, 'W'},           \
         {"threads", required_argument, NULL, 'j'}, {"skew", required_argument, NULL, 'K'},          \
-        {"max-input", required_argument, NULL, SBX_CLI_OPT_MAX_INPUT}
+        {"max-input", required_argument, NULL, SBX_CLI_OPT_MAX_INPUT},                            \
+        {"endpoint", required_argument, NULL, SBX_CLI_OPT_ENDPOINT}
 #define SBX_CLI_QUIET_LONGOPT {"quiet", no_argument, NULL, 'q'}
 /* One option from getopt_long (an optstring that starts with "-", so an
  * input comes back as 1 in order): 1 an input, 'A' --as, 'W' --allow-list,
- * 'K' --skew, 'j', SBX_CLI_OPT_MAX_INPUT and 'q'. Returns 1 when it took c, 0 when c is another option, -1
+ * 'K' --skew, 'j', SBX_CLI_OPT_MAX_INPUT, SBX_CLI_OPT_ENDPOINT (--endpoint, the
+ * S3-compatible store of s3:// inputs and outputs) and 'q'. Returns 1 when it took c, 0 when c is another option, -1
  * when its value is bad (the message on stderr). */
 int sbx_cli_runs_option(struct sbx_cli_runs *r, int c, const char *arg);
 /* The inputs after "--" (argv[optind] on); false with a message on stderr. */

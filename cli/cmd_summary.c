@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cli/s3_fetch.h"
 #include "export/output.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
@@ -216,8 +217,15 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     look.review_state = &rst;
     struct sbx_buf out = SBX_BUF_INIT;
     if (!sbx_render_summary(&tl, &sum, fmt, &look, &out, err, sizeof err) ||
-        !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err)) {
+        (!sbx_is_s3_url(output) &&
+         !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err))) {
         sbx_warn(err);
+        status = SBX_EXIT_USAGE;
+    } else if (sbx_is_s3_url(output) &&
+               !sbx_s3_write(output, out.p ? out.p : "", out.len,
+                             fmt == SBX_SUMMARY_JSON ? "application/json"
+                             : fmt == SBX_SUMMARY_TEXT ? "text/plain; charset=utf-8"
+                                                       : "text/markdown; charset=utf-8")) {
         status = SBX_EXIT_USAGE;
     }
     sbx_buf_free(&out);

@@ -28,6 +28,11 @@ const struct sbx_subcommand sbx_subcommands[] = {
      "[--author NAME] [-f text|markdown|json]",
      "a run's review from scripts: show it, or add a note, tag, triage or verdict", sbx_cmd_review,
      &sbx_review_opts, "0 shown or written, 2 a usage error, nothing read, or nothing written"},
+    {"runs", "--from FILE [--dump] [OPTIONS]",
+     "the runs list of the runs a file names (folders, logs or s3:// URLs)", sbx_cmd_runs,
+     &sbx_runs_opts,
+     "0 quit or dumped, 2 a usage error, a list that names no run or a run that cannot be "
+     "read, or no terminal, 128+N ended by signal N (the terminal put back first)"},
 };
 const size_t sbx_nsubcommands = sizeof sbx_subcommands / sizeof *sbx_subcommands;
 

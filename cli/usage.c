@@ -116,6 +116,11 @@ void sbx_usage(FILE *to)
           "file in it whose content sbxview recognises), or - for standard input. Each\n"
           "file's format is detected from its content; a file in a folder that no format\n"
           "reads is listed as not read, with the reason, in the summary and on stderr.\n"
+          "s3://BUCKET/PREFIX reads a run from S3 or an S3-compatible store: the one\n"
+          "object of that key, or every object under PREFIX/ as a folder, fetched into\n"
+          "$XDG_CACHE_HOME/sbxview/s3 (only what changed, by ETag); summary -o takes an\n"
+          "s3:// URL too. Credentials and region as the AWS tools read them (AWS_* and\n"
+          "~/.aws); see docs/object-storage.md.\n"
           "\n"
           "Input options (review, summary, check and compare):\n"
           "      --as FORMAT       read the inputs after it as FORMAT, without detection\n"
@@ -126,7 +131,8 @@ void sbx_usage(FILE *to)
           "                        *.example.com for a domain and everything under it);\n"
           "                        every other host it reached or tried is a finding (U)\n"
           "      --skew SOURCE=OFFSET  a source's clock minus the wrapper's (runtime=+45s,\n"
-          "                        runtime-commands.json=-90s), instead of the one measured\n"
+          "                        runtime-commands.json=-90s), instead of the one measured\n"          "      --endpoint URL    the S3-compatible store of s3:// inputs and outputs\n"
+          "                        (https://, path-style; default AWS_ENDPOINT_URL, else AWS)\n"
           "  FORMAT is one of:",
           to);
     struct sbx_buf names = SBX_BUF_INIT;

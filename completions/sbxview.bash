@@ -7,17 +7,18 @@
 # The options of a command ("view": the review, no sub-command given).
 _sbxview_options() {
     case $1 in
-    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen --goto -j --threads --as --allow-list --skew --max-input -h --help" ;;
-    summary) echo "-f --format -o --output --color --colour --theme --width --review --story -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
-    check) echo "-f --format -a --allow --require --review --ignore-review -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
-    compare) echo "-f --format -o --output -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
+    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen --goto -j --threads --as --allow-list --skew --max-input --endpoint -h --help" ;;
+    summary) echo "-f --format -o --output --color --colour --theme --width --review --story -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
+    check) echo "-f --format -a --allow --require --review --ignore-review -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
+    compare) echo "-f --format -o --output -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
     fetch) echo "-o --output --force --deadline --timeout --connect-timeout --metrics-range -v --verbose -q --quiet -h --help" ;;
-    export) echo "-t --to --include-output --dry-run --jira-api --timeout --repost --review -j --threads -q --quiet --as --allow-list --skew --max-input -h --help" ;;
+    export) echo "-t --to --include-output --dry-run --jira-api --timeout --repost --review -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
     review) echo "-f --format --reason --review --author -q --quiet -h --help" ;;
+    runs) echo "--from --theme --no-mouse --dump --size --keys -j --threads --as --allow-list --skew --max-input --endpoint -h --help" ;;
     esac
 }
 
-_sbxview_subcommands="summary check compare fetch export review"
+_sbxview_subcommands="summary check compare fetch export review runs"
 _sbxview_formats="auto recorder runtime-commands runtime-events runtime-audit runtime-metrics runtime-webhooks sandboxio otlp squid manifest diff"
 _sbxview_kinds="account-change removed-from-log outside-wrapper unwrapped missing-from-record exit-mismatch log-tampering hosts-redirect piped-to-shell metadata-endpoint credential-read persistence refused-host unlisted-host account-audit secret bad-signature hash-mismatch tls-off url-install system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines"
 
@@ -87,8 +88,8 @@ _sbxview() {
         if [[ $cur == *:* ]]; then _sbxview_files "$cur"
         else _sbxview_words "file: github: gitlab: jira: slack:" "$cur"; compopt -o nospace 2>/dev/null; fi
         return ;;
-    --review) _sbxview_files "$cur"; return ;;
-    --reason | --author | --goto) COMPREPLY=(); return ;; # a value to type
+    --review | --from) _sbxview_files "$cur"; return ;;
+    --reason | --author | --goto | --endpoint) COMPREPLY=(); return ;; # a value to type
     -o | --output | --allow-list)
         if [[ $cmd == fetch ]]; then
             compopt -o filenames 2>/dev/null

@@ -7,7 +7,7 @@
 # The command the line is for: a sub-command, or "view" (the review).
 function __sbxview_cmd
     set -l words (commandline -opc)
-    if test (count $words) -ge 2; and contains -- $words[2] summary check compare fetch export review
+    if test (count $words) -ge 2; and contains -- $words[2] summary check compare fetch export review runs
         echo $words[2]
     else
         echo view
@@ -48,26 +48,26 @@ function __sbxview_kinds
     end
 end
 
-complete -c sbxview -n __sbxview_first -a 'summary check compare fetch export review' -d sub-command
+complete -c sbxview -n __sbxview_first -a 'summary check compare fetch export review runs' -d sub-command
 complete -c sbxview -n '__sbxview_in fetch' -a runtime -d "Runtime's records"
 
 complete -c sbxview -n '__sbxview_in view' -l local -d 'times in the local zone'
-complete -c sbxview -n '__sbxview_in view summary' -l theme -x -a '(__sbxview_themes)' -d 'colours from a theme'
-complete -c sbxview -n '__sbxview_in view' -l no-mouse -d 'leave the mouse to the terminal'
+complete -c sbxview -n '__sbxview_in view summary runs' -l theme -x -a '(__sbxview_themes)' -d 'colours from a theme'
+complete -c sbxview -n '__sbxview_in view runs' -l no-mouse -d 'leave the mouse to the terminal'
 complete -c sbxview -n '__sbxview_in view' -s F -l follow -d 'follow the files as they grow'
-complete -c sbxview -n '__sbxview_in view' -l dump -d 'print the screen instead of showing it'
+complete -c sbxview -n '__sbxview_in view runs' -l dump -d 'print the screen instead of showing it'
 complete -c sbxview -n '__sbxview_in view' -l dump-styles -d 'with --dump, the styles of each row'
-complete -c sbxview -n '__sbxview_in view' -l size -x -d 'COLSxROWS for --dump'
-complete -c sbxview -n '__sbxview_in view' -l keys -x -d 'keys to press before --dump prints'
+complete -c sbxview -n '__sbxview_in view runs' -l size -x -d 'COLSxROWS for --dump'
+complete -c sbxview -n '__sbxview_in view runs' -l keys -x -d 'keys to press before --dump prints'
 complete -c sbxview -n '__sbxview_in view' -l first-screen -d 'with --dump, the first screen of a big input'
 
-complete -c sbxview -n '__sbxview_in view summary check compare export' -s j -l threads -x -d threads
-complete -c sbxview -n '__sbxview_in view summary check compare export' -l as -x -a 'auto recorder runtime-commands runtime-events runtime-audit runtime-metrics runtime-webhooks sandboxio otlp squid manifest diff' -d 'read the inputs after it as FORMAT'
-complete -c sbxview -n '__sbxview_in view summary check compare export' -l allow-list -r -F -d 'the hosts the run may reach'
-complete -c sbxview -n '__sbxview_in view summary check compare export' -l skew -x -d 'SOURCE=OFFSET'
-complete -c sbxview -n '__sbxview_in view summary check compare export' -l max-input -x -d 'the most a stream may hold'
+complete -c sbxview -n '__sbxview_in view summary check compare export runs' -s j -l threads -x -d threads
+complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l as -x -a 'auto recorder runtime-commands runtime-events runtime-audit runtime-metrics runtime-webhooks sandboxio otlp squid manifest diff' -d 'read the inputs after it as FORMAT'
+complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l allow-list -r -F -d 'the hosts the run may reach'
+complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l skew -x -d 'SOURCE=OFFSET'
+complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l max-input -x -d 'the most a stream may hold'
 complete -c sbxview -n '__sbxview_in summary check compare fetch export review' -s q -l quiet -d 'no progress or warnings'
-complete -c sbxview -n '__sbxview_in view summary check compare fetch export review' -s h -l help -d 'the help'
+complete -c sbxview -n '__sbxview_in view summary check compare fetch export review runs' -s h -l help -d 'the help'
 
 complete -c sbxview -n '__sbxview_in summary compare' -s f -l format -x -a 'text markdown json' -d 'the output format'
 complete -c sbxview -n '__sbxview_in summary compare' -s o -l output -r -F -d 'write to a file'
@@ -101,3 +101,5 @@ complete -c sbxview -n '__sbxview_in review' -a 'show note tag triage verdict' -
 complete -c sbxview -n '__sbxview_in review' -s f -l format -x -a 'text markdown json' -d 'the output format'
 complete -c sbxview -n '__sbxview_in review' -l reason -x -d 'why (triage and verdict)'
 complete -c sbxview -n '__sbxview_in review' -l author -x -d 'who writes it'
+complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l endpoint -x -d 'the S3-compatible store of s3:// inputs'
+complete -c sbxview -n '__sbxview_in runs' -l from -r -F -d 'the file that names the runs'

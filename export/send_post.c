@@ -119,7 +119,8 @@ static enum outcome exchange(struct ctx *c, struct sbx_http *http,
                              int64_t *asked_ms, char *err, size_t errsz)
 {
     const char *const *hdrs = (const char *const *)q->headers;
-    struct sbx_http_request req = {q->method, q->url, q->bearer, hdrs, q->body.p, q->body.len};
+    struct sbx_http_request req = {.method = q->method, .url = q->url, .bearer = q->bearer,
+                                   .headers = hdrs, .body = q->body.p, .body_len = q->body.len};
     for (;;) {
         *kind = sbx_http_do(http, &req, resp, err, errsz);
         if (*kind != SBX_HTTP_DONE)

@@ -195,8 +195,10 @@ static void manual_has_commands_findings_and_exits(void **state)
         char tag[64];
         snprintf(tag, sizeof tag, "\n.TP\n.B sbxview%s%s\n", c ? " " : "", c ? cmds[c].name : "");
         const char *at = strstr(exits, tag);
-        if (!at || (exits_end && at > exits_end))
+        if (!at || (exits_end && at > exits_end)) {
             gap("EXIT STATUS in sbxview.1 has no entry%s", tag);
+            continue;
+        }
         at += strlen(tag);
         const char *end = strstr(at, "\n.TP\n");
         if (!end || (exits_end && end > exits_end))

@@ -1,0 +1,81 @@
+/* sbx_s3: an S3 client over base/http — ListObjectsV2 with continuation,
+ * GET (resumed with a Range after a cut, the ETag compared), PUT — signed by
+ * libcurl's own AWS SigV4 (CURLOPT_AWS_SIGV4, "aws:amz:REGION:s3").
+ *
+ * Addressing: with no endpoint, AWS's virtual-host style
+ * (https://BUCKET.s3.REGION.amazonaws.com/KEY); with an endpoint (an
+ * S3-compatible store: MinIO, R2, Ceph, GCS's interface), path style
+ * (ENDPOINT/BUCKET/KEY). https only, as every request of base/http.
+ *
+ * What a store answers is handled as S3 does it: 500, 503 and SlowDown (and
+ * a cut or a timeout) are retried with a doubling backoff or the store's
+ * Retry-After, whichever is longer; a wrong region (301 PermanentRedirect,
+ * 400 AuthorizationHeaderMalformed naming the region, or
+ * x-amz-bucket-region) is retried once at the region the store names;
+ * RequestTimeTooSkewed is reported as this machine's clock being off.
+ * Errors carry the store's Code and Message (hostile text: sanitise and
+ * redact before display); the secret key and the session token never
+ * appear in a URL, an error or the trace.
+ *
+ * Ownership: the config's strings are copied by sbx_s3_new; results (pages,
+ * bodies, ETags) belong to the caller; one client is used by one thread at
+ * a time (make one a thread for a pool). */
+#ifndef SBX_S3_H
+#define SBX_S3_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "base/s3xml.h"
+
+struct sbx_s3_config {
+    const char *access_key, *secret_key; /* both needed */
+    const char *session_token;           /* NULL or a temporary credential's token */
+    const char *region;                  /* NULL: us-east-1 */
+    const char *endpoint;                /* NULL: AWS; else https://host[:port][/base] */
+    const char *ca_file;                 /* NULL: the system's CAs */
+    int retries;                         /* 0: 4; -1: none */
+    long backoff_ms;                     /* the first wait, doubled each time; 0: 250 */
+    const _Atomic bool *cancel;          /* optional, as base/http's */
+};
+
+struct sbx_s3;
+
+struct sbx_s3 *sbx_s3_new(const struct sbx_s3_config *cfg, char *err, size_t errsz);
+void sbx_s3_free(struct sbx_s3 *s);
+
+/* The region the client now signs for (a redirect may have changed it). */
+const char *sbx_s3_region(const struct sbx_s3 *s);
+
+enum sbx_s3_result {
+    SBX_S3_OK,
+    SBX_S3_NOT_MODIFIED, /* GET with if_none_match: the object has that ETag */
+    SBX_S3_NOT_FOUND,    /* 404 NoSuchKey / NoSuchBucket */
+    SBX_S3_FAILED,       /* anything else, with a one-line reason in err */
+};
+
+/* Splits "s3://bucket/key..." into fresh copies (key may be ""); false when
+ * url is not one or the bucket name is not a valid one. */
+bool sbx_s3_parse_url(const char *url, char **bucket, char **key);
+
+/* Every object under prefix (and, with delimiter "/", the common prefixes),
+ * all pages of ListObjectsV2 appended into *out (zeroed first). */
+enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char *prefix,
+                               const char *delimiter, struct sbx_s3_page *out, char *err,
+                               size_t errsz);
+
+/* The object into *body (cleared first), its ETag into *etag (fresh, may be
+ * NULL when the store sent none). With if_none_match, an unchanged object is
+ * SBX_S3_NOT_MODIFIED and nothing is read. Bodies over max_body fail. */
+enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
+                              const char *if_none_match, size_t max_body, struct sbx_buf *body,
+                              char **etag, char *err, size_t errsz);
+
+/* Writes data as the object key. */
+enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *key,
+                              const void *data, size_t n, const char *content_type, char *err,
+                              size_t errsz);
+
+#endif

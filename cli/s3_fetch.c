@@ -1,0 +1,408 @@
+#include "cli/s3_fetch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/numfmt.h"
+#include "base/s3.h"
+#include "cli/cli_util.h"
+#include "cli/s3_settings.h"
+#include "render/sanitize.h"
+#include "render/untrusted.h"
+
+#define OBJECT_MAX ((size_t)4 << 30)
+
+bool sbx_is_s3_url(const char *s)
+{
+    return s && strncmp(s, "s3://", 5) == 0;
+}
+
+static void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warnf(const char *fmt, ...)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sbx_buf_vaddf(&b, fmt, ap);
+    va_end(ap);
+    sbx_warn(b.p);
+    sbx_buf_free(&b);
+}
+
+/* $XDG_CACHE_HOME/sbxview/s3, else ~/.cache/sbxview/s3; NULL without either. */
+static char *cache_root(void)
+{
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    struct sbx_buf b = SBX_BUF_INIT;
+    if (x && *x == '/')
+        sbx_buf_addf(&b, "%s/sbxview/s3", x);
+    else if (home && *home)
+        sbx_buf_addf(&b, "%s/.cache/sbxview/s3", home);
+    return b.p;
+}
+
+static bool mkdirs(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0700);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return false;
+    }
+    return mkdir(path, 0700) == 0 || errno == EEXIST;
+}
+
+static bool mkparents(const char *file)
+{
+    char *d = strdup(file);
+    if (!d)
+        abort();
+    char *slash = strrchr(d, '/');
+    bool ok = true;
+    if (slash && slash != d) {
+        *slash = '\0';
+        ok = mkdirs(d);
+    }
+    free(d);
+    return ok;
+}
+
+/* A key the cache can hold as a relative path: segments neither empty nor
+ * "." or "..", no control character. (A prefix's trailing '/' is allowed.) */
+static bool safe_key(const char *k)
+{
+    if (!*k || *k == '/' || strlen(k) > 1024)
+        return false;
+    for (const char *seg = k; *seg;) {
+        const char *e = strchr(seg, '/');
+        size_t n = e ? (size_t)(e - seg) : strlen(seg);
+        if (n == 0 || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.'))
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if ((unsigned char)seg[i] < 0x20 || seg[i] == 0x7f)
+                return false;
+        seg += n;
+        if (e && !e[1])
+            return false; /* an object key ending in '/': a folder marker */
+        if (e)
+            seg++;
+    }
+    return true;
+}
+
+static bool write_file(const char *path, const void *data, size_t n)
+{
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    sbx_buf_addf(&tmp, "%s.part.%ld", path, (long)getpid());
+    int fd = open(tmp.p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    bool ok = fd >= 0;
+    for (size_t off = 0; ok && off < n;) {
+        ssize_t w = write(fd, (const char *)data + off, n - off);
+        if (w <= 0)
+            ok = false;
+        else
+            off += (size_t)w;
+    }
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    if (ok)
+        ok = rename(tmp.p, path) == 0;
+    else
+        unlink(tmp.p);
+    sbx_buf_free(&tmp);
+    return ok;
+}
+
+static char *read_small(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return NULL;
+    char buf[512];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
+struct job {
+    const struct sbx_s3_entry *e;
+    char *local, *etag_file;
+};
+
+struct pool {
+    const char *bucket;
+    struct sbx_s3_config cfg;
+    struct job *jobs;
+    size_t njobs;
+    _Atomic size_t next, done;
+    _Atomic unsigned long long bytes;
+    _Atomic bool failed;
+    pthread_mutex_t lock;
+};
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    char err[1024];
+    struct sbx_s3 *s = sbx_s3_new(&p->cfg, err, sizeof err);
+    if (!s) {
+        pthread_mutex_lock(&p->lock);
+        warnf("%s", err);
+        pthread_mutex_unlock(&p->lock);
+        atomic_store(&p->failed, true);
+    }
+    struct sbx_buf body = SBX_BUF_INIT;
+    /* the first failure stops the pool: the run cannot be whole */
+    for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
+        struct job *j = &p->jobs[i];
+        char *etag = NULL;
+        enum sbx_s3_result r =
+            sbx_s3_get(s, p->bucket, j->e->key, NULL, OBJECT_MAX, &body, &etag, err, sizeof err);
+        const char *why = NULL;
+        if (r != SBX_S3_OK)
+            why = err;
+        else if (j->e->etag && etag && strcmp(j->e->etag, etag) != 0)
+            why = "the object changed while it was read (its ETag is not the listing's): "
+                  "read it again";
+        else if (!mkparents(j->local) || !write_file(j->local, body.p ? body.p : "", body.len) ||
+                 !mkparents(j->etag_file) ||
+                 !write_file(j->etag_file, j->e->etag ? j->e->etag : "", j->e->etag ? strlen(j->e->etag) : 0))
+            why = "cannot be written into the cache";
+        if (why) {
+            pthread_mutex_lock(&p->lock);
+            if (why == err)
+                warnf("%s", err);
+            else
+                warnf("s3://%s/%s: %s", p->bucket, j->e->key, why);
+            pthread_mutex_unlock(&p->lock);
+            atomic_store(&p->failed, true);
+        } else {
+            atomic_fetch_add(&p->bytes, (unsigned long long)body.len);
+        }
+        free(etag);
+        atomic_fetch_add(&p->done, 1);
+    }
+    sbx_buf_free(&body);
+    sbx_s3_free(s);
+    return NULL;
+}
+
+static void show_progress(const char *url, size_t done, size_t total, unsigned long long bytes,
+                          bool last)
+{
+    char sz[SBX_NUM_BUFSZ];
+    sbx_size_text((int64_t)bytes, sz);
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_untrusted_cstr(&b, url, SBX_SAN_ONE_LINE, 60);
+    fprintf(stderr, "\r\033[Ksbxview: %s: %zu/%zu objects, %s%s", b.p ? b.p : "", done, total,
+            sz + strspn(sz, " "), last ? "\n" : "");
+    sbx_buf_free(&b);
+}
+
+/* --- removing cached files the listing no longer has ----------------------- */
+
+static const char *const *listed_keys;
+static size_t nlisted, objects_prefix_len;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int prune_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st, (void)f;
+    if (flag != FTW_F || strlen(path) <= objects_prefix_len)
+        return 0;
+    const char *key = path + objects_prefix_len;
+    if (!bsearch(&key, listed_keys, nlisted, sizeof *listed_keys, cmp_str) &&
+        !strstr(key, ".part."))
+        unlink(path);
+    return 0;
+}
+
+char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats)
+{
+    char *bucket, *key;
+    if (!sbx_s3_parse_url(url, &bucket, &key)) {
+        warnf("%s: not an s3://BUCKET/PREFIX URL (a bucket name is 3-63 of a-z 0-9 . -)", url);
+        return NULL;
+    }
+    char *root = cache_root(), *result = NULL;
+    struct sbx_s3_settings set;
+    sbx_s3_settings_read(&set, sbx_s3_endpoint_arg);
+    struct sbx_s3_config cfg = sbx_s3_settings_config(&set);
+    char err[1024];
+    struct sbx_s3 *s = root ? sbx_s3_new(&cfg, err, sizeof err) : NULL;
+    struct sbx_s3_page page = {0};
+    struct job *jobs = NULL;
+    const char **keys = NULL;
+    size_t njobs = 0;
+    if (!root) {
+        warnf("%s: no cache folder (set XDG_CACHE_HOME or HOME)", url);
+        goto out;
+    }
+    if (!s) {
+        warnf("%s: %s", url, err);
+        goto out;
+    }
+    /* a prefix that is one object's key is that object; else a folder */
+    struct sbx_buf prefix = SBX_BUF_INIT;
+    sbx_buf_adds(&prefix, key);
+    bool single = false;
+    if (*key && key[strlen(key) - 1] != '/') {
+        if (sbx_s3_list(s, bucket, key, "/", &page, err, sizeof err) != SBX_S3_OK) {
+            warnf("%s", err);
+            sbx_buf_free(&prefix);
+            goto out;
+        }
+        for (size_t i = 0; i < page.n && !single; i++)
+            single = strcmp(page.entries[i].key, key) == 0;
+        if (single) {
+            for (size_t i = 0; i < page.n; i++)
+                if (strcmp(page.entries[i].key, key) == 0 && i) {
+                    struct sbx_s3_entry t = page.entries[0];
+                    page.entries[0] = page.entries[i];
+                    page.entries[i] = t;
+                }
+        } else {
+            sbx_s3xml_page_free(&page);
+            sbx_buf_addc(&prefix, '/');
+        }
+    }
+    if (!single && sbx_s3_list(s, bucket, prefix.p ? prefix.p : "", NULL, &page, err,
+                               sizeof err) != SBX_S3_OK) {
+        warnf("%s", err);
+        sbx_buf_free(&prefix);
+        goto out;
+    }
+    size_t n = single ? 1 : page.n;
+    if (n == 0) {
+        warnf("%s: no object under it", url);
+        sbx_buf_free(&prefix);
+        goto out;
+    }
+    jobs = calloc(n, sizeof *jobs);
+    keys = calloc(n, sizeof *keys);
+    if (!jobs || !keys)
+        abort();
+    size_t unchanged = 0, nkeys = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct sbx_s3_entry *e = &page.entries[i];
+        if (!safe_key(e->key)) {
+            warnf("s3://%s/%s: skipped: the key is not a safe relative path", bucket, e->key);
+            continue;
+        }
+        keys[nkeys++] = e->key;
+        struct sbx_buf local = SBX_BUF_INIT, tag = SBX_BUF_INIT;
+        sbx_buf_addf(&local, "%s/%s/objects/%s", root, bucket, e->key);
+        sbx_buf_addf(&tag, "%s/%s/etags/%s", root, bucket, e->key);
+        struct stat st;
+        char *have = e->etag ? read_small(tag.p) : NULL;
+        if (have && strcmp(have, e->etag) == 0 && stat(local.p, &st) == 0 &&
+            (uint64_t)st.st_size == e->size) {
+            unchanged++;
+            sbx_buf_free(&local);
+            sbx_buf_free(&tag);
+        } else {
+            jobs[njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p};
+        }
+        free(have);
+    }
+    struct pool pool = {.bucket = bucket, .cfg = cfg, .jobs = jobs, .njobs = njobs};
+    pthread_mutex_init(&pool.lock, NULL);
+    size_t nthreads = njobs < SBX_S3_POOL ? njobs : SBX_S3_POOL;
+    pthread_t tid[SBX_S3_POOL];
+    for (size_t t = 0; t < nthreads; t++)
+        pthread_create(&tid[t], NULL, worker, &pool);
+    bool show = !quiet && isatty(STDERR_FILENO) && njobs;
+    while (show && atomic_load(&pool.done) < njobs && !atomic_load(&pool.failed)) {
+        show_progress(url, atomic_load(&pool.done), njobs, atomic_load(&pool.bytes), false);
+        nanosleep(&(struct timespec){0, 100000000L}, NULL);
+    }
+    for (size_t t = 0; t < nthreads; t++)
+        pthread_join(tid[t], NULL);
+    if (show)
+        show_progress(url, njobs, njobs, atomic_load(&pool.bytes), true);
+    pthread_mutex_destroy(&pool.lock);
+    if (stats)
+        *stats = (struct sbx_s3_fetch_stats){.objects = nkeys, .fetched = njobs,
+                                             .unchanged = unchanged,
+                                             .bytes = atomic_load(&pool.bytes)};
+    if (atomic_load(&pool.failed) || !nkeys) {
+        if (!nkeys)
+            warnf("%s: no object with a key the cache can hold", url);
+        sbx_buf_free(&prefix);
+        goto out;
+    }
+    struct sbx_buf path = SBX_BUF_INIT;
+    sbx_buf_addf(&path, "%s/%s/objects/", root, bucket);
+    if (!single) {
+        qsort(keys, nkeys, sizeof *keys, cmp_str);
+        listed_keys = keys, nlisted = nkeys, objects_prefix_len = path.len;
+        sbx_buf_adds(&path, prefix.p ? prefix.p : "");
+        while (path.len && path.p[path.len - 1] == '/')
+            path.p[--path.len] = '\0';
+        mkdirs(path.p);
+        nftw(path.p, prune_one, 16, FTW_PHYS);
+    } else {
+        sbx_buf_adds(&path, key);
+    }
+    result = path.p;
+    sbx_buf_free(&prefix);
+out:
+    for (size_t i = 0; i < njobs; i++) {
+        free(jobs[i].local);
+        free(jobs[i].etag_file);
+    }
+    free(jobs);
+    free(keys);
+    sbx_s3xml_page_free(&page);
+    sbx_s3_free(s);
+    sbx_s3_settings_free(&set);
+    free(root);
+    free(bucket);
+    free(key);
+    return result;
+}
+
+bool sbx_s3_write(const char *url, const void *data, size_t n, const char *content_type)
+{
+    char *bucket, *key;
+    if (!sbx_s3_parse_url(url, &bucket, &key) || !*key || key[strlen(key) - 1] == '/') {
+        warnf("%s: not an s3://BUCKET/KEY URL of an object", url);
+        if (bucket) {
+            free(bucket);
+            free(key);
+        }
+        return false;
+    }
+    struct sbx_s3_settings set;
+    sbx_s3_settings_read(&set, sbx_s3_endpoint_arg);
+    struct sbx_s3_config cfg = sbx_s3_settings_config(&set);
+    char err[1024];
+    struct sbx_s3 *s = sbx_s3_new(&cfg, err, sizeof err);
+    bool ok = s && sbx_s3_put(s, bucket, key, data, n, content_type, err, sizeof err) == SBX_S3_OK;
+    if (!ok)
+        warnf("%s", err);
+    sbx_s3_free(s);
+    sbx_s3_settings_free(&set);
+    free(bucket);
+    free(key);
+    return ok;
+}

@@ -1,0 +1,41 @@
+/* s3:// inputs and outputs of the command line (internal to cli/).
+ *
+ * An input s3://bucket/prefix is brought into the cache, under
+ * $XDG_CACHE_HOME/sbxview/s3/BUCKET/objects/ (~/.cache when XDG_CACHE_HOME
+ * is unset), and read from there by the same importers as a local file or
+ * folder: a prefix that is one object's key is that file, any other the
+ * folder of every object under PREFIX/. An object whose ETag in the listing
+ * is the one the cache holds (BUCKET/etags/KEY) is not fetched again; the
+ * others are fetched by a pool of SBX_S3_POOL clients (keep-alive, HTTP/2
+ * where offered). An object whose ETag differs from the listing's when it is
+ * read changed while it was read: an error. A key that is not a safe
+ * relative path (an empty, "." or ".." segment, a control character) is
+ * skipped with a warning. Cached files no longer listed are removed.
+ *
+ * Ownership: sbx_s3_fetch returns a path the caller frees. */
+#ifndef SBX_CLI_S3_FETCH_H
+#define SBX_CLI_S3_FETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SBX_S3_POOL 8
+
+struct sbx_s3_fetch_stats {
+    size_t objects, fetched, unchanged;
+    unsigned long long bytes; /* fetched */
+};
+
+/* url's objects into the cache; the local path to read (a fresh string), or
+ * NULL with the reason(s) on stderr. Progress (objects and bytes) on stderr
+ * when it is a terminal and quiet is false. stats may be NULL. */
+char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats);
+
+/* data as the object url names (s3://bucket/key); false with the reason on
+ * stderr. */
+bool sbx_s3_write(const char *url, const void *data, size_t n, const char *content_type);
+
+/* True when s is an s3:// URL. */
+bool sbx_is_s3_url(const char *s);
+
+#endif

@@ -9,6 +9,7 @@
 #include "export/review_write.h"
 #include "importers/review.h"
 #include "render/sanitize.h"
+#include "render/untrusted.h"
 #include "app/app_internal.h"
 #include "app/keys.h"
 #include "app/view.h"
@@ -573,6 +574,22 @@ void sbx_app_review_status(struct sbx_app *a, struct sbx_grid *g, int row)
     const char *in = sbx_lineedit_text(&rv->ed);
     size_t len = rv->ed.text.len, skip = 0;
     int room = g->cols - col - 2;
+    struct sbx_buf red = SBX_BUF_INIT;
+    size_t rn;
+    const char *masked = sbx_untrusted_redact(&red, in, len, &rn);
+    if (rn != len || memcmp(masked, in, len) != 0) {
+        /* it holds a secret: the masked whole, its end in sight (a part
+         * scrolled to could leave a secret's tail unmasked) */
+        while (skip < rn && sbx_text_width(masked + skip, rn - skip) > room)
+            skip++;
+        while (skip < rn && ((unsigned char)masked[skip] & 0xc0) == 0x80)
+            skip++;
+        int at = sbx_grid_untrusted(g, row, col, g->cols - 1, SBX_STYLE_PROMPT, masked + skip, rn - skip);
+        sbx_grid_text(g, row, at, g->cols, SBX_STYLE_CURSOR, " ", 1);
+        sbx_buf_free(&red);
+        return;
+    }
+    sbx_buf_free(&red);
     while (skip < rv->ed.cursor && sbx_text_width(in + skip, rv->ed.cursor - skip) > room)
         skip++;
     while (skip < len && ((unsigned char)in[skip] & 0xc0) == 0x80)

@@ -60,7 +60,7 @@ struct sbx_app_review {
 };
 
 void sbx_app_review_free(struct sbx_app *a);
-/* The column and the detail's Review part in a->look, after new data or a
+/* The column and the detail's review fields in a->look, after new data or a
  * change of the review. */
 void sbx_app_review_look(struct sbx_app *a);
 

@@ -914,6 +914,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_end_line(d);
         return;
     }
+    sbx_detail_review(d, l, e); /* what reviewers wrote of it, first */
     sbx_doc_field(d, "Kind");
     sbx_doc_adds(d, SBX_STYLE_KIND, sbx_kind_name((enum sbx_kind)e->kind));
     const char *label = sbx_str(l->tl, e->label);
@@ -959,7 +960,6 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_adds(d, SBX_STYLE_WARNING, "a field had the wrong type or range and shows as ? (o: the line)");
         sbx_doc_end_line(d);
     }
-    sbx_detail_review(d, l, e);
     sbx_span_detail(d, l, e);
     if (e->kind == SBX_EV_COMMAND && !(e->u.cmd.flags & SBX_CMD_RECORD)) {
         const struct sbx_command *c = &e->u.cmd;

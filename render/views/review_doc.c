@@ -41,18 +41,10 @@ void sbx_detail_review(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
     const struct sbx_review_state *st = l->review;
     if (!st)
         return;
-    bool heading = false;
-#define HEADING()                                                                  \
-    do {                                                                           \
-        if (!heading)                                                              \
-            sbx_doc_heading(d, "Review (a note, A in $EDITOR, t tags, T triage)"); \
-        heading = true;                                                            \
-    } while (0)
     for (size_t i = 0; i < st->nmarks; i++) {
         if (item_event(l->tl, st->marks[i]) != e)
             continue;
         const struct sbx_review_op *op = last_mark(l, e);
-        HEADING();
         sbx_doc_field(d, "Marked");
         if (op)
             who_when(d, l, op->author, op->at);
@@ -67,7 +59,6 @@ void sbx_detail_review(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
         const struct sbx_review_triage *t = sbx_review_triage_of(st, fid);
         if (!t)
             continue;
-        HEADING();
         sbx_doc_field(d, "Triage");
         sbx_doc_addf(d, SBX_STYLE_LABEL, "%s %s ", strchr(fid, '/') + 1, t->state);
         who_when(d, l, t->author, t->at);
@@ -81,7 +72,6 @@ void sbx_detail_review(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
         const struct sbx_review_note *n = &st->notes[i];
         if (item_event(l->tl, n->item) != e)
             continue;
-        HEADING();
         sbx_doc_field(d, "Note");
         who_when(d, l, n->author, n->at);
         if (n->to)
@@ -95,14 +85,12 @@ void sbx_detail_review(struct sbx_doc *d, struct sbx_rows_look *l, const struct 
         const struct sbx_review_tag *g = &st->tags[i];
         if (item_event(l->tl, g->item) != e)
             continue;
-        HEADING();
         sbx_doc_field(d, "Tag");
         sbx_doc_untrusted(d, SBX_STYLE_LABEL, g->tag, strlen(g->tag), true);
         sbx_doc_adds(d, SBX_STYLE_NORMAL, " ");
         who_when(d, l, g->author, g->at);
         sbx_doc_end_line(d);
     }
-#undef HEADING
 }
 
 /* ---- the review view ---- */

@@ -34,7 +34,7 @@ struct sbx_rows_look {
     size_t link; /* the detail's selected link (its Links part), for L to follow */
     /* The review column (REVIEW_W cells before the finding mark), shown
      * when set: the two marks review_cells gives an event (app/ decides
-     * them). review: the run's review for the detail's Review part, or NULL. */
+     * them). review: the run's review for the detail's review fields, or NULL. */
     void (*review_cells)(const void *ctx, const struct sbx_event *e, char cells[2]);
     const void *review_ctx;
     const struct sbx_review_state *review;
@@ -86,10 +86,10 @@ void sbx_doc_heading(struct sbx_doc *d, const char *what);
 void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
                     bool raw);
 
-/* The detail's Review part (render/views/review_doc.c): the event's mark,
- * every author's note on it (author, time, the text), its tags and the
- * triage of its findings; nothing without l->review or when the review
- * says nothing of the event. */
+/* The detail's review fields (render/views/review_doc.c), after its id:
+ * the event's mark, the triage of its findings, every author's note on it
+ * (author, time, the text) and its tags; nothing without l->review or when
+ * the review says nothing of the event. */
 void sbx_detail_review(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e);
 
 /* The review view's document (render/views/review_doc.c): the state and

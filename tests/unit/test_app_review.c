@@ -392,6 +392,41 @@ static void the_view(void **state)
     sbx_app_free(&a);
 }
 
+/* Whether the screen shows any 8 characters of the token past its ghp_. */
+static bool token_part_shown(struct sbx_app *a)
+{
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    apptest_draw(a, &g);
+    bool shown = false;
+    for (int r = 0; r < g.rows && !shown; r++) {
+        char *s = apptest_row(&g, r);
+        for (size_t i = 4; i + 8 <= strlen(TOKEN) && !shown; i++)
+            shown = memmem(s, strlen(s), TOKEN + i, 8) != NULL;
+        free(s);
+    }
+    sbx_grid_free(&g);
+    return shown;
+}
+
+/* A token typed into the line editor, wider than the status line, with the
+ * cursor anywhere in it or around it: no part of it shows. */
+static void token_in_the_editor(void **state)
+{
+    (void)state;
+    const char *path = new_path();
+    struct sbx_app a;
+    start(&a, path, 60, 20);
+    apptest_keys(&a, "a" "a note that is long enough to scroll " TOKEN " and after it");
+    for (size_t k = 0; k < strlen(TOKEN) + 40; k++) {
+        if (token_part_shown(&a))
+            fail_msg("a part of the token shows with the cursor %zu left of the end", k);
+        apptest_keys(&a, "<Left>");
+    }
+    apptest_keys(&a, "\x1b");
+    sbx_app_free(&a);
+}
+
 /* Without a review (the runs list's runs, a preview): the keys say so and
  * write nothing; the session's letter marks still work. */
 static void no_review(void **state)
@@ -422,6 +457,7 @@ int main(void)
         cmocka_unit_test(editor_note),
         cmocka_unit_test(the_column),
         cmocka_unit_test(the_view),
+        cmocka_unit_test(token_in_the_editor),
         cmocka_unit_test(no_review),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -24,6 +24,7 @@
 #include "importers/runs.h"
 #include "model/evid.h"
 #include "cli/review_cli.h"
+#include "importers/review.h"
 
 struct view_opts {
     struct sbx_app_opts app;
@@ -47,7 +48,15 @@ static void open_review(struct sbx_app *app, const struct view_opts *o, const st
     sbx_review_place_find(&place, o->review_file, o->app.inputs, o->app.ninputs, tl);
     struct sbx_review r;
     sbx_review_init(&r);
-    bool read = sbx_review_load(&place, &r, quiet);
+    bool read = true;
+    if (quiet) { /* the interface is on the terminal: a file that cannot be read is said there */
+        for (size_t i = 0; i < place.nread; i++) {
+            char err[512];
+            read = sbx_review_read_file(&r, place.read[i], err, sizeof err) && read;
+        }
+    } else {
+        read = sbx_review_load(&place, &r, false);
+    }
     size_t problems = r.nproblems;
     char *author = sbx_review_author(o->author);
     sbx_app_set_review(app, &r, o->dump && !o->review_file ? NULL : place.write, place.make_dirs, author);

@@ -129,3 +129,15 @@ keys q
 keys q
 see "RQUIT2=0" "q quits the moved run"
 shell_sane "after the moved run"
+# a review file that cannot be read or written: said in the status line
+# (nothing printed over the interface), and a key that would write says why
+mkdir -p "$tmp/rvui/bad/sbxview-review.jsonl"
+cp tests/fixtures/story-run/* "$tmp/rvui/bad/"
+keys "clear; $bin $tmp/rvui/bad 2>$tmp/rvui/bad.err; echo RQUIT3=\$?" Enter
+see "the review file could not be read" "an unreadable review file is said in the status line"
+keys m a
+see "sbxview-review.jsonl: Is a directory" "a mark that cannot be written says why"
+keys q
+see "RQUIT3=0" "q quits"
+if [ -s "$tmp/rvui/bad.err" ]; then bad "the interface printed on stderr:"; cat "$tmp/rvui/bad.err"; else ok; fi
+shell_sane "after the unwritable review"

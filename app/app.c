@@ -7,6 +7,7 @@
 #include "model/evid.h"
 #include "query/query.h"
 #include "app/app_internal.h"
+#include "app/app_review.h"
 #include "app/keymap.h"
 #include "app/list_window.h"
 #include "app/view.h"
@@ -51,6 +52,7 @@ void sbx_app_free(struct sbx_app *a)
 {
     sbx_app_cancel(a, false);
     sbx_app_export_free(a);
+    sbx_app_review_free(a);
     drop_search(a);
     free(a->search_text);
     sbx_query_free(a->filter);
@@ -439,6 +441,7 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     a->sum = sum;
     a->preview = preview;
     sbx_rows_look_init(&a->look, tl, sum, a->opts.local);
+    sbx_app_review_look(a);
     if (a->search) {
         a->look.find = query_find;
         a->look.find_ctx = a->search;

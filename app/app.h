@@ -16,6 +16,7 @@
 #include "analyses/netview.h"
 #include "analyses/summary.h"
 #include "importers/format.h"
+#include "model/review.h"
 #include "model/timeline.h"
 #include "render/doc.h"
 #include "render/grid.h"
@@ -36,7 +37,8 @@ struct sbx_send_env;
     X(NETWORK, network) /* one row per host */                                                  \
     X(FILE, file)       /* one file of the tree: its changes, the commands before, its diff */  \
     X(EXPORT, export)   /* the request an export would send, to confirm */                      \
-    X(STORY, story)     /* the findings in time order with their links */
+    X(STORY, story)     /* the findings in time order with their links */                     \
+    X(REVIEW, review)   /* the run's review: verdict, triage, notes, tags, marks, history */
 
 enum sbx_view {
 #define SBX_VIEW_ENUM(NAME, name) SBX_VIEW_##NAME,
@@ -49,6 +51,7 @@ enum sbx_view {
 enum {
     SBX_APP_QUIT = 1u,
     SBX_APP_FOLLOW = 2u, /* turn following on or off (sbx_app_following says which is wanted) */
+    SBX_APP_EDIT = 4u,   /* run $EDITOR on sbx_app_edit_text, then give sbx_app_edit_done what it saved */
 };
 
 struct sbx_app_opts {
@@ -75,6 +78,7 @@ struct sbx_app_opts {
 
 struct sbx_app_job;
 struct sbx_app_export;
+struct sbx_app_review;
 
 struct sbx_app {
     struct sbx_app_opts opts;
@@ -122,6 +126,8 @@ struct sbx_app {
 
     struct sbx_app_job *job;       /* a search or filter running, or NULL */
     struct sbx_app_export *exp;    /* the export being previewed or sent, or NULL */
+    struct sbx_app_review *rv;     /* the run's review (app/app_review.h), or NULL before
+                                      sbx_app_set_review */
 
     /* the files and network views: made from the data when first shown,
      * dropped when new data comes */
@@ -171,6 +177,24 @@ bool sbx_app_poll(struct sbx_app *a);
 void sbx_app_cancel(struct sbx_app *a, bool say);
 /* "searching 43%" for the status line, or "" */
 void sbx_app_job_progress(const struct sbx_app *a, char *buf, size_t n);
+
+/* The run's review (docs/review-file.md), once the run has loaded: the app
+ * takes over r's contents (r is left empty) and copies the path new
+ * operations are appended to (its folders made first when make_dirs; NULL:
+ * they are kept in memory only, as --dump does) and the author they are
+ * written with. */
+void sbx_app_set_review(struct sbx_app *a, struct sbx_review *r, const char *write, bool make_dirs,
+                        const char *author);
+/* After SBX_APP_EDIT: the text the editor's file starts with (the author's
+ * note on the event, or ""; valid until the next call into the app), then
+ * what the file held when the editor ended (text NULL and err why when it
+ * could not run). An empty or unchanged file writes nothing. */
+const char *sbx_app_edit_text(const struct sbx_app *a);
+void sbx_app_edit_done(struct sbx_app *a, const char *text, size_t n, const char *err);
+/* Whether a line is being typed in the status line (a search, a filter, a
+ * note, ...), and leaving it as Esc would. */
+bool sbx_app_typing(const struct sbx_app *a);
+void sbx_app_stop_typing(struct sbx_app *a);
 
 /* When the selection is on the last event: a followed log scrolls with it. */
 bool sbx_app_at_end(const struct sbx_app *a);

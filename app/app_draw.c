@@ -5,6 +5,7 @@
 #include "render/sanitize.h"
 #include "app/app_internal.h"
 #include "app/app_headline.h"
+#include "app/app_review.h"
 #include "app/view.h"
 
 static void header(struct sbx_app *a, struct sbx_grid *g)
@@ -23,6 +24,10 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
 {
     int row = g->rows - 1;
     sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_STATUS);
+    if (sbx_app_review_asking(a)) {
+        sbx_app_review_status(a, g, row);
+        return;
+    }
     if (a->prompt) {
         static const char *const names[] = {"/", "search backward: ", "filter: ",
                                             "export to: "};

@@ -4,6 +4,7 @@
 
 #include "query/query.h"
 #include "app/app_internal.h"
+#include "app/app_review.h"
 #include "app/keymap.h"
 #include "app/view.h"
 
@@ -112,13 +113,25 @@ static void next_finding(struct sbx_app *a, bool back)
 static void mark_key(struct sbx_app *a, int kind, int key)
 {
     int slot = key >= 'a' && key <= 'z' ? key - 'a' : key >= 'A' && key <= 'Z' ? 26 + key - 'A' : -1;
+    const struct sbx_event *e = sbx_app_event(a, a->cur);
+    if (kind == 'm' && key == '-' && e) { /* unmark: its letters go, and the review's mark */
+        for (size_t i = 0; i < sizeof a->marks / sizeof a->marks[0]; i++)
+            if (a->marks[i] == e)
+                a->marks[i] = NULL;
+        sbx_app_message(a, false, "unmarked");
+        sbx_app_review_mark(a, e, false);
+        return;
+    }
     if (slot < 0) {
-        sbx_app_message(a, true, "a mark is a letter");
+        sbx_app_message(a, true, "a mark is a letter (m then - unmarks)");
         return;
     }
     if (kind == 'm') {
-        a->marks[slot] = sbx_app_event(a, a->cur);
+        if (!e)
+            return;
+        a->marks[slot] = e;
         sbx_app_message(a, false, "marked %c", key);
+        sbx_app_review_mark(a, e, true);
     } else if (!a->marks[slot]) {
         sbx_app_message(a, true, "no mark %c", key);
     } else {
@@ -350,6 +363,23 @@ static unsigned key_back(struct sbx_app *a, int key)
 }
 
 static unsigned key_quit(struct sbx_app *a, int key) { (void)a; (void)key; return SBX_APP_QUIT; }
+static unsigned key_note(struct sbx_app *a, int key) { (void)key; sbx_app_review_note(a); return 0; }
+static unsigned key_note_editor(struct sbx_app *a, int key) { (void)key; return sbx_app_review_editor(a); }
+static unsigned key_tag(struct sbx_app *a, int key) { (void)key; sbx_app_review_tag(a); return 0; }
+static unsigned key_triage(struct sbx_app *a, int key) { (void)key; sbx_app_review_triage(a); return 0; }
+static unsigned key_verdict(struct sbx_app *a, int key) { (void)key; sbx_app_review_verdict(a); return 0; }
+static unsigned key_review(struct sbx_app *a, int key) { (void)key; sbx_app_open_review(a); return 0; }
+
+bool sbx_app_typing(const struct sbx_app *a)
+{
+    return a->prompt || sbx_app_review_asking(a);
+}
+
+void sbx_app_stop_typing(struct sbx_app *a)
+{
+    a->prompt = 0;
+    sbx_app_review_cancel(a);
+}
 
 /* The key map's handler column. */
 static unsigned (*const handlers[SBX_ACT_COUNT])(struct sbx_app *, int) = {
@@ -365,6 +395,11 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
         return 0; /* the caller resizes; nothing else changes */
     if (a->prompt) {
         prompt_key(a, key);
+        return 0;
+    }
+    if (sbx_app_review_asking(a)) {
+        a->msg[0] = '\0';
+        sbx_app_review_key(a, key);
         return 0;
     }
     a->msg[0] = '\0';

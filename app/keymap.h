@@ -30,6 +30,7 @@ enum {
     SBX_KEYS_DIFFS = 1u << 13,     /* the compare view's differences */
     SBX_KEYS_RUNS_BACK = 1u << 14, /* q in the runs list and the compare view */
     SBX_KEYS_LINKS = 1u << 15,     /* the detail's links: select, follow, come back */
+    SBX_KEYS_REVIEW = 1u << 16,    /* the review of the selected event: note, tags, triage */
 };
 
 /* X(ACTION, group, help text, run, runs, keys...) — at most four keys, 0
@@ -105,7 +106,8 @@ enum {
     X(NEXT_FINDING, SBX_KEYS_EVENTS, "next event with a finding", key_next_finding, NULL, ']', 0, 0, 0)  \
     X(PREV_FINDING, SBX_KEYS_EVENTS, "previous event with a finding", key_prev_finding, NULL, '[', 0, 0, \
       0)                                                                                           \
-    X(MARK, SBX_KEYS_EVENTS, "mark this event: m then a letter", key_mark, NULL, 'm', 0, 0, 0)           \
+    X(MARK, SBX_KEYS_EVENTS, "mark this event in the review: m then a letter (m then - unmarks)",  \
+      key_mark, NULL, 'm', 0, 0, 0)           \
     X(GOTO_MARK, SBX_KEYS_EVENTS, "back to a mark: ' then its letter", key_goto_mark, NULL, '\'', 0, 0, \
       0)                                                                                           \
     X(FOLLOW, SBX_KEYS_EVENTS, "follow the log as it grows (tail -f), or stop", key_follow, NULL, 'F',  \
@@ -122,7 +124,20 @@ enum {
       SBX_KEY_ESC, 0, 0)                                                                           \
     X(RUNS_BACK, SBX_KEYS_RUNS_BACK, "back; q in the runs list quits", NULL, runs_back, 'q',       \
       SBX_KEY_ESC, 0, 0)                                                                           \
-    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, runs_quit, 'Q', 0, 0, 0)
+    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, runs_quit, 'Q', 0, 0, 0)                    \
+    X(NOTE, SBX_KEYS_REVIEW, "note on this event, typed in the status line (empty takes it back)", \
+      key_note, NULL, 'a', 0, 0, 0)                                                                \
+    X(NOTE_EDITOR, SBX_KEYS_REVIEW, "note on this event in $VISUAL or $EDITOR", key_note_editor,   \
+      NULL, 'A', 0, 0, 0)                                                                          \
+    X(TAG, SBX_KEYS_REVIEW, "tag this event (-tag takes one off)", key_tag, NULL, 't', 0, 0, 0)    \
+    X(TRIAGE, SBX_KEYS_REVIEW,                                                                     \
+      "triage this event's finding: benign, expected, suspicious, malicious, follow-up, and why",  \
+      key_triage, NULL, 'T', 0, 0, 0)                                                              \
+    X(VERDICT, SBX_KEYS_GOTO,                                                                      \
+      "the run's verdict: clean, benign, suspicious, malicious, inconclusive, and why",            \
+      key_verdict, NULL, 'V', 0, 0, 0)                                                             \
+    X(REVIEW, SBX_KEYS_GOTO, "the review: verdict, triage, notes, tags, marks and their history",  \
+      key_review, NULL, 'R', 0, 0, 0)
 
 enum sbx_action {
     SBX_ACT_NONE,

@@ -47,6 +47,19 @@ static void rebuild(struct sbx_app *a)
         sbx_buf_free(&words);
     }
     sbx_doc_end_line(d);
+    sbx_doc_adds(d, SBX_STYLE_HEADING, "The review column, once the run has marks, notes, tags or triage");
+    sbx_doc_end_line(d);
+    static const char *const review_cells[][2] = {
+        {"a", "a mark of the session by its letter (' then the letter goes back to it)"},
+        {"*", "marked in the review file"},
+        {"+", "a note, tag or triage names the event (the detail and R show it)"},
+    };
+    for (size_t i = 0; i < sizeof review_cells / sizeof review_cells[0]; i++) {
+        sbx_doc_addf(d, SBX_STYLE_KIND, "  %s", review_cells[i][0]);
+        sbx_doc_addf(d, SBX_STYLE_NORMAL, "  %s", review_cells[i][1]);
+        sbx_doc_end_line(d);
+    }
+    sbx_doc_end_line(d);
     sbx_doc_adds(d, SBX_STYLE_HEADING, "The kind column");
     sbx_doc_end_line(d);
     for (int k = 0; k < SBX_EV_KIND_COUNT; k++) {

@@ -23,6 +23,8 @@
 #include "cli/view_runs.h"
 #include "importers/runs.h"
 #include "model/evid.h"
+#include "cli/review_cli.h"
+#include "importers/review.h"
 
 struct view_opts {
     struct sbx_app_opts app;
@@ -30,7 +32,42 @@ struct view_opts {
     bool mouse, dump, dump_styles, follow, first_screen;
     int cols, rows;
     const char *keys;
+    const char *review_file, *author; /* --review, --author */
+    const char *editor, *tmpdir;      /* $VISUAL or $EDITOR, $TMPDIR */
 };
+
+/* The run's review (docs/review-file.md), once tl is the whole run: read,
+ * and handed to the app with where new operations go and who writes them.
+ * quiet: the unreadable lines are not printed (the interface says so).
+ * --dump writes only to a --review FILE given: a key script's operations
+ * are otherwise kept in memory, so a screen dump never changes a run. */
+static void open_review(struct sbx_app *app, const struct view_opts *o, const struct sbx_timeline *tl,
+                        bool quiet)
+{
+    struct sbx_review_place place;
+    sbx_review_place_find(&place, o->review_file, o->app.inputs, o->app.ninputs, tl);
+    struct sbx_review r;
+    sbx_review_init(&r);
+    bool read = true;
+    if (quiet) { /* the interface is on the terminal: a file that cannot be read is said there */
+        for (size_t i = 0; i < place.nread; i++) {
+            char err[512];
+            read = sbx_review_read_file(&r, place.read[i], err, sizeof err) && read;
+        }
+    } else {
+        read = sbx_review_load(&place, &r, false);
+    }
+    size_t problems = r.nproblems;
+    char *author = sbx_review_author(o->author);
+    sbx_app_set_review(app, &r, o->dump && !o->review_file ? NULL : place.write, place.make_dirs, author);
+    if (!read)
+        sbx_app_message(app, true, "the review file could not be read (see sbxview review show)");
+    else if (problems)
+        sbx_app_message(app, true, "%zu line%s of the review could not be read (R lists them)", problems,
+                        problems == 1 ? "" : "s");
+    free(author);
+    sbx_review_place_free(&place);
+}
 
 static bool utf8_locale(void)
 {
@@ -52,6 +89,8 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
     struct sbx_app app;
     sbx_app_init(&app, &o->app, o->cols, o->rows);
     sbx_app_set_data(&app, tl, sum, has_preview_source(tl));
+    if (!o->first_screen)
+        open_review(&app, o, tl, false);
     const char *k = o->keys ? o->keys : "";
     size_t n = strlen(k);
     int status = SBX_EXIT_OK;
@@ -68,7 +107,10 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
             sbx_app_resize(&app, cols, rows);
             continue;
         }
-        if (sbx_app_key(&app, key, 1, 0) & SBX_APP_QUIT)
+        unsigned flags = sbx_app_key(&app, key, 1, 0);
+        if (flags & SBX_APP_EDIT)
+            sbx_app_edit_done(&app, NULL, 0, "--dump runs no editor");
+        if (flags & SBX_APP_QUIT)
             break;
     }
     if (status == SBX_EXIT_OK) {
@@ -121,13 +163,14 @@ static void drop_preview(struct live *v)
     v->have_preview = false;
 }
 
-static void take_loaded(struct sbx_app *app, struct live *v)
+static void take_loaded(struct sbx_app *app, struct live *v, const struct view_opts *o)
 {
     struct sbx_loader *l = v->l;
     sbx_loader_wait(l);
     sbx_app_cancel(app, false); /* a search over the preview is moot */
     sbx_app_set_progress(app, "");
     sbx_app_set_data(app, &l->tl, l->summarized ? &l->sum : NULL, false);
+    open_review(app, o, &l->tl, true);
     drop_preview(v); /* the app no longer points into it */
     v->taken = true;
     if (l->report.nerrors) {
@@ -244,7 +287,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     char progress[160] = "";
     while (!quit) {
         if (!v.taken && sbx_loader_done(l)) {
-            take_loaded(&app, &v);
+            take_loaded(&app, &v, o);
             if (app.following) {
                 sbx_app_key(&app, SBX_KEY_END, 0, 0);
                 follow_toggle(&app, &v);
@@ -266,8 +309,8 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
         if (sig) {
             sbx_term_clear_signal();
             /* Ctrl-C leaves a prompt or stops a search, as in less; otherwise every signal quits */
-            if (sig == SIGINT && app.prompt) {
-                app.prompt = 0;
+            if (sig == SIGINT && sbx_app_typing(&app)) {
+                sbx_app_stop_typing(&app);
                 continue;
             }
             if (sig == SIGINT && sbx_app_busy(&app)) {
@@ -289,6 +332,13 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
             quit = true;
         if (flags & SBX_APP_FOLLOW)
             follow_toggle(&app, &v);
+        if (flags & SBX_APP_EDIT) {
+            struct sbx_buf text = SBX_BUF_INIT;
+            char err[320];
+            bool ok = sbx_term_edit(o->editor, o->tmpdir, sbx_app_edit_text(&app), &text, err, sizeof err);
+            sbx_app_edit_done(&app, ok ? (text.p ? text.p : "") : NULL, text.len, err);
+            sbx_buf_free(&text);
+        }
     }
     sbx_term_end();
     sbx_app_free(&app);
@@ -328,7 +378,8 @@ static const struct option longopts[] = {
     {"dump-styles", no_argument, NULL, 'S'}, {"size", required_argument, NULL, 'z'},
     {"keys", required_argument, NULL, 'k'}, {"follow", no_argument, NULL, 'F'},
     {"first-screen", no_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
-    {"goto", required_argument, NULL, 'G'},
+    {"goto", required_argument, NULL, 'G'},  {"review", required_argument, NULL, 'V'},
+    {"author", required_argument, NULL, 'U'},
     SBX_CLI_RUNS_LONGOPTS,                  {NULL, 0, NULL, 0},
 };
 const struct sbx_cli_opts sbx_view_opts = {"-:j:Fh", longopts};
@@ -340,6 +391,9 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct view_opts o = {.theme = "default", .mouse = true, .cols = 80, .rows = 24,
                           .app.open_on_finding = true};
     o.app.ascii = !utf8_locale();
+    const char *visual = getenv("VISUAL"), *editor = getenv("EDITOR"), *tmpdir = getenv("TMPDIR");
+    o.editor = visual && *visual ? visual : editor && *editor ? editor : "vi";
+    o.tmpdir = tmpdir && *tmpdir ? tmpdir : "/tmp";
     int c;
     optind = 1;
     opterr = 0;
@@ -362,6 +416,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
             }
             break;
         case 'k': o.keys = optarg; break;
+        case 'V': o.review_file = optarg; break;
+        case 'U': o.author = optarg; break;
         case 'F': o.follow = true; break;
         case 'P': o.dump = o.first_screen = true; break;
         case 'G':

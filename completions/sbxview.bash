@@ -7,7 +7,7 @@
 # The options of a command ("view": the review, no sub-command given).
 _sbxview_options() {
     case $1 in
-    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen --goto -j --threads --as --allow-list --skew --max-input --endpoint -h --help" ;;
+    view) echo "--local --theme --no-mouse -F --follow --dump --dump-styles --size --keys --first-screen --goto --review --author -j --threads --as --allow-list --skew --max-input --endpoint -h --help" ;;
     summary) echo "-f --format -o --output --color --colour --theme --width --review --story -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
     check) echo "-f --format -a --allow --require --review --ignore-review -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
     compare) echo "-f --format -o --output -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;

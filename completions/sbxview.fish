@@ -95,11 +95,11 @@ complete -c sbxview -n '__sbxview_in export' -l repost -d 'post even when the ma
 
 complete -c sbxview -n '__sbxview_in view' -l goto -x -d 'open on the event with this id'
 complete -c sbxview -n '__sbxview_in summary' -l story -d 'the whole story'
-complete -c sbxview -n '__sbxview_in summary check export review' -l review -r -F -d 'the review file'
+complete -c sbxview -n '__sbxview_in view summary check export review' -l review -r -F -d 'the review file'
 complete -c sbxview -n '__sbxview_in check' -l ignore-review -d 'the gate without the review'
 complete -c sbxview -n '__sbxview_in review' -a 'show note tag triage verdict' -d 'what to do'
 complete -c sbxview -n '__sbxview_in review' -s f -l format -x -a 'text markdown json' -d 'the output format'
 complete -c sbxview -n '__sbxview_in review' -l reason -x -d 'why (triage and verdict)'
-complete -c sbxview -n '__sbxview_in review' -l author -x -d 'who writes it'
+complete -c sbxview -n '__sbxview_in view review' -l author -x -d 'who writes it'
 complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l endpoint -x -d 'the S3-compatible store of s3:// inputs'
 complete -c sbxview -n '__sbxview_in runs' -l from -r -F -d 'the file that names the runs'

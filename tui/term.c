@@ -2,6 +2,7 @@
 #include "tui/term.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -352,4 +354,101 @@ int sbx_term_signal(void)
 void sbx_term_clear_signal(void)
 {
     quit_signal = 0;
+}
+
+/* The path in single quotes, for the shell that runs the editor. */
+static void shell_quote(struct sbx_buf *b, const char *s)
+{
+    sbx_buf_addc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            sbx_buf_adds(b, "'\\''");
+        else
+            sbx_buf_addc(b, *s);
+    }
+    sbx_buf_addc(b, '\'');
+}
+
+/* Runs cmd through sh on the terminal; its exit status, or -1. */
+static int run_on_terminal(const char *cmd)
+{
+    /* ^C in the editor is the editor's: this process waits it out */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oquit;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &oint);
+    sigaction(SIGQUIT, &ign, &oquit);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigaction(SIGINT, &oint, NULL);
+        sigaction(SIGQUIT, &oquit, NULL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        if (T.fd >= 0) { /* standard input may be the log: the editor gets the terminal */
+            dup2(T.fd, 0);
+            dup2(T.fd, 1);
+            dup2(T.fd, 2);
+        }
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int status = -1;
+    if (pid > 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    sigaction(SIGINT, &oint, NULL);
+    sigaction(SIGQUIT, &oquit, NULL);
+    if (pid < 0)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool sbx_term_edit(const char *editor, const char *dir, const char *initial, struct sbx_buf *out,
+                   char *err, size_t errsz)
+{
+    struct sbx_buf path = SBX_BUF_INIT, cmd = SBX_BUF_INIT;
+    sbx_buf_addf(&path, "%s/sbxview-note-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path.p);
+    bool ok = false;
+    if (fd < 0) {
+        snprintf(err, errsz, "could not make a file for the editor in %.200s: %s", dir, strerror(errno));
+        sbx_buf_free(&path);
+        return false;
+    }
+    size_t n = strlen(initial);
+    bool written = n == 0 || write(fd, initial, n) == (ssize_t)n;
+    close(fd);
+    if (!written) {
+        snprintf(err, errsz, "could not write the editor's file: %s", strerror(errno));
+        goto done;
+    }
+    sbx_buf_addf(&cmd, "exec %s ", editor);
+    shell_quote(&cmd, path.p);
+    def_prog_mode();
+    endwin();
+    int status = run_on_terminal(cmd.p);
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    refresh();
+    if (status != 0) {
+        snprintf(err, errsz, status < 0 ? "the editor could not run (%.100s): nothing written"
+                                        : "the editor (%.100s) failed: nothing written", editor);
+        goto done;
+    }
+    FILE *f = fopen(path.p, "r");
+    if (!f) {
+        snprintf(err, errsz, "the editor's file could not be read back: %s", strerror(errno));
+        goto done;
+    }
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0 && out->len < (1u << 20))
+        sbx_buf_add(out, buf, got);
+    fclose(f);
+    ok = true;
+done:
+    unlink(path.p);
+    sbx_buf_free(&path);
+    sbx_buf_free(&cmd);
+    return ok;
 }

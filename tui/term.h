@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "base/buf.h"
 #include "render/grid.h"
 #include "render/theme.h"
 
@@ -39,5 +40,14 @@ int sbx_term_key(int timeout_ms, int *row, int *col);
  * that went away): the signal number, or 0. */
 int sbx_term_signal(void);
 void sbx_term_clear_signal(void);
+
+/* Runs editor (a command line, as $EDITOR holds one: "vi", "code -w") on
+ * the terminal, on a new file in dir (made with mkstemp, mode 0600, removed
+ * after) that starts with initial; the interface is put away while it runs
+ * and comes back after. True with what the file then held appended to the
+ * caller's out; false with why in err (it did not start, or exited with
+ * an error: nothing is taken then). */
+bool sbx_term_edit(const char *editor, const char *dir, const char *initial, struct sbx_buf *out,
+                   char *err, size_t errsz);
 
 #endif

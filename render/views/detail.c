@@ -914,6 +914,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_end_line(d);
         return;
     }
+    sbx_detail_review(d, l, e); /* what reviewers wrote of it, first */
     sbx_doc_field(d, "Kind");
     sbx_doc_adds(d, SBX_STYLE_KIND, sbx_kind_name((enum sbx_kind)e->kind));
     const char *label = sbx_str(l->tl, e->label);

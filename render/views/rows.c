@@ -111,7 +111,7 @@ char *sbx_stamp(int64_t ns, bool local, char *buf)
     return buf;
 }
 
-enum { MARK_W = 2, TIME_W = 13, DUR_W = 7, SANDBOX_W = 9, KIND_W = 2, EXIT_W = 5 };
+enum { REVIEW_W = 3, MARK_W = 2, TIME_W = 13, DUR_W = 7, SANDBOX_W = 9, KIND_W = 2, EXIT_W = 5 };
 
 static bool show_duration(int cols) { return cols >= 60; }
 
@@ -122,7 +122,7 @@ static bool show_sandbox(const struct sbx_rows_look *l, int cols)
 
 int sbx_row_text_col(const struct sbx_rows_look *l, int cols)
 {
-    return MARK_W + TIME_W + (show_duration(cols) ? DUR_W : 0) +
+    return (l->review_cells ? REVIEW_W : 0) + MARK_W + TIME_W + (show_duration(cols) ? DUR_W : 0) +
            (show_sandbox(l, cols) ? SANDBOX_W : 0) + KIND_W + EXIT_W;
 }
 
@@ -238,6 +238,12 @@ void sbx_draw_event_row(struct sbx_grid *g, int row, struct sbx_rows_look *l,
     enum sbx_style base = selected ? SBX_STYLE_CURSOR : SBX_STYLE_NORMAL;
     sbx_grid_fill(g, row, 0, g->cols, base);
     int col = 0;
+    if (l->review_cells) {
+        char cells[2];
+        l->review_cells(l->review_ctx, e, cells);
+        sbx_grid_text(g, row, 0, 2, selected ? base : SBX_STYLE_KIND, cells, 2);
+        col = REVIEW_W;
+    }
     col = sbx_grid_textf(g, row, col, g->cols, selected ? base : fstyle, "%c", mark) + 1;
     if ((e->tflags & SBX_EVT_TIME_INFERRED) && e->start != SBX_TIME_UNKNOWN)
         sbx_grid_text(g, row, col - 1, col, selected ? base : SBX_STYLE_TIME, "~", 1); /* a guessed time */

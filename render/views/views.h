@@ -16,6 +16,7 @@
 #include "analyses/filetree.h"
 #include "analyses/netview.h"
 #include "analyses/summary.h"
+#include "model/review.h"
 #include "model/timeline.h"
 #include "render/doc.h"
 #include "render/grid.h"
@@ -31,6 +32,12 @@ struct sbx_rows_look {
     struct sbx_secrets_scratch *scratch; /* for redaction; made by sbx_rows_look_init */
     struct sbx_buf text, red;
     size_t link; /* the detail's selected link (its Links part), for L to follow */
+    /* The review column (REVIEW_W cells before the finding mark), shown
+     * when set: the two marks review_cells gives an event (app/ decides
+     * them). review: the run's review for the detail's review fields, or NULL. */
+    void (*review_cells)(const void *ctx, const struct sbx_event *e, char cells[2]);
+    const void *review_ctx;
+    const struct sbx_review_state *review;
 };
 
 void sbx_rows_look_init(struct sbx_rows_look *l, const struct sbx_timeline *tl,
@@ -78,6 +85,22 @@ void sbx_doc_heading(struct sbx_doc *d, const char *what);
  * from. With raw, the line of the source instead (sanitised). */
 void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e,
                     bool raw);
+
+/* The detail's review fields (render/views/review_doc.c), after its id:
+ * the event's mark, the triage of its findings, every author's note on it
+ * (author, time, the text) and its tags; nothing without l->review or when
+ * the review says nothing of the event. */
+void sbx_detail_review(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e);
+
+/* The review view's document (render/views/review_doc.c): the state and
+ * the verdict, then the triage, notes, tags and marks (each with its author
+ * and time; an id no event of the run has is listed as orphaned), the lines
+ * that could not be read, and the history, newest last. Every line naming
+ * an event is a target whose event is in (*lines)[target].event (NULL for
+ * an orphan). Returns the number of lines; *lines is allocated (caller
+ * frees). What reviewers wrote is redacted and sanitised by the document. */
+size_t sbx_review_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_review *r,
+                      bool ascii, struct sbx_summary_line **lines);
 
 /* The story view (render/views/story.c): the verdict, then the story's
  * items in time order, each followed by its links; every line a target

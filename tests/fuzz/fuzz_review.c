@@ -1,14 +1,61 @@
 /* Arbitrary bytes as a review file (importers/review.h). Oracle: every
  * operation read, written back as a line (export/review_write.h) and read
  * again, gives the same operation and the same line; every line is either
- * an operation or a problem (never both, never neither unless blank); and
- * the merged state is made without fault from both readings. */
+ * an operation or a problem (never both, never neither unless blank); the
+ * merged state is made without fault from both readings; and the review
+ * view's document (render/views/review_doc.c) drawn from it holds only
+ * cells safe to send to a terminal (tests/unit/cellcheck.h), with every
+ * line that leads to an event an orphan here (the run has no events). */
+#include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/review_write.h"
 #include "importers/review.h"
+#include "render/views/views.h"
+#include "tests/unit/cellcheck.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        abort();
+    return 0;
+}
+
+/* The review view of st over a run with no events, at width cols. */
+static void draw_view(const struct sbx_review *r, const struct sbx_review_state *st, int cols, bool ascii)
+{
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_rows_look l;
+    sbx_rows_look_init(&l, &tl, NULL, false);
+    l.review = st;
+    struct sbx_doc d;
+    sbx_doc_init(&d, cols, ascii);
+    struct sbx_summary_line *lines = NULL;
+    size_t n = sbx_review_doc(&d, &l, r, ascii, &lines);
+    for (size_t i = 0; i < n; i++)
+        if (lines[i].event)
+            abort();
+    struct sbx_grid g;
+    sbx_grid_init(&g, ascii);
+    sbx_grid_resize(&g, cols, 24);
+    for (size_t top = 0; top < d.nrows; top += 24) {
+        sbx_grid_clear(&g, SBX_STYLE_NORMAL);
+        sbx_doc_draw(&d, top, &g, 0, 24);
+        int row, col;
+        if (cc_grid(&g, &row, &col))
+            abort();
+    }
+    sbx_grid_free(&g);
+    free(lines);
+    sbx_doc_free(&d);
+    sbx_rows_look_free(&l);
+    sbx_timeline_free(&tl);
+}
 
 static int same(const char *a, const char *b)
 {
@@ -49,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sa.nnotes != sb.nnotes || sa.ntriage != sb.ntriage || sa.ntags != sb.ntags ||
         sa.nmarks != sb.nmarks || (!sa.verdict != !sb.verdict))
         abort();
+    draw_view(&a, &sa, 60, false);
+    draw_view(&a, &sa, 40, true);
     sbx_review_state_free(&sa);
     sbx_review_state_free(&sb);
     sbx_buf_free(&again);

@@ -21,8 +21,10 @@
 #include "render/grid.h"
 #include "render/summary/summary.h"
 #include "render/views/views.h"
+#include "app/range.h"
 
 struct sbx_query;
+struct sbx_review_op;
 struct sbx_send_env;
 
 /* The views of one run, in the order the help names them: X(NAME, name),
@@ -71,6 +73,14 @@ struct sbx_app_opts {
     const struct sbx_skew_given *skews; /* --skew for the runs it loads itself
                                            (analyses/crosscheck.h; borrowed), or NULL */
     size_t nskews;
+    /* appends one operation to the review file of the run made of inputs
+     * (loaded into tl): cli/ knows where it lives and who writes (it fills
+     * op->author); false with the reason in err, else where it went in
+     * where. NULL: the review cannot be written here. */
+    bool (*review_append)(void *ctx, const char *const *inputs, size_t ninputs,
+                          const struct sbx_timeline *tl, struct sbx_review_op *op, char *where,
+                          size_t wsz, char *err, size_t errsz);
+    void *review_ctx;
 };
 
 struct sbx_app_job;
@@ -142,6 +152,13 @@ struct sbx_app {
     bool preview;                  /* the data is a preview of a load still running */
     bool goto_done;                /* opts.goto_id was found, or the full load lacks it */
     bool following;
+
+    /* a time range (app/range.h): v on its first row, v on its last; the
+     * timeline then shows every event that overlaps it, until Esc */
+    const struct sbx_event *range_first;   /* v pressed once: its row, or NULL */
+    const struct sbx_event *range_rows[2]; /* the range's rows, when range_on */
+    bool range_on;
+    struct sbx_range range;
 };
 
 void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows);

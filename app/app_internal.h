@@ -115,4 +115,14 @@ void sbx_app_list_click(struct sbx_app *a, int row, bool twice);
 /* An empty list's two lines of why, from row on. */
 void sbx_app_list_empty(struct sbx_grid *g, int row, const char *what, const char *how);
 
+/* The time range (app/app_range.c): v's, ='s and +'s handlers, the text
+ * of their prompts accepted, Esc (true when there was a range to clear),
+ * and the range made again from its rows after new data (false: none). */
+unsigned sbx_app_key_range(struct sbx_app *a, int key);
+unsigned sbx_app_key_range_note(struct sbx_app *a, int key);
+unsigned sbx_app_key_range_tag(struct sbx_app *a, int key);
+void sbx_app_range_accept(struct sbx_app *a, int kind, const char *text);
+bool sbx_app_range_clear(struct sbx_app *a);
+bool sbx_app_range_remake(struct sbx_app *a);
+
 #endif

@@ -52,6 +52,8 @@ static void accept_prompt(struct sbx_app *a)
         sbx_app_set_filter(a, text);
     } else if (kind == 'e') {
         sbx_app_export_prepare(a, text);
+    } else if (kind == '=' || kind == '+') {
+        sbx_app_range_accept(a, kind, text);
     } else if (!*text) {
         /* an empty search repeats the last one, as in less */
         if (a->search)
@@ -342,6 +344,8 @@ static unsigned key_redraw(struct sbx_app *a, int key) { (void)a; (void)key; ret
 static unsigned key_back(struct sbx_app *a, int key)
 {
     const struct sbx_view_ops *v = sbx_app_view(a);
+    if (key == SBX_KEY_ESC && a->view == SBX_VIEW_TIMELINE && sbx_app_range_clear(a))
+        return 0;
     if (!v->back) /* Esc here is a habit, not a wish to quit */
         return key == SBX_KEY_ESC ? 0 : SBX_APP_QUIT;
     a->view = v->back(a);

@@ -122,7 +122,15 @@ enum {
       SBX_KEY_ESC, 0, 0)                                                                           \
     X(RUNS_BACK, SBX_KEYS_RUNS_BACK, "back; q in the runs list quits", NULL, runs_back, 'q',       \
       SBX_KEY_ESC, 0, 0)                                                                           \
-    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, runs_quit, 'Q', 0, 0, 0)
+    X(QUIT, SBX_KEYS_ALWAYS, "quit at once", key_quit, runs_quit, 'Q', 0, 0, 0)                 \
+    X(RANGE, SBX_KEYS_EVENTS,                                                                    \
+      "a time range: v on its first row, v on its last; shows every event that overlaps it "      \
+      "(commands still running when it began too); Esc clears",                                  \
+      sbx_app_key_range, NULL, 'v', 0, 0, 0)                                                     \
+    X(RANGE_NOTE, SBX_KEYS_EVENTS, "note the range (in the run's review file)",                  \
+      sbx_app_key_range_note, NULL, '=', 0, 0, 0)                                                \
+    X(RANGE_TAG, SBX_KEYS_EVENTS, "tag the range (in the run's review file)",                    \
+      sbx_app_key_range_tag, NULL, '+', 0, 0, 0)
 
 enum sbx_action {
     SBX_ACT_NONE,

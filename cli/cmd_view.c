@@ -20,6 +20,7 @@
 #include "app/termrules.h"
 #include "app/loader.h"
 #include "tui/term.h"
+#include "cli/review_cli.h"
 #include "cli/view_runs.h"
 #include "importers/runs.h"
 #include "model/evid.h"
@@ -398,6 +399,9 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_send_env services;
     sbx_export_settings(&services);
     o.app.services = &services;
+    struct sbx_review_sink sink = {0};
+    o.app.review_append = sbx_review_sink_append;
+    o.app.review_ctx = &sink;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
@@ -407,12 +411,13 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
                                      .cols = o.cols, .rows = o.rows, .keys = o.keys};
         int status = sbx_view_runs(&so, &runs, r->allow);
         sbx_runs_free(&runs);
+        sbx_review_sink_free(&sink);
         return status;
     }
     o.app.inputs = in->paths; /* an export's "review again" line names them */
     o.app.ninputs = in->n;
     if (o.first_screen)
-        return dump_first_screen(&o, &li);
+        return dump_first_screen(&o, &li); /* nothing written: the sink holds nothing */
     struct sbx_loader *l = sbx_xmalloc(sizeof *l);
     sbx_loader_start(l, &li, o.app.threads, !o.dump);
     int status;
@@ -428,5 +433,6 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     }
     sbx_loader_free(l);
     free(l);
+    sbx_review_sink_free(&sink);
     return status;
 }

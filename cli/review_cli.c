@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "export/body.h"
+#include "export/review_write.h"
 #include "importers/review.h"
 #include "cli/msg.h"
 
@@ -164,4 +165,27 @@ char *sbx_review_author(const char *given)
         login = pw ? pw->pw_name : NULL;
     }
     return sbx_xstrndup(login ? login : "unknown", strlen(login ? login : "unknown"));
+}
+
+bool sbx_review_sink_append(void *ctx, const char *const *inputs, size_t n,
+                            const struct sbx_timeline *tl, struct sbx_review_op *op, char *where,
+                            size_t wsz, char *err, size_t errsz)
+{
+    struct sbx_review_sink *s = ctx;
+    if (!s->author)
+        s->author = sbx_review_author(s->author_opt);
+    op->author = s->author;
+    struct sbx_review_place p;
+    sbx_review_place_find(&p, s->given, inputs, n, tl);
+    bool ok = sbx_review_append(p.write, op, p.make_dirs, err, errsz);
+    if (ok)
+        snprintf(where, wsz, "%s", p.write);
+    sbx_review_place_free(&p);
+    return ok;
+}
+
+void sbx_review_sink_free(struct sbx_review_sink *s)
+{
+    free(s->author);
+    s->author = NULL;
 }

@@ -38,4 +38,17 @@ bool sbx_review_load(const struct sbx_review_place *p, struct sbx_review *r, boo
  * else git's user.name <user.email>, else the login name, else "unknown". */
 char *sbx_review_author(const char *given);
 
+/* The interface's way to write the review (app/app.h, review_append): ctx
+ * is a struct sbx_review_sink, whose given and author are --review and
+ * --author (NULL: none), and whose resolved author is kept for the next
+ * operation (free it with sbx_review_sink_free). */
+struct sbx_review_sink {
+    const char *given, *author_opt;
+    char *author;
+};
+bool sbx_review_sink_append(void *ctx, const char *const *inputs, size_t n,
+                            const struct sbx_timeline *tl, struct sbx_review_op *op, char *where,
+                            size_t wsz, char *err, size_t errsz);
+void sbx_review_sink_free(struct sbx_review_sink *s);
+
 #endif

@@ -1,0 +1,50 @@
+# Sourced by tests/e2e/run: the review's interface part B — a time range
+# (v, v; = and + note and tag it), copying out (Y, w, |) and the runs
+# list's review columns — in the ui pane.
+
+# A time range: the long runner started before it and was still running
+# when it began, so it shows; what ended before or began after does not.
+# ("at" is when a command ended; it began ms before.)
+mkdir -p "$tmp/rr"
+cat > "$tmp/rr/agent-run.jsonl" <<'LOG'
+{"at": "2026-01-01T10:06:00Z", "sandbox": "s1", "kind": "command", "command": "sleep 420 # long-runner", "exit": 0, "ms": 420000}
+{"at": "2026-01-01T10:01:00Z", "sandbox": "s1", "kind": "command", "command": "echo before-range", "exit": 0, "ms": 5}
+{"at": "2026-01-01T10:02:00Z", "sandbox": "s1", "kind": "command", "command": "echo range-first", "exit": 0, "ms": 5}
+{"at": "2026-01-01T10:03:00Z", "sandbox": "s1", "kind": "command", "command": "echo inside-range", "exit": 0, "ms": 5}
+{"at": "2026-01-01T10:04:00Z", "sandbox": "s1", "kind": "command", "command": "echo range-last", "exit": 0, "ms": 5}
+{"at": "2026-01-01T10:05:00Z", "sandbox": "s1", "kind": "command", "command": "echo after-range", "exit": 0, "ms": 5}
+LOG
+keys "clear; SBXVIEW_AUTHOR='Rae Range' $bin $tmp/rr; echo QUIT=\$?" Enter
+see "6 events" "the range run opens"
+keys g j j v
+see "v on its last row" "v marks the range's first row"
+keys j j v
+see "4 events (Esc clears)" "v on the last row shows the range"
+see "long-runner" "a command running when the range began is in it"
+unseen "before-range" "what ended before the range is not"
+unseen "after-range" "what began after the range is not"
+keys =
+see "note the range:" "= asks for the range's note"
+keys "the exfil window" Enter
+see "noted the range" "the range's note is written"
+keys +
+see "tag the range:" "+ asks for the range's tag"
+keys "incident:window" Enter
+see "tagged the range" "the range's tag is written"
+keys Escape
+see "range cleared" "Esc clears the range"
+see "after-range" "every event shows again"
+keys q
+see "QUIT=0" "q after the range quits"
+rf="$tmp/rr/sbxview-review.jsonl"
+if [ "$(wc -l < "$rf" 2>/dev/null)" = 2 ]; then ok; else bad "two range operations, two lines"; cat "$rf"; fi
+contains "$rf" '"to":"' "the range's operations name its last event"
+expect_exit 0 "review show of the ranged run" "$bin" review show "$tmp/rr"
+contains "$tmp/out" "Tag incident:window on " "review show lists the range's tag"
+grep -F "Note on " "$tmp/out" | grep -F ".." | grep -qF "Rae Range: the exfil window" && ok ||
+    { bad "review show: the note on the range (ID..ID)"; cat "$tmp/out"; }
+expect_exit 0 "review show -f json of the ranged run" "$bin" review show -f json "$tmp/rr"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=d["notes"][0]; assert n["to"] and n["id"] != n["to"] and not n["orphaned"], n' "$tmp/out" && ok ||
+    { bad "review show's JSON: the range's note with its to"; cat "$tmp/out"; }
+expect_exit 0 "summary of the ranged run" "$bin" summary "$tmp/rr"
+grep -F "note on " "$tmp/out" | grep -qF ".." && ok || { bad "the summary's Review part names the range"; cat "$tmp/out"; }

@@ -69,7 +69,8 @@ enum {
     X(REVERSE, SBX_KEYS_RUNS, "reverse the sort", NULL, runs_reverse, 'r', 0, 0, 0)                \
     X(RUNS_FILTER, SBX_KEYS_RUNS,                                                                  \
       "filter: words in the run's name, or failed, refused, outside, account, secret, "           \
-      "timedout, system, hidden, mismatch, findings; !word: not (empty clears)",                  \
+      "timedout, system, hidden, mismatch, findings, review:none|progress|done, "                 \
+      "verdict:STATE|none; !word: not (empty clears)",                                             \
       NULL, runs_filter, '&', 0, 0, 0)                                                             \
     X(NEXT_DIFF, SBX_KEYS_DIFFS, "next difference", NULL, runs_next_diff, ']', 0, 0, 0)            \
     X(PREV_DIFF, SBX_KEYS_DIFFS, "previous difference", NULL, runs_prev_diff, '[', 0, 0, 0)        \

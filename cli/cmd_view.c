@@ -406,6 +406,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
         sbx_runs_discover(in->paths[0], &runs)) {
+        runs.review_of = sbx_review_of_run;
         struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
                                      .dump = o.dump, .dump_styles = o.dump_styles,
                                      .cols = o.cols, .rows = o.rows, .keys = o.keys};

@@ -189,3 +189,17 @@ void sbx_review_sink_free(struct sbx_review_sink *s)
     free(s->author);
     s->author = NULL;
 }
+
+void sbx_review_of_run(void *ctx, const char *path, const struct sbx_timeline *tl,
+                       struct sbx_review *out)
+{
+    (void)ctx;
+    struct sbx_review_place p;
+    const char *inputs[1] = {path};
+    sbx_review_place_find(&p, NULL, inputs, 1, tl);
+    for (size_t i = 0; i < p.nread; i++) {
+        char err[512];
+        sbx_review_read_file(out, p.read[i], err, sizeof err); /* unreadable: what was read counts */
+    }
+    sbx_review_place_free(&p);
+}

@@ -51,4 +51,10 @@ bool sbx_review_sink_append(void *ctx, const char *const *inputs, size_t n,
                             size_t wsz, char *err, size_t errsz);
 void sbx_review_sink_free(struct sbx_review_sink *s);
 
+/* The runs list's reader (analyses/runs.h, review_of): the review of the
+ * run folder path, found as sbx_review_place_find finds it (ctx unused);
+ * its unreadable lines are not named (the list shows a state, not them). */
+void sbx_review_of_run(void *ctx, const char *path, const struct sbx_timeline *tl,
+                       struct sbx_review *out);
+
 #endif

@@ -48,3 +48,40 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=d["notes"][0]; as
     { bad "review show's JSON: the range's note with its to"; cat "$tmp/out"; }
 expect_exit 0 "summary of the ranged run" "$bin" summary "$tmp/rr"
 grep -F "note on " "$tmp/out" | grep -qF ".." && ok || { bad "the summary's Review part names the range"; cat "$tmp/out"; }
+
+# The runs list: three runs in three review states, shown, filtered and
+# sorted by them.
+mkdir -p "$tmp/rl"
+cp -r tests/fixtures/runs/first tests/fixtures/runs/retry tests/fixtures/runs/broken "$tmp/rl/"
+ev=$("$bin" check -f json "$tmp/rl/first" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["findings"][0]["event"])')
+expect_exit 0 "a note on one run of the list" "$bin" review note "$tmp/rl/first" "$ev" "looking"
+expect_exit 0 "a verdict on another" "$bin" review verdict "$tmp/rl/retry" malicious --reason "it exfiltrated"
+keys "clear; $bin $tmp/rl; echo QUIT=\$?" Enter
+see "sorted by run, A-Z" "the runs list of three reviews opens"
+await "every run read" 'cat "$tmp/ui"' on_screen "done malicious"
+grep -E '^ +broken .* no *$' "$tmp/ui" >/dev/null && ok || { bad "a run without a review: not reviewed"; cat "$tmp/ui"; }
+grep -E '^ +first .* open *$' "$tmp/ui" >/dev/null && ok || { bad "a run with a note: in progress"; cat "$tmp/ui"; }
+grep -E '^ +retry .* done malicious$' "$tmp/ui" >/dev/null && ok || { bad "a run with a verdict: done"; cat "$tmp/ui"; }
+keys '&'
+keys "review:done" Enter
+see "& review:done" "the list filtered by its review"
+see "1 shown" "one run is done"
+unseen "first" "a run in progress is not done"
+keys '&'
+keys "!verdict:none" Enter
+see "& !verdict:none" "the list filtered by the verdict"
+keys '&' Enter
+see "sorted by run, A-Z" "& then Enter clears the filter"
+keys '>' '>' '>' '>' '>' '>' '>' '>' '>' '>'
+see "sorted by review, most first" "> sorts by the review"
+# done, then in progress, then not reviewed
+awk '/^  (broken|first|retry) /{print $1}' "$tmp/ui" | tr '\n' ' ' > "$tmp/rl/order"
+if [ "$(cat "$tmp/rl/order")" = "retry first broken " ]; then ok; else
+    bad "sorted by review: $(cat "$tmp/rl/order")"; cat "$tmp/ui"; fi
+keys r
+see "sorted by review, least first" "r reverses the review's sort"
+awk '/^  (broken|first|retry) /{print $1}' "$tmp/ui" | tr '\n' ' ' > "$tmp/rl/order"
+if [ "$(cat "$tmp/rl/order")" = "broken first retry " ]; then ok; else
+    bad "sorted by review, reversed: $(cat "$tmp/rl/order")"; cat "$tmp/ui"; fi
+keys q
+see "QUIT=0" "q leaves the runs list"

@@ -59,6 +59,9 @@ void sbx_app_free(struct sbx_app *a)
     free(a->slines);
     sbx_doc_free(&a->doc);
     sbx_buf_free(&a->input);
+    sbx_buf_free(&a->out);
+    sbx_buf_free(&a->write_text);
+    free(a->write_path);
     sbx_rows_look_free(&a->look);
     sbx_app_lists_free(a);
     memset(a, 0, sizeof *a);

@@ -51,6 +51,7 @@ enum sbx_view {
 enum {
     SBX_APP_QUIT = 1u,
     SBX_APP_FOLLOW = 2u, /* turn following on or off (sbx_app_following says which is wanted) */
+    SBX_APP_OUTPUT = 4u, /* text to send out: the clipboard or the pager (sbx_app_output) */
 };
 
 struct sbx_app_opts {
@@ -159,6 +160,13 @@ struct sbx_app {
     const struct sbx_event *range_rows[2]; /* the range's rows, when range_on */
     bool range_on;
     struct sbx_range range;
+
+    /* copying out (app/app_copy.c): Y, w or | then c, o or d */
+    struct sbx_buf out;            /* for the clipboard or the pager, sanitised */
+    int out_to;                    /* 'Y' the clipboard, '|' the pager, 0 nothing */
+    const char *out_what;          /* "command line", "output", "detail" (static) */
+    struct sbx_buf write_text;     /* for w, while its path is asked */
+    char *write_path;              /* a file that is there, waiting for y */
 };
 
 void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows);
@@ -188,6 +196,13 @@ bool sbx_app_poll(struct sbx_app *a);
 void sbx_app_cancel(struct sbx_app *a, bool say);
 /* "searching 43%" for the status line, or "" */
 void sbx_app_job_progress(const struct sbx_app *a, char *buf, size_t n);
+
+/* After a key returned SBX_APP_OUTPUT: the text to send (redacted and
+ * sanitised; the app's, valid until the next key), its length in *n, and
+ * where in *to ('Y' the clipboard, '|' the pager). The program sends it,
+ * says how it went with sbx_app_message, then calls sbx_app_output_done. */
+const char *sbx_app_output(const struct sbx_app *a, int *to, size_t *n);
+void sbx_app_output_done(struct sbx_app *a);
 
 /* When the selection is on the last event: a followed log scrolls with it. */
 bool sbx_app_at_end(const struct sbx_app *a);

@@ -25,12 +25,14 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_STATUS);
     if (a->prompt) {
         static const char *const names[] = {"/", "search backward: ", "filter: ",
-                                            "export to: ", "note the range: ", "tag the range: "};
+                                            "export to: ", "note the range: ", "tag the range: ",
+                                            "write to: "};
         const char *p = a->prompt == '/'    ? names[0]
                         : a->prompt == '\\' ? names[1]
                         : a->prompt == 'e'  ? names[3]
                         : a->prompt == '='  ? names[4]
                         : a->prompt == '+'  ? names[5]
+                        : a->prompt == 'w'  ? names[6]
                                             : names[2];
         sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_PROMPT);
         int col = sbx_grid_text(g, row, 0, g->cols, SBX_STYLE_PROMPT, p, strlen(p));

@@ -54,6 +54,8 @@ static void accept_prompt(struct sbx_app *a)
         sbx_app_export_prepare(a, text);
     } else if (kind == '=' || kind == '+') {
         sbx_app_range_accept(a, kind, text);
+    } else if (kind == 'w') {
+        sbx_app_copy_write(a, text);
     } else if (!*text) {
         /* an empty search repeats the last one, as in less */
         if (a->search)
@@ -385,8 +387,14 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
     if (a->pending) {
         int kind = a->pending;
         a->pending = 0;
-        if (key != SBX_KEY_ESC)
+        if (kind == 'O')
+            sbx_app_copy_confirm(a, key);
+        else if (key == SBX_KEY_ESC)
+            return 0;
+        else if (kind == 'm' || kind == '\'')
             mark_key(a, kind, key);
+        else
+            return sbx_app_copy_letter(a, kind, key);
         return 0;
     }
     if (key >= SBX_KEY_WHEEL_UP && key <= SBX_KEY_DOUBLE_CLICK) {

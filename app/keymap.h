@@ -30,6 +30,7 @@ enum {
     SBX_KEYS_DIFFS = 1u << 13,     /* the compare view's differences */
     SBX_KEYS_RUNS_BACK = 1u << 14, /* q in the runs list and the compare view */
     SBX_KEYS_LINKS = 1u << 15,     /* the detail's links: select, follow, come back */
+    SBX_KEYS_COPY = 1u << 16,      /* copying the selected event out */
 };
 
 /* X(ACTION, group, help text, run, runs, keys...) — at most four keys, 0
@@ -131,7 +132,16 @@ enum {
     X(RANGE_NOTE, SBX_KEYS_EVENTS, "note the range (in the run's review file)",                  \
       sbx_app_key_range_note, NULL, '=', 0, 0, 0)                                                \
     X(RANGE_TAG, SBX_KEYS_EVENTS, "tag the range (in the run's review file)",                    \
-      sbx_app_key_range_tag, NULL, '+', 0, 0, 0)
+      sbx_app_key_range_tag, NULL, '+', 0, 0, 0)                                                 \
+    X(COPY, SBX_KEYS_COPY,                                                                       \
+      "copy to the terminal's clipboard (OSC 52, where it takes it): then c the command line, "   \
+      "o the output, d the detail (redacted, sanitised)",                                        \
+      sbx_app_key_copy, NULL, 'Y', 0, 0, 0)                                                      \
+    X(WRITE, SBX_KEYS_COPY,                                                                      \
+      "write to a file (0600; y to overwrite): then c, o or d, then the path",                   \
+      sbx_app_key_copy, NULL, 'w', 0, 0, 0)                                                      \
+    X(PAGER, SBX_KEYS_COPY, "open in $PAGER (less): then c, o or d", sbx_app_key_copy, NULL,     \
+      '|', 0, 0, 0)
 
 enum sbx_action {
     SBX_ACT_NONE,

@@ -20,6 +20,7 @@
 #include "app/termrules.h"
 #include "app/loader.h"
 #include "tui/term.h"
+#include "cli/copy_out.h"
 #include "cli/review_cli.h"
 #include "cli/view_runs.h"
 #include "importers/runs.h"
@@ -69,7 +70,10 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
             sbx_app_resize(&app, cols, rows);
             continue;
         }
-        if (sbx_app_key(&app, key, 1, 0) & SBX_APP_QUIT)
+        unsigned flags = sbx_app_key(&app, key, 1, 0);
+        if (flags & SBX_APP_OUTPUT)
+            sbx_copy_out(&app, false);
+        if (flags & SBX_APP_QUIT)
             break;
     }
     if (status == SBX_EXIT_OK) {
@@ -290,6 +294,8 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
             quit = true;
         if (flags & SBX_APP_FOLLOW)
             follow_toggle(&app, &v);
+        if (flags & SBX_APP_OUTPUT)
+            sbx_copy_out(&app, true);
     }
     sbx_term_end();
     sbx_app_free(&app);

@@ -16,6 +16,7 @@
 #define SBX_TERM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "render/grid.h"
 #include "render/theme.h"
@@ -39,5 +40,20 @@ int sbx_term_key(int timeout_ms, int *row, int *col);
  * that went away): the signal number, or 0. */
 int sbx_term_signal(void);
 void sbx_term_clear_signal(void);
+
+/* Whether the terminal's terminfo entry has Ms, its way to set the
+ * clipboard (OSC 52): the rule that uses it is app/copyout.h's. */
+bool sbx_term_has_ms(void);
+/* Writes s[0..n) to the terminal as it is (the clipboard escape the app
+ * built from sanitised text, base64 inside); false when it could not. */
+bool sbx_term_send(const char *s, size_t n);
+/* Leaves the screen, runs pager (a shell command line, as $PAGER is) with
+ * text on its standard input and the terminal as its output, waits for
+ * it, and comes back to the screen, drawn anew. While it runs the keyboard's
+ * signals (SIGINT, SIGQUIT) and SIGPIPE are ignored here, as system() does,
+ * and reach the pager with their default actions. Its exit status in
+ * *status (-1 when it could not be run); false with why when it could not. */
+bool sbx_term_pager(const char *pager, const char *text, size_t n, int *status, char *why,
+                    size_t whysz);
 
 #endif

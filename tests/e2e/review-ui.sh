@@ -56,7 +56,7 @@ cp -r tests/fixtures/runs/first tests/fixtures/runs/retry tests/fixtures/runs/br
 ev=$("$bin" check -f json "$tmp/rl/first" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["findings"][0]["event"])')
 expect_exit 0 "a note on one run of the list" "$bin" review note "$tmp/rl/first" "$ev" "looking"
 expect_exit 0 "a verdict on another" "$bin" review verdict "$tmp/rl/retry" malicious --reason "it exfiltrated"
-keys "clear; $bin $tmp/rl; echo QUIT=\$?" Enter
+keys "clear; TERM=tmux-256color $bin $tmp/rl; echo QUIT=\$?" Enter
 see "sorted by run, A-Z" "the runs list of three reviews opens"
 all_read() { on_screen "sorted by" && ! grep -qE "runs, [0-9]+ read|reading" "$tmp/ui"; }
 await "every run read" 'cat "$tmp/ui"' all_read
@@ -84,6 +84,16 @@ see "sorted by review, least first" "r reverses the review's sort"
 awk '/^  (broken|first|retry) /{print $1}' "$tmp/ui" | tr '\n' ' ' > "$tmp/rl/order"
 if [ "$(cat "$tmp/rl/order")" = "broken first retry " ]; then ok; else
     bad "sorted by review, reversed: $(cat "$tmp/rl/order")"; cat "$tmp/ui"; fi
+# a run opened from the list: its command copied out
+while t delete-buffer 2>/dev/null; do :; done
+keys Enter
+see "09:29:51" "Enter opens the run"
+keys g Y c
+see "copied to the clipboard" "Y c in a run opened from the list"
+clip_any() { t show-buffer >/dev/null 2>&1; }
+if await "the clipboard holds a command line" 't show-buffer' clip_any; then ok; fi
+keys q
+see "sorted by review" "q goes back to the list"
 keys q
 see "QUIT=0" "q leaves the runs list"
 

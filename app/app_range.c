@@ -13,10 +13,10 @@
 
 static void say_range(struct sbx_app *a, const char *how)
 {
-    char b[64], c[64];
-    sbx_app_message(a, false, "%s %s to %s: %zu event%s (Esc clears)", how,
+    char b[64], c[64], n[32];
+    sbx_app_message(a, false, "%s %s to %s: %s event%s (Esc clears)", how,
                     sbx_clock(a->range.from, a->opts.local, b), sbx_clock(a->range.to, a->opts.local, c),
-                    sbx_app_count(a), sbx_app_count(a) == 1 ? "" : "s");
+                    sbx_thousands(sbx_app_count(a), n), sbx_app_count(a) == 1 ? "" : "s");
 }
 
 /* The range made again from its rows (after new data); false when it has

@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "analyses/summary.h"
+#include "model/review.h"
 #include "model/timeline.h"
 
 void sbx_runs_init(struct sbx_runs *r, const char *root)
@@ -79,7 +80,7 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
         {SBX_RUN_REFUSED, SBX_F_REFUSED_HOST},     {SBX_RUN_OUTSIDE, SBX_F_OUTSIDE_WRAPPER},
         {SBX_RUN_ACCOUNT, SBX_F_ACCOUNT_CHANGE},   {SBX_RUN_SECRETS, SBX_F_SECRET},
     };
-    row->known = 1u << SBX_RUN_SANDBOXES;
+    row->known = 1u << SBX_RUN_SANDBOXES | 1u << SBX_RUN_REVIEW | 1u << SBX_RUN_VERDICT;
     for (size_t k = 0; k < sizeof needs / sizeof needs[0]; k++)
         if (sum->checkable & needs[k].kind)
             row->known |= 1u << needs[k].col;
@@ -90,6 +91,24 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     row->findings = f;
     atomic_store_explicit(&row->state, SBX_RUN_READY, memory_order_release);
     atomic_fetch_add(&r->done, 1);
+}
+
+void sbx_run_row_review(struct sbx_runs *r, size_t i, const struct sbx_review_state *st)
+{
+    struct sbx_run_row *row = &r->rows[i];
+    row->count[SBX_RUN_REVIEW] = st ? (size_t)sbx_review_progress_of(st) : SBX_REVIEW_NOT_REVIEWED;
+    row->count[SBX_RUN_VERDICT] = st && st->verdict ? (size_t)sbx_verdict_rank(st->verdict->state) : 0;
+}
+
+const char *sbx_run_row_review_word(const struct sbx_run_row *row)
+{
+    return sbx_review_progress_name((enum sbx_review_progress)row->count[SBX_RUN_REVIEW]);
+}
+
+const char *sbx_run_row_verdict_word(const struct sbx_run_row *row)
+{
+    const char *v = sbx_verdict_of_rank((int)row->count[SBX_RUN_VERDICT]);
+    return v ? v : "";
 }
 
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why)
@@ -153,11 +172,45 @@ static bool contains_nocase(const char *hay, const char *needle, size_t n)
     return false;
 }
 
-/* -1: cannot tell yet (a finding word on a pending row); else 0 or 1. */
+static bool word_is(const char *w, size_t n, const char *word)
+{
+    return strlen(word) == n && strncasecmp(w, word, n) == 0;
+}
+
+static const char rv[] = "review:", vd[] = "verdict:";
+
+static bool review_word(const char *w, size_t n)
+{
+    return (n >= sizeof rv - 1 && strncasecmp(w, rv, sizeof rv - 1) == 0) ||
+           (n >= sizeof vd - 1 && strncasecmp(w, vd, sizeof vd - 1) == 0);
+}
+
+/* Whether review:STATE or verdict:STATE (review_word) holds for a row read. */
+static bool review_word_holds(const struct sbx_run_row *row, const char *w, size_t n)
+{
+    if (strncasecmp(w, rv, sizeof rv - 1) == 0) {
+        const char *v = w + sizeof rv - 1;
+        size_t vn = n - (sizeof rv - 1);
+        size_t p = row->count[SBX_RUN_REVIEW];
+        if (word_is(v, vn, "none") || word_is(v, vn, "not-reviewed"))
+            return p == SBX_REVIEW_NOT_REVIEWED;
+        if (word_is(v, vn, "progress") || word_is(v, vn, "in-progress"))
+            return p == SBX_REVIEW_IN_PROGRESS;
+        return word_is(v, vn, "done") && p == SBX_REVIEW_DONE;
+    }
+    const char *v = w + sizeof vd - 1;
+    size_t vn = n - (sizeof vd - 1);
+    const char *have = sbx_verdict_of_rank((int)row->count[SBX_RUN_VERDICT]);
+    return word_is(v, vn, have ? have : "none");
+}
+
+/* -1: cannot tell yet (a finding or review word on a pending row); else 0 or 1. */
 static int word_holds(const struct sbx_run_row *row, int state, const char *w, size_t n)
 {
     int col;
     uint32_t bits;
+    if (review_word(w, n))
+        return state == SBX_RUN_PENDING ? -1 : state == SBX_RUN_UNREADABLE ? 0 : review_word_holds(row, w, n);
     if (!finding_word(w, n, &col, &bits))
         return contains_nocase(row->name, w, n);
     if (state == SBX_RUN_PENDING)

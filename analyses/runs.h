@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sbx_review;
+struct sbx_review_state;
 struct sbx_summary;
 struct sbx_timeline;
 
@@ -32,7 +34,9 @@ struct sbx_timeline;
     X(REFUSED, "refused")                                \
     X(OUTSIDE, "outside")                                \
     X(ACCOUNT, "account")                                \
-    X(SECRETS, "secrets")
+    X(SECRETS, "secrets")                                \
+    X(REVIEW, "review")                                  \
+    X(VERDICT, "verdict")
 
 enum sbx_run_col {
 #define SBX_RUN_COL_ENUM(e, name) SBX_RUN_##e,
@@ -50,7 +54,9 @@ struct sbx_run_row {
     int64_t start, end;            /* SBX_TIME_UNKNOWN when nothing has a time */
     /* sandboxes, commands, failed, refused hosts, commands outside the
      * wrapper, account changes, distinct secrets: by enum sbx_run_col
-     * (NAME, START and DURATION unused) */
+     * (NAME, START and DURATION unused); REVIEW the review's progress
+     * (model/review.h: 0 not reviewed, 1 in progress, 2 done) and VERDICT
+     * its verdict's rank (sbx_verdict_rank: 0 none … 5 malicious) */
     size_t count[SBX_RUN_NCOLS];
     /* the count columns the run's sources can tell (bit 1 << column): a
      * column outside it is not 0 but unknown ("–"; commands without a log of
@@ -67,6 +73,13 @@ struct sbx_runs {
     struct sbx_run_row *rows;      /* by name */
     size_t n;
     _Atomic size_t done;           /* rows no longer PENDING */
+    /* reads the review of the run at path (loaded into tl) into out, which
+     * is initialised: cli/ knows where reviews live. NULL: none is read and
+     * every run is not reviewed. Called from the fill's workers, for
+     * distinct runs at once. */
+    void (*review_of)(void *ctx, const char *path, const struct sbx_timeline *tl,
+                      struct sbx_review *out);
+    void *review_ctx;
 };
 
 /* An empty list for root (copied). */
@@ -83,6 +96,13 @@ const char *sbx_run_col_name(enum sbx_run_col c);
  * the findings bits) and marks it READY. Thread-safe for distinct rows. */
 void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *tl,
                       const struct sbx_summary *sum);
+/* Gives row i its review's progress and verdict (st NULL: not reviewed);
+ * before sbx_run_row_fill, by the worker that fills the row. */
+void sbx_run_row_review(struct sbx_runs *r, size_t i, const struct sbx_review_state *st);
+/* What the row's review and verdict columns say: "not reviewed", "in
+ * progress", "done"; the verdict or "" (static). */
+const char *sbx_run_row_review_word(const struct sbx_run_row *row);
+const char *sbx_run_row_verdict_word(const struct sbx_run_row *row);
 /* Marks row i UNREADABLE with a reason (copied, cut to fit). */
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why);
 /* The row's value in a numeric column (start and duration in ns; -1 when
@@ -93,8 +113,11 @@ int64_t sbx_run_row_value(const struct sbx_run_row *row, enum sbx_run_col c);
  * words that must all hold: a finding word (failed, refused, outside,
  * account, secret: the column is not 0; findings, or a finding's word in
  * model/findings.h such as timedout, system, hidden, mismatch, unlisted:
- * an event has it) or any other text, found in the run's name (ignoring case); a
- * word after ! must not hold. */
+ * an event has it), review:STATE (none or not-reviewed, progress or
+ * in-progress, done), verdict:STATE (a verdict, or none), or any other
+ * text, found in the run's name (ignoring case); a word after ! must not
+ * hold. The review and verdict sort most first: done, then in progress;
+ * malicious, suspicious, inconclusive, benign, clean, then none. */
 struct sbx_runs_query {
     enum sbx_run_col sort;
     bool reverse;       /* false: names A-Z, numbers and durations most first, start earliest first */

@@ -61,6 +61,9 @@ void sbx_app_free(struct sbx_app *a)
     free(a->slines);
     sbx_doc_free(&a->doc);
     sbx_buf_free(&a->input);
+    sbx_buf_free(&a->out);
+    sbx_buf_free(&a->write_text);
+    free(a->write_path);
     sbx_rows_look_free(&a->look);
     sbx_app_lists_free(a);
     memset(a, 0, sizeof *a);
@@ -184,18 +187,19 @@ void sbx_app_apply_filter(struct sbx_app *a)
      * an event, are folded into the row they witness (its detail shows
      * them): only what the wrapper never ran stands on its own */
     bool fold = a->sum && (a->sum->cross.records || a->sum->witness.n);
-    if (a->findings_mode || fold) {
+    if (a->findings_mode || fold || a->range_on) {
         subset = sbx_xmalloc((a->tl->n ? a->tl->n : 1) * sizeof *subset);
         for (size_t i = 0; i < a->tl->n; i++) {
             const struct sbx_event *e = a->tl->order[i];
             if (shown_by_mode(a->findings_mode, e->findings) &&
+                (!a->range_on || sbx_range_overlaps(&a->range, e)) &&
                 !(fold && (sbx_crosscheck_is_matched_record(&a->sum->cross, e) ||
                            sbx_witness_is_second(&a->sum->witness, e))))
                 subset[nsubset++] = (uint32_t)i;
         }
     }
     if (!a->filter) {
-        filter_landed(a, subset, nsubset, !(a->findings_mode || fold), keep);
+        filter_landed(a, subset, nsubset, !(a->findings_mode || fold || a->range_on), keep);
         return;
     }
     sbx_app_start_job(a, SBX_JOB_FILTER, a->filter, subset, subset, nsubset, 0);
@@ -433,6 +437,9 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     if (a->tl != tl) {
         for (size_t i = 0; i < sizeof a->marks / sizeof a->marks[0]; i++)
             a->marks[i] = a->marks[i] ? same_record(a->tl, a->marks[i], tl) : NULL;
+        for (size_t i = 0; i < 2; i++)
+            a->range_rows[i] = a->range_on && tl ? same_record(a->tl, a->range_rows[i], tl) : NULL;
+        a->range_first = a->range_first && tl ? same_record(a->tl, a->range_first, tl) : NULL;
     }
     sbx_app_cancel(a, false);
     sbx_rows_look_free(&a->look);
@@ -456,6 +463,7 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
     a->nhits = 0;
     size_t row = mapped ? sbx_app_row_of(a, mapped, false) : 0;
     sbx_app_select(a, row == SIZE_MAX ? 0 : row);
+    bool range = sbx_app_range_remake(a); /* the clocks may have moved */
     if (a->filter_text) {
         /* since: and until: are read against the run's first day, which may have moved */
         char *text = a->filter_text;
@@ -463,7 +471,7 @@ void sbx_app_set_data(struct sbx_app *a, struct sbx_timeline *tl, struct sbx_sum
         if (!sbx_app_set_filter(a, text))
             sbx_app_set_filter(a, NULL);
         free(text);
-    } else if (a->findings_mode || (sum && (sum->cross.records || sum->witness.n))) {
+    } else if (a->findings_mode || range || (sum && (sum->cross.records || sum->witness.n))) {
         sbx_app_apply_filter(a); /* folds what is witnessed twice, as sbx_app_apply_filter says */
     } else if (a->search) {
         sbx_app_search_again(a);

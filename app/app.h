@@ -22,8 +22,10 @@
 #include "render/grid.h"
 #include "render/summary/summary.h"
 #include "render/views/views.h"
+#include "app/range.h"
 
 struct sbx_query;
+struct sbx_review_op;
 struct sbx_send_env;
 
 /* The views of one run, in the order the help names them: X(NAME, name),
@@ -52,6 +54,7 @@ enum {
     SBX_APP_QUIT = 1u,
     SBX_APP_FOLLOW = 2u, /* turn following on or off (sbx_app_following says which is wanted) */
     SBX_APP_EDIT = 4u,   /* run $EDITOR on sbx_app_edit_text, then give sbx_app_edit_done what it saved */
+    SBX_APP_OUTPUT = 8u, /* text to send out: the clipboard or the pager (sbx_app_output) */
 };
 
 struct sbx_app_opts {
@@ -148,6 +151,20 @@ struct sbx_app {
     bool preview;                  /* the data is a preview of a load still running */
     bool goto_done;                /* opts.goto_id was found, or the full load lacks it */
     bool following;
+
+    /* a time range (app/range.h): v on its first row, v on its last; the
+     * timeline then shows every event that overlaps it, until Esc */
+    const struct sbx_event *range_first;   /* v pressed once: its row, or NULL */
+    const struct sbx_event *range_rows[2]; /* the range's rows, when range_on */
+    bool range_on;
+    struct sbx_range range;
+
+    /* copying out (app/app_copy.c): Y, w or | then c, o or d */
+    struct sbx_buf out;            /* for the clipboard or the pager, sanitised */
+    int out_to;                    /* 'Y' the clipboard, '|' the pager, 0 nothing */
+    const char *out_what;          /* "command line", "output", "detail" (static) */
+    struct sbx_buf write_text;     /* for w, while its path is asked */
+    char *write_path;              /* a file that is there, waiting for y */
 };
 
 void sbx_app_init(struct sbx_app *a, const struct sbx_app_opts *opts, int cols, int rows);
@@ -195,6 +212,12 @@ void sbx_app_edit_done(struct sbx_app *a, const char *text, size_t n, const char
  * note, ...), and leaving it as Esc would. */
 bool sbx_app_typing(const struct sbx_app *a);
 void sbx_app_stop_typing(struct sbx_app *a);
+/* After a key returned SBX_APP_OUTPUT: the text to send (redacted and
+ * sanitised; the app's, valid until the next key), its length in *n, and
+ * where in *to ('Y' the clipboard, '|' the pager). The program sends it,
+ * says how it went with sbx_app_message, then calls sbx_app_output_done. */
+const char *sbx_app_output(const struct sbx_app *a, int *to, size_t *n);
+void sbx_app_output_done(struct sbx_app *a);
 
 /* When the selection is on the last event: a followed log scrolls with it. */
 bool sbx_app_at_end(const struct sbx_app *a);

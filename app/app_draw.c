@@ -30,10 +30,14 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
     }
     if (a->prompt) {
         static const char *const names[] = {"/", "search backward: ", "filter: ",
-                                            "export to: "};
+                                            "export to: ", "note the range: ", "tag the range: ",
+                                            "write to: "};
         const char *p = a->prompt == '/'    ? names[0]
                         : a->prompt == '\\' ? names[1]
                         : a->prompt == 'e'  ? names[3]
+                        : a->prompt == '='  ? names[4]
+                        : a->prompt == '+'  ? names[5]
+                        : a->prompt == 'w'  ? names[6]
                                             : names[2];
         sbx_grid_fill(g, row, 0, g->cols, SBX_STYLE_PROMPT);
         int col = sbx_grid_text(g, row, 0, g->cols, SBX_STYLE_PROMPT, p, strlen(p));
@@ -85,6 +89,13 @@ static void status(struct sbx_app *a, struct sbx_grid *g)
             sbx_buf_adds(&left, "following  ");
         if (a->findings_mode)
             sbx_buf_adds(&left, a->findings_mode == 1 ? "findings only  " : "serious findings  ");
+        if (a->range_on) {
+            char f[64], t[64];
+            sbx_buf_addf(&left, "range %s to %s  ", sbx_clock(a->range.from, a->opts.local, f),
+                         sbx_clock(a->range.to, a->opts.local, t));
+        } else if (a->range_first) {
+            sbx_buf_adds(&left, "range: v on its last row  ");
+        }
         if (a->filter_text)
             sbx_buf_addf(&left, "& %s  ", a->filter_text);
         if (a->search_text)

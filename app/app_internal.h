@@ -115,4 +115,23 @@ void sbx_app_list_click(struct sbx_app *a, int row, bool twice);
 /* An empty list's two lines of why, from row on. */
 void sbx_app_list_empty(struct sbx_grid *g, int row, const char *what, const char *how);
 
+/* The time range (app/app_range.c): v's, ='s and +'s handlers, the text
+ * of their prompts accepted, Esc (true when there was a range to clear),
+ * and the range made again from its rows after new data (false: none). */
+unsigned sbx_app_key_range(struct sbx_app *a, int key);
+unsigned sbx_app_key_range_note(struct sbx_app *a, int key);
+unsigned sbx_app_key_range_tag(struct sbx_app *a, int key);
+void sbx_app_range_accept(struct sbx_app *a, int kind, const char *text);
+bool sbx_app_range_clear(struct sbx_app *a);
+bool sbx_app_range_remake(struct sbx_app *a);
+
+/* Copying out (app/app_copy.c): Y's, w's and |'s handler (the letter comes
+ * next), the letter given to kind ('Y', 'w' or '|'; returns SBX_APP_OUTPUT
+ * when there is text to send), w's path accepted, and the key after "it
+ * exists: y overwrites". */
+unsigned sbx_app_key_copy(struct sbx_app *a, int key);
+unsigned sbx_app_copy_letter(struct sbx_app *a, int kind, int letter);
+void sbx_app_copy_write(struct sbx_app *a, const char *path);
+void sbx_app_copy_confirm(struct sbx_app *a, int key);
+
 #endif

@@ -53,6 +53,10 @@ static void accept_prompt(struct sbx_app *a)
         sbx_app_set_filter(a, text);
     } else if (kind == 'e') {
         sbx_app_export_prepare(a, text);
+    } else if (kind == '=' || kind == '+') {
+        sbx_app_range_accept(a, kind, text);
+    } else if (kind == 'w') {
+        sbx_app_copy_write(a, text);
     } else if (!*text) {
         /* an empty search repeats the last one, as in less */
         if (a->search)
@@ -355,6 +359,8 @@ static unsigned key_redraw(struct sbx_app *a, int key) { (void)a; (void)key; ret
 static unsigned key_back(struct sbx_app *a, int key)
 {
     const struct sbx_view_ops *v = sbx_app_view(a);
+    if (key == SBX_KEY_ESC && a->view == SBX_VIEW_TIMELINE && sbx_app_range_clear(a))
+        return 0;
     if (!v->back) /* Esc here is a habit, not a wish to quit */
         return key == SBX_KEY_ESC ? 0 : SBX_APP_QUIT;
     a->view = v->back(a);
@@ -416,8 +422,14 @@ unsigned sbx_app_key(struct sbx_app *a, int key, int mrow, int mcol)
     if (a->pending) {
         int kind = a->pending;
         a->pending = 0;
-        if (key != SBX_KEY_ESC)
+        if (kind == 'O')
+            sbx_app_copy_confirm(a, key);
+        else if (key == SBX_KEY_ESC)
+            return 0;
+        else if (kind == 'm' || kind == '\'')
             mark_key(a, kind, key);
+        else
+            return sbx_app_copy_letter(a, kind, key);
         return 0;
     }
     if (key >= SBX_KEY_WHEEL_UP && key <= SBX_KEY_DOUBLE_CLICK) {

@@ -154,7 +154,7 @@ void sbx_app_review_look(struct sbx_app *a)
 
 /* ---- writing ---- */
 
-static bool can_write(struct sbx_app *a)
+bool sbx_app_review_can_write(struct sbx_app *a)
 {
     if (!a->rv) {
         sbx_app_message(a, true, a->preview || !a->tl ? "the review opens once the run has loaded"
@@ -173,14 +173,15 @@ static uint32_t write_file_index(struct sbx_app_review *rv)
     return sbx_review_add_file(&rv->r, name);
 }
 
-/* Appends one operation to the file, then to the review in memory. */
-static bool append(struct sbx_app *a, enum sbx_review_op_kind kind, const char *item, const char *text,
-                   const char *tag, const char *state)
+/* Appends one operation (item to to: a range, or to NULL) to the file,
+ * then to the review in memory. */
+static bool append_op(struct sbx_app *a, enum sbx_review_op_kind kind, const char *item,
+                      const char *to, const char *text, const char *tag, const char *state)
 {
     struct sbx_app_review *rv = a->rv;
     struct sbx_review_op op = {
-        .kind = kind, .item = (char *)item, .text = (char *)text, .tag = (char *)tag,
-        .state = (char *)state, .author = rv->author, .at = now_ns(),
+        .kind = kind, .item = (char *)item, .to = (char *)to, .text = (char *)text,
+        .tag = (char *)tag, .state = (char *)state, .author = rv->author, .at = now_ns(),
     };
     char err[512];
     if (rv->write && !sbx_review_append(rv->write, &op, rv->make_dirs, err, sizeof err)) {
@@ -196,6 +197,7 @@ static bool append(struct sbx_app *a, enum sbx_review_op_kind kind, const char *
     struct sbx_review_op *o = sbx_review_push(&rv->r);
     *o = op;
     o->item = dup_or_null(item);
+    o->to = dup_or_null(to);
     o->text = dup_or_null(text);
     o->tag = dup_or_null(tag);
     o->state = dup_or_null(state);
@@ -207,6 +209,21 @@ static bool append(struct sbx_app *a, enum sbx_review_op_kind kind, const char *
     sbx_app_review_look(a);
     sbx_app_rebuild_doc(a);
     return true;
+}
+
+static bool append(struct sbx_app *a, enum sbx_review_op_kind kind, const char *item, const char *text,
+                   const char *tag, const char *state)
+{
+    return append_op(a, kind, item, NULL, text, tag, state);
+}
+
+bool sbx_app_review_range(struct sbx_app *a, bool note, const char *from, const char *to,
+                          const char *text)
+{
+    if (!sbx_app_review_can_write(a))
+        return false;
+    return append_op(a, note ? SBX_REVIEW_NOTE : SBX_REVIEW_TAG, from, to, note ? text : NULL,
+                     note ? NULL : text, NULL);
 }
 
 /* The selected event and its id, or NULL (said). */
@@ -258,7 +275,7 @@ static void ask(struct sbx_app *a, enum sbx_review_step step, const char *initia
 void sbx_app_review_note(struct sbx_app *a)
 {
     char id[SBX_EVID_LEN];
-    if (!can_write(a) || !selected(a, id))
+    if (!sbx_app_review_can_write(a) || !selected(a, id))
         return;
     const char *had = own_note(a, id);
     if (had && strchr(had, '\n')) {
@@ -275,7 +292,7 @@ void sbx_app_review_note(struct sbx_app *a)
 unsigned sbx_app_review_editor(struct sbx_app *a)
 {
     char id[SBX_EVID_LEN];
-    if (!can_write(a) || !selected(a, id))
+    if (!sbx_app_review_can_write(a) || !selected(a, id))
         return 0;
     struct sbx_app_review *rv = a->rv;
     const char *had = own_note(a, id);
@@ -335,7 +352,7 @@ void sbx_app_edit_done(struct sbx_app *a, const char *text, size_t n, const char
 void sbx_app_review_tag(struct sbx_app *a)
 {
     char id[SBX_EVID_LEN];
-    if (!can_write(a) || !selected(a, id))
+    if (!sbx_app_review_can_write(a) || !selected(a, id))
         return;
     snprintf(a->rv->item, sizeof a->rv->item, "%s", id);
     ask(a, SBX_ASK_TAG, NULL);
@@ -391,7 +408,7 @@ void sbx_app_review_triage(struct sbx_app *a)
 {
     char id[SBX_EVID_LEN];
     const struct sbx_event *e;
-    if (!can_write(a) || !(e = selected(a, id)))
+    if (!sbx_app_review_can_write(a) || !(e = selected(a, id)))
         return;
     struct sbx_app_review *rv = a->rv;
     rv->nchoices = 0;
@@ -413,7 +430,7 @@ void sbx_app_review_triage(struct sbx_app *a)
 
 void sbx_app_review_verdict(struct sbx_app *a)
 {
-    if (!can_write(a))
+    if (!sbx_app_review_can_write(a))
         return;
     if (!a->tl || !a->tl->n) {
         sbx_app_message(a, true, "nothing loaded to give a verdict on");

@@ -75,6 +75,14 @@ void sbx_app_review_status(struct sbx_app *a, struct sbx_grid *g, int row);
  * marks and the review's mark), a note, a note in $EDITOR (returns
  * SBX_APP_EDIT when cli/ is to run it), tags, triage, the verdict. */
 void sbx_app_review_mark(struct sbx_app *a, const struct sbx_event *e, bool on);
+/* Whether the review can be written here (the run has loaded with one);
+ * when not, says why on the status line. */
+bool sbx_app_review_can_write(struct sbx_app *a);
+/* A note (text) or a tag (text) on the events from one id to another (to
+ * NULL: that one event), appended as the keys' operations are; false (said
+ * on the status line) when the review cannot be written. */
+bool sbx_app_review_range(struct sbx_app *a, bool note, const char *from, const char *to,
+                          const char *text);
 void sbx_app_review_note(struct sbx_app *a);
 unsigned sbx_app_review_editor(struct sbx_app *a);
 void sbx_app_review_tag(struct sbx_app *a);

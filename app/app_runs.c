@@ -402,8 +402,9 @@ unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol)
         if (f & SBX_APP_QUIT) { /* q in the run's timeline: back to the list */
             close_run(a);
             a->screen = a->cmp ? SBX_RUNS_COMPARE : SBX_RUNS_LIST;
+            return 0;
         }
-        return 0;
+        return f & SBX_APP_OUTPUT; /* the run's text to copy out: a->app has it */
     }
     if (a->prompt) {
         prompt_key(a, key);

@@ -78,7 +78,8 @@ void sbx_runs_app_resize(struct sbx_runs_app *a, int cols, int rows);
 bool sbx_runs_app_compare(struct sbx_runs_app *a, const char *path_a, const char *name_a,
                           const struct sbx_format *fmt_a, const char *path_b, const char *name_b,
                           const struct sbx_format *fmt_b, char *err, size_t errsz);
-/* One key; returns SBX_APP_QUIT (app/app.h) when the program should end. */
+/* One key; returns SBX_APP_QUIT (app/app.h) when the program should end,
+ * SBX_APP_OUTPUT when the run opened has text to copy out (a->app). */
 unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol);
 /* Takes in rows filled since the last call, a run that finished loading,
  * and a search or filter that landed in the run opened; true when the

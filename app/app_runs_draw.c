@@ -11,7 +11,10 @@
 
 /* The short column names, for screens too narrow for the full ones. */
 static const char *const short_names[SBX_RUN_NCOLS] = {"run", "start", "took", "sbx", "cmds",
-                                                       "fail", "refu", "outs", "acct", "secr"};
+                                                       "fail", "refu", "outs", "acct", "secr",
+                                                       "rev", "verdict"};
+/* The review column's words on a narrow screen (by its progress). */
+static const char *const short_review[] = {"no", "open", "done"};
 
 struct layout {
     int col[SBX_RUN_NCOLS];   /* where each column starts; -1 left out */
@@ -26,8 +29,8 @@ static const enum sbx_run_col drop_order[] = {SBX_RUN_START, SBX_RUN_SANDBOXES, 
 static void lay_out(int cols, struct layout *L)
 {
     enum { MARK = 2, NAME_MIN = 10 };
-    L->long_start = cols >= 110;
-    L->full = cols >= 110;
+    L->long_start = cols >= 140;
+    L->full = cols >= 140;
     bool shown[SBX_RUN_NCOLS];
     for (int c = 0; c < SBX_RUN_NCOLS; c++) {
         shown[c] = true;
@@ -35,6 +38,10 @@ static void lay_out(int cols, struct layout *L)
             L->width[c] = L->long_start ? 19 : 11;
         else if (c == SBX_RUN_DURATION)
             L->width[c] = 10; /* "1 min 49 s" */
+        else if (c == SBX_RUN_REVIEW)
+            L->width[c] = L->full ? 12 : 4; /* "not reviewed", "open" */
+        else if (c == SBX_RUN_VERDICT)
+            L->width[c] = 12; /* "inconclusive" */
         else if (c != SBX_RUN_NAME)
             L->width[c] = L->full ? (int)strlen(sbx_run_col_name((enum sbx_run_col)c)) + 1 : 5;
     }
@@ -129,13 +136,30 @@ static void column_names(struct sbx_runs_app *a, struct sbx_grid *g, const struc
         snprintf(label, sizeof label, "%s%s", name, arrow);
         int w = sbx_text_width(label, strlen(label));
         /* numbers are right-aligned, and so are their names */
-        int at = c == SBX_RUN_NAME || c == SBX_RUN_START ? L->col[c]
+        int at = c == SBX_RUN_NAME || c == SBX_RUN_START || c >= SBX_RUN_REVIEW ? L->col[c]
                                                         : L->col[c] + (L->width[c] > w ? L->width[c] - w : 0);
         if (at + w > L->col[c] + L->width[c] + 1)
             at = L->col[c];
         sbx_grid_text(g, 1, at, L->col[c] + L->width[c] + 1, sorted ? SBX_STYLE_KEY : SBX_STYLE_HEADING,
                       label, strlen(label));
     }
+}
+
+/* The review's progress or the verdict, left-aligned: not reviewed and no
+ * verdict dim, a verdict in its weight's style. */
+static void review_cell(struct sbx_runs_app *a, struct sbx_grid *g, int row, const struct layout *L,
+                        const struct sbx_run_row *r, enum sbx_run_col c)
+{
+    (void)a;
+    size_t v = r->count[c];
+    const char *t = c == SBX_RUN_VERDICT ? sbx_run_row_verdict_word(r)
+                    : L->full            ? sbx_run_row_review_word(r)
+                                         : short_review[v < 3 ? v : 0];
+    enum sbx_style style = !v                  ? SBX_STYLE_NOTE
+                           : c == SBX_RUN_REVIEW ? SBX_STYLE_NORMAL
+                           : v >= 4            ? SBX_STYLE_FAILED /* suspicious, malicious */
+                                               : SBX_STYLE_NORMAL;
+    sbx_grid_text(g, row, L->col[c], L->col[c] + L->width[c], style, t, strlen(t));
 }
 
 static void run_row(struct sbx_runs_app *a, struct sbx_grid *g, int row, const struct layout *L,
@@ -147,8 +171,8 @@ static void run_row(struct sbx_runs_app *a, struct sbx_grid *g, int row, const s
         sbx_grid_text(g, row, 0, 1, a->marks[0] == (long)idx ? SBX_STYLE_CMP_ONLY_A : SBX_STYLE_CMP_ONLY_B,
                       a->marks[0] == (long)idx ? "A" : "B", 1);
     int nc = L->col[SBX_RUN_NAME];
-    sbx_grid_untrusted(g, row, nc, nc + L->width[SBX_RUN_NAME], SBX_STYLE_NORMAL, r->name,
-                       strlen(r->name));
+    sbx_grid_untrusted_tail(g, row, nc, nc + L->width[SBX_RUN_NAME], SBX_STYLE_NORMAL, r->name,
+                            strlen(r->name));
     int rest = L->col[SBX_RUN_NAME] + L->width[SBX_RUN_NAME] + 1;
     if (state == SBX_RUN_PENDING) {
         const char *t = a->opts.ascii ? "reading..." : "reading\xe2\x80\xa6";
@@ -173,6 +197,10 @@ static void run_row(struct sbx_runs_app *a, struct sbx_grid *g, int row, const s
         for (int c = SBX_RUN_SANDBOXES; c < SBX_RUN_NCOLS; c++) {
             if (L->col[c] < 0)
                 continue;
+            if (c == SBX_RUN_REVIEW || c == SBX_RUN_VERDICT) {
+                review_cell(a, g, row, L, r, (enum sbx_run_col)c);
+                continue;
+            }
             if (r->known & (1u << c))
                 number(g, row, L->col[c], L->width[c], r->count[c], count_style((enum sbx_run_col)c));
             else /* the run's sources cannot tell: not 0 */

@@ -31,6 +31,7 @@ enum {
     SBX_KEYS_RUNS_BACK = 1u << 14, /* q in the runs list and the compare view */
     SBX_KEYS_LINKS = 1u << 15,     /* the detail's links: select, follow, come back */
     SBX_KEYS_REVIEW = 1u << 16,    /* the review of the selected event: note, tags, triage */
+    SBX_KEYS_COPY = 1u << 17,      /* copying the selected event out */
 };
 
 /* X(ACTION, group, help text, run, runs, keys...) — at most four keys, 0
@@ -70,7 +71,8 @@ enum {
     X(REVERSE, SBX_KEYS_RUNS, "reverse the sort", NULL, runs_reverse, 'r', 0, 0, 0)                \
     X(RUNS_FILTER, SBX_KEYS_RUNS,                                                                  \
       "filter: words in the run's name, or failed, refused, outside, account, secret, "           \
-      "timedout, system, hidden, mismatch, findings; !word: not (empty clears)",                  \
+      "timedout, system, hidden, mismatch, findings, review:none|progress|done, "                 \
+      "verdict:STATE|none; !word: not (empty clears)",                                             \
       NULL, runs_filter, '&', 0, 0, 0)                                                             \
     X(NEXT_DIFF, SBX_KEYS_DIFFS, "next difference", NULL, runs_next_diff, ']', 0, 0, 0)            \
     X(PREV_DIFF, SBX_KEYS_DIFFS, "previous difference", NULL, runs_prev_diff, '[', 0, 0, 0)        \
@@ -137,7 +139,24 @@ enum {
       "the run's verdict: clean, benign, suspicious, malicious, inconclusive, and why",            \
       key_verdict, NULL, 'V', 0, 0, 0)                                                             \
     X(REVIEW, SBX_KEYS_GOTO, "the review: verdict, triage, notes, tags, marks and their history",  \
-      key_review, NULL, 'R', 0, 0, 0)
+      key_review, NULL, 'R', 0, 0, 0)                                                              \
+    X(RANGE, SBX_KEYS_EVENTS,                                                                    \
+      "a time range: v on its first row, v on its last; shows every event that overlaps it "      \
+      "(commands still running when it began too); Esc clears",                                  \
+      sbx_app_key_range, NULL, 'v', 0, 0, 0)                                                     \
+    X(RANGE_NOTE, SBX_KEYS_EVENTS, "note the range (in the run's review file)",                  \
+      sbx_app_key_range_note, NULL, '=', 0, 0, 0)                                                \
+    X(RANGE_TAG, SBX_KEYS_EVENTS, "tag the range (in the run's review file)",                    \
+      sbx_app_key_range_tag, NULL, '+', 0, 0, 0)                                                 \
+    X(COPY, SBX_KEYS_COPY,                                                                       \
+      "copy to the terminal's clipboard (OSC 52, where it takes it): then c the command line, "   \
+      "o the output, d the detail (redacted, sanitised)",                                        \
+      sbx_app_key_copy, NULL, 'Y', 0, 0, 0)                                                      \
+    X(WRITE, SBX_KEYS_COPY,                                                                      \
+      "write to a file (0600; y to overwrite): then c, o or d, then the path",                   \
+      sbx_app_key_copy, NULL, 'w', 0, 0, 0)                                                      \
+    X(PAGER, SBX_KEYS_COPY, "open in $PAGER (less): then c, o or d", sbx_app_key_copy, NULL,     \
+      '|', 0, 0, 0)
 
 enum sbx_action {
     SBX_ACT_NONE,

@@ -56,7 +56,8 @@ void sbx_app_open_detail(struct sbx_app *a)
 const struct sbx_view_ops sbx_view_detail = {
     .name = "detail",
     .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_RAW | SBX_KEYS_SEARCH |
-            SBX_KEYS_EXPORT | SBX_KEYS_LINKS | SBX_KEYS_REVIEW,
+            SBX_KEYS_EXPORT | SBX_KEYS_LINKS | SBX_KEYS_REVIEW |
+            SBX_KEYS_COPY,
     .document = true,
     .rebuild = rebuild,
     .header = header,

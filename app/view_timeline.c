@@ -156,7 +156,8 @@ static void enter(struct sbx_app *a)
 const struct sbx_view_ops sbx_view_timeline = {
     .name = "timeline",
     .keys = SBX_KEYS_MOVE | SBX_KEYS_ALWAYS | SBX_KEYS_BACK | SBX_KEYS_GOTO | SBX_KEYS_OPEN | SBX_KEYS_SEARCH |
-            SBX_KEYS_EVENTS | SBX_KEYS_EXPORT | SBX_KEYS_REVIEW,
+            SBX_KEYS_EVENTS | SBX_KEYS_EXPORT | SBX_KEYS_REVIEW |
+            SBX_KEYS_COPY,
     .header = header,
     .draw = draw,
     .place = place,

@@ -20,6 +20,8 @@
 #include "app/termrules.h"
 #include "app/loader.h"
 #include "tui/term.h"
+#include "cli/copy_out.h"
+#include "cli/review_cli.h"
 #include "cli/view_runs.h"
 #include "importers/runs.h"
 #include "model/evid.h"
@@ -110,6 +112,8 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
         unsigned flags = sbx_app_key(&app, key, 1, 0);
         if (flags & SBX_APP_EDIT)
             sbx_app_edit_done(&app, NULL, 0, "--dump runs no editor");
+        if (flags & SBX_APP_OUTPUT)
+            sbx_copy_out(&app, false);
         if (flags & SBX_APP_QUIT)
             break;
     }
@@ -339,6 +343,8 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
             sbx_app_edit_done(&app, ok ? (text.p ? text.p : "") : NULL, text.len, err);
             sbx_buf_free(&text);
         }
+        if (flags & SBX_APP_OUTPUT)
+            sbx_copy_out(&app, true);
     }
     sbx_term_end();
     sbx_app_free(&app);
@@ -458,6 +464,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
         sbx_runs_discover(in->paths[0], &runs)) {
+        runs.review_of = sbx_review_of_run;
         struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
                                      .dump = o.dump, .dump_styles = o.dump_styles,
                                      .cols = o.cols, .rows = o.rows, .keys = o.keys};

@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "export/body.h"
+#include "export/review_write.h"
 #include "importers/review.h"
 #include "cli/msg.h"
 
@@ -164,4 +165,18 @@ char *sbx_review_author(const char *given)
         login = pw ? pw->pw_name : NULL;
     }
     return sbx_xstrndup(login ? login : "unknown", strlen(login ? login : "unknown"));
+}
+
+void sbx_review_of_run(void *ctx, const char *path, const struct sbx_timeline *tl,
+                       struct sbx_review *out)
+{
+    (void)ctx;
+    struct sbx_review_place p;
+    const char *inputs[1] = {path};
+    sbx_review_place_find(&p, NULL, inputs, 1, tl);
+    for (size_t i = 0; i < p.nread; i++) {
+        char err[512];
+        sbx_review_read_file(out, p.read[i], err, sizeof err); /* unreadable: what was read counts */
+    }
+    sbx_review_place_free(&p);
 }

@@ -38,4 +38,10 @@ bool sbx_review_load(const struct sbx_review_place *p, struct sbx_review *r, boo
  * else git's user.name <user.email>, else the login name, else "unknown". */
 char *sbx_review_author(const char *given);
 
+/* The runs list's reader (analyses/runs.h, review_of): the review of the
+ * run folder path, found as sbx_review_place_find finds it (ctx unused);
+ * its unreadable lines are not named (the list shows a state, not them). */
+void sbx_review_of_run(void *ctx, const char *path, const struct sbx_timeline *tl,
+                       struct sbx_review *out);
+
 #endif

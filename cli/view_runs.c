@@ -11,6 +11,7 @@
 #include "app/app_runs.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "cli/copy_out.h"
 #include "app/keys.h"
 #include "app/termrules.h"
 #include "tui/term.h"
@@ -33,6 +34,8 @@ static int dump(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
             continue;
         }
         unsigned f = sbx_runs_app_key(a, key, 1, 0);
+        if (f & SBX_APP_OUTPUT)
+            sbx_copy_out(&a->app, false);
         sbx_runs_app_poll(a);
         if (f & SBX_APP_QUIT)
             break;
@@ -86,7 +89,10 @@ static int loop(const struct sbx_screen_opts *o, struct sbx_runs_app *a)
             sbx_runs_app_resize(a, cols, rows);
             continue;
         }
-        if (sbx_runs_app_key(a, key, mrow, mcol) & SBX_APP_QUIT)
+        unsigned f = sbx_runs_app_key(a, key, mrow, mcol);
+        if (f & SBX_APP_OUTPUT)
+            sbx_copy_out(&a->app, true);
+        if (f & SBX_APP_QUIT)
             break;
     }
     sbx_grid_free(&grid);

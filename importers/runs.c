@@ -1,5 +1,7 @@
 #include "importers/runs.h"
 
+#include "model/review.h"
+
 #include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -13,6 +15,7 @@
 #include "importers/readfile.h"
 #include "base/buf.h"
 #include "analyses/summary.h"
+#include "model/review.h"
 
 enum { SNIFF_BYTES = 64 << 10, MAX_WORKERS = 8 };
 
@@ -197,6 +200,16 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
                                          .nunread = rep.nunread, .skews = f->skews,
                                          .nskews = f->nskews};
         if (sbx_summarize(&tl, &sopts, &sum, err, sizeof err)) {
+            if (f->r->review_of) {
+                struct sbx_review rv;
+                struct sbx_review_state st;
+                sbx_review_init(&rv);
+                f->r->review_of(f->r->review_ctx, row->path, &tl, &rv);
+                sbx_review_state_make(&rv, &st);
+                sbx_run_row_review(f->r, i, &st);
+                sbx_review_state_free(&st);
+                sbx_review_free(&rv);
+            }
             sbx_run_row_fill(f->r, i, &tl, &sum);
             sbx_summary_free(&sum);
         } else {

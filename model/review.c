@@ -258,6 +258,32 @@ bool sbx_review_state_empty(const struct sbx_review_state *st)
     return !st->nhistory;
 }
 
+enum sbx_review_progress sbx_review_progress_of(const struct sbx_review_state *st)
+{
+    return st->verdict ? SBX_REVIEW_DONE : st->nhistory ? SBX_REVIEW_IN_PROGRESS : SBX_REVIEW_NOT_REVIEWED;
+}
+
+const char *sbx_review_progress_name(enum sbx_review_progress p)
+{
+    return p == SBX_REVIEW_DONE ? "done" : p == SBX_REVIEW_IN_PROGRESS ? "in progress" : "not reviewed";
+}
+
+/* The verdicts, lightest first (their rank is their place + 1). */
+static const char *const by_weight[] = {"clean", "benign", "inconclusive", "suspicious", "malicious"};
+
+int sbx_verdict_rank(const char *state)
+{
+    for (size_t i = 0; state && i < sizeof by_weight / sizeof *by_weight; i++)
+        if (strcmp(state, by_weight[i]) == 0)
+            return (int)i + 1;
+    return 0;
+}
+
+const char *sbx_verdict_of_rank(int rank)
+{
+    return rank >= 1 && rank <= (int)(sizeof by_weight / sizeof *by_weight) ? by_weight[rank - 1] : NULL;
+}
+
 bool sbx_review_sniff(const char *data, size_t n)
 {
     static const char key[] = "\"" SBX_REVIEW_MAGIC "\"";

@@ -137,6 +137,17 @@ const struct sbx_review_triage *sbx_review_clearance(const struct sbx_review_sta
 /* Whether the review holds anything (an empty one is "not reviewed"). */
 bool sbx_review_state_empty(const struct sbx_review_state *st);
 
+/* How far the review got: not reviewed (no operation), in progress
+ * (operations, no verdict), done (a verdict). Names static. */
+enum sbx_review_progress { SBX_REVIEW_NOT_REVIEWED, SBX_REVIEW_IN_PROGRESS, SBX_REVIEW_DONE };
+enum sbx_review_progress sbx_review_progress_of(const struct sbx_review_state *st);
+const char *sbx_review_progress_name(enum sbx_review_progress p);
+/* A verdict's weight: 0 for none (or a state that is no verdict), then
+ * clean 1, benign 2, inconclusive 3, suspicious 4, malicious 5; and back
+ * (NULL for 0). */
+int sbx_verdict_rank(const char *state);
+const char *sbx_verdict_of_rank(int rank);
+
 /* Whether bytes start like a review file (its first line's first key is
  * SBX_REVIEW_MAGIC). */
 bool sbx_review_sniff(const char *data, size_t n);

@@ -252,6 +252,54 @@ int sbx_grid_untrusted(struct sbx_grid *g, int row, int col, int end, enum sbx_s
     return col;
 }
 
+int sbx_grid_untrusted_tail(struct sbx_grid *g, int row, int col, int end, enum sbx_style style,
+                            const char *s, size_t n)
+{
+    if (row < 0 || row >= g->rows)
+        return col;
+    if (end > g->cols)
+        end = g->cols;
+    const char *raw = s;
+    size_t raw_n = n;
+    struct sbx_buf red = SBX_BUF_INIT;
+    s = sbx_untrusted_redact(&red, s, n, &n);
+    unsigned flags = SBX_SAN_ONE_LINE | (g->ascii ? SBX_SAN_ASCII : 0);
+    struct sbx_sanitizer z;
+    struct sbx_seg seg;
+    int total = 0;
+    sbx_san_begin(&z, s, n, flags);
+    while (sbx_san_next(&z, &seg))
+        total += seg.width;
+    int room = end - col;
+    if (total <= room || room < 2) {
+        sbx_buf_free(&red);
+        return sbx_grid_untrusted(g, row, col, end, style, raw, raw_n);
+    }
+    /* the ellipsis, then the clusters that fit in the rest, from the end */
+    const char *ell = g->ascii ? "<" : "\xe2\x80\xa6";
+    col = sbx_grid_text(g, row, col, end, style, ell, strlen(ell));
+    int skip = total - (end - col); /* columns to leave out at the start */
+    sbx_san_begin(&z, s, n, flags);
+    while (col < end && sbx_san_next(&z, &seg)) {
+        enum sbx_style st = seg.kind == SBX_SEG_ESCAPE ? SBX_STYLE_ESCAPE : style;
+        if (skip > 0 && seg.kind == SBX_SEG_ESCAPE) {
+            skip -= seg.width; /* an escape's name across the cut is left out whole */
+            continue;
+        }
+        for (size_t i = 0; i < seg.len;) {
+            int w;
+            size_t len = sbx_cluster(seg.text + i, seg.len - i, g->ascii, &w);
+            if (skip > 0)
+                skip -= w; /* so is a wide cluster */
+            else if (!put_cluster(g, row, &col, end, st, seg.text + i, len, w))
+                break;
+            i += len;
+        }
+    }
+    sbx_buf_free(&red);
+    return col;
+}
+
 void sbx_grid_fill(struct sbx_grid *g, int row, int col, int end, enum sbx_style style)
 {
     if (end > g->cols)

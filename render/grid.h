@@ -53,6 +53,10 @@ int sbx_grid_textf(struct sbx_grid *g, int row, int col, int end, enum sbx_style
  * the column after it. */
 int sbx_grid_untrusted(struct sbx_grid *g, int row, int col, int end, enum sbx_style style,
                        const char *s, size_t n);
+/* The same, but text that does not fit keeps its end, after "…" (ASCII:
+ * "<"): a path's last folders name what it is. */
+int sbx_grid_untrusted_tail(struct sbx_grid *g, int row, int col, int end, enum sbx_style style,
+                            const char *s, size_t n);
 /* Blanks [col, end) of row in style. */
 void sbx_grid_fill(struct sbx_grid *g, int row, int col, int end, enum sbx_style style);
 /* Gives [col, end) of row a new style, keeping the text. */

@@ -29,9 +29,21 @@ static void when(struct sbx_buf *out, int64_t at)
     sbx_buf_adds(out, sbx_time_format(at, t));
 }
 
+/* Whether an item, and the last event of its range when it is one, are in
+ * the run. */
+static bool found(const struct sbx_timeline *tl, const char *item, const char *to)
+{
+    return sbx_review_item_found(tl, item) && (!to || sbx_review_item_found(tl, to));
+}
+
+static const char *orphan_range(const struct sbx_timeline *tl, const char *item, const char *to)
+{
+    return found(tl, item, to) ? "" : " (orphaned: no such event in the run)";
+}
+
 static const char *orphan(const struct sbx_timeline *tl, const char *item)
 {
-    return sbx_review_item_found(tl, item) ? "" : " (orphaned: no such event in the run)";
+    return orphan_range(tl, item, NULL);
 }
 
 void sbx_review_text(const struct sbx_timeline *tl, const struct sbx_summary *sum,
@@ -63,13 +75,13 @@ void sbx_review_text(const struct sbx_timeline *tl, const struct sbx_summary *su
         put(out, n->author, ascii);
         sbx_buf_adds(out, ": ");
         put(out, n->text, ascii);
-        sbx_buf_addf(out, "%s\n", orphan(tl, n->item));
+        sbx_buf_addf(out, "%s\n", orphan_range(tl, n->item, n->to));
     }
     for (size_t i = 0; i < st->ntags; i++) {
         const struct sbx_review_tag *g = &st->tags[i];
         sbx_buf_addf(out, "Tag %s on %s%s%s by ", g->tag, g->item, g->to ? ".." : "", g->to ? g->to : "");
         put(out, g->author, ascii);
-        sbx_buf_addf(out, "%s\n", orphan(tl, g->item));
+        sbx_buf_addf(out, "%s\n", orphan_range(tl, g->item, g->to));
     }
     for (size_t i = 0; i < st->nmarks; i++)
         sbx_buf_addf(out, "Marked %s%s\n", st->marks[i], orphan(tl, st->marks[i]));
@@ -83,7 +95,8 @@ void sbx_review_text(const struct sbx_timeline *tl, const struct sbx_summary *su
         const struct sbx_review_op *o = st->history[i];
         sbx_buf_adds(out, "  ");
         when(out, o->at);
-        sbx_buf_addf(out, " %s %s", sbx_review_op_name(o->kind), o->item ? o->item : "run");
+        sbx_buf_addf(out, " %s %s%s%s", sbx_review_op_name(o->kind), o->item ? o->item : "run",
+                     o->to ? ".." : "", o->to ? o->to : "");
         if (o->state)
             sbx_buf_addf(out, " %s", o->state);
         if (o->tag)
@@ -131,11 +144,12 @@ void sbx_review_markdown(const struct sbx_timeline *tl, const struct sbx_summary
         code(out, n->author);
         sbx_buf_adds(out, ": ");
         code(out, n->text);
-        sbx_buf_addf(out, "%s\n", orphan(tl, n->item));
+        sbx_buf_addf(out, "%s\n", orphan_range(tl, n->item, n->to));
     }
     for (size_t i = 0; i < st->ntags; i++) {
         const struct sbx_review_tag *g = &st->tags[i];
-        sbx_buf_addf(out, "- tag `%s` on `%s`%s\n", g->tag, g->item, orphan(tl, g->item));
+        sbx_buf_addf(out, "- tag `%s` on `%s%s%s`%s\n", g->tag, g->item, g->to ? ".." : "",
+                     g->to ? g->to : "", orphan_range(tl, g->item, g->to));
     }
     if (st->ntriage || st->nnotes || st->ntags)
         sbx_buf_addc(out, '\n');
@@ -199,7 +213,7 @@ void sbx_review_json_members(const struct sbx_timeline *tl, const struct sbx_rev
         jstr(w, "author", n->author);
         jtime(w, n->at);
         sbx_jw_key(w, "orphaned");
-        sbx_jw_bool(w, !sbx_review_item_found(tl, n->item));
+        sbx_jw_bool(w, !found(tl, n->item, n->to));
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -213,7 +227,7 @@ void sbx_review_json_members(const struct sbx_timeline *tl, const struct sbx_rev
         jstr(w, "tag", g->tag);
         jstr(w, "author", g->author);
         sbx_jw_key(w, "orphaned");
-        sbx_jw_bool(w, !sbx_review_item_found(tl, g->item));
+        sbx_jw_bool(w, !found(tl, g->item, g->to));
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,4 +452,100 @@ done:
     sbx_buf_free(&path);
     sbx_buf_free(&cmd);
     return ok;
+}
+
+bool sbx_term_has_ms(void)
+{
+    const char *s = T.screen ? tigetstr("Ms") : NULL;
+    return s && s != (char *)-1;
+}
+
+bool sbx_term_send(const char *s, size_t n)
+{
+    if (T.fd < 0)
+        return false;
+    while (n) {
+        ssize_t w = write(T.fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        s += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+extern char **environ;
+
+bool sbx_term_pager(const char *pager, const char *text, size_t n, int *status, char *why,
+                    size_t whysz)
+{
+    *status = -1;
+    if (!T.screen || T.fd < 0) {
+        snprintf(why, whysz, "no terminal to page on");
+        return false;
+    }
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        snprintf(why, whysz, "no pipe to the pager: %s", strerror(errno));
+        return false;
+    }
+    def_prog_mode();
+    endwin();
+    static const int quiet[] = {SIGINT, SIGQUIT, SIGPIPE};
+    struct sigaction ign, was[3];
+    memset(&ign, 0, sizeof ign);
+    sigemptyset(&ign.sa_mask);
+    ign.sa_handler = SIG_IGN;
+    sigset_t dfl;
+    sigemptyset(&dfl);
+    for (int i = 0; i < 3; i++) {
+        sigaction(quiet[i], &ign, &was[i]);
+        sigaddset(&dfl, quiet[i]);
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, T.fd, 1);
+    posix_spawn_file_actions_adddup2(&fa, T.fd, 2);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setsigdefault(&at, &dfl); /* ignored here, not in the pager */
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+    char *argv[] = {"sh", "-c", (char *)pager, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(fds[0]);
+    if (rc == 0) {
+        /* the pager may quit before reading it all: EPIPE ends the writing */
+        for (size_t done = 0; done < n;) {
+            ssize_t w = write(fds[1], text + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+    }
+    close(fds[1]);
+    if (rc == 0) {
+        int st = 0;
+        pid_t got;
+        while ((got = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+            ;
+        if (got == pid)
+            *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    } else {
+        snprintf(why, whysz, "the pager could not be run: %s", strerror(rc));
+    }
+    for (int i = 0; i < 3; i++)
+        sigaction(quiet[i], &was[i], NULL);
+    reset_prog_mode();
+    sbx_grid_resize(&T.shown, 0, 0); /* the next draw is a whole screen */
+    clearok(curscr, TRUE);
+    refresh();
+    return rc == 0;
 }

@@ -16,6 +16,7 @@
 #define SBX_TERM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/buf.h"
 #include "render/grid.h"
@@ -49,5 +50,19 @@ void sbx_term_clear_signal(void);
  * an error: nothing is taken then). */
 bool sbx_term_edit(const char *editor, const char *dir, const char *initial, struct sbx_buf *out,
                    char *err, size_t errsz);
+/* Whether the terminal's terminfo entry has Ms, its way to set the
+ * clipboard (OSC 52): the rule that uses it is app/copyout.h's. */
+bool sbx_term_has_ms(void);
+/* Writes s[0..n) to the terminal as it is (the clipboard escape the app
+ * built from sanitised text, base64 inside); false when it could not. */
+bool sbx_term_send(const char *s, size_t n);
+/* Leaves the screen, runs pager (a shell command line, as $PAGER is) with
+ * text on its standard input and the terminal as its output, waits for
+ * it, and comes back to the screen, drawn anew. While it runs the keyboard's
+ * signals (SIGINT, SIGQUIT) and SIGPIPE are ignored here, as system() does,
+ * and reach the pager with their default actions. Its exit status in
+ * *status (-1 when it could not be run); false with why when it could not. */
+bool sbx_term_pager(const char *pager, const char *text, size_t n, int *status, char *why,
+                    size_t whysz);
 
 #endif

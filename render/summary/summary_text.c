@@ -1025,7 +1025,7 @@ static void review_lines(struct line *l, struct sbx_buf *out)
     }
     for (size_t i = 0; i < st->nnotes; i++) {
         const struct sbx_review_note *n = &st->notes[i];
-        sbx_buf_addf(&l->b, "  note on %s by ", n->item);
+        sbx_buf_addf(&l->b, "  note on %s%s%s by ", n->item, n->to ? ".." : "", n->to ? n->to : "");
         add_untrusted_cstr(l, n->author);
         sbx_buf_adds(&l->b, ": ");
         add_untrusted_cstr(l, n->text);

@@ -458,6 +458,54 @@ static int setup(void **state)
     return setlocale(LC_CTYPE, "C.UTF-8") ? 0 : -1;
 }
 
+/* A name that does not fit keeps its end after the ellipsis: every width
+ * from too narrow to wide enough, wide characters across the cut, escapes
+ * and a secret (masked before the cut, so no tail of it shows). */
+static void untrusted_tail(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        int width;
+        bool ascii;
+        const char *want;
+    } cases[] = {
+        {"/runs/2026/run-a", 16, false, "/runs/2026/run-a"},
+        {"/runs/2026/run-a", 20, false, "/runs/2026/run-a"},
+        {"/runs/2026/run-a", 15, false, "\xe2\x80\xa6" "uns/2026/run-a"},
+        {"/runs/2026/run-a", 8, false, "\xe2\x80\xa6" "6/run-a"},
+        {"/runs/2026/run-a", 2, false, "\xe2\x80\xa6" "a"},
+        {"/runs/2026/run-a", 8, true, "<6/run-a"},
+        {"ab\xe4\xb8\xad\xe4\xb8\xad" "cd", 6, false, "\xe2\x80\xa6" "\xe4\xb8\xad" "cd"},
+        {"ab\xe4\xb8\xad\xe4\xb8\xad" "cd", 5, false, "\xe2\x80\xa6" "\xe4\xb8\xad" "cd"},
+        {"ab\xe4\xb8\xad\xe4\xb8\xad" "cd", 4, false, "\xe2\x80\xa6" "cd"},
+        {"run\x1b]0;t\x07/x", 8, false, "\xe2\x80\xa6" "/x"},
+        {"run\x1b]0;t\x07/x", 30, false, "run\xe2\x9f\xa8" "ESC]0;t\xe2\x9f\xa9" "/x"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sbx_grid g;
+        make(&g, 30, 1, cases[i].ascii);
+        int end = sbx_grid_untrusted_tail(&g, 0, 0, cases[i].width, SBX_STYLE_NORMAL, cases[i].in,
+                                          strlen(cases[i].in));
+        char *got = row_text(&g, 0);
+        if (strcmp(got, cases[i].want) != 0)
+            fail_msg("case %zu: got \"%s\", want \"%s\"", i, got, cases[i].want);
+        assert_true(end <= cases[i].width);
+        free(got);
+        assert_sane(&g);
+        sbx_grid_free(&g);
+    }
+    /* a token's tail never shows: it is masked before the cut */
+    struct sbx_grid g;
+    make(&g, 30, 1, false);
+    const char *tok = "/runs/ghp_Ui5Kp7Wq2Zx9Lm4Np6Rt1Vw3Xy5Za7BcDe9Q";
+    sbx_grid_untrusted_tail(&g, 0, 0, 12, SBX_STYLE_NORMAL, tok, strlen(tok));
+    char *got = row_text(&g, 0);
+    assert_null(strstr(got, "De9Q"));
+    free(got);
+    sbx_grid_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +516,7 @@ int main(void)
         cmocka_unit_test(ellipsis),          cmocka_unit_test(ascii_grid),
         cmocka_unit_test(fill_and_restyle),  cmocka_unit_test(highlight),
         cmocka_unit_test(dump),              cmocka_unit_test(random_untrusted),
+        cmocka_unit_test(untrusted_tail),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -14,6 +14,7 @@
 #include "analyses/summary.h"
 #include "base/timefmt.h"
 #include "model/evid.h"
+#include "render/during.h"
 #include "render/findings.h"
 #include "render/skips.h"
 #include "base/jsonw.h"
@@ -64,9 +65,10 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
         struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
         char id[SBX_EVID_LEN];
         sbx_event_id(r->tl, e, id);
-        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u) id:%s", sbx_finding_of(f->kind)->name,
-                     sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
-                     f->evidence, r->tl->sources[e->source].path, e->line_no, id);
+        sbx_buf_addf(&line, "%-19s %s %s ", sbx_finding_of(f->kind)->name, sbx_time_format(e->start, t),
+                     e->sandbox ? str(r, e->sandbox) : "-");
+        sbx_finding_words(f, &line);
+        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, e->line_no, id);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
         sbx_buf_addc(out, '\n');
@@ -141,7 +143,10 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_jw_key(&w, "sandbox");
         sbx_untrusted_json_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
         sbx_jw_key(&w, "evidence");
-        sbx_untrusted_json_cstr(&w, f->evidence);
+        struct sbx_buf words = SBX_BUF_INIT;
+        sbx_finding_words(f, &words);
+        sbx_untrusted_json(&w, words.p, words.len);
+        sbx_buf_free(&words);
         sbx_jw_key(&w, "source");
         sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
         sbx_jw_key(&w, "line");
@@ -153,6 +158,10 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_jw_cstr(&w, id);
         sbx_jw_key(&w, "id");
         sbx_jw_cstr(&w, fid);
+        /* added within schema 1: what ran then, for an event not from the wrapper */
+        struct sbx_during d;
+        if (sbx_during_of(r->tl, r->sum, f->event, &d))
+            sbx_during_json(r->tl, &d, &w);
         sbx_jw_end_object(&w);
     }
     sbx_jw_end_array(&w);

@@ -25,6 +25,10 @@ struct sbx_finding_item {
     uint32_t kind; /* one enum sbx_finding bit, of a row with a CHECK (model/findings.h) */
     const struct sbx_event *event;
     char *evidence; /* owned; redacted, not sanitised */
+    /* for an event that did not come from the wrapper, what was running
+     * then (render/during.h): "running then: …; ended just before: …";
+     * owned, redacted, not sanitised; NULL for the wrapper's own events */
+    char *during;
 };
 
 struct sbx_findings {
@@ -37,6 +41,10 @@ struct sbx_findings {
 void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summary *sum,
                           uint32_t allowed, struct sbx_findings *out);
 void sbx_findings_free(struct sbx_findings *f);
+
+/* The item's evidence and, when it has them, "; " and its during words:
+ * the whole line check and the export print; appended to out. */
+void sbx_finding_words(const struct sbx_finding_item *f, struct sbx_buf *out);
 
 /* What the cross-check could not conclude because the skew is uncertain
  * (analyses/crosscheck.h), and what a later command log whose skew is

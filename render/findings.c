@@ -310,6 +310,45 @@ void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summar
         qsort(out->f, out->n, sizeof *out->f, by_kind_then_time);
 }
 
+/* What an event that got through did: "$ CMD exited 0", "GET URL: 200". */
+static void reach_what(struct report *r, const struct sbx_event *e, struct sbx_buf *out)
+{
+    char cmd[COMMAND_MAX * 2 + 1];
+    if (e->kind == SBX_EV_COMMAND) {
+        command_line(r, e, cmd, sizeof cmd);
+        sbx_buf_addf(out, "$ %s exited 0", cmd);
+        return;
+    }
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    size_t len;
+    const char *url = sbx_text_get(r->tl, e, &e->u.net.url, &tmp, &len);
+    sbx_buf_addf(out, "%s%s%.*s", str(r, e->u.net.method), e->u.net.method ? " " : "", (int)len, url);
+    if (e->u.net.status >= 0)
+        sbx_buf_addf(out, ": %d", (int)e->u.net.status);
+    sbx_buf_adds(out, " through the proxy");
+    sbx_buf_free(&tmp);
+}
+
+void sbx_findings_reached(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                          struct sbx_findings *out)
+{
+    struct report r = {tl, sum, sbx_secrets_scratch_new(sum->patterns), out, 0};
+    struct sbx_buf what = SBX_BUF_INIT;
+    for (size_t i = 0; i < sum->story.n; i++) {
+        const struct sbx_story_item *it = &sum->story.items[i];
+        for (size_t k = 0; k < it->nlinks; k++) {
+            if (it->links[k].kind != SBX_LINK_WIDENED_BEFORE)
+                continue;
+            sbx_buf_clear(&what);
+            reach_what(&r, it->event, &what);
+            add(&r, 0, it->event, "%s: %s: %s", what.p, sbx_link_words(SBX_LINK_REACHED_AFTER),
+                it->links[k].evidence);
+        }
+    }
+    sbx_buf_free(&what);
+    sbx_secrets_scratch_free(r.scratch);
+}
+
 void sbx_findings_free(struct sbx_findings *f)
 {
     for (size_t i = 0; i < f->n; i++) {

@@ -317,6 +317,26 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         sbx_doc_adds(d, SBX_STYLE_DETAIL, " (no host named: the log counts them only)");
         sbx_doc_end_line(d);
     }
+    /* the risky kinds' reasons: which rule fired, on which words (the
+     * list is in timeline order: the event's entries are found by search) */
+    size_t lo = 0, hi = sum ? sum->nrisky : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sbx_event_cmp(sum->risky[mid].event, e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; sum && lo < sum->nrisky && sbx_event_cmp(sum->risky[lo].event, e) == 0; lo++) {
+        const struct sbx_risky_found *f = &sum->risky[lo];
+        if (f->event != e)
+            continue;
+        char kmark;
+        sbx_doc_field(d, "");
+        sbx_doc_addf(d, sbx_finding_look(f->kind, &kmark), "%s: ", sbx_finding_of(f->kind)->words);
+        untrusted(d, l, SBX_STYLE_DETAIL, f->why, strlen(f->why), true);
+        sbx_doc_end_line(d);
+    }
     for (size_t i = 0; sum && i < sum->nsecrets; i++) {
         const struct sbx_secret_found *f = &sum->secrets[i];
         if (f->event != e)

@@ -338,7 +338,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
-/* Where an event is: {"at", "source", "line"}. */
+/* Where an event is: {"at", "source", "line", "id"}. */
 static void event_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
 {
     sbx_jw_object(w);
@@ -347,6 +347,7 @@ static void event_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sb
     sbx_jw_key(w, "source");
     sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
     int_field(w, "line", e->line_no);
+    id_field(c, w, e); /* added within schema 1: the event's id, as check and --goto name it */
     sbx_jw_end_object(w);
 }
 

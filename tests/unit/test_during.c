@@ -18,6 +18,8 @@
 #include "render/during.h"
 #include "tests/unit/cases.h"
 #include "tests/unit/fixture.h"
+#include "tests/unit/shifted.h"
+#include "importers/load.h"
 
 #define T0 INT64_C(1767225600000000000) /* 2026-01-01T00:00:00Z */
 
@@ -159,11 +161,61 @@ static void bounded_and_json(void **state)
     fixture_free(&fx);
 }
 
+/* The words for every event of the story run that did not come from the
+ * wrapper, "; "-joined, in timeline order. */
+static char *story_words(const char *dir)
+{
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    const char *paths[] = {dir};
+    struct sbx_load_opts lo = {.threads = 1};
+    struct sbx_load_report rep = {0};
+    assert_true(sbx_load_paths(&tl, paths, 1, &lo, &rep) > 0);
+    sbx_load_report_free(&rep);
+    struct sbx_summary sum;
+    char err[160];
+    assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (size_t i = 0; i < tl.n; i++) {
+        struct sbx_during d;
+        if (!sbx_during_of(&tl, &sum, tl.order[i], &d))
+            continue;
+        sbx_buf_addf(&b, "%s: ", sbx_kind_name(tl.order[i]->kind));
+        sbx_during_text(&tl, &d, &b);
+        sbx_buf_adds(&b, "\n");
+    }
+    sbx_summary_free(&sum);
+    sbx_timeline_free(&tl);
+    return b.p;
+}
+
+/* Runtime's clock 45 s and -90 s off the wrapper's: once the clocks are
+ * aligned, every event of Runtime's (the node beside pytest, the change,
+ * the lifecycle) is set against the same wrapper commands as on one clock. */
+static void skewed_sources_on_the_one_clock(void **state)
+{
+    (void)state;
+    char *base = story_words("tests/fixtures/story-run");
+    assert_non_null(strstr(base, "running then: $ python3 -m pytest -q tests (started 09:30:16.000Z)"));
+    static const int64_t offsets[] = {45000, -90000};
+    for (size_t k = 0; k < 2; k++) {
+        char dir[64];
+        shifted_run_make(dir, sizeof dir, "tests/fixtures/story-run", offsets[k]);
+        char *got = story_words(dir);
+        if (strcmp(got, base) != 0)
+            fail_msg("%+lld ms:\n%s\nnot\n%s", (long long)offsets[k], got, base);
+        free(got);
+        shifted_run_remove(dir);
+    }
+    free(base);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_case_file),
         cmocka_unit_test(bounded_and_json),
+        cmocka_unit_test(skewed_sources_on_the_one_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -297,3 +297,106 @@ const struct sbx_event *sbx_cmdindex_ended_before(const struct sbx_cmdindex *ix,
     const struct sbx_event *c = ended_in(find_list(ix, sb, false), t, e);
     return c ? c : ended_in(find_list(ix, sb, true), t, e);
 }
+
+/* The first leaf in [max(lo, qlo), hi] of node's range whose end is >= t, or SIZE_MAX. */
+static size_t leftmost(const struct cmdlist *l, size_t node, size_t lo, size_t hi, size_t qlo,
+                       size_t qhi, int64_t t)
+{
+    if (hi < qlo || lo > qhi || l->tree[node] < t)
+        return SIZE_MAX;
+    if (lo == hi)
+        return lo;
+    size_t mid = lo + (hi - lo) / 2;
+    size_t r = leftmost(l, 2 * node, lo, mid, qlo, qhi, t);
+    return r != SIZE_MAX ? r : leftmost(l, 2 * node + 1, mid + 1, hi, qlo, qhi, t);
+}
+
+/* Whether e is one of l's commands (the list is in timeline order). */
+static bool holds(const struct cmdlist *l, const struct sbx_event *e)
+{
+    if (e->kind != SBX_EV_COMMAND || e->sandbox != l->sandbox || is_record(e) != l->record)
+        return false;
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sbx_event_cmp(l->ev[mid], e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < l->n && sbx_event_cmp(l->ev[lo], e) == 0; lo++)
+        if (l->ev[lo] == e)
+            return true;
+    return false;
+}
+
+/* How many of l's commands run at t, e aside: those started by t less
+ * those ended before it (a command ends at or after its start). */
+static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx_event *e)
+{
+    if (!l)
+        return 0;
+    size_t lo = 0, hi = l->n, started, ended;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->start[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    started = lo;
+    lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->end[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ended = lo;
+    size_t n = started - ended;
+    return n && holds(l, e) ? n - 1 : n;
+}
+
+size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_event *e,
+                            const struct sbx_event **out, size_t max)
+{
+    int64_t t = event_time(e);
+    uint32_t sb = sandbox_of(e, ix->only);
+    if (t == SBX_TIME_UNKNOWN || !sb)
+        return 0;
+    const struct cmdlist *l = find_list(ix, sb, false);
+    size_t n = count_running(l, t, e);
+    if (!n) {
+        l = find_list(ix, sb, true);
+        n = count_running(l, t, e);
+    }
+    if (!n)
+        return n;
+    size_t lo = 0, hi = l->n; /* past the last start at or before t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->start[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t qhi = lo - 1, k = 0;
+    for (size_t from = 0; k < max && k < n && from <= qhi;) {
+        size_t i = leftmost(l, 1, 0, l->size - 1, from, qhi, t);
+        if (i == SIZE_MAX)
+            break;
+        if (l->ev[i] != e)
+            out[k++] = l->ev[i];
+        from = i + 1;
+    }
+    return n;
+}
+
+bool sbx_event_not_wrapper(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    const char *f = tl->sources[e->source].format;
+    if (e->kind == SBX_EV_METRIC || strcmp(f, "manifest") == 0 || strcmp(f, "diff") == 0)
+        return false;
+    return strcmp(f, "recorder") != 0 || (e->kind == SBX_EV_COMMAND && is_record(e));
+}

@@ -10,7 +10,10 @@
  *     the start); "during" means start <= t <= end;
  *   - among the commands running at t, a wrapper command is preferred to a
  *     provider record (Runtime's record of the same command), then the one
- *     that started last (the innermost, when they nest).
+ *     that started last (the innermost, when they nest);
+ *   - sbx_cmdindex_running gives every command running then, outermost
+ *     (earliest start) first: the wrapper's commands, or Runtime's records
+ *     when no wrapper command was running.
  *
  * sbx_command_during scans the timeline (O(n), for one event); an index
  * answers the same question in O(log n) for many (the network view links
@@ -25,6 +28,7 @@
 #ifndef SBX_CMDLINK_H
 #define SBX_CMDLINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +54,22 @@ const struct sbx_event *sbx_cmdindex_during(const struct sbx_cmdindex *ix,
  * O(log n). */
 const struct sbx_event *sbx_cmdindex_ended_before(const struct sbx_cmdindex *ix,
                                                   const struct sbx_event *e);
+
+/* Every command running in e's sandbox at e's time (e itself never),
+ * outermost first (by start, then timeline order): the wrapper's commands,
+ * or when none of them was running, Runtime's records. Up to max of them go
+ * into out; returns how many there are (it may exceed max). Its last
+ * (when all fit) is sbx_cmdindex_during's answer. O((k + 1) log n) for the
+ * k written. */
+size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_event *e,
+                            const struct sbx_event **out, size_t max);
+
+/* Whether e did not come from the wrapper's log, so what was running then
+ * is worth saying: an audit entry, a command in Runtime's record (or in
+ * another log than the wrapper's: sandboxio's, an OTLP tool span), a proxy
+ * request, a lifecycle change, a webhook delivery, a note, a span, a file
+ * watch or a sandboxio file operation. Not the wrapper's own lines, nor a
+ * manifest, a diff or a metrics reading (a state, not a happening). */
+bool sbx_event_not_wrapper(const struct sbx_timeline *tl, const struct sbx_event *e);
 
 #endif

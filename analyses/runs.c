@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/buf.h"
+#include "analyses/secrets/secrets.h"
 #include "analyses/summary.h"
 #include "model/review.h"
 #include "model/timeline.h"
@@ -58,6 +59,22 @@ int sbx_run_col_by_name(const char *name)
     return -1;
 }
 
+/* e's program label, redacted, then cut to fit out (never inside a
+ * character); a NUL byte as '?'. */
+static void label_of(const struct sbx_timeline *tl, const struct sbx_event *e, char *out, size_t size)
+{
+    const char *p = sbx_str(tl, e->u.cmd.program);
+    struct sbx_buf red = SBX_BUF_INIT;
+    sbx_secrets_redact_any(p, strlen(p), &red);
+    size_t n = red.len < size ? red.len : size - 1;
+    while (n < red.len && n > 0 && ((unsigned char)red.p[n] & 0xc0) == 0x80)
+        n--;
+    for (size_t k = 0; k < n; k++)
+        out[k] = red.p[k] ? red.p[k] : '?';
+    out[n] = '\0';
+    sbx_buf_free(&red);
+}
+
 void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *tl,
                       const struct sbx_summary *sum)
 {
@@ -71,6 +88,10 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     row->count[SBX_RUN_OUTSIDE] = sum->cross.noutside + sum->ngaps; /* a removed line's record is outside the log too */
     row->count[SBX_RUN_ACCOUNT] = sum->naccount;
     row->count[SBX_RUN_SECRETS] = sbx_summary_distinct_secrets(sum);
+    row->mismatches = sum->nhash_mismatches;
+    row->mismatch[0] = '\0';
+    if (sum->nhash_mismatches)
+        label_of(tl, sum->hash_mismatches[0], row->mismatch, sizeof row->mismatch);
     /* each count column, and the finding kind whose sources tell it */
     static const struct {
         enum sbx_run_col col;

@@ -65,6 +65,11 @@ struct sbx_run_row {
     uint32_t known;
     size_t events;
     uint32_t findings;             /* every event's findings bits, or'ed */
+    /* the first command whose stdout does not hash to the recorded hash:
+     * its program label, redacted, then cut (empty: none), as the summary
+     * and the timeline's header name it; and how many such commands */
+    char mismatch[64];
+    size_t mismatches;
     char why[160];                 /* UNREADABLE: the reason */
 };
 

@@ -235,6 +235,15 @@ static void status(struct sbx_runs_app *a, struct sbx_grid *g)
         sbx_buf_adds(&left, a->msg);
         style = a->msg_error ? SBX_STYLE_ERROR : style;
     } else if (a->screen == SBX_RUNS_LIST) {
+        /* the selected run's stdout hash mismatch, named as the summary does */
+        const struct sbx_run_row *sel = a->norder ? &a->runs->rows[a->order[a->cur]] : NULL;
+        if (sel && atomic_load_explicit(&sel->state, memory_order_acquire) == SBX_RUN_READY &&
+            sel->mismatches) {
+            char more[48] = "";
+            if (sel->mismatches > 1)
+                snprintf(more, sizeof more, " and %zu more", sel->mismatches - 1);
+            sbx_buf_addf(&left, "stdout hash mismatch: %s%s  ", sel->mismatch, more);
+        }
         if (a->filter)
             sbx_buf_addf(&left, "& %s  (& changes the filter)", a->filter);
         else

@@ -14,6 +14,7 @@
 #include "analyses/summary.h"
 #include "base/timefmt.h"
 #include "model/evid.h"
+#include "render/during.h"
 #include "render/findings.h"
 #include "render/skips.h"
 #include "base/jsonw.h"
@@ -28,6 +29,9 @@ struct report {
     const struct sbx_timeline *tl;
     const struct sbx_summary *sum;
     struct sbx_findings found;
+    /* what reached a host after the allow list was widened: no finding of
+     * its own (the widening is), named on its line */
+    struct sbx_findings reached;
     uint32_t allowed;     /* enum sbx_finding bits */
     uint32_t not_checked; /* kinds check reports that the sources cannot tell */
     bool allow_skips;     /* --allow skipped-lines: lines and files not read do not fail */
@@ -64,9 +68,26 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
         struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
         char id[SBX_EVID_LEN];
         sbx_event_id(r->tl, e, id);
-        sbx_buf_addf(&line, "%-19s %s %s %s (%s:%u) id:%s", sbx_finding_of(f->kind)->name,
-                     sbx_time_format(e->start, t), e->sandbox ? str(r, e->sandbox) : "-",
-                     f->evidence, r->tl->sources[e->source].path, e->line_no, id);
+        sbx_buf_addf(&line, "%-19s %s %s ", sbx_finding_of(f->kind)->name, sbx_time_format(e->start, t),
+                     e->sandbox ? str(r, e->sandbox) : "-");
+        sbx_finding_words(f, &line);
+        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, e->line_no, id);
+        sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
+        sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
+        sbx_buf_addc(out, '\n');
+        sbx_buf_free(&line);
+        sbx_buf_free(&safe);
+    }
+    for (size_t i = 0; i < r->reached.n; i++) {
+        const struct sbx_finding_item *f = &r->reached.f[i];
+        const struct sbx_event *e = f->event;
+        char t[SBX_TIME_BUFSZ], id[SBX_EVID_LEN];
+        struct sbx_buf line = SBX_BUF_INIT, safe = SBX_BUF_INIT;
+        sbx_event_id(r->tl, e, id);
+        sbx_buf_addf(&line, "%-19s %s %s ", "reached-after", sbx_time_format(e->start, t),
+                     e->sandbox ? str(r, e->sandbox) : "-");
+        sbx_finding_words(f, &line);
+        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, e->line_no, id);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
         sbx_buf_addc(out, '\n');
@@ -141,7 +162,10 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_jw_key(&w, "sandbox");
         sbx_untrusted_json_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
         sbx_jw_key(&w, "evidence");
-        sbx_untrusted_json_cstr(&w, f->evidence);
+        struct sbx_buf words = SBX_BUF_INIT;
+        sbx_finding_words(f, &words);
+        sbx_untrusted_json(&w, words.p, words.len);
+        sbx_buf_free(&words);
         sbx_jw_key(&w, "source");
         sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
         sbx_jw_key(&w, "line");
@@ -153,6 +177,59 @@ static void print_json(const struct report *r, const char *const *missing, size_
         sbx_jw_cstr(&w, id);
         sbx_jw_key(&w, "id");
         sbx_jw_cstr(&w, fid);
+        /* added within schema 1: what ran then, for an event not from the wrapper */
+        struct sbx_during d;
+        if (sbx_during_of(r->tl, r->sum, f->event, &d))
+            sbx_during_json(r->tl, &d, &w);
+        sbx_jw_end_object(&w);
+    }
+    sbx_jw_end_array(&w);
+    /* added within schema 1: what reached a host after the allow list was widened */
+    sbx_jw_key(&w, "reached_after");
+    sbx_jw_array(&w);
+    for (size_t i = 0; i < r->reached.n; i++) {
+        const struct sbx_finding_item *f = &r->reached.f[i];
+        char t[SBX_TIME_BUFSZ], id[SBX_EVID_LEN];
+        sbx_jw_object(&w);
+        sbx_jw_key(&w, "at");
+        if (f->event->start == SBX_TIME_UNKNOWN)
+            sbx_jw_null(&w);
+        else
+            sbx_untrusted_json_cstr(&w, sbx_time_format(f->event->start, t));
+        sbx_jw_key(&w, "sandbox");
+        sbx_untrusted_json_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
+        sbx_jw_key(&w, "evidence");
+        struct sbx_buf words = SBX_BUF_INIT;
+        sbx_finding_words(f, &words);
+        sbx_untrusted_json(&w, words.p, words.len);
+        sbx_buf_free(&words);
+        sbx_jw_key(&w, "source");
+        sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
+        sbx_jw_key(&w, "line");
+        sbx_jw_int(&w, f->event->line_no);
+        sbx_event_id(r->tl, f->event, id);
+        sbx_jw_key(&w, "event");
+        sbx_jw_cstr(&w, id);
+        /* the allow-list changes it reached the host after: the links' evidence and events */
+        sbx_jw_key(&w, "widened_by");
+        sbx_jw_array(&w);
+        const struct sbx_story_item *it = sbx_story_item_of(&r->sum->story, f->event);
+        for (size_t k = 0; it && k < it->nlinks; k++) {
+            if (it->links[k].kind != SBX_LINK_WIDENED_BEFORE)
+                continue;
+            char cid[SBX_EVID_LEN];
+            sbx_event_id(r->tl, it->links[k].event, cid);
+            sbx_jw_object(&w);
+            sbx_jw_key(&w, "evidence");
+            sbx_untrusted_json_cstr(&w, it->links[k].evidence);
+            sbx_jw_key(&w, "event");
+            sbx_jw_cstr(&w, cid);
+            sbx_jw_end_object(&w);
+        }
+        sbx_jw_end_array(&w);
+        struct sbx_during d;
+        if (sbx_during_of(r->tl, r->sum, f->event, &d))
+            sbx_during_json(r->tl, &d, &w);
         sbx_jw_end_object(&w);
     }
     sbx_jw_end_array(&w);
@@ -348,6 +425,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
             !(r.allowed & sbx_findings[i].bit))
             r.not_checked |= sbx_findings[i].bit;
     sbx_findings_collect(&tl, &sum, r.allowed | r.not_checked, &r.found);
+    sbx_findings_reached(&tl, &sum, &r.reached);
     struct sbx_review review;
     struct sbx_review_state rst;
     struct sbx_review_place place;
@@ -401,6 +479,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     sbx_review_free(&review);
     sbx_review_place_free(&place);
     sbx_findings_free(&r.found);
+    sbx_findings_free(&r.reached);
     sbx_summary_free(&sum);
 done:
     sbx_load_report_free(&rep);

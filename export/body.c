@@ -65,7 +65,10 @@ static void findings(struct ctx *c, struct sbx_buf *out, size_t max)
             code_cstr(c, out, sbx_str(c->tl, e->sandbox));
         }
         sbx_buf_adds(out, ": ");
-        code_cstr(c, out, it->evidence);
+        struct sbx_buf words = SBX_BUF_INIT;
+        sbx_finding_words(it, &words);
+        code_cstr(c, out, words.p);
+        sbx_buf_free(&words);
         sbx_buf_adds(out, " (");
         code_cstr(c, out, c->tl->sources[e->source].path);
         char fid[SBX_FINDID_LEN];

@@ -12,6 +12,7 @@
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
 #include "analyses/writers.h"
+#include "render/during.h"
 
 enum { COMMAND_MAX = 300, EVIDENCE_MAX = 1023, HOST_MAX = 512 };
 
@@ -32,28 +33,38 @@ struct report {
     uint32_t allowed;
 };
 
+static void during_words(const struct report *r, const struct sbx_event *e, struct sbx_buf *out);
 static void add(struct report *r, uint32_t k, const struct sbx_event *e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* b redacted whole into out, and only then cut (never inside a character) */
+static char *redact_cut(struct report *r, const struct sbx_buf *b)
+{
+    struct sbx_buf red = SBX_BUF_INIT;
+    sbx_secrets_redact(r->sum->patterns, r->scratch, b->p ? b->p : "", b->len, &red);
+    if (red.len > EVIDENCE_MAX) {
+        red.len = utf8_cut(red.p, EVIDENCE_MAX);
+        red.p[red.len] = '\0';
+    }
+    return red.p ? red.p : sbx_xstrndup("", 0);
+}
+
 static void add(struct report *r, uint32_t k, const struct sbx_event *e, const char *fmt, ...)
 {
     if (r->allowed & k)
         return;
-    struct sbx_buf whole = SBX_BUF_INIT, b = SBX_BUF_INIT;
+    struct sbx_buf whole = SBX_BUF_INIT, during = SBX_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
     sbx_buf_vaddf(&whole, fmt, ap);
     va_end(ap);
+    during_words(r, e, &during);
     /* whatever the evidence quotes is redacted, whole, and only then cut: a
      * check's output lands in CI logs */
-    sbx_secrets_redact(r->sum->patterns, r->scratch, whole.p ? whole.p : "", whole.len, &b);
-    sbx_buf_free(&whole);
-    if (b.len > EVIDENCE_MAX) {
-        b.len = utf8_cut(b.p, EVIDENCE_MAX);
-        b.p[b.len] = '\0';
-    }
     struct sbx_findings *o = r->out;
     SBX_GROW(o->f, o->n, o->cap);
-    o->f[o->n++] = (struct sbx_finding_item){k, e, b.p ? b.p : sbx_xstrndup("", 0)};
+    o->f[o->n++] = (struct sbx_finding_item){k, e, redact_cut(r, &whole), during.len ? redact_cut(r, &during) : NULL};
+    sbx_buf_free(&whole);
+    sbx_buf_free(&during);
 }
 
 /* A source's file name, without its folders: the evidence stays the same
@@ -106,27 +117,13 @@ static const char *host(const struct report *r, const char *name, char out[HOST_
     return out;
 }
 
-/* "running then: $ CMD (started T); ended just before: $ CMD (started T)" */
+/* "running then: …; ended just before: …" for an event that did not come
+ * from the wrapper (render/during.h); nothing for one that did. */
 static void during_words(const struct report *r, const struct sbx_event *e, struct sbx_buf *out)
 {
-    const struct sbx_event *c[2] = {NULL, NULL};
-    if (r->sum->cmds) {
-        c[0] = sbx_cmdindex_during(r->sum->cmds, e);
-        c[1] = sbx_cmdindex_ended_before(r->sum->cmds, e);
-    }
-    char cmd[320], t[SBX_TIME_BUFSZ];
-    for (int k = 0; k < 2; k++) {
-        sbx_buf_adds(out, k ? "; ended just before: " : "running then: ");
-        if (!c[k]) {
-            sbx_buf_adds(out, "no command");
-        } else if (c[k]->u.cmd.flags & SBX_CMD_RECORD) {
-            sbx_buf_addf(out, "%s (Runtime's record, started %s)", str(r, c[k]->u.cmd.program),
-                         sbx_time_format(c[k]->start, t) + 11);
-        } else {
-            command_line(r, c[k], cmd, sizeof cmd);
-            sbx_buf_addf(out, "$ %s (started %s)", cmd, sbx_time_format(c[k]->start, t) + 11);
-        }
-    }
+    struct sbx_during d;
+    if (sbx_during_of(r->tl, r->sum, e, &d))
+        sbx_during_text(r->tl, &d, out);
 }
 
 /* "; written by RULE: $ COMMAND, …; + line; - line" for a changed path
@@ -160,8 +157,6 @@ static void collect(struct report *r)
             continue;
         sbx_buf_clear(&words);
         sbx_audit_words(r->tl, e, &words);
-        sbx_buf_adds(&words, "; ");
-        during_words(r, e, &words);
         /* the words of an action of no known family begin with it */
         bool named = e->u.audit.family == SBX_AUDIT_OTHER;
         add(r, SBX_F_ACCOUNT_INSIDE, e, "%s%son %s: %s", named ? "" : str(r, e->label), named ? "" : " ",
@@ -181,10 +176,8 @@ static void collect(struct report *r)
         if (c->flags & SBX_CMD_MS_KNOWN)
             snprintf(how + strlen(how), sizeof how - strlen(how), ", %s",
                      sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
-        sbx_buf_clear(&words);
-        during_words(r, e, &words);
-        add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log; %s",
-            str(r, c->program), how, words.p);
+        add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
+            str(r, c->program), how);
     }
     sbx_buf_free(&words);
     for (size_t i = 0; i < s->ngaps; i++) {
@@ -317,10 +310,51 @@ void sbx_findings_collect(const struct sbx_timeline *tl, const struct sbx_summar
         qsort(out->f, out->n, sizeof *out->f, by_kind_then_time);
 }
 
+/* What an event that got through did: "$ CMD exited 0", "GET URL: 200". */
+static void reach_what(struct report *r, const struct sbx_event *e, struct sbx_buf *out)
+{
+    char cmd[COMMAND_MAX * 2 + 1];
+    if (e->kind == SBX_EV_COMMAND) {
+        command_line(r, e, cmd, sizeof cmd);
+        sbx_buf_addf(out, "$ %s exited 0", cmd);
+        return;
+    }
+    struct sbx_buf tmp = SBX_BUF_INIT;
+    size_t len;
+    const char *url = sbx_text_get(r->tl, e, &e->u.net.url, &tmp, &len);
+    sbx_buf_addf(out, "%s%s%.*s", str(r, e->u.net.method), e->u.net.method ? " " : "", (int)len, url);
+    if (e->u.net.status >= 0)
+        sbx_buf_addf(out, ": %d", (int)e->u.net.status);
+    sbx_buf_adds(out, " through the proxy");
+    sbx_buf_free(&tmp);
+}
+
+void sbx_findings_reached(const struct sbx_timeline *tl, const struct sbx_summary *sum,
+                          struct sbx_findings *out)
+{
+    struct report r = {tl, sum, sbx_secrets_scratch_new(sum->patterns), out, 0};
+    struct sbx_buf what = SBX_BUF_INIT;
+    for (size_t i = 0; i < sum->story.n; i++) {
+        const struct sbx_story_item *it = &sum->story.items[i];
+        for (size_t k = 0; k < it->nlinks; k++) {
+            if (it->links[k].kind != SBX_LINK_WIDENED_BEFORE)
+                continue;
+            sbx_buf_clear(&what);
+            reach_what(&r, it->event, &what);
+            add(&r, 0, it->event, "%s: %s: %s", what.p, sbx_link_words(SBX_LINK_REACHED_AFTER),
+                it->links[k].evidence);
+        }
+    }
+    sbx_buf_free(&what);
+    sbx_secrets_scratch_free(r.scratch);
+}
+
 void sbx_findings_free(struct sbx_findings *f)
 {
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++) {
         free(f->f[i].evidence);
+        free(f->f[i].during);
+    }
     free(f->f);
     f->f = NULL;
     f->n = f->cap = 0;
@@ -365,4 +399,13 @@ bool sbx_findings_skew_note(const struct sbx_summary *sum, struct sbx_buf *out)
         any = true;
     }
     return any;
+}
+
+void sbx_finding_words(const struct sbx_finding_item *f, struct sbx_buf *out)
+{
+    sbx_buf_adds(out, f->evidence);
+    if (f->during) {
+        sbx_buf_adds(out, "; ");
+        sbx_buf_adds(out, f->during);
+    }
 }

@@ -72,15 +72,19 @@ bool sbx_sum_sandbox_words(const struct sbx_summary *s, struct sbx_buf *out);
 /* How many items carry a finding, and the first item of the heaviest kind
  * (NULL when none does). */
 size_t sbx_sum_story_findings(const struct sbx_summary *s, const struct sbx_story_item **heaviest);
-/* "N findings, the heaviest: WORDS: ITEM" or "no findings", appended. */
+/* "N findings, the heaviest: WORDS: ITEM" or "no findings", appended
+ * (the item's detail, not what ran then). */
 void sbx_sum_verdict_words(struct sbx_sumctx *c, struct sbx_buf *out);
 /* An item: its finding's words (or "reached after the allow list was
- * widened"), then what its evidence says, appended. */
+ * widened"), then what its evidence says, then what ran then, appended. */
 void sbx_sum_item_words(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out);
 /* The two halves of those words: the kind's (static, sbxview's own) and
  * what the evidence says (log text, appended). */
 const char *sbx_sum_item_kind_words(const struct sbx_story_item *it);
 void sbx_sum_item_detail(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out);
+/* "; running then: …; ended just before: …" for an item whose event did not
+ * come from the wrapper (render/during.h), appended; nothing otherwise. */
+void sbx_sum_item_during(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out);
 void sbx_sum_ctx_free(struct sbx_sumctx *c);
 /* The i-th changed path in the order the summaries list them (the
  * workspace's, then the system folders'; added, changed, removed; by name),

@@ -10,6 +10,7 @@
 #include "base/jsonw.h"
 #include "model/evid.h"
 #include "render/review.h"
+#include "render/during.h"
 #include "render/summary/summary_common.h"
 #include "render/untrusted.h"
 
@@ -36,6 +37,16 @@ static void id_field(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx
     sbx_event_id(c->tl, e, id);
     sbx_jw_key(w, "id");
     sbx_jw_cstr(w, id);
+}
+
+/* "during", "during_all", "during_count" and "ended_before" (render/during.h):
+ * what was running in e's sandbox when e happened, for an event that did
+ * not come from the wrapper; nothing for one that did. */
+static void during_members(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
+{
+    struct sbx_during d;
+    if (sbx_during_of(c->tl, c->sum, e, &d))
+        sbx_during_json(c->tl, &d, w);
 }
 
 static void span_object(struct sbx_jsonw *w, const char *key, int64_t start, int64_t end)
@@ -232,6 +243,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         size_t n;
         const char *ev = sbx_sum_redact(c, r->evidence, strlen(r->evidence), &n);
         sbx_untrusted_json(w, ev, n);
+        during_members(c, w, r->event);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -281,6 +293,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
         int_field(w, "line", e->line_no);
         id_field(c, w, e);
+        during_members(c, w, e);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_object(w);
@@ -298,6 +311,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
             int_field(w, "events", (int64_t)u->events);
             sbx_jw_key(w, "first");
             time_value(w, u->first->start);
+            during_members(c, w, u->first);
             sbx_jw_end_object(w);
         }
         sbx_jw_end_array(w);
@@ -324,7 +338,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
-/* Where an event is: {"at", "source", "line"}. */
+/* Where an event is: {"at", "source", "line", "id"}. */
 static void event_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
 {
     sbx_jw_object(w);
@@ -333,44 +347,10 @@ static void event_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sb
     sbx_jw_key(w, "source");
     sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
     int_field(w, "line", e->line_no);
+    id_field(c, w, e); /* added within schema 1: the event's id, as check and --goto name it */
     sbx_jw_end_object(w);
 }
 
-/* A command as a reference: {"at", "command", "source", "line"} (a record's
- * command is its program), or null. */
-static void command_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
-{
-    if (!e) {
-        sbx_jw_null(w);
-        return;
-    }
-    sbx_jw_object(w);
-    sbx_jw_key(w, "at");
-    time_value(w, e->start);
-    sbx_jw_key(w, "command");
-    if (e->u.cmd.flags & SBX_CMD_RECORD) {
-        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.cmd.program));
-    } else {
-        size_t n;
-        const char *line = sbx_sum_command(c, e, &n);
-        sbx_untrusted_json(w, line, n);
-    }
-    sbx_jw_key(w, "source");
-    sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
-    int_field(w, "line", e->line_no);
-    sbx_jw_end_object(w);
-}
-
-/* "during" and "ended_before": what was running in e's sandbox when e (an
- * event that did not come from the wrapper) happened, and what had just ended. */
-static void during_pair(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sbx_event *e)
-{
-    const struct sbx_cmdindex *ix = c->sum->cmds;
-    sbx_jw_key(w, "during");
-    command_ref(c, w, ix ? sbx_cmdindex_during(ix, e) : NULL);
-    sbx_jw_key(w, "ended_before");
-    command_ref(c, w, ix ? sbx_cmdindex_ended_before(ix, e) : NULL);
-}
 
 /* The verdict and the whole story (analyses/chain.h). */
 static void story(struct sbx_sumctx *c, struct sbx_jsonw *w)
@@ -397,6 +377,7 @@ static void story(struct sbx_sumctx *c, struct sbx_jsonw *w)
         time_value(w, it->event->start);
         sbx_jw_key(w, "event");
         event_ref(c, w, it->event);
+        during_members(c, w, it->event);
         sbx_jw_key(w, "finding");
         sbx_untrusted_json_cstr(w, it->finding ? sbx_finding_of(it->finding)->name : NULL);
         sbx_buf_clear(&words);
@@ -454,7 +435,7 @@ static void command_entry_during(struct sbx_sumctx *c, struct sbx_jsonw *w, cons
     }
     id_field(c, w, e);
     if (during)
-        during_pair(c, w, e);
+        during_members(c, w, e);
     sbx_jw_end_object(w);
 }
 
@@ -499,7 +480,11 @@ static void skew_fields(struct sbx_jsonw *w, const struct sbx_skew *k)
 static void witness_members(struct sbx_sumctx *c, struct sbx_jsonw *w)
 {
     const struct sbx_witnesses *x = &c->sum->witness;
-    command_list(c, w, "unwrapped", x->unwrapped, x->nunwrapped);
+    sbx_jw_key(w, "unwrapped");
+    sbx_jw_array(w);
+    for (size_t i = 0; i < x->nunwrapped; i++)
+        command_entry_during(c, w, x->unwrapped[i], true);
+    sbx_jw_end_array(w);
     sbx_jw_key(w, "witness_clocks");
     sbx_jw_array(w);
     for (size_t i = 0; i < x->nclocks; i++) {
@@ -560,6 +545,7 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[g->before->source].path));
         int_field(w, "after_line", g->before->line_no);
         int_field(w, "before_line", g->after->line_no);
+        during_members(c, w, g->record);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -654,6 +640,7 @@ static void risky(struct sbx_sumctx *c, struct sbx_jsonw *w)
         }
         sbx_jw_key(w, "why");
         sbx_untrusted_json_cstr(w, f->why);
+        during_members(c, w, f->event);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);
@@ -725,7 +712,7 @@ static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
         sbx_untrusted_json_cstr(w, e->u.audit.ip ? sbx_str(c->tl, e->u.audit.ip) : NULL);
         sbx_jw_key(w, "request_id");
         sbx_untrusted_json_cstr(w, e->u.audit.request ? sbx_str(c->tl, e->u.audit.request) : NULL);
-        during_pair(c, w, e);
+        during_members(c, w, e);
         sbx_jw_end_object(w);
     }
     sbx_jw_end_array(w);

@@ -217,6 +217,7 @@ static void story(struct sbx_sumctx *c, struct sbx_buf *out)
         const struct sbx_story_item *it = &s->story.items[i];
         sbx_buf_clear(&w);
         sbx_sum_item_detail(c, it, &w);
+        sbx_sum_item_during(c, it, &w);
         sbx_buf_addf(out, "- %s %s: ", sbx_time_format(it->event->start, t), sbx_sum_item_kind_words(it));
         code(c, out, w.p ? w.p : "", w.len);
         sbx_buf_addc(out, '\n');

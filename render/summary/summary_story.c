@@ -5,6 +5,7 @@
 
 #include "analyses/audit_change.h"
 #include "base/timefmt.h"
+#include "render/during.h"
 #include "render/summary/summary_common.h"
 
 size_t sbx_sum_story_findings(const struct sbx_summary *s, const struct sbx_story_item **heaviest)
@@ -109,6 +110,16 @@ void sbx_sum_item_words(struct sbx_sumctx *c, const struct sbx_story_item *it, s
     sbx_buf_adds(out, sbx_sum_item_kind_words(it));
     sbx_buf_adds(out, ": ");
     sbx_sum_item_detail(c, it, out);
+    sbx_sum_item_during(c, it, out);
+}
+
+void sbx_sum_item_during(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out)
+{
+    struct sbx_during d;
+    if (!sbx_during_of(c->tl, c->sum, it->event, &d))
+        return;
+    sbx_buf_adds(out, "; ");
+    sbx_during_text(c->tl, &d, out);
 }
 
 void sbx_sum_item_detail(struct sbx_sumctx *c, const struct sbx_story_item *it, struct sbx_buf *out)
@@ -129,8 +140,8 @@ void sbx_sum_verdict_words(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_buf_adds(out, "no findings");
         return;
     }
-    sbx_buf_addf(out, "%zu finding%s, the heaviest: ", n, n == 1 ? "" : "s");
-    sbx_sum_item_words(c, h, out);
+    sbx_buf_addf(out, "%zu finding%s, the heaviest: %s: ", n, n == 1 ? "" : "s", sbx_sum_item_kind_words(h));
+    sbx_sum_item_detail(c, h, out);
 }
 
 void sbx_sum_ctx_free(struct sbx_sumctx *c)

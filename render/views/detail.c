@@ -15,6 +15,7 @@
 #include "base/numfmt.h"
 #include "base/timefmt.h"
 #include "render/summary/summary_common.h"
+#include "render/during.h"
 #include "render/views/spans.h"
 #include "render/views/views.h"
 
@@ -314,6 +315,26 @@ static void findings_fields(struct sbx_doc *d, struct sbx_rows_look *l, const st
         sbx_doc_addf(d, SBX_STYLE_REFUSED, "%llu connection%s refused by the sandbox's network policy",
                      denied, denied == 1 ? "" : "s");
         sbx_doc_adds(d, SBX_STYLE_DETAIL, " (no host named: the log counts them only)");
+        sbx_doc_end_line(d);
+    }
+    /* the risky kinds' reasons: which rule fired, on which words (the
+     * list is in timeline order: the event's entries are found by search) */
+    size_t lo = 0, hi = sum ? sum->nrisky : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sbx_event_cmp(sum->risky[mid].event, e) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; sum && lo < sum->nrisky && sbx_event_cmp(sum->risky[lo].event, e) == 0; lo++) {
+        const struct sbx_risky_found *f = &sum->risky[lo];
+        if (f->event != e)
+            continue;
+        char kmark;
+        sbx_doc_field(d, "");
+        sbx_doc_addf(d, sbx_finding_look(f->kind, &kmark), "%s: ", sbx_finding_of(f->kind)->words);
+        untrusted(d, l, SBX_STYLE_DETAIL, f->why, strlen(f->why), true);
         sbx_doc_end_line(d);
     }
     for (size_t i = 0; sum && i < sum->nsecrets; i++) {
@@ -674,36 +695,32 @@ static void command_ref(struct sbx_doc *d, struct sbx_rows_look *l, const struct
     sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", c->line_no);
 }
 
-/* Whether e came from somewhere other than the wrapper: what ran then is
- * worth saying (an audit entry, a record, a proxy request, a lifecycle
- * change, a webhook, a note, a denial). */
-static bool not_wrapper(const struct sbx_rows_look *l, const struct sbx_event *e)
+/* The wrapper commands running in e's sandbox when e (an event that did
+ * not come from the wrapper) happened, outermost first, and the one that
+ * ended just before (render/during.h). */
+static void during_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_during *w,
+                          const struct sbx_event *e)
 {
-    if (e->kind == SBX_EV_COMMAND)
-        return (e->u.cmd.flags & SBX_CMD_RECORD) || strcmp(l->tl->sources[e->source].format, "recorder") != 0;
-    return e->kind == SBX_EV_AUDIT || e->kind == SBX_EV_NETWORK || e->kind == SBX_EV_LIFECYCLE ||
-           e->kind == SBX_EV_NOTE || (e->kind == SBX_EV_FILES && e->u.files &&
-                                      (e->u.files->flags & SBX_FILES_OPERATION));
-}
-
-/* The wrapper commands running in e's sandbox when e happened, and the one
- * that ended just before. */
-static void during_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
-{
-    const struct sbx_event *c = l->sum && l->sum->cmds ? sbx_cmdindex_during(l->sum->cmds, e)
-                                                        : sbx_command_during(l->tl, e);
-    sbx_doc_field(d, "During");
-    if (c)
-        command_ref(d, l, c);
-    else
+    for (size_t i = 0; i < w->nrunning; i++) {
+        sbx_doc_field(d, i ? "Within it" : "During");
+        command_ref(d, l, w->running[i]);
+        sbx_doc_end_line(d);
+    }
+    if (w->total > w->nrunning) {
+        sbx_doc_field(d, "");
+        sbx_doc_addf(d, SBX_STYLE_NOTE, "and %zu more running then", w->total - w->nrunning);
+        sbx_doc_end_line(d);
+    }
+    if (!w->total) {
+        sbx_doc_field(d, "During");
         sbx_doc_adds(d, SBX_STYLE_NOTE, sbx_str(l->tl, e->sandbox)[0] || sbx_only_sandbox(l->tl)
                                             ? "no command of its sandbox was running"
                                             : "unknown: the line names no sandbox and the run has several");
-    sbx_doc_end_line(d);
-    const struct sbx_event *b = l->sum && l->sum->cmds ? sbx_cmdindex_ended_before(l->sum->cmds, e) : NULL;
-    if (b) {
+        sbx_doc_end_line(d);
+    }
+    if (w->ended) {
         sbx_doc_field(d, "Ended before");
-        command_ref(d, l, b);
+        command_ref(d, l, w->ended);
         sbx_doc_end_line(d);
     }
 }
@@ -949,8 +966,9 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         delivery_words(d, e);
         sbx_doc_end_line(d);
     }
-    if (not_wrapper(l, e))
-        during_fields(d, l, e);
+    struct sbx_during during;
+    if (sbx_during_of(l->tl, l->sum, e, &during))
+        during_fields(d, l, &during, e);
     findings_fields(d, l, e);
     link_fields(d, l, e);
     witness_fields(d, l, e);

@@ -636,10 +636,67 @@ static void story_walk(void **state)
     drop_run(r);
 }
 
+/* Every risky finding's reason (which rule fired, on which words) is in
+ * its event's detail, beside the Findings line: each kind of the bundled
+ * risky-run, commands, a proxy request and a diff alike; an event with no
+ * risky finding shows none. */
+static void risky_reasons_in_the_detail(void **state)
+{
+    (void)state;
+    struct run *r = calloc(1, sizeof *r);
+    sbx_timeline_init(&r->tl);
+    const char *paths[] = {"tests/fixtures/risky-run"};
+    struct sbx_load_opts lo = {.threads = 1};
+    struct sbx_load_report rep = {0};
+    assert_true(sbx_load_paths(&r->tl, paths, 1, &lo, &rep) > 0);
+    sbx_load_report_free(&rep);
+    char err[256];
+    struct sbx_summary_opts so = {.threads = 1};
+    assert_true(sbx_summarize(&r->tl, &so, &r->sum, err, sizeof err));
+    assert_true(r->sum.nrisky >= 8);
+    uint32_t kinds = 0;
+    struct sbx_rows_look l;
+    sbx_rows_look_init(&l, &r->tl, &r->sum, false);
+    for (size_t i = 0; i < r->sum.nrisky; i++) {
+        const struct sbx_risky_found *f = &r->sum.risky[i];
+        struct sbx_doc d;
+        sbx_doc_init(&d, 400, false);
+        sbx_detail_doc(&d, &l, f->event, false);
+        char *text = apptest_doc_text(&d);
+        struct sbx_buf want = SBX_BUF_INIT;
+        sbx_buf_addf(&want, "%s: %s", sbx_finding_of(f->kind)->words, f->why);
+        if (!strstr(text, want.p))
+            fail_msg("the detail of a %s lacks [%s]:\n%s", sbx_finding_of(f->kind)->name, want.p, text);
+        kinds |= f->kind;
+        sbx_buf_free(&want);
+        free(text);
+        sbx_doc_free(&d);
+    }
+    assert_int_equal(__builtin_popcount(kinds), 8); /* every kind was looked at */
+    /* a command without a risky finding: no reason line */
+    for (size_t i = 0; i < r->tl.n; i++) {
+        const struct sbx_event *e = r->tl.order[i];
+        if (e->kind != SBX_EV_COMMAND || e->findings)
+            continue;
+        struct sbx_doc d;
+        sbx_doc_init(&d, 400, false);
+        sbx_detail_doc(&d, &l, e, false);
+        char *text = apptest_doc_text(&d);
+        for (size_t k = 0; k < r->sum.nrisky; k++)
+            assert_null(strstr(text, r->sum.risky[k].why));
+        free(text);
+        sbx_doc_free(&d);
+        break;
+    }
+    sbx_rows_look_free(&l);
+    drop_run(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(story_walk),
+        cmocka_unit_test(risky_reasons_in_the_detail),
         cmocka_unit_test(files_tree),
         cmocka_unit_test(folding),
         cmocka_unit_test(one_file),

@@ -16,6 +16,7 @@
 #include "analyses/chain.h"
 #include "analyses/summary.h"
 #include "importers/load.h"
+#include "render/findings.h"
 #include "cases.h"
 
 struct run {
@@ -64,6 +65,34 @@ static void story_text(const struct run *r, struct sbx_buf *b)
     }
 }
 
+/* check's reached-after lines (render/findings.h) are the story's "widened
+ * before" links, one each, in order: the event, the words of what got
+ * through, the link's evidence; returns how many. */
+static size_t check_reached(const struct run *r)
+{
+    struct sbx_findings got = {0};
+    sbx_findings_reached(&r->tl, &r->sum, &got);
+    size_t k = 0;
+    for (size_t i = 0; i < r->sum.story.n; i++) {
+        const struct sbx_story_item *it = &r->sum.story.items[i];
+        for (size_t j = 0; j < it->nlinks; j++) {
+            if (it->links[j].kind != SBX_LINK_WIDENED_BEFORE)
+                continue;
+            assert_true(k < got.n);
+            assert_ptr_equal(got.f[k].event, it->event);
+            assert_int_equal(got.f[k].kind, 0);
+            assert_non_null(strstr(got.f[k].evidence, ": reached after the allow list was widened: "));
+            assert_non_null(strstr(got.f[k].evidence, it->links[j].evidence));
+            const char *what = it->event->kind == SBX_EV_COMMAND ? " exited 0: " : " through the proxy: ";
+            assert_non_null(strstr(got.f[k].evidence, what));
+            k++;
+        }
+    }
+    assert_int_equal(got.n, k);
+    sbx_findings_free(&got);
+    return k;
+}
+
 static void write_file(const char *path, const char *s, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -95,6 +124,12 @@ static void check_case(const struct test_case *c, void *ctx)
     story_text(&r, &got);
     if (strcmp(got.p ? got.p : "", c->field[4]) != 0)
         case_fail(c, "the story is\n  %s\nnot\n  %s", got.p ? got.p : "", c->field[4]);
+    /* each "reached" of the story is a line of check's */
+    size_t reached = 0;
+    for (const char *p = c->field[4]; (p = strstr(p, "widened-before>")); p++)
+        reached++;
+    if (check_reached(&r) != reached)
+        case_fail(c, "check's reached-after lines are not the story's %zu", reached);
     sbx_buf_free(&got);
     drop(&r);
     for (int i = 0; i < 4; i++)

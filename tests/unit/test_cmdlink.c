@@ -231,6 +231,90 @@ static void check_ended_before(const struct fixture *r, const struct sbx_cmdinde
     assert_int_equal(!!(b->u.cmd.flags & SBX_CMD_RECORD), k);
 }
 
+/* sbx_cmdindex_running against a scan of every command: all those running
+ * at t in e's sandbox (the wrapper's, else the records), e aside, by start
+ * then timeline order; the last of them is sbx_command_during's. */
+static void check_running(const struct fixture *r, const struct sbx_cmdindex *ix,
+                          const struct sbx_event *e)
+{
+    int64_t t = e->start != SBX_TIME_UNKNOWN ? e->start : e->end;
+    uint32_t sb = e->sandbox ? e->sandbox : sbx_only_sandbox(&r->tl);
+    const struct sbx_event *want[2][400];
+    size_t nwant[2] = {0, 0};
+    for (size_t i = 0; t != SBX_TIME_UNKNOWN && sb && i < r->tl.n; i++) {
+        const struct sbx_event *c = r->tl.order[i];
+        if (c == e || c->kind != SBX_EV_COMMAND || c->start == SBX_TIME_UNKNOWN || c->sandbox != sb)
+            continue;
+        int64_t end = c->end != SBX_TIME_UNKNOWN && c->end > c->start ? c->end : c->start;
+        int k = !!(c->u.cmd.flags & SBX_CMD_RECORD);
+        if (c->start <= t && t <= end)
+            want[k][nwant[k]++] = c;
+    }
+    int k = nwant[0] ? 0 : 1;
+    const struct sbx_event *got[400];
+    size_t n = sbx_cmdindex_running(ix, e, got, 400);
+    assert_int_equal(n, nwant[k]);
+    for (size_t i = 0; i < n; i++)
+        assert_ptr_equal(got[i], want[k][i]);
+    assert_ptr_equal(n ? got[n - 1] : NULL, sbx_cmdindex_during(ix, e));
+    /* a bound keeps the outermost and still counts them all */
+    const struct sbx_event *two[2];
+    assert_int_equal(sbx_cmdindex_running(ix, e, two, 2), n);
+    for (size_t i = 0; i < n && i < 2; i++)
+        assert_ptr_equal(two[i], want[k][i]);
+}
+
+/* Every command running then, outermost first: nested three deep, at a
+ * command's start and at its end, between two, another sandbox's not, a
+ * command itself not among them, the records only when no wrapper command
+ * runs. */
+static void running_outermost_first(void **state)
+{
+    (void)state;
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
+    struct sbx_event *outer = cmd(&r, "s1", S(0), S(100));
+    struct sbx_event *mid = cmd(&r, "s1", S(10), S(50));
+    struct sbx_event *inner = cmd(&r, "s1", S(20), S(30));
+    struct sbx_event *later = cmd(&r, "s1", S(60), S(70));
+    cmd(&r, "s2", S(0), S(100));
+    struct sbx_event *rec = cmd(&r, "s1", S(110), S(120));
+    rec->u.cmd.flags = SBX_CMD_RECORD;
+    struct sbx_event *rec_in = cmd(&r, "s1", S(25), S(26));
+    rec_in->u.cmd.flags = SBX_CMD_RECORD;
+    struct sbx_event *q_inner = req(&r, "s1", S(25));
+    struct sbx_event *q_at_start = req(&r, "s1", S(20));
+    struct sbx_event *q_at_end = req(&r, "s1", S(30));
+    struct sbx_event *q_between = req(&r, "s1", S(55));
+    struct sbx_event *q_rec = req(&r, "s1", S(115));
+    struct sbx_event *q_none = req(&r, "s1", S(105));
+    struct sbx_event *q_s3 = req(&r, "s3", S(25));
+    fixture_finish(&r);
+    struct sbx_cmdindex *ix = sbx_cmdindex_new(&r.tl);
+    const struct sbx_event *got[8];
+    assert_int_equal(sbx_cmdindex_running(ix, q_inner, got, 8), 3);
+    assert_ptr_equal(got[0], outer);
+    assert_ptr_equal(got[1], mid);
+    assert_ptr_equal(got[2], inner); /* the record running too is not among them */
+    assert_int_equal(sbx_cmdindex_running(ix, q_at_start, got, 8), 3);
+    assert_ptr_equal(got[2], inner);
+    assert_int_equal(sbx_cmdindex_running(ix, q_at_end, got, 8), 3);
+    assert_ptr_equal(got[2], inner);
+    assert_int_equal(sbx_cmdindex_running(ix, q_between, got, 8), 1);
+    assert_ptr_equal(got[0], outer);
+    assert_int_equal(sbx_cmdindex_running(ix, inner, got, 8), 2); /* not itself */
+    assert_ptr_equal(got[1], mid);
+    assert_int_equal(sbx_cmdindex_running(ix, later, got, 8), 1);
+    assert_int_equal(sbx_cmdindex_running(ix, q_rec, got, 8), 1);
+    assert_ptr_equal(got[0], rec);
+    assert_int_equal(sbx_cmdindex_running(ix, q_none, got, 8), 0);
+    assert_int_equal(sbx_cmdindex_running(ix, q_s3, got, 8), 0);
+    assert_int_equal(sbx_cmdindex_running(ix, q_inner, got, 1), 3); /* bounded: counted whole */
+    assert_ptr_equal(got[0], outer);
+    sbx_cmdindex_free(ix);
+    fixture_free(&r);
+}
+
 /* Random runs: the index agrees with the scan for every event. */
 static void index_agrees_with_scan(void **state)
 {
@@ -270,6 +354,7 @@ static void index_agrees_with_scan(void **state)
             const struct sbx_event *a = sbx_command_during(&r.tl, e);
             assert_ptr_equal(a, sbx_cmdindex_during(ix, e));
             check_ended_before(&r, ix, e);
+            check_running(&r, ix, e);
             if (a) {
                 int64_t t = e->start != SBX_TIME_UNKNOWN ? e->start : e->end;
                 assert_true(a->start <= t);
@@ -293,6 +378,7 @@ int main(void)
         cmocka_unit_test(wrapper_before_record),
         cmocka_unit_test(a_command_is_not_during_itself),
         cmocka_unit_test(ended_just_before),
+        cmocka_unit_test(running_outermost_first),
         cmocka_unit_test(index_agrees_with_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

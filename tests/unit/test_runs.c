@@ -246,6 +246,40 @@ static void fill_rows_match_the_runs(void **state)
     tree_drop(&t);
 }
 
+/* A run whose commands' stdout does not hash to the recorded hash: its
+ * row names the first such command's program and counts them all; one
+ * whose hashes verify, and one without hashes, name none. */
+static void hash_mismatch_named(void **state)
+{
+    (void)state;
+    struct tree t;
+    tree_make(&t);
+    static const char line[] =
+        "{\"at\": \"2026-11-02T09:00:%02d.000000+00:00\", \"sandbox\": \"s1\", \"kind\": \"command\", "
+        "\"command\": \"%s\", \"cwd\": \"/w\", \"exit\": 0, \"timed_out\": false, \"ms\": 5, "
+        "\"stdout\": \"%s\", \"stderr\": \"\"%s}\n";
+    struct sbx_buf bad = SBX_BUF_INIT, plain = SBX_BUF_INIT;
+    sbx_buf_addf(&bad, line, 1, "ls", "a\\n", "");
+    sbx_buf_addf(&bad, line, 2, "git push origin main", "pushed\\n", ", \"stdout_hash\": \"0000000000000000\"");
+    sbx_buf_addf(&bad, line, 3, "make test", "ok\\n", ", \"stdout_hash\": \"0123456789abcdef\"");
+    sbx_buf_addf(&plain, line, 1, "ls", "a\\n", "");
+    add_run(&t, "bad", bad.p);
+    add_run(&t, "plain", plain.p);
+    struct sbx_runs r;
+    assert_true(sbx_runs_discover(t.root, &r));
+    sbx_runs_fill_free(sbx_runs_fill_start(&r, NULL, NULL, 1, false));
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.rows[0].name, "bad");
+    assert_int_equal(r.rows[0].mismatches, 2);
+    assert_string_equal(r.rows[0].mismatch, "git push");
+    assert_int_equal(r.rows[1].mismatches, 0);
+    assert_string_equal(r.rows[1].mismatch, "");
+    sbx_runs_free(&r);
+    sbx_buf_free(&bad);
+    sbx_buf_free(&plain);
+    tree_drop(&t);
+}
+
 /* Stopping a fill right away leaves a list that is still whole: every row
  * read, unreadable or pending, and done counting the first two. */
 static void fill_stops(void **state)
@@ -443,6 +477,7 @@ int main(void)
         cmocka_unit_test(pending_and_unreadable_sort_last),
         cmocka_unit_test(filters),
         cmocka_unit_test(unknown_columns),
+        cmocka_unit_test(hash_mismatch_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,19 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     atomic_fetch_add(&r->done, 1);
 }
 
+void sbx_run_row_set(struct sbx_runs *r, size_t i, const struct sbx_run_row *v)
+{
+    struct sbx_run_row *row = &r->rows[i];
+    row->start = v->start;
+    row->end = v->end;
+    memcpy(row->count, v->count, sizeof row->count);
+    row->known = v->known;
+    row->events = v->events;
+    row->findings = v->findings;
+    atomic_store_explicit(&row->state, SBX_RUN_READY, memory_order_release);
+    atomic_fetch_add(&r->done, 1);
+}
+
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why)
 {
     struct sbx_run_row *row = &r->rows[i];

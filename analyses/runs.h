@@ -83,6 +83,10 @@ const char *sbx_run_col_name(enum sbx_run_col c);
  * the findings bits) and marks it READY. Thread-safe for distinct rows. */
 void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *tl,
                       const struct sbx_summary *sum);
+/* Fills row i with v's numbers (start, end, count, known, events,
+ * findings; a run's manifest gave them) and marks it READY. Thread-safe for
+ * distinct rows. */
+void sbx_run_row_set(struct sbx_runs *r, size_t i, const struct sbx_run_row *v);
 /* Marks row i UNREADABLE with a reason (copied, cut to fit). */
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why);
 /* The row's value in a numeric column (start and duration in ns; -1 when

@@ -16,8 +16,11 @@
 #include "base/buf.h"
 #include "base/numfmt.h"
 #include "base/s3.h"
+#include "base/timefmt.h"
 #include "cli/cli_util.h"
 #include "cli/s3_settings.h"
+#include "importers/runs_manifest.h"
+#include "model/review.h"
 #include "render/sanitize.h"
 #include "render/untrusted.h"
 
@@ -144,6 +147,83 @@ struct job {
     char *local, *etag_file;
 };
 
+/* The object's LastModified in ns, or SBX_TIME_UNKNOWN. */
+static int64_t last_modified(const struct sbx_s3_entry *e)
+{
+    int64_t ns;
+    unsigned flags;
+    if (!e->last_modified ||
+        !sbx_time_parse(e->last_modified, strlen(e->last_modified), &ns, &flags))
+        return SBX_TIME_UNKNOWN;
+    return ns;
+}
+
+/* The cached file gets the object's LastModified as its mtime, so the
+ * manifest rule over the cached folder (importers/runs_manifest.h) decides
+ * as the listing does. */
+static void stamp(const char *path, const struct sbx_s3_entry *e)
+{
+    int64_t ns = last_modified(e);
+    if (ns == SBX_TIME_UNKNOWN)
+        return;
+    struct timespec ts[2] = {{.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000},
+                             {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000}};
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* The length of the run segment of key below a prefix of plen bytes
+ * ("run-7/" of "runs/run-7/agent-run.jsonl"), 0 when the key lies directly
+ * under the prefix. */
+static size_t run_segment(const char *key, size_t plen)
+{
+    const char *slash = strchr(key + plen, '/');
+    return slash ? (size_t)(slash - key) + 1 - plen : 0;
+}
+
+static bool is_manifest_key(const char *key, size_t plen, size_t seg)
+{
+    return strcmp(key + plen + seg, SBX_RUN_MANIFEST_NAME) == 0;
+}
+
+/* Over a folder of runs (no object directly under the prefix), a run whose
+ * manifest is not older than its other objects (by the listing's
+ * LastModified; the review file aside) needs only the manifest: skip[i] is
+ * set on its other objects. Returns how many are skipped. The entries are
+ * in key order, a run's objects together. */
+static size_t manifest_skips(const struct sbx_s3_page *page, size_t plen, bool *skip)
+{
+    for (size_t i = 0; i < page->n; i++)
+        if (!run_segment(page->entries[i].key, plen))
+            return 0; /* a run itself, or a mixed folder: everything is read */
+    size_t skipped = 0;
+    for (size_t a = 0, b; a < page->n; a = b) {
+        const char *ka = page->entries[a].key;
+        size_t seg = run_segment(ka, plen);
+        int64_t newest = SBX_TIME_UNKNOWN, manifest = SBX_TIME_UNKNOWN;
+        bool known = true;
+        for (b = a; b < page->n && strncmp(page->entries[b].key, ka, plen + seg) == 0; b++) {
+            const char *k = page->entries[b].key;
+            int64_t lm = last_modified(&page->entries[b]);
+            if (is_manifest_key(k, plen, seg))
+                manifest = lm;
+            else if (strcmp(k + plen + seg, SBX_REVIEW_FILE_NAME) == 0)
+                continue;
+            else if (lm == SBX_TIME_UNKNOWN)
+                known = false;
+            else if (newest == SBX_TIME_UNKNOWN || lm > newest)
+                newest = lm;
+        }
+        if (!known || manifest == SBX_TIME_UNKNOWN || (newest != SBX_TIME_UNKNOWN && newest > manifest))
+            continue;
+        for (size_t i = a; i < b; i++)
+            if (!is_manifest_key(page->entries[i].key, plen, seg)) {
+                skip[i] = true;
+                skipped++;
+            }
+    }
+    return skipped;
+}
+
 struct pool {
     const char *bucket;
     struct sbx_s3_config cfg;
@@ -192,6 +272,7 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&p->lock);
             atomic_store(&p->failed, true);
         } else {
+            stamp(j->local, j->e);
             atomic_fetch_add(&p->bytes, (unsigned long long)body.len);
         }
         free(etag);
@@ -252,6 +333,7 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     struct sbx_s3_page page = {0};
     struct job *jobs = NULL;
     const char **keys = NULL;
+    bool *skip = NULL;
     size_t njobs = 0;
     if (!root) {
         warnf("%s: no cache folder (set XDG_CACHE_HOME or HOME)", url);
@@ -302,8 +384,16 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     if (!jobs || !keys)
         abort();
     size_t unchanged = 0, nkeys = 0;
+    skip = calloc(n, sizeof *skip);
+    if (!skip)
+        abort();
+    size_t skipped = single ? 0 : manifest_skips(&page, prefix.len, skip);
     for (size_t i = 0; i < n; i++) {
         const struct sbx_s3_entry *e = &page.entries[i];
+        if (skip[i] && safe_key(e->key)) {
+            keys[nkeys++] = e->key; /* still listed: a cached copy stays */
+            continue;
+        }
         if (!safe_key(e->key)) {
             warnf("s3://%s/%s: skipped: the key is not a safe relative path", bucket, e->key);
             continue;
@@ -317,6 +407,7 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
         if (have && strcmp(have, e->etag) == 0 && stat(local.p, &st) == 0 &&
             (uint64_t)st.st_size == e->size) {
             unchanged++;
+            stamp(local.p, e);
             sbx_buf_free(&local);
             sbx_buf_free(&tag);
         } else {
@@ -342,7 +433,7 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     pthread_mutex_destroy(&pool.lock);
     if (stats)
         *stats = (struct sbx_s3_fetch_stats){.objects = nkeys, .fetched = njobs,
-                                             .unchanged = unchanged,
+                                             .unchanged = unchanged, .manifested = skipped,
                                              .bytes = atomic_load(&pool.bytes)};
     if (atomic_load(&pool.failed) || !nkeys) {
         if (!nkeys)
@@ -372,6 +463,7 @@ out:
     }
     free(jobs);
     free(keys);
+    free(skip);
     sbx_s3xml_page_free(&page);
     sbx_s3_free(s);
     sbx_s3_settings_free(&set);

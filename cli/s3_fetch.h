@@ -12,6 +12,13 @@
  * relative path (an empty, "." or ".." segment, a control character) is
  * skipped with a warning. Cached files no longer listed are removed.
  *
+ * Over a folder of runs (every object in a subfolder of the prefix), a run
+ * whose manifest (importers/runs_manifest.h) is not older than its other
+ * objects by the listing's LastModified is fetched as that one object; the
+ * others of a run with a missing or stale manifest are all fetched. A cached
+ * file's mtime is its object's LastModified, so the local rule over the
+ * cache decides the same.
+ *
  * Ownership: sbx_s3_fetch returns a path the caller frees. */
 #ifndef SBX_CLI_S3_FETCH_H
 #define SBX_CLI_S3_FETCH_H
@@ -23,6 +30,7 @@
 
 struct sbx_s3_fetch_stats {
     size_t objects, fetched, unchanged;
+    size_t manifested; /* not fetched: their run's manifest stands for them */
     unsigned long long bytes; /* fetched */
 };
 

@@ -11,6 +11,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/readfile.h"
+#include "importers/runs_manifest.h"
 #include "base/buf.h"
 #include "analyses/summary.h"
 
@@ -82,6 +83,23 @@ static bool is_log(const char *path)
     return yes;
 }
 
+/* A run's manifest (importers/runs_manifest.h) stands for its logs: a
+ * folder of runs whose runs all have one is still a folder of runs. */
+static bool is_manifest(const char *name, const char *path)
+{
+    if (strcmp(name, SBX_RUN_MANIFEST_NAME) != 0)
+        return false;
+    const char *data;
+    size_t size, file_size;
+    bool cut;
+    char err[256];
+    if (!sbx_read_prefix(path, SNIFF_BYTES, &data, &size, &file_size, &cut, err, sizeof err))
+        return false;
+    bool yes = sbx_run_manifest_sniff(data, size);
+    sbx_release_input(data, size, SBX_DATA_HEAP);
+    return yes;
+}
+
 enum { HAS_FILE = 1, HAS_LOG = 2 };
 
 /* What dir holds directly: regular files (HAS_FILE), logs (HAS_LOG, looked
@@ -101,7 +119,8 @@ static int survey(const char *dir, bool look_for_logs, char ***subs, size_t *nsu
         if (lstat(path, &st) == 0) {
             if (S_ISREG(st.st_mode)) {
                 has |= HAS_FILE;
-                if (look_for_logs && !(has & HAS_LOG) && is_log(path))
+                if (look_for_logs && !(has & HAS_LOG) &&
+                    (is_log(path) || is_manifest(names[i], path)))
                     has |= HAS_LOG;
             } else if (S_ISDIR(st.st_mode) && subs) {
                 *subs = sbx_xrealloc(*subs, (*nsubs + 1) * sizeof **subs);
@@ -157,6 +176,7 @@ struct sbx_runs_fill {
     struct sbx_import_opts import;
     const struct sbx_skew_given *skews;
     size_t nskews;
+    bool manifests; /* rows may come from the runs' manifests */
     _Atomic size_t next;
     _Atomic bool stop;
     _Atomic size_t running;
@@ -174,6 +194,8 @@ struct worker_arg {
 static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress *progress)
 {
     struct sbx_run_row *row = &f->r->rows[i];
+    if (f->manifests && sbx_run_manifest_fill(f->r, i))
+        return;
     const char *paths[1] = {row->path};
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
@@ -252,6 +274,8 @@ struct sbx_runs_fill *sbx_runs_fill_start_skewed(struct sbx_runs *r, const struc
     f->nskews = nskews;
     if (import)
         f->import = *import;
+    /* a manifest was written without the options that change a row */
+    f->manifests = !allow && !nskews && !(f->import.webhook_secrets && *f->import.webhook_secrets);
     int want = threads > 0 ? (threads > MAX_WORKERS ? MAX_WORKERS : threads) : online_cpus();
     f->nworkers = (size_t)want < r->n ? (size_t)want : r->n;
     atomic_init(&f->running, f->nworkers);

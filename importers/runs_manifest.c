@@ -180,6 +180,12 @@ static bool read_current(const char *dir, struct sbx_run_row *v)
     return ok;
 }
 
+bool sbx_run_manifest_current(const char *dir)
+{
+    struct sbx_run_row v = {.start = SBX_TIME_UNKNOWN, .end = SBX_TIME_UNKNOWN};
+    return read_current(dir, &v);
+}
+
 bool sbx_run_manifest_fill(struct sbx_runs *r, size_t i)
 {
     struct sbx_run_row v = {.start = SBX_TIME_UNKNOWN, .end = SBX_TIME_UNKNOWN};

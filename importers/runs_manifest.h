@@ -36,6 +36,10 @@ bool sbx_run_manifest_fresh(const char *dir);
 bool sbx_run_manifest_parse(const char *data, size_t n, struct sbx_run_row *row, char *err,
                             size_t errsz);
 
+/* Whether dir's manifest would be read (the rule above): what sbxview
+ * index leaves as it is. */
+bool sbx_run_manifest_current(const char *dir);
+
 /* Row i of r from its folder's manifest when the rule above allows it (and
  * marked READY); false, the row untouched, otherwise. */
 bool sbx_run_manifest_fill(struct sbx_runs *r, size_t i);

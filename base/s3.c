@@ -396,20 +396,34 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
     return r;
 }
 
-enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *key,
-                              const void *data, size_t n, const char *content_type, char *err,
-                              size_t errsz)
+enum sbx_s3_result sbx_s3_put_if(struct sbx_s3 *s, const char *bucket, const char *key,
+                                 const void *data, size_t n, const char *content_type,
+                                 const char *if_match, char *err, size_t errsz)
 {
     char what[256];
     snprintf(what, sizeof what, "writing s3://%s/%s", bucket, key);
-    struct sbx_buf ct = SBX_BUF_INIT;
+    struct sbx_buf ct = SBX_BUF_INIT, cond = SBX_BUF_INIT;
     sbx_buf_addf(&ct, "Content-Type: %s", content_type ? content_type : "application/octet-stream");
-    const char *extra[] = {ct.p, NULL};
+    if (if_match && strcmp(if_match, "*") == 0)
+        sbx_buf_adds(&cond, "If-None-Match: *");
+    else if (if_match)
+        sbx_buf_addf(&cond, "If-Match: %s", if_match);
+    const char *extra[] = {ct.p, cond.p, NULL};
     struct call c = {.method = "PUT", .extra = extra, .body = data, .body_len = n,
                      .max_body = 1 << 20};
     struct sbx_http_response resp = {0};
     enum sbx_s3_result r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
+    if (r == SBX_S3_FAILED && resp.status == 412)
+        r = SBX_S3_PRECONDITION;
     sbx_http_response_free(&resp);
     sbx_buf_free(&ct);
+    sbx_buf_free(&cond);
     return r;
+}
+
+enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *key,
+                              const void *data, size_t n, const char *content_type, char *err,
+                              size_t errsz)
+{
+    return sbx_s3_put_if(s, bucket, key, data, n, content_type, NULL, err, errsz);
 }

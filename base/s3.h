@@ -53,6 +53,7 @@ enum sbx_s3_result {
     SBX_S3_OK,
     SBX_S3_NOT_MODIFIED, /* GET with if_none_match: the object has that ETag */
     SBX_S3_NOT_FOUND,    /* 404 NoSuchKey / NoSuchBucket */
+    SBX_S3_PRECONDITION, /* 412 PreconditionFailed: a conditional PUT's object changed */
     SBX_S3_FAILED,       /* anything else, with a one-line reason in err */
 };
 
@@ -77,5 +78,12 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
 enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *key,
                               const void *data, size_t n, const char *content_type, char *err,
                               size_t errsz);
+
+/* The same, only when the object still has the ETag if_match (If-Match), or,
+ * with if_match "*", only when there is no object yet (If-None-Match: *);
+ * else SBX_S3_PRECONDITION and nothing is written. */
+enum sbx_s3_result sbx_s3_put_if(struct sbx_s3 *s, const char *bucket, const char *key,
+                                 const void *data, size_t n, const char *content_type,
+                                 const char *if_match, char *err, size_t errsz);
 
 #endif

@@ -390,6 +390,11 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     size_t skipped = single ? 0 : manifest_skips(&page, prefix.len, skip);
     for (size_t i = 0; i < n; i++) {
         const struct sbx_s3_entry *e = &page.entries[i];
+        /* the run's review is read from the store itself when it is read
+         * (cli/review_cli.h), and may change under a reviewer at any time */
+        const char *base = strrchr(e->key, '/');
+        if (!single && strcmp(base ? base + 1 : e->key, SBX_REVIEW_FILE_NAME) == 0)
+            skip[i] = true;
         if (skip[i] && safe_key(e->key)) {
             keys[nkeys++] = e->key; /* still listed: a cached copy stays */
             continue;
@@ -494,6 +499,173 @@ bool sbx_s3_write(const char *url, const void *data, size_t n, const char *conte
         warnf("%s", err);
     sbx_s3_free(s);
     sbx_s3_settings_free(&set);
+    free(bucket);
+    free(key);
+    return ok;
+}
+
+/* A client for the object url names (s3://bucket/key, not a prefix): false
+ * with the reason on stderr. *set, *bucket and *key are the caller's to
+ * free (close_object) whatever the answer. */
+static bool open_object(const char *url, struct sbx_s3_settings *set, struct sbx_s3 **s,
+                        char **bucket, char **key)
+{
+    *s = NULL;
+    *bucket = *key = NULL;
+    sbx_s3_settings_read(set, sbx_s3_endpoint_arg);
+    if (!sbx_s3_parse_url(url, bucket, key) || !**key || (*key)[strlen(*key) - 1] == '/') {
+        warnf("%s: not an s3://BUCKET/KEY URL of an object", url);
+        return false;
+    }
+    struct sbx_s3_config cfg = sbx_s3_settings_config(set);
+    char err[1024];
+    *s = sbx_s3_new(&cfg, err, sizeof err);
+    if (!*s)
+        warnf("%s: %s", url, err);
+    return *s != NULL;
+}
+
+static void close_object(struct sbx_s3_settings *set, struct sbx_s3 *s, char *bucket, char *key)
+{
+    sbx_s3_free(s);
+    sbx_s3_settings_free(set);
+    free(bucket);
+    free(key);
+}
+
+bool sbx_s3_read(const char *url, size_t max, struct sbx_buf *out, bool *missing)
+{
+    struct sbx_s3_settings set;
+    struct sbx_s3 *s;
+    char *bucket, *key, *etag = NULL, err[1024];
+    *missing = false;
+    bool ok = open_object(url, &set, &s, &bucket, &key);
+    if (ok) {
+        enum sbx_s3_result r = sbx_s3_get(s, bucket, key, NULL, max, out, &etag, err, sizeof err);
+        *missing = r == SBX_S3_NOT_FOUND;
+        ok = r == SBX_S3_OK || *missing;
+        if (!ok)
+            warnf("%s", err);
+    }
+    free(etag);
+    close_object(&set, s, bucket, key);
+    return ok;
+}
+
+/* How often an append reads and writes again after another writer's
+ * change (412) before it gives up. */
+#define APPEND_TRIES 16
+
+bool sbx_s3_append(const char *url, const void *data, size_t n, const char *content_type)
+{
+    struct sbx_s3_settings set;
+    struct sbx_s3 *s;
+    char *bucket, *key, err[1024];
+    bool ok = open_object(url, &set, &s, &bucket, &key), done = false;
+    struct sbx_buf body = SBX_BUF_INIT;
+    for (int attempt = 0; ok && !done && attempt < APPEND_TRIES; attempt++) {
+        char *etag = NULL;
+        enum sbx_s3_result r =
+            sbx_s3_get(s, bucket, key, NULL, OBJECT_MAX, &body, &etag, err, sizeof err);
+        if (r == SBX_S3_NOT_FOUND)
+            sbx_buf_clear(&body);
+        else if (r != SBX_S3_OK || !etag) {
+            warnf("%s", r == SBX_S3_OK ? "the store sent no ETag: an append cannot be safe" : err);
+            free(etag);
+            ok = false;
+            break;
+        }
+        sbx_buf_add(&body, data, n);
+        /* written only if nobody wrote it since it was read; else read again */
+        r = sbx_s3_put_if(s, bucket, key, body.p, body.len, content_type, etag ? etag : "*", err,
+                          sizeof err);
+        free(etag);
+        if (r == SBX_S3_OK)
+            done = true;
+        else if (r == SBX_S3_PRECONDITION)
+            nanosleep(&(struct timespec){0, (long)(10 + rand() % 40) * 1000000L}, NULL);
+        else {
+            warnf("%s", err);
+            ok = false;
+        }
+    }
+    if (ok && !done)
+        warnf("%s: changed by other writers %d times while it was appended to: not written", url,
+              APPEND_TRIES);
+    sbx_buf_free(&body);
+    close_object(&set, s, bucket, key);
+    return ok && done;
+}
+
+bool sbx_s3_upload(const char *prefix_url, const char *dir, const char *const *names, size_t n,
+                   bool force)
+{
+    char *bucket, *key;
+    if (!sbx_s3_parse_url(prefix_url, &bucket, &key)) {
+        warnf("%s: not an s3://BUCKET/PREFIX URL", prefix_url);
+        return false;
+    }
+    struct sbx_buf prefix = SBX_BUF_INIT;
+    sbx_buf_adds(&prefix, key);
+    if (prefix.len && prefix.p[prefix.len - 1] != '/')
+        sbx_buf_addc(&prefix, '/');
+    struct sbx_s3_settings set;
+    sbx_s3_settings_read(&set, sbx_s3_endpoint_arg);
+    struct sbx_s3_config cfg = sbx_s3_settings_config(&set);
+    char err[1024];
+    struct sbx_s3 *s = sbx_s3_new(&cfg, err, sizeof err);
+    struct sbx_s3_page page = {0};
+    bool ok = s != NULL;
+    if (!ok)
+        warnf("%s: %s", prefix_url, err);
+    /* without force, an object of the same name is an error before anything is written */
+    if (ok && !force) {
+        ok = sbx_s3_list(s, bucket, prefix.p ? prefix.p : "", "/", &page, err, sizeof err) ==
+             SBX_S3_OK;
+        if (!ok)
+            warnf("%s", err);
+        for (size_t i = 0; ok && i < page.n; i++)
+            for (size_t k = 0; k < n; k++)
+                if (strcmp(page.entries[i].key + prefix.len, names[k]) == 0) {
+                    warnf("s3://%s/%s: already in the store (--force replaces it)", bucket,
+                          page.entries[i].key);
+                    ok = false;
+                }
+    }
+    for (size_t k = 0; ok && k < n; k++) {
+        struct sbx_buf path = SBX_BUF_INIT, obj = SBX_BUF_INIT;
+        sbx_buf_addf(&path, "%s/%s", dir, names[k]);
+        sbx_buf_addf(&obj, "%s%s", prefix.p ? prefix.p : "", names[k]);
+        struct sbx_buf data = SBX_BUF_INIT;
+        FILE *fp = fopen(path.p, "rb");
+        char chunk[65536];
+        size_t got;
+        while (fp && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+            sbx_buf_add(&data, chunk, got);
+        if (!fp || ferror(fp)) {
+            warnf("%s: cannot be read", path.p);
+            ok = false;
+        } else {
+            enum sbx_s3_result r = sbx_s3_put_if(s, bucket, obj.p, data.p ? data.p : "", data.len,
+                                                 "application/json", force ? NULL : "*", err,
+                                                 sizeof err);
+            if (r == SBX_S3_PRECONDITION)
+                warnf("s3://%s/%s: appeared in the store meanwhile (--force replaces it)", bucket,
+                      obj.p);
+            else if (r != SBX_S3_OK)
+                warnf("%s", err);
+            ok = r == SBX_S3_OK;
+        }
+        if (fp)
+            fclose(fp);
+        sbx_buf_free(&data);
+        sbx_buf_free(&path);
+        sbx_buf_free(&obj);
+    }
+    sbx_s3xml_page_free(&page);
+    sbx_s3_free(s);
+    sbx_s3_settings_free(&set);
+    sbx_buf_free(&prefix);
     free(bucket);
     free(key);
     return ok;

@@ -21,6 +21,7 @@ struct sbx_s3 {
     char *access_key, *secret_key, *session_token, *region, *endpoint;
     int retries;
     long backoff_ms;
+    unsigned long resumed; /* reads resumed with a Range */
 };
 
 static char *dup_or_null(const char *s)
@@ -158,6 +159,9 @@ struct call {
     const void *body;
     size_t body_len;
     size_t max_body;
+    /* a GET that can resume: a body cut after some bytes is not retried
+     * here but returned (SBX_S3_FAILED, *cut set, those bytes in resp) */
+    bool *cut;
 };
 
 static void sleep_ms(long ms)
@@ -275,6 +279,11 @@ static enum sbx_s3_result perform(struct sbx_s3 *s, const char *what, const char
             }
             sbx_s3xml_error_free(&e);
             wait = (long)sbx_http_retry_after_ms(resp->retry_after, (int64_t)time(NULL));
+        } else if (r == SBX_HTTP_CUT && c->cut && resp->body.len &&
+                   (resp->status == 200 || resp->status == 206)) {
+            *c->cut = true;
+            snprintf(err, errsz, "%s: %s", what, herr);
+            return SBX_S3_FAILED;
         } else if ((r == SBX_HTTP_CUT || r == SBX_HTTP_TIMEOUT) && attempt < s->retries) {
             wait = -1;
         } else {
@@ -378,22 +387,66 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
     *etag = NULL;
     char what[256];
     snprintf(what, sizeof what, "reading s3://%s/%s", bucket, key);
-    struct sbx_buf inm = SBX_BUF_INIT;
-    if (if_none_match)
-        sbx_buf_addf(&inm, "If-None-Match: %s", if_none_match);
-    const char *extra[] = {if_none_match ? inm.p : NULL, NULL};
-    struct call c = {.method = "GET", .extra = extra, .max_body = max_body};
-    struct sbx_http_response resp = {0};
-    enum sbx_s3_result r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
-    sbx_buf_free(&inm);
-    if (r == SBX_S3_OK && resp.status == 304)
-        r = SBX_S3_NOT_MODIFIED;
-    else if (r == SBX_S3_OK) {
-        sbx_buf_add(body, resp.body.p, resp.body.len);
-        *etag = dup_or_null(resp.etag);
+    char *first = NULL; /* the ETag of the first part: every later part's */
+    enum sbx_s3_result r;
+    for (int resumed = 0;; resumed++) {
+        /* a body cut short is asked again from where it stopped */
+        struct sbx_buf inm = SBX_BUF_INIT, range = SBX_BUF_INIT;
+        const char *extra[3] = {NULL, NULL, NULL};
+        size_t ne = 0;
+        if (body->len) {
+            sbx_buf_addf(&range, "Range: bytes=%zu-", body->len);
+            extra[ne++] = range.p;
+        } else if (if_none_match) {
+            sbx_buf_addf(&inm, "If-None-Match: %s", if_none_match);
+            extra[ne++] = inm.p;
+        }
+        bool cut = false;
+        struct call c = {.method = "GET", .extra = extra, .max_body = max_body - body->len,
+                         .cut = &cut};
+        struct sbx_http_response resp = {0};
+        r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
+        sbx_buf_free(&inm);
+        sbx_buf_free(&range);
+        if (r == SBX_S3_OK && resp.status == 304) {
+            r = SBX_S3_NOT_MODIFIED;
+        } else if (r == SBX_S3_OK || cut) {
+            if (!first) {
+                first = dup_or_null(resp.etag);
+            } else if (!resp.etag || strcmp(resp.etag, first) != 0) {
+                snprintf(err, errsz, "%s: the object changed while it was read (its ETag "
+                         "differs between the parts of a resumed read)", what);
+                r = SBX_S3_FAILED;
+                sbx_http_response_free(&resp);
+                break;
+            }
+            if (resp.status == 200)
+                sbx_buf_clear(body); /* the whole object again: the store ignored the Range */
+            sbx_buf_add(body, resp.body.p, resp.body.len);
+            if (cut && resumed < s->retries) {
+                sbx_http_response_free(&resp);
+                s->resumed++;
+                sleep_ms(s->backoff_ms << (resumed < 10 ? resumed : 10));
+                continue;
+            }
+            if (cut) {
+                size_t l = strlen(err);
+                snprintf(err + l, errsz - l, " (cut %d times)", resumed + 1);
+            }
+        }
+        sbx_http_response_free(&resp);
+        break;
     }
-    sbx_http_response_free(&resp);
+    if (r == SBX_S3_OK)
+        *etag = first;
+    else
+        free(first);
     return r;
+}
+
+unsigned long sbx_s3_resumed(const struct sbx_s3 *s)
+{
+    return s->resumed;
 }
 
 enum sbx_s3_result sbx_s3_put_if(struct sbx_s3 *s, const char *bucket, const char *key,

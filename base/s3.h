@@ -69,10 +69,17 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
 
 /* The object into *body (cleared first), its ETag into *etag (fresh, may be
  * NULL when the store sent none). With if_none_match, an unchanged object is
- * SBX_S3_NOT_MODIFIED and nothing is read. Bodies over max_body fail. */
+ * SBX_S3_NOT_MODIFIED and nothing is read. Bodies over max_body fail. A
+ * body cut short after some bytes is asked again from there (Range:
+ * bytes=N-, up to the client's retries), each part's ETag the first's (else
+ * the object changed while it was read: an error); a store that answers the
+ * Range with the whole object (200) is read whole again. */
 enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
                               const char *if_none_match, size_t max_body, struct sbx_buf *body,
                               char **etag, char *err, size_t errsz);
+
+/* How many reads this client resumed with a Range after a cut body. */
+unsigned long sbx_s3_resumed(const struct sbx_s3 *s);
 
 /* Writes data as the object key. */
 enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *key,

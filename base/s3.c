@@ -379,9 +379,12 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
     }
 }
 
-enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
-                              const char *if_none_match, size_t max_body, struct sbx_buf *body,
-                              char **etag, char *err, size_t errsz)
+/* Bytes [from, from + len) of the object (len 0: to its end) into *body,
+ * a cut resumed from where it stopped; see sbx_s3_get. */
+static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const char *key,
+                                   const char *if_none_match, uint64_t from, uint64_t len,
+                                   size_t max_body, struct sbx_buf *body, char **etag, char *err,
+                                   size_t errsz)
 {
     sbx_buf_clear(body);
     *etag = NULL;
@@ -394,8 +397,12 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
         struct sbx_buf inm = SBX_BUF_INIT, range = SBX_BUF_INIT;
         const char *extra[3] = {NULL, NULL, NULL};
         size_t ne = 0;
-        if (body->len) {
-            sbx_buf_addf(&range, "Range: bytes=%zu-", body->len);
+        uint64_t at = from + body->len;
+        bool ranged = at || len;
+        if (ranged) {
+            sbx_buf_addf(&range, "Range: bytes=%llu-", (unsigned long long)at);
+            if (len)
+                sbx_buf_addf(&range, "%llu", (unsigned long long)(from + len - 1));
             extra[ne++] = range.p;
         } else if (if_none_match) {
             sbx_buf_addf(&inm, "If-None-Match: %s", if_none_match);
@@ -420,9 +427,17 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
                 sbx_http_response_free(&resp);
                 break;
             }
-            if (resp.status == 200)
-                sbx_buf_clear(body); /* the whole object again: the store ignored the Range */
-            sbx_buf_add(body, resp.body.p, resp.body.len);
+            if (ranged && resp.status == 200) {
+                /* the store ignored the Range: the whole object, of which the part */
+                sbx_buf_clear(body);
+                size_t n = resp.body.len > from ? resp.body.len - (size_t)from : 0;
+                if (len && n > len)
+                    n = (size_t)len;
+                sbx_buf_add(body, resp.body.p + (n ? from : 0), n);
+                cut = cut && !len; /* a whole object cut: asked again below */
+            } else {
+                sbx_buf_add(body, resp.body.p, resp.body.len);
+            }
             if (cut && resumed < s->retries) {
                 sbx_http_response_free(&resp);
                 s->resumed++;
@@ -442,6 +457,20 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
     else
         free(first);
     return r;
+}
+
+enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
+                              const char *if_none_match, size_t max_body, struct sbx_buf *body,
+                              char **etag, char *err, size_t errsz)
+{
+    return get_part(s, bucket, key, if_none_match, 0, 0, max_body, body, etag, err, errsz);
+}
+
+enum sbx_s3_result sbx_s3_get_range(struct sbx_s3 *s, const char *bucket, const char *key,
+                                    uint64_t from, uint64_t len, struct sbx_buf *body,
+                                    char **etag, char *err, size_t errsz)
+{
+    return get_part(s, bucket, key, NULL, from, len, (size_t)len, body, etag, err, errsz);
 }
 
 unsigned long sbx_s3_resumed(const struct sbx_s3 *s)

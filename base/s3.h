@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/buf.h"
 #include "base/s3xml.h"
@@ -77,6 +78,13 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
 enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
                               const char *if_none_match, size_t max_body, struct sbx_buf *body,
                               char **etag, char *err, size_t errsz);
+
+/* Bytes [from, from + len) of the object (len > 0) into *body, as
+ * sbx_s3_get reads (a cut resumed; the ETag into *etag), by Range: one part
+ * of a large object fetched in parts at once. */
+enum sbx_s3_result sbx_s3_get_range(struct sbx_s3 *s, const char *bucket, const char *key,
+                                    uint64_t from, uint64_t len, struct sbx_buf *body,
+                                    char **etag, char *err, size_t errsz);
 
 /* How many reads this client resumed with a Range after a cut body. */
 unsigned long sbx_s3_resumed(const struct sbx_s3 *s);

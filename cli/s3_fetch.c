@@ -145,7 +145,22 @@ static char *read_small(const char *path)
 struct job {
     const struct sbx_s3_entry *e;
     char *local, *etag_file;
+    /* a large object, fetched in parts at once into tmp (by pwrite on fd);
+     * the last part to arrive renames it into place */
+    char *tmp;
+    int fd;
+    _Atomic size_t parts_left;
 };
+
+/* One GET of the pool: a whole object (len 0) or a part of a large one. */
+struct task {
+    struct job *j;
+    uint64_t off, len;
+};
+
+/* Objects over 2 parts are fetched in parts of this size, several at once:
+ * one connection's throughput is not the limit then. */
+#define PART_BYTES ((uint64_t)8 << 20)
 
 /* The object's LastModified in ns, or SBX_TIME_UNKNOWN. */
 static int64_t last_modified(const struct sbx_s3_entry *e)
@@ -227,8 +242,8 @@ static size_t manifest_skips(const struct sbx_s3_page *page, size_t plen, bool *
 struct pool {
     const char *bucket;
     struct sbx_s3_config cfg;
-    struct job *jobs;
-    size_t njobs;
+    struct task *tasks;
+    size_t ntasks;
     _Atomic size_t next, done;
     _Atomic unsigned long long bytes;
     _Atomic bool failed;
@@ -248,20 +263,36 @@ static void *worker(void *arg)
     }
     struct sbx_buf body = SBX_BUF_INIT;
     /* the first failure stops the pool: the run cannot be whole */
-    for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
-        struct job *j = &p->jobs[i];
+    for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->ntasks;) {
+        struct task *t = &p->tasks[i];
+        struct job *j = t->j;
         char *etag = NULL;
         enum sbx_s3_result r =
-            sbx_s3_get(s, p->bucket, j->e->key, NULL, OBJECT_MAX, &body, &etag, err, sizeof err);
+            t->len ? sbx_s3_get_range(s, p->bucket, j->e->key, t->off, t->len, &body, &etag, err,
+                                      sizeof err)
+                   : sbx_s3_get(s, p->bucket, j->e->key, NULL, OBJECT_MAX, &body, &etag, err,
+                                sizeof err);
         const char *why = NULL;
+        bool whole = !t->len;
         if (r != SBX_S3_OK)
             why = err;
         else if (j->e->etag && etag && strcmp(j->e->etag, etag) != 0)
             why = "the object changed while it was read (its ETag is not the listing's): "
                   "read it again";
-        else if (!mkparents(j->local) || !write_file(j->local, body.p ? body.p : "", body.len) ||
-                 !mkparents(j->etag_file) ||
-                 !write_file(j->etag_file, j->e->etag ? j->e->etag : "", j->e->etag ? strlen(j->e->etag) : 0))
+        else if (t->len && (body.len != t->len ||
+                            pwrite(j->fd, body.p, body.len, (off_t)t->off) != (ssize_t)body.len))
+            why = "cannot be written into the cache";
+        else if (t->len && atomic_fetch_sub(&j->parts_left, 1) == 1) {
+            whole = true; /* the last part: the file is whole */
+            if (close(j->fd) != 0 || rename(j->tmp, j->local) != 0)
+                why = "cannot be written into the cache";
+            j->fd = -1;
+        } else if (!t->len && (!mkparents(j->local) ||
+                               !write_file(j->local, body.p ? body.p : "", body.len)))
+            why = "cannot be written into the cache";
+        if (!why && whole &&
+            (!mkparents(j->etag_file) ||
+             !write_file(j->etag_file, j->e->etag ? j->e->etag : "", j->e->etag ? strlen(j->e->etag) : 0)))
             why = "cannot be written into the cache";
         if (why) {
             pthread_mutex_lock(&p->lock);
@@ -272,7 +303,8 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&p->lock);
             atomic_store(&p->failed, true);
         } else {
-            stamp(j->local, j->e);
+            if (whole)
+                stamp(j->local, j->e);
             atomic_fetch_add(&p->bytes, (unsigned long long)body.len);
         }
         free(etag);
@@ -332,6 +364,7 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     struct sbx_s3 *s = root ? sbx_s3_new(&cfg, err, sizeof err) : NULL;
     struct sbx_s3_page page = {0};
     struct job *jobs = NULL;
+    struct task *tasks = NULL;
     const char **keys = NULL;
     bool *skip = NULL;
     size_t njobs = 0;
@@ -416,25 +449,59 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
             sbx_buf_free(&local);
             sbx_buf_free(&tag);
         } else {
-            jobs[njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p};
+            jobs[njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p, .fd = -1};
         }
         free(have);
     }
-    struct pool pool = {.bucket = bucket, .cfg = cfg, .jobs = jobs, .njobs = njobs};
+    /* the tasks: each object whole, a large one in parts into a file of its size */
+    size_t ntasks = 0;
+    for (size_t i = 0; i < njobs; i++)
+        ntasks += jobs[i].e->size > 2 * PART_BYTES ? (jobs[i].e->size + PART_BYTES - 1) / PART_BYTES : 1;
+    tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
+    if (!tasks)
+        abort();
+    size_t nt = 0;
+    bool prepared = true;
+    for (size_t i = 0; i < njobs; i++) {
+        struct job *j = &jobs[i];
+        uint64_t size = j->e->size;
+        if (size <= 2 * PART_BYTES) {
+            tasks[nt++] = (struct task){.j = j};
+            continue;
+        }
+        struct sbx_buf tmp = SBX_BUF_INIT;
+        sbx_buf_addf(&tmp, "%s.part.%ld", j->local, (long)getpid());
+        j->tmp = tmp.p;
+        j->fd = mkparents(j->local) ? open(j->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+        if (j->fd < 0 || ftruncate(j->fd, (off_t)size) != 0) {
+            warnf("s3://%s/%s: cannot be written into the cache", bucket, j->e->key);
+            prepared = false;
+        }
+        size_t parts = (size_t)((size + PART_BYTES - 1) / PART_BYTES);
+        atomic_init(&j->parts_left, parts);
+        for (size_t k = 0; k < parts; k++) {
+            uint64_t off = k * PART_BYTES;
+            tasks[nt++] = (struct task){.j = j, .off = off,
+                                        .len = size - off < PART_BYTES ? size - off : PART_BYTES};
+        }
+    }
+    struct pool pool = {.bucket = bucket, .cfg = cfg, .tasks = tasks, .ntasks = prepared ? nt : 0};
+    if (!prepared)
+        atomic_init(&pool.failed, true);
     pthread_mutex_init(&pool.lock, NULL);
-    size_t nthreads = njobs < SBX_S3_POOL ? njobs : SBX_S3_POOL;
+    size_t nthreads = pool.ntasks < SBX_S3_POOL ? pool.ntasks : SBX_S3_POOL;
     pthread_t tid[SBX_S3_POOL];
     for (size_t t = 0; t < nthreads; t++)
         pthread_create(&tid[t], NULL, worker, &pool);
-    bool show = !quiet && isatty(STDERR_FILENO) && njobs;
-    while (show && atomic_load(&pool.done) < njobs && !atomic_load(&pool.failed)) {
-        show_progress(url, atomic_load(&pool.done), njobs, atomic_load(&pool.bytes), false);
+    bool show = !quiet && isatty(STDERR_FILENO) && pool.ntasks;
+    while (show && atomic_load(&pool.done) < pool.ntasks && !atomic_load(&pool.failed)) {
+        show_progress(url, atomic_load(&pool.done), pool.ntasks, atomic_load(&pool.bytes), false);
         nanosleep(&(struct timespec){0, 100000000L}, NULL);
     }
     for (size_t t = 0; t < nthreads; t++)
         pthread_join(tid[t], NULL);
     if (show)
-        show_progress(url, njobs, njobs, atomic_load(&pool.bytes), true);
+        show_progress(url, pool.ntasks, pool.ntasks, atomic_load(&pool.bytes), true);
     pthread_mutex_destroy(&pool.lock);
     if (stats)
         *stats = (struct sbx_s3_fetch_stats){.objects = nkeys, .fetched = njobs,
@@ -463,10 +530,16 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     sbx_buf_free(&prefix);
 out:
     for (size_t i = 0; i < njobs; i++) {
+        if (jobs[i].fd >= 0) { /* a large object not whole: its partial file goes */
+            close(jobs[i].fd);
+            unlink(jobs[i].tmp);
+        }
         free(jobs[i].local);
         free(jobs[i].etag_file);
+        free(jobs[i].tmp);
     }
     free(jobs);
+    free(tasks);
     free(keys);
     free(skip);
     sbx_s3xml_page_free(&page);

@@ -132,6 +132,22 @@ const char *sbx_run_row_verdict_word(const struct sbx_run_row *row)
     return v ? v : "";
 }
 
+void sbx_run_row_set(struct sbx_runs *r, size_t i, const struct sbx_run_row *v)
+{
+    struct sbx_run_row *row = &r->rows[i];
+    row->start = v->start;
+    row->end = v->end;
+    for (int c = 0; c < SBX_RUN_LOG_END; c++)
+        row->count[c] = v->count[c];
+    row->known = v->known;
+    row->events = v->events;
+    row->findings = v->findings;
+    memcpy(row->mismatch, v->mismatch, sizeof row->mismatch);
+    row->mismatches = v->mismatches;
+    atomic_store_explicit(&row->state, SBX_RUN_READY, memory_order_release);
+    atomic_fetch_add(&r->done, 1);
+}
+
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why)
 {
     struct sbx_run_row *row = &r->rows[i];

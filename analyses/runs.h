@@ -45,6 +45,10 @@ enum sbx_run_col {
     SBX_RUN_NCOLS
 };
 
+/* The columns a run's logs give end here (a manifest holds those); REVIEW
+ * and VERDICT are the review file's, read afresh whatever gave the rest. */
+#define SBX_RUN_LOG_END SBX_RUN_REVIEW
+
 enum sbx_run_state { SBX_RUN_PENDING, SBX_RUN_READY, SBX_RUN_UNREADABLE };
 
 struct sbx_run_row {
@@ -78,8 +82,9 @@ struct sbx_runs {
     struct sbx_run_row *rows;      /* by name */
     size_t n;
     _Atomic size_t done;           /* rows no longer PENDING */
-    /* reads the review of the run at path (loaded into tl) into out, which
-     * is initialised: cli/ knows where reviews live. NULL: none is read and
+    /* reads the review of the run at path (loaded into tl; NULL when its
+     * row came from its manifest) into out, which is initialised: cli/
+     * knows where reviews live. NULL: none is read and
      * every run is not reviewed. Called from the fill's workers, for
      * distinct runs at once. */
     void (*review_of)(void *ctx, const char *path, const struct sbx_timeline *tl,
@@ -108,6 +113,11 @@ void sbx_run_row_review(struct sbx_runs *r, size_t i, const struct sbx_review_st
  * progress", "done"; the verdict or "" (static). */
 const char *sbx_run_row_review_word(const struct sbx_run_row *row);
 const char *sbx_run_row_verdict_word(const struct sbx_run_row *row);
+/* Fills row i with v's numbers (start, end, the log columns' counts,
+ * known, events, findings, the first hash mismatch; a run's manifest gave
+ * them) and marks it READY; the review's columns stay as they are.
+ * Thread-safe for distinct rows. */
+void sbx_run_row_set(struct sbx_runs *r, size_t i, const struct sbx_run_row *v);
 /* Marks row i UNREADABLE with a reason (copied, cut to fit). */
 void sbx_run_row_fail(struct sbx_runs *r, size_t i, const char *why);
 /* The row's value in a numeric column (start and duration in ns; -1 when

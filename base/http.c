@@ -435,8 +435,8 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
         goto out;
     }
     CURLcode rc = curl_easy_perform(h->curl);
-    if (rc == CURLE_OK)
-        curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &resp->status);
+    /* a body cut short still had its status line (an S3 read resumes it) */
+    curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &resp->status);
     wipe_headers(headers);
     /* the handle must not point at the wiped list or the caller's strings */
     curl_easy_reset(h->curl);

@@ -21,6 +21,7 @@ struct sbx_s3 {
     char *access_key, *secret_key, *session_token, *region, *endpoint;
     int retries;
     long backoff_ms;
+    unsigned long resumed; /* reads resumed with a Range */
 };
 
 static char *dup_or_null(const char *s)
@@ -158,6 +159,9 @@ struct call {
     const void *body;
     size_t body_len;
     size_t max_body;
+    /* a GET that can resume: a body cut after some bytes is not retried
+     * here but returned (SBX_S3_FAILED, *cut set, those bytes in resp) */
+    bool *cut;
 };
 
 static void sleep_ms(long ms)
@@ -275,6 +279,11 @@ static enum sbx_s3_result perform(struct sbx_s3 *s, const char *what, const char
             }
             sbx_s3xml_error_free(&e);
             wait = (long)sbx_http_retry_after_ms(resp->retry_after, (int64_t)time(NULL));
+        } else if (r == SBX_HTTP_CUT && c->cut && resp->body.len &&
+                   (resp->status == 200 || resp->status == 206)) {
+            *c->cut = true;
+            snprintf(err, errsz, "%s: %s", what, herr);
+            return SBX_S3_FAILED;
         } else if ((r == SBX_HTTP_CUT || r == SBX_HTTP_TIMEOUT) && attempt < s->retries) {
             wait = -1;
         } else {
@@ -370,29 +379,127 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
     }
 }
 
-enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
-                              const char *if_none_match, size_t max_body, struct sbx_buf *body,
-                              char **etag, char *err, size_t errsz)
+/* Bytes [from, from + len) of the object (len 0: to its end) into *body,
+ * a cut resumed from where it stopped; see sbx_s3_get. */
+static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const char *key,
+                                   const char *if_none_match, uint64_t from, uint64_t len,
+                                   size_t max_body, struct sbx_buf *body, char **etag, char *err,
+                                   size_t errsz)
 {
     sbx_buf_clear(body);
     *etag = NULL;
     char what[256];
     snprintf(what, sizeof what, "reading s3://%s/%s", bucket, key);
-    struct sbx_buf inm = SBX_BUF_INIT;
-    if (if_none_match)
-        sbx_buf_addf(&inm, "If-None-Match: %s", if_none_match);
-    const char *extra[] = {if_none_match ? inm.p : NULL, NULL};
-    struct call c = {.method = "GET", .extra = extra, .max_body = max_body};
+    char *first = NULL; /* the ETag of the first part: every later part's */
+    enum sbx_s3_result r;
+    for (int resumed = 0;; resumed++) {
+        /* a body cut short is asked again from where it stopped */
+        struct sbx_buf inm = SBX_BUF_INIT, range = SBX_BUF_INIT;
+        const char *extra[3] = {NULL, NULL, NULL};
+        size_t ne = 0;
+        uint64_t at = from + body->len;
+        bool ranged = at || len;
+        if (ranged) {
+            sbx_buf_addf(&range, "Range: bytes=%llu-", (unsigned long long)at);
+            if (len)
+                sbx_buf_addf(&range, "%llu", (unsigned long long)(from + len - 1));
+            extra[ne++] = range.p;
+        } else if (if_none_match) {
+            sbx_buf_addf(&inm, "If-None-Match: %s", if_none_match);
+            extra[ne++] = inm.p;
+        }
+        bool cut = false;
+        struct call c = {.method = "GET", .extra = extra, .max_body = max_body - body->len,
+                         .cut = &cut};
+        struct sbx_http_response resp = {0};
+        r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
+        sbx_buf_free(&inm);
+        sbx_buf_free(&range);
+        if (r == SBX_S3_OK && resp.status == 304) {
+            r = SBX_S3_NOT_MODIFIED;
+        } else if (r == SBX_S3_OK || cut) {
+            if (!first) {
+                first = dup_or_null(resp.etag);
+            } else if (!resp.etag || strcmp(resp.etag, first) != 0) {
+                snprintf(err, errsz, "%s: the object changed while it was read (its ETag "
+                         "differs between the parts of a resumed read)", what);
+                r = SBX_S3_FAILED;
+                sbx_http_response_free(&resp);
+                break;
+            }
+            if (ranged && resp.status == 200) {
+                /* the store ignored the Range: the whole object, of which the part */
+                sbx_buf_clear(body);
+                size_t n = resp.body.len > from ? resp.body.len - (size_t)from : 0;
+                if (len && n > len)
+                    n = (size_t)len;
+                sbx_buf_add(body, resp.body.p + (n ? from : 0), n);
+                cut = cut && !len; /* a whole object cut: asked again below */
+            } else {
+                sbx_buf_add(body, resp.body.p, resp.body.len);
+            }
+            if (cut && resumed < s->retries) {
+                sbx_http_response_free(&resp);
+                s->resumed++;
+                sleep_ms(s->backoff_ms << (resumed < 10 ? resumed : 10));
+                continue;
+            }
+            if (cut) {
+                size_t l = strlen(err);
+                snprintf(err + l, errsz - l, " (cut %d times)", resumed + 1);
+            }
+        }
+        sbx_http_response_free(&resp);
+        break;
+    }
+    if (r == SBX_S3_OK)
+        *etag = first;
+    else
+        free(first);
+    return r;
+}
+
+enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
+                              const char *if_none_match, size_t max_body, struct sbx_buf *body,
+                              char **etag, char *err, size_t errsz)
+{
+    return get_part(s, bucket, key, if_none_match, 0, 0, max_body, body, etag, err, errsz);
+}
+
+enum sbx_s3_result sbx_s3_get_range(struct sbx_s3 *s, const char *bucket, const char *key,
+                                    uint64_t from, uint64_t len, struct sbx_buf *body,
+                                    char **etag, char *err, size_t errsz)
+{
+    return get_part(s, bucket, key, NULL, from, len, (size_t)len, body, etag, err, errsz);
+}
+
+unsigned long sbx_s3_resumed(const struct sbx_s3 *s)
+{
+    return s->resumed;
+}
+
+enum sbx_s3_result sbx_s3_put_if(struct sbx_s3 *s, const char *bucket, const char *key,
+                                 const void *data, size_t n, const char *content_type,
+                                 const char *if_match, char *err, size_t errsz)
+{
+    char what[256];
+    snprintf(what, sizeof what, "writing s3://%s/%s", bucket, key);
+    struct sbx_buf ct = SBX_BUF_INIT, cond = SBX_BUF_INIT;
+    sbx_buf_addf(&ct, "Content-Type: %s", content_type ? content_type : "application/octet-stream");
+    if (if_match && strcmp(if_match, "*") == 0)
+        sbx_buf_adds(&cond, "If-None-Match: *");
+    else if (if_match)
+        sbx_buf_addf(&cond, "If-Match: %s", if_match);
+    const char *extra[] = {ct.p, cond.p, NULL};
+    struct call c = {.method = "PUT", .extra = extra, .body = data, .body_len = n,
+                     .max_body = 1 << 20};
     struct sbx_http_response resp = {0};
     enum sbx_s3_result r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
-    sbx_buf_free(&inm);
-    if (r == SBX_S3_OK && resp.status == 304)
-        r = SBX_S3_NOT_MODIFIED;
-    else if (r == SBX_S3_OK) {
-        sbx_buf_add(body, resp.body.p, resp.body.len);
-        *etag = dup_or_null(resp.etag);
-    }
+    if (r == SBX_S3_FAILED && resp.status == 412)
+        r = SBX_S3_PRECONDITION;
     sbx_http_response_free(&resp);
+    sbx_buf_free(&ct);
+    sbx_buf_free(&cond);
     return r;
 }
 
@@ -400,16 +507,5 @@ enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *
                               const void *data, size_t n, const char *content_type, char *err,
                               size_t errsz)
 {
-    char what[256];
-    snprintf(what, sizeof what, "writing s3://%s/%s", bucket, key);
-    struct sbx_buf ct = SBX_BUF_INIT;
-    sbx_buf_addf(&ct, "Content-Type: %s", content_type ? content_type : "application/octet-stream");
-    const char *extra[] = {ct.p, NULL};
-    struct call c = {.method = "PUT", .extra = extra, .body = data, .body_len = n,
-                     .max_body = 1 << 20};
-    struct sbx_http_response resp = {0};
-    enum sbx_s3_result r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
-    sbx_http_response_free(&resp);
-    sbx_buf_free(&ct);
-    return r;
+    return sbx_s3_put_if(s, bucket, key, data, n, content_type, NULL, err, errsz);
 }

@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/buf.h"
 #include "base/s3xml.h"
@@ -53,6 +54,7 @@ enum sbx_s3_result {
     SBX_S3_OK,
     SBX_S3_NOT_MODIFIED, /* GET with if_none_match: the object has that ETag */
     SBX_S3_NOT_FOUND,    /* 404 NoSuchKey / NoSuchBucket */
+    SBX_S3_PRECONDITION, /* 412 PreconditionFailed: a conditional PUT's object changed */
     SBX_S3_FAILED,       /* anything else, with a one-line reason in err */
 };
 
@@ -68,14 +70,35 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
 
 /* The object into *body (cleared first), its ETag into *etag (fresh, may be
  * NULL when the store sent none). With if_none_match, an unchanged object is
- * SBX_S3_NOT_MODIFIED and nothing is read. Bodies over max_body fail. */
+ * SBX_S3_NOT_MODIFIED and nothing is read. Bodies over max_body fail. A
+ * body cut short after some bytes is asked again from there (Range:
+ * bytes=N-, up to the client's retries), each part's ETag the first's (else
+ * the object changed while it was read: an error); a store that answers the
+ * Range with the whole object (200) is read whole again. */
 enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
                               const char *if_none_match, size_t max_body, struct sbx_buf *body,
                               char **etag, char *err, size_t errsz);
+
+/* Bytes [from, from + len) of the object (len > 0) into *body, as
+ * sbx_s3_get reads (a cut resumed; the ETag into *etag), by Range: one part
+ * of a large object fetched in parts at once. */
+enum sbx_s3_result sbx_s3_get_range(struct sbx_s3 *s, const char *bucket, const char *key,
+                                    uint64_t from, uint64_t len, struct sbx_buf *body,
+                                    char **etag, char *err, size_t errsz);
+
+/* How many reads this client resumed with a Range after a cut body. */
+unsigned long sbx_s3_resumed(const struct sbx_s3 *s);
 
 /* Writes data as the object key. */
 enum sbx_s3_result sbx_s3_put(struct sbx_s3 *s, const char *bucket, const char *key,
                               const void *data, size_t n, const char *content_type, char *err,
                               size_t errsz);
+
+/* The same, only when the object still has the ETag if_match (If-Match), or,
+ * with if_match "*", only when there is no object yet (If-None-Match: *);
+ * else SBX_S3_PRECONDITION and nothing is written. */
+enum sbx_s3_result sbx_s3_put_if(struct sbx_s3 *s, const char *bucket, const char *key,
+                                 const void *data, size_t n, const char *content_type,
+                                 const char *if_match, char *err, size_t errsz);
 
 #endif

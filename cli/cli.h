@@ -18,11 +18,12 @@ int sbx_cmd_fetch(int argc, char **argv);
 int sbx_cmd_export(int argc, char **argv);
 int sbx_cmd_runs(int argc, char **argv);
 int sbx_cmd_review(int argc, char **argv);
+int sbx_cmd_index(int argc, char **argv);
 
 /* Each command's options (cli/subcommands.h), beside its run function. */
 struct sbx_cli_opts;
 extern const struct sbx_cli_opts sbx_summary_opts, sbx_check_opts, sbx_compare_opts,
-    sbx_fetch_opts, sbx_export_opts, sbx_review_opts, sbx_runs_opts;
+    sbx_fetch_opts, sbx_export_opts, sbx_review_opts, sbx_runs_opts, sbx_index_opts;
 
 /* The finding kinds of sbxview check, a line each, for --help. */
 void sbx_check_kinds(FILE *to);

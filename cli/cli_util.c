@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/selfpath.h"
+#include "cli/review_cli.h"
 #include "cli/s3_fetch.h"
 #include "cli/s3_settings.h"
 #include "importers/formatarg.h"
@@ -141,6 +142,10 @@ bool sbx_inputs_done(struct sbx_inputs *in)
             return false;
         in->owned = sbx_xrealloc(in->owned, (in->nowned + 1) * sizeof *in->owned);
         in->owned[in->nowned++] = local;
+        struct stat st;
+        if (i == 0)
+            in->s3_review = sbx_review_s3_beside(in->paths[i],
+                                                 stat(local, &st) == 0 && S_ISDIR(st.st_mode));
         in->paths[i] = local;
     }
     return sbx_inputs_exist(in);
@@ -169,6 +174,7 @@ void sbx_inputs_free(struct sbx_inputs *in)
     for (size_t i = 0; i < in->nowned; i++)
         free(in->owned[i]);
     free(in->owned);
+    free(in->s3_review);
     free(in->paths);
     free(in->formats);
     memset(in, 0, sizeof *in);

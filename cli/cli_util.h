@@ -45,6 +45,9 @@ struct sbx_inputs {
     const char *last_as; /* the last --as value, until an input follows it */
     char **owned; /* the cache paths s3:// inputs became (sbx_inputs_done) */
     size_t nowned;
+    /* the review beside the first input when it is an s3:// run (owned;
+     * NULL otherwise): where summary, check and export read it by default */
+    char *s3_review;
 };
 /* --as's value; false with a message on stderr (the known names). */
 bool sbx_inputs_as(struct sbx_inputs *in, const char *name);

@@ -433,7 +433,7 @@ static int run_check(int argc, char **argv, struct sbx_cli_runs *runs)
     memset(&rst, 0, sizeof rst);
     memset(&place, 0, sizeof place);
     if (!ignore_review) {
-        sbx_review_place_find(&place, review_file, (const char *const *)in->paths, in->n, &tl);
+        sbx_review_place_find(&place, review_file ? review_file : in->s3_review, (const char *const *)in->paths, in->n, &tl);
         sbx_review_load(&place, &review, runs->quiet);
         sbx_review_state_make(&review, &rst);
         r.triaged = sbx_xcalloc(r.found.n ? r.found.n : 1, sizeof *r.triaged);

@@ -162,7 +162,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
     struct sbx_review review;
     struct sbx_review_state rst;
     sbx_review_init(&review);
-    sbx_review_place_find(&place, a->review, (const char *const *)a->runs.in.paths, a->runs.in.n, &tl);
+    sbx_review_place_find(&place, a->review ? a->review : a->runs.in.s3_review, (const char *const *)a->runs.in.paths, a->runs.in.n, &tl);
     sbx_review_load(&place, &review, a->runs.quiet);
     sbx_review_state_make(&review, &rst);
     struct sbx_body_opts bo = {

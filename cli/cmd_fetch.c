@@ -13,6 +13,7 @@
 #include "importers/fetch/fetch_runtime.h"
 #include "render/sanitize.h"
 #include "cli/cli.h"
+#include "cli/s3_fetch.h"
 #include "cli/subcommands.h"
 #include "cli/cli_util.h"
 
@@ -94,7 +95,10 @@ static void print_saved(const char *dir, const struct sbx_fetch_report *rep)
     for (size_t i = 0; i < rep->nsaved; i++) {
         const struct sbx_fetch_saved *s = &rep->saved[i];
         struct sbx_buf path = SBX_BUF_INIT, safe = SBX_BUF_INIT;
-        sbx_buf_addf(&path, "%s/%s", dir, s->name);
+        size_t dlen = strlen(dir);
+        while (dlen > 1 && dir[dlen - 1] == '/')
+            dlen--;
+        sbx_buf_addf(&path, "%.*s/%s", (int)dlen, dir, s->name);
         sbx_sanitize(&safe, path.p, path.len, SBX_SAN_ONE_LINE, 0);
         printf("%s: %zu %s", safe.p, s->items, s->what);
         if (s->range[0])
@@ -196,19 +200,59 @@ int sbx_cmd_fetch(int argc, char **argv)
 
     o.cancel = &interrupted;
     catch_signals();
+    /* -o s3://…: fetched whole into a temporary folder first, then written
+     * to the store, so nothing is written there unless every record came */
+    bool s3 = sbx_is_s3_url(dir);
+    struct sbx_buf tmp = SBX_BUF_INIT, into = SBX_BUF_INIT;
+    if (s3) {
+        const char *tdir = getenv("TMPDIR");
+        sbx_buf_addf(&tmp, "%s/sbxview-fetch-XXXXXX", tdir && *tdir == '/' ? tdir : "/tmp");
+        if (!mkdtemp(tmp.p)) {
+            sbx_errf("no temporary folder for the fetch");
+            sbx_buf_free(&tmp);
+            return SBX_EXIT_USAGE;
+        }
+        sbx_buf_addf(&into, "%s/run", tmp.p);
+    } else {
+        sbx_buf_adds(&into, dir);
+    }
     struct sbx_fetch_report rep;
     char err[2048];
-    bool ok = sbx_fetch_runtime((const char *const *)argv + optind, (size_t)(argc - optind), dir,
-                                &o, &rep, err, sizeof err);
+    bool ok = sbx_fetch_runtime((const char *const *)argv + optind, (size_t)(argc - optind), into.p,
+                                &o, &rep, err, sizeof err), fetched = ok;
     if (shown.line)
         fputs("\r\033[K", stderr);
     if (!ok) {
         sbx_warn(err);
+    } else if (s3) {
+        const char **names = sbx_xcalloc(rep.nsaved ? rep.nsaved : 1, sizeof *names);
+        for (size_t i = 0; i < rep.nsaved; i++)
+            names[i] = rep.saved[i].name;
+        ok = sbx_s3_upload(dir, into.p, names, rep.nsaved, o.force);
+        free(names);
+    }
+    if (s3) { /* the temporary copy goes, written or not */
+        for (size_t i = 0; fetched && i < rep.nsaved; i++) {
+            struct sbx_buf f = SBX_BUF_INIT;
+            sbx_buf_addf(&f, "%s/%s", into.p, rep.saved[i].name);
+            unlink(f.p);
+            sbx_buf_free(&f);
+        }
+        rmdir(into.p);
+        rmdir(tmp.p);
+    }
+    if (!ok) {
+        if (fetched)
+            sbx_fetch_report_free(&rep);
         sbx_errf("nothing was saved");
+        sbx_buf_free(&tmp);
+        sbx_buf_free(&into);
         return SBX_EXIT_USAGE;
     }
     if (!quiet)
         print_saved(dir, &rep);
     sbx_fetch_report_free(&rep);
+    sbx_buf_free(&tmp);
+    sbx_buf_free(&into);
     return SBX_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "analyses/summary.h"
@@ -22,6 +23,7 @@
 #include "cli/msg.h"
 #include "cli/subcommands.h"
 #include "cli/review_cli.h"
+#include "cli/s3_fetch.h"
 
 static int64_t now_ns(void)
 {
@@ -123,10 +125,20 @@ int sbx_cmd_review(int argc, char **argv)
     if (strcmp(verb, "tag") == 0 && !sbx_review_tag_valid(pos[3]))
         return sbx_usage_errorf("a tag is 1 to 64 of A-Z a-z 0-9 . _ : -, not %s", pos[3]);
 
+    /* a run in the store: read from the cache, its review beside it there */
+    char *local = NULL, *beside = NULL;
+    if (sbx_is_s3_url(run)) {
+        if (!(local = sbx_s3_fetch(run, quiet, NULL)))
+            return SBX_EXIT_USAGE;
+        struct stat st;
+        beside = sbx_review_s3_beside(run, stat(local, &st) == 0 && S_ISDIR(st.st_mode));
+        if (!given)
+            given = beside;
+    }
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    const char *paths[] = {run};
+    const char *paths[] = {local ? local : run};
     size_t loaded = sbx_load_paths(&tl, paths, 1, NULL, &rep);
     if (!quiet)
         sbx_warn_load_report(&rep);
@@ -191,16 +203,15 @@ int sbx_cmd_review(int argc, char **argv)
         op.kind = triage ? SBX_REVIEW_TRIAGE : SBX_REVIEW_VERDICT;
         op.text = (char *)reason;
     }
-    char err[512];
-    if (sbx_review_append(place.write, &op, place.make_dirs, err, sizeof err)) {
+    if (sbx_review_place_append(&place, &op)) {
         status = SBX_EXIT_OK;
         if (!quiet)
             sbx_errf("%s written to %s", verb, place.write);
-    } else {
-        sbx_errf("%s", err);
     }
     free(author);
 done:
+    free(local);
+    free(beside);
     sbx_review_free(&review);
     sbx_review_place_free(&place);
     if (summarized)

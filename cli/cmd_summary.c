@@ -210,7 +210,7 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_review review;
     struct sbx_review_state rst;
     sbx_review_init(&review);
-    sbx_review_place_find(&place, review_file, (const char *const *)in->paths, in->n, &tl);
+    sbx_review_place_find(&place, review_file ? review_file : in->s3_review, (const char *const *)in->paths, in->n, &tl);
     sbx_review_load(&place, &review, r->quiet);
     sbx_review_state_make(&review, &rst);
     look.review = &review;

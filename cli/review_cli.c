@@ -16,6 +16,7 @@
 #include "export/review_write.h"
 #include "importers/review.h"
 #include "cli/msg.h"
+#include "cli/s3_fetch.h"
 
 extern char **environ;
 
@@ -72,7 +73,7 @@ void sbx_review_place_find(struct sbx_review_place *p, const char *given,
             p->write = sbx_xstrndup(b.p, b.len);
         free(folder);
     }
-    if (!p->write) {
+    if (!p->write && tl) { /* no run loaded (a manifest's row): no digest to look under */
         char *s = state_path(tl);
         p->read[p->nread++] = s;
         p->write = sbx_xstrndup(s, strlen(s));
@@ -93,6 +94,18 @@ bool sbx_review_load(const struct sbx_review_place *p, struct sbx_review *r, boo
     bool ok = true;
     for (size_t i = 0; i < p->nread; i++) {
         char err[512];
+        if (sbx_is_s3_url(p->read[i])) {
+            /* a review in the store: read whole; none yet is an empty one */
+            struct sbx_buf b = SBX_BUF_INIT;
+            bool missing;
+            if (!sbx_s3_read(p->read[i], SBX_REVIEW_S3_MAX, &b, &missing))
+                ok = false;
+            else if (!missing)
+                sbx_review_read_bytes(r, sbx_review_add_file(r, p->read[i]), b.p ? b.p : "",
+                                      b.len);
+            sbx_buf_free(&b);
+            continue;
+        }
         if (!sbx_review_read_file(r, p->read[i], err, sizeof err)) {
             sbx_errf("%s", err);
             ok = false;
@@ -179,4 +192,34 @@ void sbx_review_of_run(void *ctx, const char *path, const struct sbx_timeline *t
         sbx_review_read_file(out, p.read[i], err, sizeof err); /* unreadable: what was read counts */
     }
     sbx_review_place_free(&p);
+}
+
+char *sbx_review_s3_beside(const char *run_url, bool folder)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    sbx_buf_adds(&b, run_url);
+    if (folder && b.p[b.len - 1] != '/') {
+        sbx_buf_addc(&b, '/');
+    } else if (!folder) { /* beside the object: its key's folder */
+        b.len = (size_t)(strrchr(b.p, '/') - b.p) + 1;
+        b.p[b.len] = '\0';
+    }
+    sbx_buf_adds(&b, SBX_REVIEW_FILE_NAME);
+    return b.p;
+}
+
+bool sbx_review_place_append(const struct sbx_review_place *p, const struct sbx_review_op *op)
+{
+    if (sbx_is_s3_url(p->write)) {
+        struct sbx_buf line = SBX_BUF_INIT;
+        sbx_review_op_line(op, &line);
+        bool ok = sbx_s3_append(p->write, line.p, line.len, "application/x-ndjson");
+        sbx_buf_free(&line);
+        return ok;
+    }
+    char err[512];
+    if (sbx_review_append(p->write, op, p->make_dirs, err, sizeof err))
+        return true;
+    sbx_errf("%s", err);
+    return false;
 }

@@ -24,10 +24,25 @@ struct sbx_review_place {
 /* The review of the run made of inputs (loaded into tl, for its digest):
  * given (--review FILE) when not NULL; else sbxview-review.jsonl in the run
  * folder (beside a single file), or, when that folder is not writable,
- * $XDG_STATE_HOME/sbxview/reviews/DIGEST.jsonl (default ~/.local/state). */
+ * $XDG_STATE_HOME/sbxview/reviews/DIGEST.jsonl (default ~/.local/state).
+ * With tl NULL (no run loaded: a row the runs list took from a manifest)
+ * only the folder's file is looked at, and write may stay NULL. */
 void sbx_review_place_find(struct sbx_review_place *p, const char *given,
                            const char *const *inputs, size_t n, const struct sbx_timeline *tl);
 void sbx_review_place_free(struct sbx_review_place *p);
+
+/* The most a review file in the store may hold. */
+#define SBX_REVIEW_S3_MAX ((size_t)64 << 20)
+
+/* The review beside a run read from the store (an s3:// URL):
+ * PREFIX/sbxview-review.jsonl for a folder's s3://BUCKET/PREFIX[/], the one in
+ * the key's folder for a single object. A fresh string. */
+char *sbx_review_s3_beside(const char *run_url, bool folder);
+
+/* Appends op to the place's review file: the local file (O_APPEND), or the
+ * object in the store (sbx_s3_append: If-Match on its ETag). False with the
+ * reason on stderr. */
+bool sbx_review_place_append(const struct sbx_review_place *p, const struct sbx_review_op *op);
 
 /* Reads the place's files into r (initialised by the caller); every line
  * that could not be read is named on stderr (file:line: reason) unless

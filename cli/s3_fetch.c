@@ -16,8 +16,11 @@
 #include "base/buf.h"
 #include "base/numfmt.h"
 #include "base/s3.h"
+#include "base/timefmt.h"
 #include "cli/cli_util.h"
 #include "cli/s3_settings.h"
+#include "importers/runs_manifest.h"
+#include "model/review.h"
 #include "render/sanitize.h"
 #include "render/untrusted.h"
 
@@ -142,13 +145,105 @@ static char *read_small(const char *path)
 struct job {
     const struct sbx_s3_entry *e;
     char *local, *etag_file;
+    /* a large object, fetched in parts at once into tmp (by pwrite on fd);
+     * the last part to arrive renames it into place */
+    char *tmp;
+    int fd;
+    _Atomic size_t parts_left;
 };
+
+/* One GET of the pool: a whole object (len 0) or a part of a large one. */
+struct task {
+    struct job *j;
+    uint64_t off, len;
+};
+
+/* Objects over 2 parts are fetched in parts of this size, several at once:
+ * one connection's throughput is not the limit then. */
+#define PART_BYTES ((uint64_t)8 << 20)
+
+/* The object's LastModified in ns, or SBX_TIME_UNKNOWN. */
+static int64_t last_modified(const struct sbx_s3_entry *e)
+{
+    int64_t ns;
+    unsigned flags;
+    if (!e->last_modified ||
+        !sbx_time_parse(e->last_modified, strlen(e->last_modified), &ns, &flags))
+        return SBX_TIME_UNKNOWN;
+    return ns;
+}
+
+/* The cached file gets the object's LastModified as its mtime, so the
+ * manifest rule over the cached folder (importers/runs_manifest.h) decides
+ * as the listing does. */
+static void stamp(const char *path, const struct sbx_s3_entry *e)
+{
+    int64_t ns = last_modified(e);
+    if (ns == SBX_TIME_UNKNOWN)
+        return;
+    struct timespec ts[2] = {{.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000},
+                             {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000}};
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* The length of the run segment of key below a prefix of plen bytes
+ * ("run-7/" of "runs/run-7/agent-run.jsonl"), 0 when the key lies directly
+ * under the prefix. */
+static size_t run_segment(const char *key, size_t plen)
+{
+    const char *slash = strchr(key + plen, '/');
+    return slash ? (size_t)(slash - key) + 1 - plen : 0;
+}
+
+static bool is_manifest_key(const char *key, size_t plen, size_t seg)
+{
+    return strcmp(key + plen + seg, SBX_RUN_MANIFEST_NAME) == 0;
+}
+
+/* Over a folder of runs (no object directly under the prefix), a run whose
+ * manifest is not older than its other objects (by the listing's
+ * LastModified; the review file aside) needs only the manifest: skip[i] is
+ * set on its other objects. Returns how many are skipped. The entries are
+ * in key order, a run's objects together. */
+static size_t manifest_skips(const struct sbx_s3_page *page, size_t plen, bool *skip)
+{
+    for (size_t i = 0; i < page->n; i++)
+        if (!run_segment(page->entries[i].key, plen))
+            return 0; /* a run itself, or a mixed folder: everything is read */
+    size_t skipped = 0;
+    for (size_t a = 0, b; a < page->n; a = b) {
+        const char *ka = page->entries[a].key;
+        size_t seg = run_segment(ka, plen);
+        int64_t newest = SBX_TIME_UNKNOWN, manifest = SBX_TIME_UNKNOWN;
+        bool known = true;
+        for (b = a; b < page->n && strncmp(page->entries[b].key, ka, plen + seg) == 0; b++) {
+            const char *k = page->entries[b].key;
+            int64_t lm = last_modified(&page->entries[b]);
+            if (is_manifest_key(k, plen, seg))
+                manifest = lm;
+            else if (strcmp(k + plen + seg, SBX_REVIEW_FILE_NAME) == 0)
+                continue;
+            else if (lm == SBX_TIME_UNKNOWN)
+                known = false;
+            else if (newest == SBX_TIME_UNKNOWN || lm > newest)
+                newest = lm;
+        }
+        if (!known || manifest == SBX_TIME_UNKNOWN || (newest != SBX_TIME_UNKNOWN && newest > manifest))
+            continue;
+        for (size_t i = a; i < b; i++)
+            if (!is_manifest_key(page->entries[i].key, plen, seg)) {
+                skip[i] = true;
+                skipped++;
+            }
+    }
+    return skipped;
+}
 
 struct pool {
     const char *bucket;
     struct sbx_s3_config cfg;
-    struct job *jobs;
-    size_t njobs;
+    struct task *tasks;
+    size_t ntasks;
     _Atomic size_t next, done;
     _Atomic unsigned long long bytes;
     _Atomic bool failed;
@@ -168,20 +263,36 @@ static void *worker(void *arg)
     }
     struct sbx_buf body = SBX_BUF_INIT;
     /* the first failure stops the pool: the run cannot be whole */
-    for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->njobs;) {
-        struct job *j = &p->jobs[i];
+    for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->ntasks;) {
+        struct task *t = &p->tasks[i];
+        struct job *j = t->j;
         char *etag = NULL;
         enum sbx_s3_result r =
-            sbx_s3_get(s, p->bucket, j->e->key, NULL, OBJECT_MAX, &body, &etag, err, sizeof err);
+            t->len ? sbx_s3_get_range(s, p->bucket, j->e->key, t->off, t->len, &body, &etag, err,
+                                      sizeof err)
+                   : sbx_s3_get(s, p->bucket, j->e->key, NULL, OBJECT_MAX, &body, &etag, err,
+                                sizeof err);
         const char *why = NULL;
+        bool whole = !t->len;
         if (r != SBX_S3_OK)
             why = err;
         else if (j->e->etag && etag && strcmp(j->e->etag, etag) != 0)
             why = "the object changed while it was read (its ETag is not the listing's): "
                   "read it again";
-        else if (!mkparents(j->local) || !write_file(j->local, body.p ? body.p : "", body.len) ||
-                 !mkparents(j->etag_file) ||
-                 !write_file(j->etag_file, j->e->etag ? j->e->etag : "", j->e->etag ? strlen(j->e->etag) : 0))
+        else if (t->len && (body.len != t->len ||
+                            pwrite(j->fd, body.p, body.len, (off_t)t->off) != (ssize_t)body.len))
+            why = "cannot be written into the cache";
+        else if (t->len && atomic_fetch_sub(&j->parts_left, 1) == 1) {
+            whole = true; /* the last part: the file is whole */
+            if (close(j->fd) != 0 || rename(j->tmp, j->local) != 0)
+                why = "cannot be written into the cache";
+            j->fd = -1;
+        } else if (!t->len && (!mkparents(j->local) ||
+                               !write_file(j->local, body.p ? body.p : "", body.len)))
+            why = "cannot be written into the cache";
+        if (!why && whole &&
+            (!mkparents(j->etag_file) ||
+             !write_file(j->etag_file, j->e->etag ? j->e->etag : "", j->e->etag ? strlen(j->e->etag) : 0)))
             why = "cannot be written into the cache";
         if (why) {
             pthread_mutex_lock(&p->lock);
@@ -192,6 +303,8 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&p->lock);
             atomic_store(&p->failed, true);
         } else {
+            if (whole)
+                stamp(j->local, j->e);
             atomic_fetch_add(&p->bytes, (unsigned long long)body.len);
         }
         free(etag);
@@ -251,7 +364,9 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     struct sbx_s3 *s = root ? sbx_s3_new(&cfg, err, sizeof err) : NULL;
     struct sbx_s3_page page = {0};
     struct job *jobs = NULL;
+    struct task *tasks = NULL;
     const char **keys = NULL;
+    bool *skip = NULL;
     size_t njobs = 0;
     if (!root) {
         warnf("%s: no cache folder (set XDG_CACHE_HOME or HOME)", url);
@@ -302,8 +417,21 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     if (!jobs || !keys)
         abort();
     size_t unchanged = 0, nkeys = 0;
+    skip = calloc(n, sizeof *skip);
+    if (!skip)
+        abort();
+    size_t skipped = single ? 0 : manifest_skips(&page, prefix.len, skip);
     for (size_t i = 0; i < n; i++) {
         const struct sbx_s3_entry *e = &page.entries[i];
+        /* the run's review is read from the store itself when it is read
+         * (cli/review_cli.h), and may change under a reviewer at any time */
+        const char *base = strrchr(e->key, '/');
+        if (!single && strcmp(base ? base + 1 : e->key, SBX_REVIEW_FILE_NAME) == 0)
+            skip[i] = true;
+        if (skip[i] && safe_key(e->key)) {
+            keys[nkeys++] = e->key; /* still listed: a cached copy stays */
+            continue;
+        }
         if (!safe_key(e->key)) {
             warnf("s3://%s/%s: skipped: the key is not a safe relative path", bucket, e->key);
             continue;
@@ -317,32 +445,67 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
         if (have && strcmp(have, e->etag) == 0 && stat(local.p, &st) == 0 &&
             (uint64_t)st.st_size == e->size) {
             unchanged++;
+            stamp(local.p, e);
             sbx_buf_free(&local);
             sbx_buf_free(&tag);
         } else {
-            jobs[njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p};
+            jobs[njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p, .fd = -1};
         }
         free(have);
     }
-    struct pool pool = {.bucket = bucket, .cfg = cfg, .jobs = jobs, .njobs = njobs};
+    /* the tasks: each object whole, a large one in parts into a file of its size */
+    size_t ntasks = 0;
+    for (size_t i = 0; i < njobs; i++)
+        ntasks += jobs[i].e->size > 2 * PART_BYTES ? (jobs[i].e->size + PART_BYTES - 1) / PART_BYTES : 1;
+    tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
+    if (!tasks)
+        abort();
+    size_t nt = 0;
+    bool prepared = true;
+    for (size_t i = 0; i < njobs; i++) {
+        struct job *j = &jobs[i];
+        uint64_t size = j->e->size;
+        if (size <= 2 * PART_BYTES) {
+            tasks[nt++] = (struct task){.j = j};
+            continue;
+        }
+        struct sbx_buf tmp = SBX_BUF_INIT;
+        sbx_buf_addf(&tmp, "%s.part.%ld", j->local, (long)getpid());
+        j->tmp = tmp.p;
+        j->fd = mkparents(j->local) ? open(j->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+        if (j->fd < 0 || ftruncate(j->fd, (off_t)size) != 0) {
+            warnf("s3://%s/%s: cannot be written into the cache", bucket, j->e->key);
+            prepared = false;
+        }
+        size_t parts = (size_t)((size + PART_BYTES - 1) / PART_BYTES);
+        atomic_init(&j->parts_left, parts);
+        for (size_t k = 0; k < parts; k++) {
+            uint64_t off = k * PART_BYTES;
+            tasks[nt++] = (struct task){.j = j, .off = off,
+                                        .len = size - off < PART_BYTES ? size - off : PART_BYTES};
+        }
+    }
+    struct pool pool = {.bucket = bucket, .cfg = cfg, .tasks = tasks, .ntasks = prepared ? nt : 0};
+    if (!prepared)
+        atomic_init(&pool.failed, true);
     pthread_mutex_init(&pool.lock, NULL);
-    size_t nthreads = njobs < SBX_S3_POOL ? njobs : SBX_S3_POOL;
+    size_t nthreads = pool.ntasks < SBX_S3_POOL ? pool.ntasks : SBX_S3_POOL;
     pthread_t tid[SBX_S3_POOL];
     for (size_t t = 0; t < nthreads; t++)
         pthread_create(&tid[t], NULL, worker, &pool);
-    bool show = !quiet && isatty(STDERR_FILENO) && njobs;
-    while (show && atomic_load(&pool.done) < njobs && !atomic_load(&pool.failed)) {
-        show_progress(url, atomic_load(&pool.done), njobs, atomic_load(&pool.bytes), false);
+    bool show = !quiet && isatty(STDERR_FILENO) && pool.ntasks;
+    while (show && atomic_load(&pool.done) < pool.ntasks && !atomic_load(&pool.failed)) {
+        show_progress(url, atomic_load(&pool.done), pool.ntasks, atomic_load(&pool.bytes), false);
         nanosleep(&(struct timespec){0, 100000000L}, NULL);
     }
     for (size_t t = 0; t < nthreads; t++)
         pthread_join(tid[t], NULL);
     if (show)
-        show_progress(url, njobs, njobs, atomic_load(&pool.bytes), true);
+        show_progress(url, pool.ntasks, pool.ntasks, atomic_load(&pool.bytes), true);
     pthread_mutex_destroy(&pool.lock);
     if (stats)
         *stats = (struct sbx_s3_fetch_stats){.objects = nkeys, .fetched = njobs,
-                                             .unchanged = unchanged,
+                                             .unchanged = unchanged, .manifested = skipped,
                                              .bytes = atomic_load(&pool.bytes)};
     if (atomic_load(&pool.failed) || !nkeys) {
         if (!nkeys)
@@ -367,11 +530,18 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
     sbx_buf_free(&prefix);
 out:
     for (size_t i = 0; i < njobs; i++) {
+        if (jobs[i].fd >= 0) { /* a large object not whole: its partial file goes */
+            close(jobs[i].fd);
+            unlink(jobs[i].tmp);
+        }
         free(jobs[i].local);
         free(jobs[i].etag_file);
+        free(jobs[i].tmp);
     }
     free(jobs);
+    free(tasks);
     free(keys);
+    free(skip);
     sbx_s3xml_page_free(&page);
     sbx_s3_free(s);
     sbx_s3_settings_free(&set);
@@ -402,6 +572,173 @@ bool sbx_s3_write(const char *url, const void *data, size_t n, const char *conte
         warnf("%s", err);
     sbx_s3_free(s);
     sbx_s3_settings_free(&set);
+    free(bucket);
+    free(key);
+    return ok;
+}
+
+/* A client for the object url names (s3://bucket/key, not a prefix): false
+ * with the reason on stderr. *set, *bucket and *key are the caller's to
+ * free (close_object) whatever the answer. */
+static bool open_object(const char *url, struct sbx_s3_settings *set, struct sbx_s3 **s,
+                        char **bucket, char **key)
+{
+    *s = NULL;
+    *bucket = *key = NULL;
+    sbx_s3_settings_read(set, sbx_s3_endpoint_arg);
+    if (!sbx_s3_parse_url(url, bucket, key) || !**key || (*key)[strlen(*key) - 1] == '/') {
+        warnf("%s: not an s3://BUCKET/KEY URL of an object", url);
+        return false;
+    }
+    struct sbx_s3_config cfg = sbx_s3_settings_config(set);
+    char err[1024];
+    *s = sbx_s3_new(&cfg, err, sizeof err);
+    if (!*s)
+        warnf("%s: %s", url, err);
+    return *s != NULL;
+}
+
+static void close_object(struct sbx_s3_settings *set, struct sbx_s3 *s, char *bucket, char *key)
+{
+    sbx_s3_free(s);
+    sbx_s3_settings_free(set);
+    free(bucket);
+    free(key);
+}
+
+bool sbx_s3_read(const char *url, size_t max, struct sbx_buf *out, bool *missing)
+{
+    struct sbx_s3_settings set;
+    struct sbx_s3 *s;
+    char *bucket, *key, *etag = NULL, err[1024];
+    *missing = false;
+    bool ok = open_object(url, &set, &s, &bucket, &key);
+    if (ok) {
+        enum sbx_s3_result r = sbx_s3_get(s, bucket, key, NULL, max, out, &etag, err, sizeof err);
+        *missing = r == SBX_S3_NOT_FOUND;
+        ok = r == SBX_S3_OK || *missing;
+        if (!ok)
+            warnf("%s", err);
+    }
+    free(etag);
+    close_object(&set, s, bucket, key);
+    return ok;
+}
+
+/* How often an append reads and writes again after another writer's
+ * change (412) before it gives up. */
+#define APPEND_TRIES 16
+
+bool sbx_s3_append(const char *url, const void *data, size_t n, const char *content_type)
+{
+    struct sbx_s3_settings set;
+    struct sbx_s3 *s;
+    char *bucket, *key, err[1024];
+    bool ok = open_object(url, &set, &s, &bucket, &key), done = false;
+    struct sbx_buf body = SBX_BUF_INIT;
+    for (int attempt = 0; ok && !done && attempt < APPEND_TRIES; attempt++) {
+        char *etag = NULL;
+        enum sbx_s3_result r =
+            sbx_s3_get(s, bucket, key, NULL, OBJECT_MAX, &body, &etag, err, sizeof err);
+        if (r == SBX_S3_NOT_FOUND)
+            sbx_buf_clear(&body);
+        else if (r != SBX_S3_OK || !etag) {
+            warnf("%s", r == SBX_S3_OK ? "the store sent no ETag: an append cannot be safe" : err);
+            free(etag);
+            ok = false;
+            break;
+        }
+        sbx_buf_add(&body, data, n);
+        /* written only if nobody wrote it since it was read; else read again */
+        r = sbx_s3_put_if(s, bucket, key, body.p, body.len, content_type, etag ? etag : "*", err,
+                          sizeof err);
+        free(etag);
+        if (r == SBX_S3_OK)
+            done = true;
+        else if (r == SBX_S3_PRECONDITION)
+            nanosleep(&(struct timespec){0, (long)(10 + rand() % 40) * 1000000L}, NULL);
+        else {
+            warnf("%s", err);
+            ok = false;
+        }
+    }
+    if (ok && !done)
+        warnf("%s: changed by other writers %d times while it was appended to: not written", url,
+              APPEND_TRIES);
+    sbx_buf_free(&body);
+    close_object(&set, s, bucket, key);
+    return ok && done;
+}
+
+bool sbx_s3_upload(const char *prefix_url, const char *dir, const char *const *names, size_t n,
+                   bool force)
+{
+    char *bucket, *key;
+    if (!sbx_s3_parse_url(prefix_url, &bucket, &key)) {
+        warnf("%s: not an s3://BUCKET/PREFIX URL", prefix_url);
+        return false;
+    }
+    struct sbx_buf prefix = SBX_BUF_INIT;
+    sbx_buf_adds(&prefix, key);
+    if (prefix.len && prefix.p[prefix.len - 1] != '/')
+        sbx_buf_addc(&prefix, '/');
+    struct sbx_s3_settings set;
+    sbx_s3_settings_read(&set, sbx_s3_endpoint_arg);
+    struct sbx_s3_config cfg = sbx_s3_settings_config(&set);
+    char err[1024];
+    struct sbx_s3 *s = sbx_s3_new(&cfg, err, sizeof err);
+    struct sbx_s3_page page = {0};
+    bool ok = s != NULL;
+    if (!ok)
+        warnf("%s: %s", prefix_url, err);
+    /* without force, an object of the same name is an error before anything is written */
+    if (ok && !force) {
+        ok = sbx_s3_list(s, bucket, prefix.p ? prefix.p : "", "/", &page, err, sizeof err) ==
+             SBX_S3_OK;
+        if (!ok)
+            warnf("%s", err);
+        for (size_t i = 0; ok && i < page.n; i++)
+            for (size_t k = 0; k < n; k++)
+                if (strcmp(page.entries[i].key + prefix.len, names[k]) == 0) {
+                    warnf("s3://%s/%s: already in the store (--force replaces it)", bucket,
+                          page.entries[i].key);
+                    ok = false;
+                }
+    }
+    for (size_t k = 0; ok && k < n; k++) {
+        struct sbx_buf path = SBX_BUF_INIT, obj = SBX_BUF_INIT;
+        sbx_buf_addf(&path, "%s/%s", dir, names[k]);
+        sbx_buf_addf(&obj, "%s%s", prefix.p ? prefix.p : "", names[k]);
+        struct sbx_buf data = SBX_BUF_INIT;
+        FILE *fp = fopen(path.p, "rb");
+        char chunk[65536];
+        size_t got;
+        while (fp && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+            sbx_buf_add(&data, chunk, got);
+        if (!fp || ferror(fp)) {
+            warnf("%s: cannot be read", path.p);
+            ok = false;
+        } else {
+            enum sbx_s3_result r = sbx_s3_put_if(s, bucket, obj.p, data.p ? data.p : "", data.len,
+                                                 "application/json", force ? NULL : "*", err,
+                                                 sizeof err);
+            if (r == SBX_S3_PRECONDITION)
+                warnf("s3://%s/%s: appeared in the store meanwhile (--force replaces it)", bucket,
+                      obj.p);
+            else if (r != SBX_S3_OK)
+                warnf("%s", err);
+            ok = r == SBX_S3_OK;
+        }
+        if (fp)
+            fclose(fp);
+        sbx_buf_free(&data);
+        sbx_buf_free(&path);
+        sbx_buf_free(&obj);
+    }
+    sbx_s3xml_page_free(&page);
+    sbx_s3_free(s);
+    sbx_s3_settings_free(&set);
+    sbx_buf_free(&prefix);
     free(bucket);
     free(key);
     return ok;

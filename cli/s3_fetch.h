@@ -12,6 +12,13 @@
  * relative path (an empty, "." or ".." segment, a control character) is
  * skipped with a warning. Cached files no longer listed are removed.
  *
+ * Over a folder of runs (every object in a subfolder of the prefix), a run
+ * whose manifest (importers/runs_manifest.h) is not older than its other
+ * objects by the listing's LastModified is fetched as that one object; the
+ * others of a run with a missing or stale manifest are all fetched. A cached
+ * file's mtime is its object's LastModified, so the local rule over the
+ * cache decides the same.
+ *
  * Ownership: sbx_s3_fetch returns a path the caller frees. */
 #ifndef SBX_CLI_S3_FETCH_H
 #define SBX_CLI_S3_FETCH_H
@@ -19,10 +26,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/buf.h"
+
 #define SBX_S3_POOL 8
 
 struct sbx_s3_fetch_stats {
     size_t objects, fetched, unchanged;
+    size_t manifested; /* not fetched: their run's manifest stands for them */
     unsigned long long bytes; /* fetched */
 };
 
@@ -34,6 +44,26 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
 /* data as the object url names (s3://bucket/key); false with the reason on
  * stderr. */
 bool sbx_s3_write(const char *url, const void *data, size_t n, const char *content_type);
+
+/* The object url names into *out (cleared first; at most max bytes); true
+ * with *missing set when there is no such object. False with the reason on
+ * stderr. */
+bool sbx_s3_read(const char *url, size_t max, struct sbx_buf *out, bool *missing);
+
+/* Appends data to the object url names (made when missing): read, appended
+ * to, and written back only if the object still has the ETag it was read
+ * with (If-Match; If-None-Match: * for a new one), so two writers at once
+ * never lose each other's lines; on 412 it is read and written again (up to
+ * 16 times). False with the reason on stderr. */
+bool sbx_s3_append(const char *url, const void *data, size_t n, const char *content_type);
+
+/* The files names[0..n) of dir written as objects PREFIX/NAME of
+ * prefix_url (s3://BUCKET/PREFIX/). Without force, a name already under the
+ * prefix is an error before anything is written, and each write is made
+ * only while no such object exists (If-None-Match: *). False with the
+ * reason(s) on stderr. */
+bool sbx_s3_upload(const char *prefix_url, const char *dir, const char *const *names, size_t n,
+                   bool force);
 
 /* True when s is an s3:// URL. */
 bool sbx_is_s3_url(const char *s);

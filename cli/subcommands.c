@@ -33,6 +33,11 @@ const struct sbx_subcommand sbx_subcommands[] = {
      &sbx_runs_opts,
      "0 quit or dumped, 2 a usage error, a list that names no run or a run that cannot be "
      "read, or no terminal, 128+N ended by signal N (the terminal put back first)"},
+    {"index", "[-q] [--endpoint URL] FOLDER|s3://BUCKET/PREFIX/",
+     "write the missing or stale summary.json manifest of each run of a folder of runs",
+     sbx_cmd_index, &sbx_index_opts,
+     "0 every manifest written or current, 1 some run's manifest could not be written, "
+     "2 a usage error or not a folder of runs"},
 };
 const size_t sbx_nsubcommands = sizeof sbx_subcommands / sizeof *sbx_subcommands;
 

@@ -14,11 +14,12 @@ _sbxview_options() {
     fetch) echo "-o --output --force --deadline --timeout --connect-timeout --metrics-range -v --verbose -q --quiet -h --help" ;;
     export) echo "-t --to --include-output --dry-run --jira-api --timeout --repost --review -j --threads -q --quiet --as --allow-list --skew --max-input --endpoint -h --help" ;;
     review) echo "-f --format --reason --review --author -q --quiet -h --help" ;;
+    index) echo "-q --quiet --endpoint -h --help" ;;
     runs) echo "--from --theme --no-mouse --dump --size --keys -j --threads --as --allow-list --skew --max-input --endpoint -h --help" ;;
     esac
 }
 
-_sbxview_subcommands="summary check compare fetch export review runs"
+_sbxview_subcommands="summary check compare fetch export review runs index"
 _sbxview_formats="auto recorder runtime-commands runtime-events runtime-audit runtime-metrics runtime-webhooks sandboxio otlp squid manifest diff"
 _sbxview_kinds="account-change removed-from-log outside-wrapper unwrapped missing-from-record exit-mismatch log-tampering hosts-redirect piped-to-shell metadata-endpoint credential-read persistence refused-host unlisted-host account-audit secret bad-signature hash-mismatch tls-off url-install system-file-change hidden-text field-twice timed-out failed bad-field skipped-lines"
 

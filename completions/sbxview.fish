@@ -7,7 +7,7 @@
 # The command the line is for: a sub-command, or "view" (the review).
 function __sbxview_cmd
     set -l words (commandline -opc)
-    if test (count $words) -ge 2; and contains -- $words[2] summary check compare fetch export review runs
+    if test (count $words) -ge 2; and contains -- $words[2] summary check compare fetch export review runs index
         echo $words[2]
     else
         echo view
@@ -48,7 +48,7 @@ function __sbxview_kinds
     end
 end
 
-complete -c sbxview -n __sbxview_first -a 'summary check compare fetch export review runs' -d sub-command
+complete -c sbxview -n __sbxview_first -a 'summary check compare fetch export review runs index' -d sub-command
 complete -c sbxview -n '__sbxview_in fetch' -a runtime -d "Runtime's records"
 
 complete -c sbxview -n '__sbxview_in view' -l local -d 'times in the local zone'
@@ -67,7 +67,7 @@ complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l 
 complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l skew -x -d 'SOURCE=OFFSET'
 complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l max-input -x -d 'the most a stream may hold'
 complete -c sbxview -n '__sbxview_in summary check compare fetch export review' -s q -l quiet -d 'no progress or warnings'
-complete -c sbxview -n '__sbxview_in view summary check compare fetch export review runs' -s h -l help -d 'the help'
+complete -c sbxview -n '__sbxview_in view summary check compare fetch export review runs index' -s h -l help -d 'the help'
 
 complete -c sbxview -n '__sbxview_in summary compare' -s f -l format -x -a 'text markdown json' -d 'the output format'
 complete -c sbxview -n '__sbxview_in summary compare' -s o -l output -r -F -d 'write to a file'
@@ -103,3 +103,5 @@ complete -c sbxview -n '__sbxview_in review' -l reason -x -d 'why (triage and ve
 complete -c sbxview -n '__sbxview_in view review' -l author -x -d 'who writes it'
 complete -c sbxview -n '__sbxview_in view summary check compare export runs' -l endpoint -x -d 'the S3-compatible store of s3:// inputs'
 complete -c sbxview -n '__sbxview_in runs' -l from -r -F -d 'the file that names the runs'
+complete -c sbxview -n '__sbxview_in index' -s q -l quiet -d 'no progress'
+complete -c sbxview -n '__sbxview_in index' -l endpoint -x -d 'the S3-compatible store of s3:// inputs'

@@ -15,6 +15,7 @@
 #include "importers/format.h"
 #include "importers/mdiff.h"
 #include "importers/readfile.h"
+#include "importers/runs_manifest.h"
 #include "importers/skipwords.h"
 
 /* Below this a file is imported by one thread: starting threads costs more. */
@@ -484,6 +485,12 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     }
     if (!why && !it->fmt && sbx_review_sniff(body, body_size)) {
         /* a review file under another name: the run's review, not a log, not unread */
+        sbx_release_input(data, size, how);
+        file_done(shared, base, planned);
+        return NOT_LOADED;
+    }
+    if (!why && !it->fmt && it->in_folder && sbx_run_manifest_sniff(body, body_size)) {
+        /* the run's manifest (its JSON summary), not a log, not unread */
         sbx_release_input(data, size, how);
         file_done(shared, base, planned);
         return NOT_LOADED;

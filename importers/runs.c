@@ -13,6 +13,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/readfile.h"
+#include "importers/runs_manifest.h"
 #include "base/buf.h"
 #include "analyses/summary.h"
 #include "model/review.h"
@@ -85,6 +86,23 @@ static bool is_log(const char *path)
     return yes;
 }
 
+/* A run's manifest (importers/runs_manifest.h) stands for its logs: a
+ * folder of runs whose runs all have one is still a folder of runs. */
+static bool is_manifest(const char *name, const char *path)
+{
+    if (strcmp(name, SBX_RUN_MANIFEST_NAME) != 0)
+        return false;
+    const char *data;
+    size_t size, file_size;
+    bool cut;
+    char err[256];
+    if (!sbx_read_prefix(path, SNIFF_BYTES, &data, &size, &file_size, &cut, err, sizeof err))
+        return false;
+    bool yes = sbx_run_manifest_sniff(data, size);
+    sbx_release_input(data, size, SBX_DATA_HEAP);
+    return yes;
+}
+
 enum { HAS_FILE = 1, HAS_LOG = 2 };
 
 /* What dir holds directly: regular files (HAS_FILE), logs (HAS_LOG, looked
@@ -104,7 +122,8 @@ static int survey(const char *dir, bool look_for_logs, char ***subs, size_t *nsu
         if (lstat(path, &st) == 0) {
             if (S_ISREG(st.st_mode)) {
                 has |= HAS_FILE;
-                if (look_for_logs && !(has & HAS_LOG) && is_log(path))
+                if (look_for_logs && !(has & HAS_LOG) &&
+                    (is_log(path) || is_manifest(names[i], path)))
                     has |= HAS_LOG;
             } else if (S_ISDIR(st.st_mode) && subs) {
                 *subs = sbx_xrealloc(*subs, (*nsubs + 1) * sizeof **subs);
@@ -160,6 +179,7 @@ struct sbx_runs_fill {
     struct sbx_import_opts import;
     const struct sbx_skew_given *skews;
     size_t nskews;
+    bool manifests; /* rows may come from the runs' manifests */
     _Atomic size_t next;
     _Atomic bool stop;
     _Atomic size_t running;
@@ -174,9 +194,32 @@ struct worker_arg {
     size_t slot;
 };
 
+/* Row i's review columns, from its review file (tl: the run loaded, for a
+ * review kept under the state folder; NULL: only the one in the folder),
+ * before the row is published. */
+static void review_row(struct sbx_runs_fill *f, size_t i, const struct sbx_timeline *tl)
+{
+    if (!f->r->review_of)
+        return;
+    struct sbx_review rv;
+    struct sbx_review_state st;
+    sbx_review_init(&rv);
+    f->r->review_of(f->r->review_ctx, f->r->rows[i].path, tl, &rv);
+    sbx_review_state_make(&rv, &st);
+    sbx_run_row_review(f->r, i, &st);
+    sbx_review_state_free(&st);
+    sbx_review_free(&rv);
+}
+
 static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress *progress)
 {
     struct sbx_run_row *row = &f->r->rows[i];
+    struct sbx_run_row from_manifest = {.start = SBX_TIME_UNKNOWN, .end = SBX_TIME_UNKNOWN};
+    if (f->manifests && sbx_run_manifest_read(row->path, &from_manifest)) {
+        review_row(f, i, NULL);
+        sbx_run_row_set(f->r, i, &from_manifest);
+        return;
+    }
     const char *paths[1] = {row->path};
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
@@ -200,16 +243,7 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
                                          .nunread = rep.nunread, .skews = f->skews,
                                          .nskews = f->nskews};
         if (sbx_summarize(&tl, &sopts, &sum, err, sizeof err)) {
-            if (f->r->review_of) {
-                struct sbx_review rv;
-                struct sbx_review_state st;
-                sbx_review_init(&rv);
-                f->r->review_of(f->r->review_ctx, row->path, &tl, &rv);
-                sbx_review_state_make(&rv, &st);
-                sbx_run_row_review(f->r, i, &st);
-                sbx_review_state_free(&st);
-                sbx_review_free(&rv);
-            }
+            review_row(f, i, &tl);
             sbx_run_row_fill(f->r, i, &tl, &sum);
             sbx_summary_free(&sum);
         } else {
@@ -265,6 +299,8 @@ struct sbx_runs_fill *sbx_runs_fill_start_skewed(struct sbx_runs *r, const struc
     f->nskews = nskews;
     if (import)
         f->import = *import;
+    /* a manifest was written without the options that change a row */
+    f->manifests = !allow && !nskews && !(f->import.webhook_secrets && *f->import.webhook_secrets);
     int want = threads > 0 ? (threads > MAX_WORKERS ? MAX_WORKERS : threads) : online_cpus();
     f->nworkers = (size_t)want < r->n ? (size_t)want : r->n;
     atomic_init(&f->running, f->nworkers);

@@ -3,6 +3,7 @@
 
 #include "analyses/audit_change.h"
 #include "analyses/cmdlink.h"
+#include "analyses/runs.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/writers.h"
 #include "base/numfmt.h"
@@ -773,6 +774,57 @@ static void traces(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_end_object(w);
 }
 
+/* added within schema 1: the runs list's row of the run, exactly as the list
+ * computes it from the logs (analyses/runs.h), so a runs list can read the
+ * row from this manifest instead of the logs (docs/summary-json.md) */
+static void runs_row(struct sbx_sumctx *c, struct sbx_jsonw *w)
+{
+    struct sbx_runs one;
+    sbx_runs_init(&one, "");
+    sbx_runs_add(&one, "", "");
+    sbx_run_row_fill(&one, 0, c->tl, c->sum);
+    const struct sbx_run_row *row = &one.rows[0];
+    sbx_jw_key(w, "runs_row");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "start_ns");
+    if (row->start == SBX_TIME_UNKNOWN)
+        sbx_jw_null(w);
+    else
+        sbx_jw_int(w, row->start);
+    sbx_jw_key(w, "end_ns");
+    if (row->end == SBX_TIME_UNKNOWN)
+        sbx_jw_null(w);
+    else
+        sbx_jw_int(w, row->end);
+    int_field(w, "events", (int64_t)row->events);
+    sbx_jw_key(w, "counts");
+    sbx_jw_object(w);
+    for (int col = SBX_RUN_SANDBOXES; col < SBX_RUN_LOG_END; col++)
+        int_field(w, sbx_run_col_name((enum sbx_run_col)col), (int64_t)row->count[col]);
+    sbx_jw_end_object(w);
+    sbx_jw_key(w, "known");
+    sbx_jw_array(w);
+    for (int col = SBX_RUN_SANDBOXES; col < SBX_RUN_LOG_END; col++)
+        if (row->known & (1u << col))
+            sbx_jw_cstr(w, sbx_run_col_name((enum sbx_run_col)col));
+    sbx_jw_end_array(w);
+    sbx_jw_key(w, "findings");
+    sbx_jw_array(w);
+    for (size_t k = 0; k < sbx_nfindings; k++)
+        if (row->findings & sbx_findings[k].bit)
+            sbx_jw_cstr(w, sbx_findings[k].name);
+    sbx_jw_end_array(w);
+    /* the first command whose stdout does not hash to its hash, as the list names it */
+    sbx_jw_key(w, "stdout_mismatch");
+    sbx_jw_object(w);
+    sbx_jw_key(w, "first");
+    sbx_untrusted_json_cstr(w, row->mismatch);
+    int_field(w, "count", (int64_t)row->mismatches);
+    sbx_jw_end_object(w);
+    sbx_jw_end_object(w);
+    sbx_runs_free(&one);
+}
+
 void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct sbx_jsonw w;
@@ -802,6 +854,7 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
         sbx_jw_null(&w);
     }
     risky(c, &w);
+    runs_row(c, &w);
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "export/body.h"
 #include "export/output.h"
+#include "export/posted.h"
+#include "export/review_write.h"
 #include "export/target.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
@@ -125,20 +128,46 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
     return SBX_EXIT_OK;
 }
 
-/* A ticket: the request printed for --dry-run, else sent (cli/export_send.h). */
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A ticket: the request printed for --dry-run, else sent (cli/export_send.h);
+ * what a service that cannot find its post again must remember of it is
+ * appended to the review file (export/posted.h). */
 static int send_ticket(const struct export_args *a, const struct sbx_target *t,
-                       const struct sbx_buf *body, const char *digest, const char *review_marker)
+                       const struct sbx_buf *body, const struct sbx_body_info *info,
+                       const struct sbx_review_post *earlier,
+                       const struct sbx_review_place *place)
 {
     struct sbx_send_env settings;
     sbx_export_settings(&settings);
     settings.jira_api = a->jira_api;
+    struct sbx_send_result res = {0};
     struct sbx_export_send_args sa = {
         .target = t, .settings = &settings, .body = body->p, .len = body->len,
-        .digest = digest, .review_marker = review_marker[0] ? review_marker : NULL,
+        .digest = info->marker, .review_marker = info->review_marker[0] ? info->review_marker : NULL,
+        .kept_comment = earlier ? earlier->comment : NULL,
         .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
-        .timeout_ms = a->timeout_ms,
+        .timeout_ms = a->timeout_ms, .result = &res,
     };
-    return sbx_export_send(&sa);
+    int status = sbx_export_send(&sa);
+    char *author = NULL;
+    struct sbx_review_post p;
+    if (!a->dry_run && place->write && (author = sbx_review_author(NULL)) &&
+        sbx_export_posted(t, info, &res, author, now_ns(), &p)) {
+        char err[600];
+        if (!sbx_review_append_post(place->write, &p, place->make_dirs, err, sizeof err))
+            sbx_errf("the post is not kept in the review file, so the next export cannot "
+                     "find it: %s", err);
+        sbx_export_posted_free(&p);
+    }
+    free(author);
+    sbx_send_result_free(&res);
+    return status;
 }
 
 static int run(struct export_args *a, const struct sbx_target *t)
@@ -176,13 +205,27 @@ static int run(struct export_args *a, const struct sbx_target *t)
     };
     struct sbx_buf body = SBX_BUF_INIT;
     struct sbx_body_info info;
-    if (!sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err)) {
+    bool built = sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err);
+    /* this export's earlier post, kept in the review file: Jira's comment
+     * to edit; a Slack message the new one replaces (when the review
+     * changed since) */
+    const struct sbx_review_post *earlier =
+        built && !a->repost ? sbx_export_earlier(&review, t, info.review_marker) : NULL;
+    if (earlier && sbx_send_memory_of(t->kind) == SBX_SEND_REPLACES &&
+        strcmp(earlier->body, info.marker) != 0) {
+        bo.replaces_body = earlier->body;
+        bo.replaces_at = earlier->at;
+        sbx_buf_clear(&body);
+        built = sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err);
+    }
+    if (!built) {
         sbx_warn(err);
     } else {
         if (info.shortened && !a->runs.quiet)
             sbx_errf("lists shortened to %d items to fit %s's limit of %zu characters",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker, info.review_marker) : write_file(a, t, &body);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, &info, earlier, &place)
+                                     : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
     sbx_review_state_free(&rst);

@@ -15,6 +15,12 @@ const char *sbx_send_secret_vars(enum sbx_target_kind kind)
     return v ? v : "the token";
 }
 
+enum sbx_send_memory sbx_send_memory_of(enum sbx_target_kind kind)
+{
+    const struct sbx_service *svc = sbx_service_of(kind);
+    return svc->edit_kept ? SBX_SEND_EDITS_ID : svc->replaces ? SBX_SEND_REPLACES : SBX_SEND_FINDS;
+}
+
 static const char *set_or_null(const char *v) { return v && *v ? v : NULL; }
 
 void sbx_send_settings_fill(struct sbx_send_env *env,

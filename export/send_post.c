@@ -206,6 +206,48 @@ static int look_for_marker(struct ctx *c, const char *digest, char **url, char *
     return look_for_tagged(c, "sbxview:", digest, NULL, url, why, whysz, status);
 }
 
+/* The edit of an earlier comment: post's body sent to url with method.
+ * 1 edited (res filled, url the answer's comment URL, the id from the
+ * answer when it gives one); 0 failed (res says why); -1 the comment is
+ * gone (404: nothing in res). */
+static int send_edit(struct ctx *c, const struct sbx_send_request *post, const char *url,
+                     const char *method, struct sbx_send_result *res)
+{
+    struct sbx_send_request edit = *post;
+    edit.method = (char *)method;
+    edit.url = (char *)url;
+    struct sbx_http_response resp = {0};
+    enum sbx_http_result kind;
+    int64_t asked = 0;
+    char err[512];
+    enum outcome oc = exchange(c, c->http, &edit, &resp, &kind, &asked, err, sizeof err);
+    res->http_status = resp.status;
+    int rc = 0;
+    if (oc == TRANSPORT) {
+        set_msg(c, res, "editing the earlier comment: %s (an edit can be made again: export once more)", err);
+    } else if (oc == RATE_OVER) {
+        set_msg(c, res, "editing the earlier comment: rate limited for %lld s", (long long)(asked / 1000));
+    } else if (resp.status == 404) {
+        rc = -1;
+    } else if (resp.status < 200 || resp.status > 299) {
+        struct sbx_buf m = SBX_BUF_INIT;
+        sbx_send_service_message(&m, resp.body.p, resp.body.len, post);
+        set_msg(c, res, "editing the earlier comment: HTTP %ld%s%s", resp.status, m.len ? ": " : "",
+                m.len ? m.p : "");
+        sbx_buf_free(&m);
+    } else {
+        res->status = SBX_SEND_EDITED;
+        res->url = sbx_send_comment_url(c->t, c->env, resp.body.p, resp.body.len);
+        sbx_send_comment_id(resp.body.p, resp.body.len, res->comment_id);
+        set_msg(c, res, "edited: the comment this export posted before now holds the review as it is");
+        rc = 1;
+    }
+    if (rc == 0)
+        res->status = SBX_SEND_FAILED;
+    sbx_http_response_free(&resp);
+    return rc;
+}
+
 /* The earlier comment of this export (found by its review marker) given the
  * body: true with res filled when it was edited; false with res a failure,
  * or, when *none, no such comment (post as usual). */
@@ -232,45 +274,43 @@ static bool edit_earlier(struct ctx *c, const struct sbx_send_request *post,
     const char *method = NULL;
     bool named = c->svc->edit(comment, &u, &method);
     json_decref(comment);
+    int rc = 0;
     if (!named) {
-        free(url);
-        sbx_buf_free(&u);
         *none = true; /* a comment without an id cannot be edited: post */
-        return false;
-    }
-    struct sbx_send_request edit = *post;
-    edit.method = (char *)method;
-    edit.url = u.p;
-    struct sbx_http_response resp = {0};
-    enum sbx_http_result kind;
-    int64_t asked = 0;
-    char err[512];
-    enum outcome oc = exchange(c, c->http, &edit, &resp, &kind, &asked, err, sizeof err);
-    res->http_status = resp.status;
-    bool ok = false;
-    if (oc == TRANSPORT) {
-        set_msg(c, res, "editing the earlier comment: %s (an edit can be made again: export once more)", err);
-    } else if (oc == RATE_OVER) {
-        set_msg(c, res, "editing the earlier comment: rate limited for %lld s", (long long)(asked / 1000));
-    } else if (resp.status < 200 || resp.status > 299) {
-        struct sbx_buf m = SBX_BUF_INIT;
-        sbx_send_service_message(&m, resp.body.p, resp.body.len, post);
-        set_msg(c, res, "editing the earlier comment: HTTP %ld%s%s", resp.status, m.len ? ": " : "",
-                m.len ? m.p : "");
-        sbx_buf_free(&m);
-    } else {
-        res->status = SBX_SEND_EDITED;
+    } else if ((rc = send_edit(c, post, u.p, method, res)) < 0) {
+        set_msg(c, res, "editing the earlier comment: HTTP 404: it is gone (export once more to post it anew)");
+        res->status = SBX_SEND_FAILED;
+    } else if (rc > 0) {
+        free(res->url); /* the listing's URL of it is as good */
         res->url = url;
         url = NULL;
-        set_msg(c, res, "edited: the comment this export posted before now holds the review as it is");
-        ok = true;
     }
-    if (!ok)
-        res->status = SBX_SEND_FAILED;
     free(url);
-    sbx_http_response_free(&resp);
     sbx_buf_free(&u);
-    return ok;
+    return rc > 0;
+}
+
+/* The comment whose id the review file kept (o->kept_comment) given the
+ * body: true when edited; false with res a failure, or, when *gone, there
+ * is no such comment any more (post a new one). */
+static bool edit_kept(struct ctx *c, const struct sbx_send_request *post,
+                      struct sbx_send_result *res, bool *gone)
+{
+    *gone = false;
+    struct sbx_buf u = SBX_BUF_INIT;
+    sbx_buf_adds(&u, post->url);
+    const char *method = NULL;
+    int rc = -1;
+    if (c->svc->edit_kept(c->o->kept_comment, &u, &method))
+        rc = send_edit(c, post, u.p, method, res);
+    sbx_buf_free(&u);
+    if (rc < 0) {
+        *gone = true; /* deleted, or not an id of the service: a new one */
+        return false;
+    }
+    if (rc > 0 && !res->comment_id[0])
+        snprintf(res->comment_id, sizeof res->comment_id, "%s", c->o->kept_comment);
+    return rc > 0;
 }
 
 static const char *transport_word(enum sbx_http_result k)
@@ -321,6 +361,13 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
             bool edited = edit_earlier(c, post, res, &none);
             if (!none)
                 return edited;
+        }
+        if (c->o->kept_comment && c->o->kept_comment[0] && c->svc->edit_kept) {
+            bool gone;
+            bool edited = edit_kept(c, post, res, &gone);
+            if (!gone)
+                return edited;
+            say(c, "the comment this export posted before is gone: posting a new one");
         }
     }
     for (;;) {
@@ -397,6 +444,7 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
         if (st >= 200 && st <= 299) {
             res->status = SBX_SEND_POSTED;
             res->url = sbx_send_comment_url(c->t, c->env, resp.body.p, resp.body.len);
+            sbx_send_comment_id(resp.body.p, resp.body.len, res->comment_id);
             set_msg(c, res, "posted");
             sbx_http_response_free(&resp);
             return true;

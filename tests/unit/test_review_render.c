@@ -157,7 +157,8 @@ static void export_bodies(void **state)
 }
 
 /* The review marker: the same when only the review changed, another when
- * the export says more (its output); only markdown bodies carry it. */
+ * the export says more (its output), the same in every kind; only
+ * markdown bodies carry it. */
 static void review_marker(void **state)
 {
     (void)state;
@@ -182,7 +183,34 @@ static void review_marker(void **state)
     assert_string_equal(a.review_marker, b.review_marker);
     assert_string_not_equal(a.marker, b.marker);
     assert_string_not_equal(a.review_marker, c.review_marker);
-    assert_string_equal(s.review_marker, "");
+    /* every kind has it; only markdown carries it */
+    assert_string_equal(s.review_marker, a.review_marker);
+    assert_null(strstr(out.p + out.len - 200, "sbxview-review:"));
+    /* a body that replaces an earlier post (Slack's) names it before the
+     * marker, which does not cover that line: the same review is one marker */
+    static const char old[] = "5a2cb2cf496305a1afcb8c7bf5207f7a2dd0fddf1d1b2e6234a6787c4915e4f2";
+    for (int k = 0; k < 2; k++) {
+        struct sbx_body_opts rep = k ? slack : with;
+        rep.replaces_body = old;
+        rep.replaces_at = INT64_C(1780394412000000000);
+        struct sbx_body_info ri, plain;
+        struct sbx_buf one = SBX_BUF_INIT, two = SBX_BUF_INIT;
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &rep, &one, &ri, err, sizeof err));
+        rep.replaces_body = NULL;
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &rep, &two, &plain, err, sizeof err));
+        const char *line = strstr(one.p, "This message replaces the one posted at 2026-06-02T");
+        assert_non_null(line);
+        if (!strstr(line, k ? "(its last line: sbxview:5a2cb2cf4963\\u2026)"
+                            : "(its last line: sbxview:5a2cb2cf4963\xe2\x80\xa6)"))
+            fail_msg("%.200s", line);
+        assert_null(strstr(line, "5a2cb2cf49630")); /* the start of it only */
+        assert_null(strstr(two.p, "This message replaces"));
+        assert_string_equal(ri.marker, plain.marker);
+        assert_string_equal(ri.review_marker, plain.review_marker);
+        assert_true(line < strstr(one.p, ri.marker)); /* before the marker */
+        sbx_buf_free(&one);
+        sbx_buf_free(&two);
+    }
     sbx_buf_free(&out);
     sbx_export_digests_free(&d);
     drop(r);

@@ -141,16 +141,14 @@ static int64_t now_ns(void)
 static int send_ticket(const struct export_args *a, const struct sbx_target *t,
                        const struct sbx_buf *body, const struct sbx_body_info *info,
                        const struct sbx_review_post *earlier,
-                       const struct sbx_review_place *place)
+                       const struct sbx_review_place *place, const struct sbx_send_env *settings)
 {
-    struct sbx_send_env settings;
-    sbx_export_settings(&settings);
-    settings.jira_api = a->jira_api;
     struct sbx_send_result res = {0};
     struct sbx_export_send_args sa = {
-        .target = t, .settings = &settings, .body = body->p, .len = body->len,
+        .target = t, .settings = settings, .body = body->p, .len = body->len,
         .digest = info->marker, .review_marker = info->review_marker[0] ? info->review_marker : NULL,
         .kept_comment = earlier ? earlier->comment : NULL,
+        .kept_body = earlier ? earlier->body : NULL,
         .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
         .timeout_ms = a->timeout_ms, .result = &res,
     };
@@ -158,7 +156,7 @@ static int send_ticket(const struct export_args *a, const struct sbx_target *t,
     char *author = NULL;
     struct sbx_review_post p;
     if (!a->dry_run && place->write && (author = sbx_review_author(NULL)) &&
-        sbx_export_posted(t, info, &res, author, now_ns(), &p)) {
+        sbx_export_posted(t, settings, info, &res, author, now_ns(), &p)) {
         char err[600];
         if (!sbx_review_append_post(place->write, &p, place->make_dirs, err, sizeof err))
             sbx_errf("the post is not kept in the review file, so the next export cannot "
@@ -203,6 +201,9 @@ static int run(struct export_args *a, const struct sbx_target *t)
         .review = &review,
         .review_state = &rst,
     };
+    struct sbx_send_env settings;
+    sbx_export_settings(&settings);
+    settings.jira_api = a->jira_api;
     struct sbx_buf body = SBX_BUF_INIT;
     struct sbx_body_info info;
     bool built = sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err);
@@ -210,7 +211,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
      * to edit; a Slack message the new one replaces (when the review
      * changed since) */
     const struct sbx_review_post *earlier =
-        built && !a->repost ? sbx_export_earlier(&review, t, info.review_marker) : NULL;
+        built && !a->repost ? sbx_export_earlier(&review, t, &settings, info.review_marker) : NULL;
     if (earlier && sbx_send_memory_of(t->kind) == SBX_SEND_REPLACES &&
         strcmp(earlier->body, info.marker) != 0) {
         bo.replaces_body = earlier->body;
@@ -224,7 +225,7 @@ static int run(struct export_args *a, const struct sbx_target *t)
         if (info.shortened && !a->runs.quiet)
             sbx_errf("lists shortened to %d items to fit %s's limit of %zu characters",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, &info, earlier, &place)
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, &info, earlier, &place, &settings)
                                      : write_file(a, t, &body);
     }
     sbx_buf_free(&body);

@@ -76,6 +76,7 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         .progress = a->quiet ? NULL : progress,
         .review_marker = a->review_marker,
         .kept_comment = a->kept_comment,
+        .kept_body = a->kept_body,
     };
     struct sbx_send_result res;
     bool ok = sbx_send_post(a->target, &env, a->body, a->len, a->digest, &o, &res);

@@ -19,16 +19,20 @@
 
 /* The last post of this export (review_marker: export/body.h's
  * sbx_body_info) to t that r holds, when t's service needs one
- * (export/send.h's sbx_send_memory_of); else NULL. */
+ * (export/send.h's sbx_send_memory_of); else NULL. A service of many
+ * servers (Jira) takes only a post to the server env names
+ * (export/send.h's sbx_send_server): another one's ids are not its. */
 const struct sbx_review_post *sbx_export_earlier(const struct sbx_review *r,
                                                  const struct sbx_target *t,
+                                                 const struct sbx_send_env *env,
                                                  const char *review_marker);
 
 /* The post to keep after res: posted or edited, to a service that needs
- * it; false (p untouched) when there is nothing to keep. */
-bool sbx_export_posted(const struct sbx_target *t, const struct sbx_body_info *info,
-                       const struct sbx_send_result *res, const char *author, int64_t at,
-                       struct sbx_review_post *p);
+ * it (with the server env names, for Jira); false (p untouched) when
+ * there is nothing to keep. */
+bool sbx_export_posted(const struct sbx_target *t, const struct sbx_send_env *env,
+                       const struct sbx_body_info *info, const struct sbx_send_result *res,
+                       const char *author, int64_t at, struct sbx_review_post *p);
 void sbx_export_posted_free(struct sbx_review_post *p);
 
 #endif

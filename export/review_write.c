@@ -108,6 +108,7 @@ void sbx_review_post_line(const struct sbx_review_post *p, struct sbx_buf *out)
     member(&w, "export", p->exported);
     member(&w, "body", p->body);
     member(&w, "comment", p->comment);
+    member(&w, "server", p->server);
     sbx_jw_end_object(&w);
     sbx_buf_addc(out, '\n');
 }

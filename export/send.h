@@ -156,6 +156,11 @@ struct sbx_send_opts {
      * edits by a kept id (Jira): when no comment holds the body's marker,
      * that comment is edited; when it is gone (404), a new one is posted. */
     const char *kept_comment;
+    /* with kept_comment: the marker digest of the body that comment was
+     * posted with. It is read first and edited only while it still holds
+     * "sbxview:" + this; a comment rewritten, or another one, is left
+     * alone and a new one posted. */
+    const char *kept_body;
 };
 
 /* A comment's id as kept: 1 to 64 of A-Z a-z 0-9 _ - and a NUL. */
@@ -198,6 +203,21 @@ enum sbx_send_memory {
                           replaces that one (Slack: a webhook's post is never edited) */
 };
 enum sbx_send_memory sbx_send_memory_of(enum sbx_target_kind kind);
+
+/* The server t's kept comment ids belong to (SBX_SEND_EDITS_ID): the host
+ * of the service's base URL in lower case, ":PORT" when the URL gives one;
+ * never its user info or path. False (out "") when the service keeps no
+ * ids or its URL is unset or has no such host. */
+#define SBX_SEND_SERVER_MAX 256
+bool sbx_send_server(const struct sbx_target *t, const struct sbx_send_env *env,
+                     char out[SBX_SEND_SERVER_MAX]);
+
+/* The GET of the comment whose id was kept (the one the service's
+ * edit_kept would edit); false with a reason in err, also when id is not
+ * one of the service's ids. */
+bool sbx_send_build_kept(const struct sbx_target *t, const struct sbx_send_env *env,
+                         const char *id, struct sbx_send_request *out, char *err,
+                         size_t errsz);
 
 /* The environment variable(s) a 401 points at, e.g. "GITHUB_TOKEN". */
 const char *sbx_send_secret_vars(enum sbx_target_kind kind);

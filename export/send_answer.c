@@ -45,6 +45,14 @@ static bool body_has(json_t *body, const char *tag, const char *digest)
     return hit;
 }
 
+bool sbx_send_comment_holds(const char *json, size_t len, const char *tag, const char *digest)
+{
+    json_t *root = json_loadb(json, len, 0, NULL);
+    bool hit = json_is_object(root) && body_has(json_object_get(root, "body"), tag, digest);
+    json_decref(root);
+    return hit;
+}
+
 static char *printable_url(const char *s, size_t n)
 {
     if (n < 8 || strncasecmp(s, "https://", 8) != 0)

@@ -290,13 +290,69 @@ static bool edit_earlier(struct ctx *c, const struct sbx_send_request *post,
     return rc > 0;
 }
 
+/* What the kept comment (o->kept_comment) holds now, read before it is
+ * edited: 1 still this export's post (its body holds "sbxview:" + the kept
+ * body's marker); 0 not (gone, not an id, rewritten, another one: say
+ * says which); -1 it could not be read (res a failure). */
+static int kept_still_ours(struct ctx *c, struct sbx_send_result *res)
+{
+    struct sbx_send_request q;
+    char err[512];
+    if (!c->o->kept_body) {
+        say(c, "no marker was kept to know the comment by: posting a new one");
+        return 0;
+    }
+    if (!sbx_send_build_kept(c->t, c->env, c->o->kept_comment, &q, err, sizeof err)) {
+        say(c, "%s: posting a new comment", err);
+        return 0;
+    }
+    struct sbx_http_response resp = {0};
+    enum sbx_http_result kind;
+    int64_t asked = 0;
+    enum outcome oc = exchange(c, c->http, &q, &resp, &kind, &asked, err, sizeof err);
+    res->http_status = resp.status;
+    int rc = -1;
+    if (oc == TRANSPORT) {
+        set_msg(c, res, "reading the earlier comment: %s: nothing was posted", err);
+    } else if (oc == RATE_OVER) {
+        set_msg(c, res, "reading the earlier comment: rate limited for %lld s: nothing was posted",
+                (long long)(asked / 1000));
+    } else if (resp.status == 404) {
+        say(c, "the comment this export posted before is gone: posting a new one");
+        rc = 0;
+    } else if (resp.status < 200 || resp.status > 299) {
+        struct sbx_buf m = SBX_BUF_INIT;
+        sbx_send_service_message(&m, resp.body.p, resp.body.len, &q);
+        set_msg(c, res, "reading the earlier comment: HTTP %ld%s%s: nothing was posted",
+                resp.status, m.len ? ": " : "", m.len ? m.p : "");
+        sbx_buf_free(&m);
+    } else if (sbx_send_comment_holds(resp.body.p, resp.body.len, "sbxview:", c->o->kept_body)) {
+        rc = 1;
+    } else {
+        say(c, "the comment kept by its id no longer holds this export's marker (rewritten, or "
+               "not the one posted): left alone, posting a new one");
+        rc = 0;
+    }
+    if (rc < 0)
+        res->status = SBX_SEND_FAILED;
+    sbx_http_response_free(&resp);
+    sbx_send_request_free(&q);
+    return rc;
+}
+
 /* The comment whose id the review file kept (o->kept_comment) given the
- * body: true when edited; false with res a failure, or, when *gone, there
- * is no such comment any more (post a new one). */
+ * body, once it is known to be still this export's: true when edited;
+ * false with res a failure, or, when *gone, there is no such comment of
+ * this export any more (post a new one). */
 static bool edit_kept(struct ctx *c, const struct sbx_send_request *post,
                       struct sbx_send_result *res, bool *gone)
 {
     *gone = false;
+    int ours = kept_still_ours(c, res);
+    if (ours <= 0) {
+        *gone = ours == 0;
+        return false;
+    }
     struct sbx_buf u = SBX_BUF_INIT;
     sbx_buf_adds(&u, post->url);
     const char *method = NULL;
@@ -305,7 +361,8 @@ static bool edit_kept(struct ctx *c, const struct sbx_send_request *post,
         rc = send_edit(c, post, u.p, method, res);
     sbx_buf_free(&u);
     if (rc < 0) {
-        *gone = true; /* deleted, or not an id of the service: a new one */
+        say(c, "the comment this export posted before is gone: posting a new one");
+        *gone = true; /* deleted since it was read: a new one */
         return false;
     }
     if (rc > 0 && !res->comment_id[0])
@@ -367,7 +424,6 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
             bool edited = edit_kept(c, post, res, &gone);
             if (!gone)
                 return edited;
-            say(c, "the comment this export posted before is gone: posting a new one");
         }
     }
     for (;;) {

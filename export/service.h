@@ -103,6 +103,10 @@ struct sbx_service {
      * becomes that comment's, *method the verb. False when id is not one
      * of the service's ids. NULL: posts are not kept by id. */
     bool (*edit_kept)(const char *id, struct sbx_buf *url, const char **method);
+    /* With edit_kept: the base URL from env whose server the ids are of (a
+     * service run on many servers: Jira's JIRA_URL). A post keeps its host,
+     * so an id is never used on another server. */
+    const char *(*ids_server)(const struct sbx_send_env *env);
     /* A post can never be edited, so the next export of the run says which
      * one it replaces (Slack); its time and body digest are kept. */
     bool replaces;

@@ -91,7 +91,8 @@ static bool read_post(struct sbx_review *r, json_t *o, uint32_t file, uint32_t l
 {
     bool bad = false;
     const char *target = str_member(o, "target", &bad), *exported = str_member(o, "export", &bad),
-               *body = str_member(o, "body", &bad), *comment = str_member(o, "comment", &bad);
+               *body = str_member(o, "body", &bad), *comment = str_member(o, "comment", &bad),
+               *server = str_member(o, "server", &bad);
     if (bad) {
         snprintf(why, whysz, "a member is not a string (or holds a NUL)");
         return false;
@@ -110,8 +111,14 @@ static bool read_post(struct sbx_review *r, json_t *o, uint32_t file, uint32_t l
         snprintf(why, whysz, "\"comment\" is not 1 to 64 of A-Z a-z 0-9 _ -");
         return false;
     }
+    if (server && (!server[0] || strlen(server) > SBX_REVIEW_SERVER_MAX ||
+                   strspn(server, SBX_REVIEW_SERVER_CHARS) != strlen(server))) {
+        snprintf(why, whysz, "\"server\" is not a host in lower case (1 to 255 of a-z 0-9 . - : [ ])");
+        return false;
+    }
     struct sbx_review_post *p = sbx_review_push_post(r);
     p->target = dup_or_null(target);
+    p->server = dup_or_null(server);
     p->exported = dup_or_null(exported);
     p->body = dup_or_null(body);
     p->comment = dup_or_null(comment);

@@ -112,6 +112,7 @@ void sbx_review_free(struct sbx_review *r)
         free(p->exported);
         free(p->body);
         free(p->comment);
+        free(p->server);
         free(p->author);
     }
     free(r->posts);
@@ -147,13 +148,20 @@ struct sbx_review_post *sbx_review_push_post(struct sbx_review *r)
     return p;
 }
 
+static bool same_server(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
 const struct sbx_review_post *sbx_review_last_post(const struct sbx_review *r,
-                                                   const char *target, const char *exported)
+                                                   const char *target, const char *server,
+                                                   const char *exported)
 {
     const struct sbx_review_post *best = NULL;
     for (size_t i = 0; i < r->nposts; i++) {
         const struct sbx_review_post *p = &r->posts[i];
-        if (strcmp(p->target, target) != 0 || strcmp(p->exported, exported) != 0)
+        if (strcmp(p->target, target) != 0 || strcmp(p->exported, exported) != 0 ||
+            !same_server(p->server, server))
             continue;
         /* the files and their lines are in order: a tie on time goes to the later */
         if (!best || p->at >= best->at)

@@ -126,6 +126,8 @@ static bool edit_kept(const char *id, struct sbx_buf *u, const char **method)
     return true;
 }
 
+static const char *ids_server(const struct sbx_send_env *env) { return env->jira_url; }
+
 const struct sbx_service sbx_service_jira = {
     .name = "jira",
     .form = "jira:KEY-123",
@@ -146,4 +148,5 @@ const struct sbx_service sbx_service_jira = {
     .list_page = list_page,
     .comments = comments,
     .edit_kept = edit_kept,
+    .ids_server = ids_server,
 };

@@ -52,8 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const struct sbx_review_post *x = &a.posts[i], *y = &b.posts[i];
         if (!same(x->target, y->target) || !same(x->exported, y->exported) ||
             !same(x->body, y->body) || !same(x->comment, y->comment) ||
+            !same(x->server, y->server) ||
+            (y->server && (!y->server[0] || strlen(y->server) > SBX_REVIEW_SERVER_MAX ||
+                           strspn(y->server, SBX_REVIEW_SERVER_CHARS) != strlen(y->server))) ||
             !same(x->author, y->author) || x->at / 1000000 != y->at / 1000000 ||
-            sbx_review_last_post(&b, y->target, y->exported) == NULL)
+            sbx_review_last_post(&b, y->target, y->server, y->exported) == NULL)
             abort();
         sbx_review_post_line(y, &again);
     }

@@ -14,8 +14,8 @@ that the test puts in the service's base URL:
   /gitlab  GITLAB_URL       POST|GET /api/v4/projects/GROUP%2FPROJECT/issues/N/notes,
                             PUT .../issues/N/notes/ID (an edit)
   /jira    JIRA_URL         POST|GET /rest/api/{2,3}/issue/KEY/comment,
-                            PUT .../issue/KEY/comment/ID (an edit; 404 when the issue has
-                            no such comment), DELETE .../issue/KEY/comment/ID
+                            GET|PUT .../issue/KEY/comment/ID (read one, an edit; 404 when
+                            the issue has no such comment), DELETE .../issue/KEY/comment/ID
   /slack   SLACK_WEBHOOK_URL POST /slack/services/T0/B0/SECRET
 
 Each request is checked as the real service would want it: the method, the
@@ -124,6 +124,13 @@ class State:
                         c["body"] = body
                         c["edited"] = c.get("edited", 0) + 1
                         return c
+            return None
+
+    def find(self, service, issue, cid):
+        with self.lock:
+            for c in self.issues.get((service, issue), []):
+                if str(c["id"]) == str(cid):
+                    return dict(c)
             return None
 
     def remove(self, service, issue, cid):
@@ -279,6 +286,12 @@ class Handler(BaseHTTPRequestHandler):
                     return self.send(204, "", ctype="text/plain")
                 return self.send(404, {"errorMessages": ["Can not find a comment for the id: %s."
                                                          % m.group(3)], "errors": {}})
+            if method == "GET":
+                c = self.st.find("jira", m.group(2), m.group(3))
+                if c is None:
+                    return self.send(404, {"errorMessages": ["Can not find a comment for the "
+                                                             "id: %s." % m.group(3)], "errors": {}})
+                return self.send(200, c)
             self.need(method == "PUT", "a Jira comment is edited with PUT")
             return self.edited("jira", m.group(2), m.group(3), body)
         m = re.fullmatch(r"/jira/rest/api/([23])/issue/([A-Z][A-Z0-9_]*-\d+)/comment", path)

@@ -126,7 +126,9 @@ static void comment_ids(void **state)
 }
 
 /* What an export keeps after a send, and what the next one finds: only for
- * the services that need it, only a post or an edit, Jira only with an id. */
+ * the services that need it, only a post or an edit, Jira only with an id
+ * and its server (the base URL's host and port, lower case, never its
+ * user info or path), found again only on that server. */
 static void kept_posts(void **state)
 {
     (void)state;
@@ -139,17 +141,25 @@ static void kept_posts(void **state)
         const char *to;
         enum sbx_send_status status;
         const char *id;
+        const char *url;    /* JIRA_URL */
+        const char *server; /* what is kept of it; NULL: none */
         bool kept;
     } cases[] = {
-        {"jira:OPS-1", SBX_SEND_POSTED, "10042", true},
-        {"jira:OPS-1", SBX_SEND_EDITED, "10042", true},
-        {"jira:OPS-1", SBX_SEND_POSTED, "", false},
-        {"jira:OPS-1", SBX_SEND_EXISTED, "10042", false},
-        {"jira:OPS-1", SBX_SEND_FAILED, "10042", false},
-        {"slack:", SBX_SEND_POSTED, "", true},
-        {"slack:", SBX_SEND_FAILED, "", false},
-        {"github:o/r#1", SBX_SEND_POSTED, "5", false},
-        {"gitlab:g/p#1", SBX_SEND_EDITED, "5", false},
+        {"jira:OPS-1", SBX_SEND_POSTED, "10042", "https://jira.example.com", "jira.example.com", true},
+        {"jira:OPS-1", SBX_SEND_EDITED, "10042", "https://Ann:s3cret@JIRA.Example.com:8443/jira/",
+         "jira.example.com:8443", true},
+        {"jira:OPS-1", SBX_SEND_POSTED, "10042", "https://[::1]:9/", "[::1]:9", true},
+        {"jira:OPS-1", SBX_SEND_POSTED, "10042", "https://a@b@jira.example.com", "jira.example.com", true},
+        {"jira:OPS-1", SBX_SEND_POSTED, "10042", NULL, NULL, false},  /* no server to keep it for */
+        {"jira:OPS-1", SBX_SEND_POSTED, "10042", "https://", NULL, false},
+        {"jira:OPS-1", SBX_SEND_POSTED, "10042", "https://jira_x.example.com", NULL, false},
+        {"jira:OPS-1", SBX_SEND_POSTED, "", "https://jira.example.com", NULL, false},
+        {"jira:OPS-1", SBX_SEND_EXISTED, "10042", "https://jira.example.com", NULL, false},
+        {"jira:OPS-1", SBX_SEND_FAILED, "10042", "https://jira.example.com", NULL, false},
+        {"slack:", SBX_SEND_POSTED, "", "https://jira.example.com", NULL, true},
+        {"slack:", SBX_SEND_FAILED, "", NULL, NULL, false},
+        {"github:o/r#1", SBX_SEND_POSTED, "5", NULL, NULL, false},
+        {"gitlab:g/p#1", SBX_SEND_EDITED, "5", NULL, NULL, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct sbx_target t;
@@ -158,7 +168,8 @@ static void kept_posts(void **state)
         struct sbx_send_result res = {.status = cases[i].status};
         snprintf(res.comment_id, sizeof res.comment_id, "%s", cases[i].id);
         struct sbx_review_post p;
-        bool kept = sbx_export_posted(&t, &info, &res, "ann", 1000000000, &p);
+        struct sbx_send_env env = {.jira_url = cases[i].url};
+        bool kept = sbx_export_posted(&t, &env, &info, &res, "ann", 1000000000, &p);
         if (kept != cases[i].kept)
             fail_msg("%s, status %d: %s", cases[i].to, cases[i].status, kept ? "kept" : "not kept");
         if (kept) {
@@ -168,7 +179,7 @@ static void kept_posts(void **state)
             struct sbx_review r;
             sbx_review_init(&r);
             sbx_review_read_bytes(&r, sbx_review_add_file(&r, "f"), line.p, line.len);
-            const struct sbx_review_post *e = sbx_export_earlier(&r, &t, E);
+            const struct sbx_review_post *e = sbx_export_earlier(&r, &t, &env, E);
             assert_non_null(e);
             assert_string_equal(e->target, cases[i].to);
             assert_string_equal(e->body, B);
@@ -176,7 +187,21 @@ static void kept_posts(void **state)
                 assert_string_equal(e->comment, cases[i].id);
             else
                 assert_null(e->comment);
-            assert_null(sbx_export_earlier(&r, &t, B)); /* another export */
+            if (cases[i].server) {
+                assert_non_null(e->server);
+                assert_string_equal(e->server, cases[i].server);
+                assert_null(strstr(line.p, "s3cret"));
+                /* another server (another host, port or none) finds nothing */
+                static const char *const others[] = {"https://jira.other.example",
+                                                     "https://jira.example.com:444", NULL};
+                for (size_t k = 0; k < 3; k++) {
+                    struct sbx_send_env o = {.jira_url = others[k]};
+                    assert_null(sbx_export_earlier(&r, &t, &o, E));
+                }
+            } else {
+                assert_null(e->server);
+            }
+            assert_null(sbx_export_earlier(&r, &t, &env, B)); /* another export */
             sbx_review_free(&r);
             sbx_buf_free(&line);
             sbx_export_posted_free(&p);

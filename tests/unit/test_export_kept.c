@@ -1,10 +1,12 @@
 /* Jira's edit by the comment id the review file kept, and Slack's post,
  * through sbx_send_post against tests/https/ticket_server.py on 127.0.0.1
- * (a certificate made here with openssl(1)): the kept comment edited with
- * PUT and its id given back; a kept id the issue no longer has (a 404)
- * posts a new comment and gives its id; an id that is no Jira id is never
- * put in a URL; the same body on the ticket already is found, not edited;
- * --repost posts. Every case is skipped when python3 or openssl is missing.
+ * (a certificate made here with openssl(1)): the kept comment read (GET),
+ * then edited with PUT and its id given back, only while it holds the kept
+ * body's marker; a kept id the issue no longer has (a 404), a comment
+ * rewritten since or someone else's, posts a new comment and gives its id,
+ * the other left alone; an id that is no Jira id is never put in a URL;
+ * the same body on the ticket already is found, not edited; --repost
+ * posts. Every case is skipped when python3 or openssl is missing.
  * Nothing but 127.0.0.1 is contacted. */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -152,6 +154,25 @@ static int requests(const struct srv *s, const char *method, const char *tail)
     return n;
 }
 
+/* How many requests of method to a path holding part. */
+static int requests_to(const struct srv *s, const char *method, const char *part)
+{
+    FILE *f = fopen(s->log, "r");
+    int n = 0;
+    char line[1 << 16];
+    while (f && fgets(line, sizeof line, f)) {
+        json_t *e = json_loads(line, 0, NULL);
+        const char *m = json_string_value(json_object_get(e, "method"));
+        const char *p = json_string_value(json_object_get(e, "path"));
+        if (m && p && strcmp(m, method) == 0 && strstr(p, part))
+            n++;
+        json_decref(e);
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
 /* requests(), once the server has logged want of them (it logs a request
  * after answering it): waits for that, up to 10 s, then says how many. */
 static int logged(const struct srv *s, const char *method, const char *tail, int want)
@@ -164,10 +185,11 @@ static int logged(const struct srv *s, const char *method, const char *tail, int
     return n;
 }
 
-/* Sends a Jira v2 body saying what, marked digest, to key. */
+/* Sends a Jira v2 body saying what, marked digest, to key; kept and
+ * kept_body: the comment id and body marker an earlier export kept. */
 static enum sbx_send_status jira(const struct srv *s, const char *key, const char *what,
-                                 const char *digest, const char *kept, bool repost,
-                                 char id[SBX_SEND_ID_MAX])
+                                 const char *digest, const char *kept, const char *kept_body,
+                                 bool repost, char id[SBX_SEND_ID_MAX])
 {
     char to[64], body[256], err[256];
     snprintf(to, sizeof to, "jira:%s", key);
@@ -177,7 +199,7 @@ static enum sbx_send_status jira(const struct srv *s, const char *key, const cha
     struct sbx_send_env env = {.jira_url = s->jira, .jira_user = "reviewer@example.com",
                                .jira_token = TOK, .ca_file = s->cert, .jira_api = 2};
     struct sbx_send_opts o = {.timeout_ms = 5000, .wait_max_ms = -1, .kept_comment = kept,
-                              .repost = repost};
+                              .kept_body = kept_body, .repost = repost};
     struct sbx_send_result res;
     bool ok = sbx_send_post(&t, &env, body, strlen(body), digest, &o, &res);
     if (!ok)
@@ -195,19 +217,21 @@ static void jira_edits_the_kept_comment(void **state)
     if (!s->usable)
         skip();
     char id[SBX_SEND_ID_MAX], id2[SBX_SEND_ID_MAX], id3[SBX_SEND_ID_MAX], path[64];
-    assert_int_equal(jira(s, "OPS-7", "first state", D1, NULL, false, id), SBX_SEND_POSTED);
+    assert_int_equal(jira(s, "OPS-7", "first state", D1, NULL, NULL, false, id), SBX_SEND_POSTED);
     assert_true(id[0] && strspn(id, "0123456789") == strlen(id));
-    /* the review changed: the kept comment is edited, the same id given back */
-    assert_int_equal(jira(s, "OPS-7", "second state", D2, id, false, id2), SBX_SEND_EDITED);
+    /* the review changed: the kept comment is read, still holds D1, and is
+     * edited, the same id given back */
+    assert_int_equal(jira(s, "OPS-7", "second state", D2, id, D1, false, id2), SBX_SEND_EDITED);
     assert_string_equal(id2, id);
     snprintf(path, sizeof path, "/issue/OPS-7/comment/%s", id);
+    assert_int_equal(logged(s, "GET", path, 1), 1);
     assert_int_equal(logged(s, "PUT", path, 1), 1);
     assert_int_equal(logged(s, "POST", "/issue/OPS-7/comment", 1), 1);
     /* the same body again: found by its marker, neither edited nor posted */
-    assert_int_equal(jira(s, "OPS-7", "second state", D2, id, false, id3), SBX_SEND_EXISTED);
+    assert_int_equal(jira(s, "OPS-7", "second state", D2, id, D2, false, id3), SBX_SEND_EXISTED);
     assert_int_equal(requests(s, "PUT", path), 1);
     /* --repost: a new comment, the kept one left alone */
-    assert_int_equal(jira(s, "OPS-7", "third state", D3, id, true, id3), SBX_SEND_POSTED);
+    assert_int_equal(jira(s, "OPS-7", "third state", D3, id, D2, true, id3), SBX_SEND_POSTED);
     assert_string_not_equal(id3, id);
     assert_int_equal(logged(s, "POST", "/issue/OPS-7/comment", 2), 2);
     assert_int_equal(requests(s, "PUT", path), 1);
@@ -220,17 +244,61 @@ static void jira_posts_anew_when_the_comment_is_gone(void **state)
         skip();
     char id[SBX_SEND_ID_MAX], other[SBX_SEND_ID_MAX];
     /* a comment of another issue is not one of this issue's */
-    assert_int_equal(jira(s, "OPS-8", "elsewhere", D1, NULL, false, other), SBX_SEND_POSTED);
+    assert_int_equal(jira(s, "OPS-8", "elsewhere", D1, NULL, NULL, false, other),
+                     SBX_SEND_POSTED);
     assert_int_equal(logged(s, "POST", "/issue/OPS-8/comment", 1), 1);
     static const char *const gone[] = {"999999", NULL};
     for (size_t i = 0; i < 2; i++) {
         const char *kept = gone[i] ? gone[i] : other;
-        int puts = requests(s, "PUT", ""), posts = requests(s, "POST", "/issue/OPS-9/comment");
-        assert_int_equal(jira(s, "OPS-9", i ? "state b" : "state a", i ? D2 : D1, kept, false, id),
+        int gets = requests_to(s, "GET", "/comment/"), puts = requests(s, "PUT", ""),
+            posts = requests(s, "POST", "/issue/OPS-9/comment");
+        assert_int_equal(jira(s, "OPS-9", i ? "state b" : "state a", i ? D2 : D1, kept, D1,
+                              false, id),
                          SBX_SEND_POSTED);
         assert_true(id[0] && strcmp(id, kept) != 0);
         assert_int_equal(logged(s, "POST", "/issue/OPS-9/comment", posts + 1), posts + 1);
-        assert_int_equal(requests(s, "PUT", ""), puts + 1); /* tried, 404 */
+        assert_int_equal(requests_to(s, "GET", "/comment/"), gets + 1); /* read: a 404 */
+        assert_int_equal(requests(s, "PUT", ""), puts);
+    }
+}
+
+/* A kept id whose comment does not hold the kept body's marker — it was
+ * rewritten since (here: another export's edit gave it D3), it is another
+ * run's comment (D1 on it, D2 kept), or no marker is kept at all — is read
+ * and left alone: a new comment is posted, with its own id. */
+static void jira_leaves_a_comment_without_the_marker(void **state)
+{
+    struct srv *s = *state;
+    if (!s->usable)
+        skip();
+    char a[SBX_SEND_ID_MAX], b[SBX_SEND_ID_MAX], id[SBX_SEND_ID_MAX];
+    assert_int_equal(jira(s, "OPS-11", "run a", D1, NULL, NULL, false, a), SBX_SEND_POSTED);
+    assert_int_equal(jira(s, "OPS-11", "run b", D2, NULL, NULL, false, b), SBX_SEND_POSTED);
+    /* b rewritten: it now holds D3, no longer D2 */
+    assert_int_equal(jira(s, "OPS-11", "run b, rewritten", D3, b, D2, false, id), SBX_SEND_EDITED);
+    char path[96];
+    snprintf(path, sizeof path, "/issue/OPS-11/comment/%s", b);
+    assert_int_equal(logged(s, "PUT", path, 1), 1); /* logged once answered: wait for it */
+    struct {
+        const char *kept, *kept_body;
+    } cases[] = {
+        {b, D2},    /* rewritten: D2 is gone from it */
+        {a, D2},    /* another run's comment: D1 on it */
+        {a, NULL},  /* no marker kept: nothing to check it by */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char digest[65];
+        memset(digest, "cdef"[i], 64);
+        digest[64] = '\0';
+        int gets = requests_to(s, "GET", "/comment/"), puts = requests(s, "PUT", ""),
+            posts = requests(s, "POST", "/issue/OPS-11/comment");
+        assert_int_equal(jira(s, "OPS-11", "a new state", digest, cases[i].kept,
+                              cases[i].kept_body, false, id),
+                         SBX_SEND_POSTED);
+        assert_true(id[0] && strcmp(id, a) != 0 && strcmp(id, b) != 0);
+        assert_int_equal(logged(s, "POST", "/issue/OPS-11/comment", posts + 1), posts + 1);
+        assert_int_equal(requests_to(s, "GET", "/comment/"), gets + (cases[i].kept_body ? 1 : 0));
+        assert_int_equal(requests(s, "PUT", ""), puts);
     }
 }
 
@@ -242,15 +310,17 @@ static void jira_never_puts_a_hostile_id_in_a_url(void **state)
     static const char *const bad[] = {"../../issue/OPS-1/comment/1", "1?x=2", "12a", "",
                                       "123456789012345678901"};
     char id[SBX_SEND_ID_MAX];
-    int puts = requests(s, "PUT", "");
+    int puts = requests(s, "PUT", ""), gets = requests_to(s, "GET", "/comment/");
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char digest[65];
         memset(digest, "456789ab"[i], 64);
         digest[64] = '\0';
-        assert_int_equal(jira(s, "OPS-10", "a state", digest, bad[i], false, id), SBX_SEND_POSTED);
+        assert_int_equal(jira(s, "OPS-10", "a state", digest, bad[i], D1, false, id),
+                         SBX_SEND_POSTED);
     }
     assert_int_equal(logged(s, "POST", "/issue/OPS-10/comment", 5), 5);
     assert_int_equal(requests(s, "PUT", ""), puts);
+    assert_int_equal(requests_to(s, "GET", "/comment/"), gets);
 }
 
 static void slack_posts_with_no_id(void **state)
@@ -279,6 +349,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(jira_edits_the_kept_comment),
         cmocka_unit_test(jira_posts_anew_when_the_comment_is_gone),
+        cmocka_unit_test(jira_leaves_a_comment_without_the_marker),
         cmocka_unit_test(jira_never_puts_a_hostile_id_in_a_url),
         cmocka_unit_test(slack_posts_with_no_id),
     };

@@ -9,7 +9,6 @@
 #include "export/body.h"
 #include "export/output.h"
 #include "export/posted.h"
-#include "export/review_write.h"
 #include "export/target.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
@@ -144,25 +143,23 @@ static int send_ticket(const struct export_args *a, const struct sbx_target *t,
                        const struct sbx_review_place *place, const struct sbx_send_env *settings)
 {
     struct sbx_send_result res = {0};
+    struct sbx_send_opts kept = {0};
+    sbx_export_kept_opts(earlier, &kept);
     struct sbx_export_send_args sa = {
         .target = t, .settings = settings, .body = body->p, .len = body->len,
         .digest = info->marker, .review_marker = info->review_marker[0] ? info->review_marker : NULL,
-        .kept_comment = earlier ? earlier->comment : NULL,
-        .kept_body = earlier ? earlier->body : NULL,
+        .kept_comment = kept.kept_comment, .kept_body = kept.kept_body,
         .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
         .timeout_ms = a->timeout_ms, .result = &res,
     };
     int status = sbx_export_send(&sa);
     char *author = NULL;
-    struct sbx_review_post p;
+    char err[600];
     if (!a->dry_run && place->write && (author = sbx_review_author(NULL)) &&
-        sbx_export_posted(t, settings, info, &res, author, now_ns(), &p)) {
-        char err[600];
-        if (!sbx_review_append_post(place->write, &p, place->make_dirs, err, sizeof err))
-            sbx_errf("the post is not kept in the review file, so the next export cannot "
-                     "find it: %s", err);
-        sbx_export_posted_free(&p);
-    }
+        !sbx_export_keep_post(place->write, place->make_dirs, t, settings, info, &res, author,
+                              now_ns(), err, sizeof err))
+        sbx_errf("the post is not kept in the review file, so the next export cannot "
+                 "find it: %s", err);
     free(author);
     sbx_send_result_free(&res);
     return status;
@@ -206,19 +203,11 @@ static int run(struct export_args *a, const struct sbx_target *t)
     settings.jira_api = a->jira_api;
     struct sbx_buf body = SBX_BUF_INIT;
     struct sbx_body_info info;
-    bool built = sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err);
-    /* this export's earlier post, kept in the review file: Jira's comment
-     * to edit; a Slack message the new one replaces (when the review
-     * changed since) */
-    const struct sbx_review_post *earlier =
-        built && !a->repost ? sbx_export_earlier(&review, t, &settings, info.review_marker) : NULL;
-    if (earlier && sbx_send_memory_of(t->kind) == SBX_SEND_REPLACES &&
-        strcmp(earlier->body, info.marker) != 0) {
-        bo.replaces_body = earlier->body;
-        bo.replaces_at = earlier->at;
-        sbx_buf_clear(&body);
-        built = sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err);
-    }
+    /* with this export's earlier post, kept in the review file: Jira's
+     * comment to edit; a Slack message the new one replaces */
+    const struct sbx_review_post *earlier;
+    bool built = sbx_export_body_kept(&tl, &sum, &d, &bo, &review, t, &settings, a->repost, &body,
+                                      &info, &earlier, err, sizeof err);
     if (!built) {
         sbx_warn(err);
     } else {

@@ -16,6 +16,7 @@
 #include "cli/subcommands.h"
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
+#include "cli/review_cli.h"
 #include "app/keys.h"
 #include "app/termrules.h"
 #include "app/loader.h"
@@ -31,6 +32,27 @@ struct view_opts {
     int cols, rows;
     const char *keys;
 };
+
+/* app/app.h's review_place: where `sbxview export` would read and keep
+ * the run's review (cli/review_cli.h), and its author. */
+static bool review_place(const struct sbx_timeline *tl, const char *const *inputs, size_t n,
+                         struct sbx_app_review_place *out)
+{
+    struct sbx_review_place p;
+    sbx_review_place_find(&p, NULL, inputs, n, tl);
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < p.nread && i < 2; i++) {
+        out->read[i] = p.read[i];
+        p.read[i] = NULL;
+    }
+    out->nread = p.nread < 2 ? p.nread : 2;
+    out->write = p.write;
+    p.write = NULL;
+    out->make_dirs = p.make_dirs;
+    out->author = sbx_review_author(NULL);
+    sbx_review_place_free(&p);
+    return true;
+}
 
 static bool utf8_locale(void)
 {
@@ -398,6 +420,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_send_env services;
     sbx_export_settings(&services);
     o.app.services = &services;
+    o.app.review_place = review_place;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&

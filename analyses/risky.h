@@ -43,6 +43,12 @@ void sbx_risky_scanner_free(struct sbx_risky_scanner *s);
 uint32_t sbx_risky_command(struct sbx_risky_scanner *s, const char *cmd, size_t n,
                            struct sbx_risky_why *why);
 
+/* The work the last sbx_risky_command on s did: the bytes read and
+ * written while reading the line, its words, commands and redirections,
+ * and each word a rule read. It grows linearly with the line whatever it
+ * holds; the tests check that instead of timing. */
+size_t sbx_risky_work(const struct sbx_risky_scanner *s);
+
 /* The prefilter alone: false when no rule can fire on text[0..n). It may
  * be given a command's JSON-escaped bytes as stored when they hold no \u
  * escape (removing quotes and backslashes, as it does, never takes a

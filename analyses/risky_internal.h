@@ -35,6 +35,7 @@ struct sbx_risky_scanner {
     struct sbx_risky_words words;
     size_t need_a[SBX_RISKY_NEEDLES], need_b[SBX_RISKY_NEEDLES]; /* word ids; SIZE_MAX: none */
     uint32_t found;
+    size_t steps; /* the last line's work (sbx_risky_work) */
 };
 
 /* One simple command of the line being judged. */

@@ -91,6 +91,7 @@ void risky_hit(struct risky_cmd *rc, uint32_t kind, const char *fmt, ...)
 
 const char *risky_arg(const struct risky_cmd *rc, size_t i, size_t *len)
 {
+    rc->s->steps++;
     return sbx_sh_arg(rc->sh, rc->c, i, len);
 }
 
@@ -279,17 +280,26 @@ bool sbx_risky_might(struct sbx_risky_scanner *s, const char *text, size_t n)
     return risky_might(s, text, n);
 }
 
+size_t sbx_risky_work(const struct sbx_risky_scanner *s)
+{
+    return s->steps;
+}
+
 uint32_t sbx_risky_command(struct sbx_risky_scanner *s, const char *cmd, size_t n,
                            struct sbx_risky_why *why)
 {
     if (why)
         why->kinds = 0;
+    s->steps = n; /* the prefilter reads every byte */
     if (!sbx_risky_might(s, cmd, n))
         return 0;
     s->found = 0;
     s->why = why;
     sbx_sh_parse(&s->sh, cmd, n);
+    /* what the reading made: a step a byte of words, a word, a command */
+    s->steps += n + s->sh.text.len + s->sh.nwords + s->sh.nredirs + s->sh.ncmds;
     for (size_t i = 0; i < s->sh.ncmds; i++) {
+        s->steps += sizeof rules / sizeof rules[0];
         struct risky_cmd rc = {.s = s, .sh = &s->sh, .ci = (uint32_t)i, .c = &s->sh.cmds[i]};
         rc.prog = sbx_sh_program(&s->sh, rc.c);
         rc.name = "";

@@ -17,6 +17,10 @@
 #define MAX_SUBSHELL 8 /* ( … ) nesting whose cwd is kept apart */
 #define PRINTF_MAX 65536 /* bytes of printf's text kept */
 
+/* Steps of this thread's reading, for sbx_write_work: bytes lexed, tokens,
+ * words and path bytes walked. */
+static _Thread_local size_t steps;
+
 const char *sbx_write_rule_words(enum sbx_write_rule r)
 {
     static const char *const words[] = {
@@ -69,6 +73,7 @@ static size_t skip_group(const char *p, size_t n, size_t i, struct sbx_buf *w)
     char open = p[i], close = open == '(' ? ')' : '}';
     size_t depth = 0, start = i;
     while (i < n) {
+        steps++;
         char c = p[i];
         if (c == '\\') {
             i += 2;
@@ -140,6 +145,7 @@ static size_t read_word(const char *p, size_t n, size_t i, struct sbx_buf *w, bo
     if (i < n && p[i] == '~')
         *expands = true;
     while (i < n && !is_break((unsigned char)p[i])) {
+        steps++;
         char c = p[i];
         if (c == '\\') {
             if (i + 1 < n && p[i + 1] != '\n')
@@ -297,6 +303,7 @@ static void lex(struct line *ln, const char *p, size_t n)
 {
     size_t pending[MAX_HEREDOC], npending = 0;
     for (size_t i = 0; i < n;) {
+        steps++;
         char c = p[i];
         if (c == ' ' || c == '\t' || c == '\r') {
             i++;
@@ -364,6 +371,7 @@ struct cwd {
  * path of the same kind (absolute: "/…" or "/"; relative: "" or "a/b"). */
 static void append_path(struct sbx_buf *out, bool abs, const char *s, size_t n)
 {
+    steps += n;
     for (size_t i = 0; i < n;) {
         size_t e = i;
         while (e < n && s[e] != '/')
@@ -571,6 +579,7 @@ static void parse_opts(const struct cmd *c, size_t from, const char *valued, con
     memset(o, 0, sizeof *o);
     bool ended = false;
     for (size_t i = from; i < c->nw; i++) {
+        steps++;
         const struct word *w = &c->w[i];
         if (ended || w->n < 2 || w->s[0] != '-') {
             SBX_GROW(o->ops, o->nops, o->capops);
@@ -1075,6 +1084,7 @@ static bool run_command(struct walk *wk, struct cmd *c, int depth, struct sbx_bu
     size_t nall = 0, cap = 0;
     const struct tok *hd = NULL;
     for (size_t k = c->first; k < c->end; k++) {
+        steps++;
         const struct tok *t = &ln->t[k];
         if (t->type == TK_WORD) {
             SBX_GROW(all, nall, cap);
@@ -1108,6 +1118,7 @@ static bool run_command(struct walk *wk, struct cmd *c, int depth, struct sbx_bu
     }
     bool cat_heredoc = c->heredoc && c->nw && prog_is(&c->w[0], "cat") && c->nw == 1;
     for (size_t k = c->first; k < c->end; k++) {
+        steps++;
         const struct tok *t = &ln->t[k];
         if (t->type != TK_REDIR || (t->redir != R_OUT && t->redir != R_APPEND))
             continue;
@@ -1174,8 +1185,10 @@ static size_t walk_line(struct walk *wk, const char *cmd, size_t n, struct cwd *
     size_t before = wk->calls;
     for (size_t k = 0; k <= ln.n;) {
         size_t e = k;
-        while (e < ln.n && ln.t[e].type != TK_SEP)
+        while (e < ln.n && ln.t[e].type != TK_SEP) {
+            steps++;
             e++;
+        }
         struct cmd c = {NULL, 0, &ln, &stack[top], k, e, NULL, 0, false};
         if (piped && prev_known) {
             c.in = prev.p ? prev.p : "";
@@ -1220,4 +1233,17 @@ size_t sbx_write_targets(const char *cmd, size_t n, const char *cwd,
     sbx_buf_free(&start.p);
     sbx_buf_free(&wk.path);
     return wk.calls;
+}
+
+static void no_target(const struct sbx_write_target *t, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+}
+
+size_t sbx_write_work(const char *cmd, size_t n, const char *cwd)
+{
+    steps = 0;
+    sbx_write_targets(cmd, n, cwd, no_target, NULL);
+    return steps;
 }

@@ -80,4 +80,10 @@ struct sbx_write_target {
 size_t sbx_write_targets(const char *cmd, size_t n, const char *cwd,
                          void (*cb)(const struct sbx_write_target *t, void *ctx), void *ctx);
 
+/* The work sbx_write_targets does on cmd[0..n): the bytes its lexer and
+ * word readers look at, each token, word and option walked, each path
+ * byte resolved. It grows linearly with the line whatever it holds; the
+ * tests check that instead of timing. */
+size_t sbx_write_work(const char *cmd, size_t n, const char *cwd);
+
 #endif

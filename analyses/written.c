@@ -10,6 +10,10 @@
 #include "analyses/writers.h"
 #include "model/diffs.h"
 
+/* Steps of this thread's last sbx_written_run (sbx_written_work): events,
+ * targets, index probes, path bytes and records walked. */
+static _Thread_local size_t steps;
+
 /* One write target of one command. */
 struct target {
     const struct sbx_event *cmd;
@@ -56,6 +60,7 @@ static void on_target(const struct sbx_write_target *t, void *ctx)
 {
     struct collecting *c = ctx;
     struct index *x = c->x;
+    steps++;
     SBX_GROW(x->t, x->nt, x->capt);
     x->t[x->nt] = (struct target){c->cmd, c->pos, (uint8_t)t->rule, t->removes, t->tree,
                                   t->text ? sbx_xstrndup(t->text, t->textlen) : NULL, t->textlen};
@@ -79,6 +84,7 @@ static void build_index(const struct sbx_timeline *tl, const struct sbx_witnesse
 {
     struct sbx_buf scratch = SBX_BUF_INIT;
     for (size_t i = 0; i < tl->n; i++) {
+        steps++;
         const struct sbx_event *e = tl->order[i];
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) ||
             !(e->u.cmd.command.flags & SBX_TEXT_PRESENT) || (w && sbx_witness_is_second(w, e)))
@@ -156,6 +162,7 @@ static void find_candidates(const struct index *x, const char *p, uint32_t only,
     bool exact = true;
     for (;;) {
         for (size_t k = sbx_hostindex_find(&x->ix, p, len); k != SIZE_MAX; k = x->k[k].next) {
+            steps++;
             const struct target *t = &x->t[x->k[k].target];
             if (!exact && !t->tree)
                 continue;
@@ -166,6 +173,7 @@ static void find_candidates(const struct index *x, const char *p, uint32_t only,
         if (len == 1 && (p[0] == '/' || p[0] == '.'))
             break;
         size_t s = len;
+        steps += s;
         while (s > 0 && p[s - 1] != '/')
             s--;
         exact = false;
@@ -311,7 +319,7 @@ static void system_lines(const struct sbx_timeline *tl, const struct index *x, s
 static void add_bound(struct bound **b, size_t *n, size_t *cap, uint32_t sandbox, bool removes,
                       int64_t until)
 {
-    for (size_t i = *n; i-- > 0;) /* a path's records rarely span many sandboxes */
+    for (size_t i = *n; i-- > 0 && ++steps;) /* a path's records rarely span many sandboxes */
         if ((*b)[i].sandbox == sandbox && (*b)[i].removes == removes) {
             if (until > (*b)[i].until)
                 (*b)[i].until = until;
@@ -333,6 +341,7 @@ static void settle_path(const struct sbx_timeline *tl, const struct index *x, co
     bool any_sandbox[2] = {false, false};
     int64_t any_until[2] = {INT64_MIN, INT64_MIN};
     for (size_t i = 0; i < n; i++) {
+        steps++;
         const struct sbx_event *rec = nm[i].rec;
         uint32_t sb = rec->sandbox ? rec->sandbox : only;
         bool removes = nm[i].change == SBX_REMOVED;
@@ -350,6 +359,7 @@ static void settle_path(const struct sbx_timeline *tl, const struct index *x, co
     if (nb)
         qsort(b, nb, sizeof *b, bound_cmp);
     for (size_t i = 0; i < cs.n; i++) {
+        steps++;
         struct cand *c = &cs.v[i];
         const struct target *t = &x->t[c->target];
         const struct bound *bd = bound_of(b, nb, c->sandbox, c->removes);
@@ -381,6 +391,7 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
                      struct sbx_written_list *out)
 {
     memset(out, 0, sizeof *out);
+    steps = 0;
     struct naming *nm = NULL;
     size_t nn = 0, cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
@@ -389,6 +400,7 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
             continue;
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
+                steps++;
                 SBX_GROW(nm, nn, cap);
                 nm[nn++] = (struct naming){e->u.files->paths[c][k], e, (uint8_t)c, e->u.files->root != 0};
             }
@@ -405,8 +417,10 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
     out->v = sbx_xcalloc(npaths, sizeof *out->v);
     for (size_t i = 0; i < nn;) {
         size_t j = i + 1;
-        while (j < nn && strcmp(nm[j].path, nm[i].path) == 0)
+        while (j < nn && strcmp(nm[j].path, nm[i].path) == 0) {
+            steps++;
             j++;
+        }
         struct sbx_written *wr = &out->v[out->n++];
         wr->path = sbx_xstrndup(nm[i].path, strlen(nm[i].path));
         settle_path(tl, &x, nm + i, j - i, only, wr);
@@ -443,4 +457,9 @@ const struct sbx_written *sbx_written_find(const struct sbx_written_list *l, con
             hi = mid;
     }
     return NULL;
+}
+
+size_t sbx_written_work(void)
+{
+    return steps;
 }

@@ -66,6 +66,10 @@ struct sbx_written_list {
 void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
                      struct sbx_written_list *out);
 void sbx_written_free(struct sbx_written_list *l);
+/* The work this thread's last sbx_written_run did: the events, targets,
+ * index probes, path bytes and records it walked (not the sorts). It
+ * grows linearly with the run; the tests check that instead of timing. */
+size_t sbx_written_work(void);
 /* The entry of a path as the files events name it, or NULL. */
 const struct sbx_written *sbx_written_find(const struct sbx_written_list *l, const char *path);
 

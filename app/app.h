@@ -57,6 +57,19 @@ enum {
     SBX_APP_OUTPUT = 8u, /* text to send out: the clipboard or the pager (sbx_app_output) */
 };
 
+/* Where a run's review lives, as cli/ finds it (docs/review-file.md,
+ * "Where it lives"): the files read, the one an export appends what it
+ * posted to (NULL: none), and the author written. Every string malloc'd,
+ * the app's (sbx_app_review_place_free). */
+struct sbx_app_review_place {
+    char *read[2];
+    size_t nread;
+    char *write;
+    bool make_dirs; /* write is under the state folder: make its folders first */
+    char *author;
+};
+void sbx_app_review_place_free(struct sbx_app_review_place *p);
+
 struct sbx_app_opts {
     bool local;   /* times in the local zone */
     bool ascii;   /* the terminal is not UTF-8 */
@@ -72,6 +85,14 @@ struct sbx_app_opts {
     size_t ninputs;
     const struct sbx_send_env *services; /* the ticket services' settings (borrowed;
                                             cli/ reads them); NULL: none set */
+    /* The review of the run of tl made of inputs[0..n) (cli/ asks the
+     * environment and the file system): an export reads it when it is
+     * prepared and keeps what it posted there, as `sbxview export` does.
+     * False, or NULL: no review file (the export keeps nothing). ctx is
+     * review_place_ctx (cli/'s --review and --author). */
+    bool (*review_place)(void *ctx, const struct sbx_timeline *tl, const char *const *inputs,
+                         size_t n, struct sbx_app_review_place *out);
+    void *review_place_ctx;
     struct sbx_import_opts import; /* for the runs it loads itself (importers/format.h) */
     const char *goto_id; /* open on the event with this id (model/evid.h; borrowed); NULL: none */
     const struct sbx_skew_given *skews; /* --skew for the runs it loads itself

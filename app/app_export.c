@@ -1,16 +1,21 @@
 /* e: export the summary from the terminal. A prompt for the target, then
  * the exact request (or file) in a scrollable view, sent only on y or
  * Enter, on a thread of its own so the interface stays live; the result,
- * the comment's URL or why not, in the status line. */
+ * the comment's URL or why not, in the status line. The body carries the
+ * run's review and the send uses and keeps what the review file holds of
+ * earlier posts, through the same export/posted.h as `sbxview export`. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "export/body.h"
 #include "export/output.h"
+#include "export/posted.h"
 #include "export/send.h"
 #include "export/target.h"
+#include "importers/review.h"
 #include "app/app_internal.h"
 
 struct sbx_app_export {
@@ -18,6 +23,14 @@ struct sbx_app_export {
     char name[160];
     char digest[SBX_DIGEST_HEX];
     struct sbx_buf body;        /* as built for the target */
+    struct sbx_body_info info;  /* of body: what a post keeps */
+    /* the run's review as read when the export was prepared, and where it
+     * lives; earlier is this export's last post it keeps (borrowed), or NULL */
+    struct sbx_review review;
+    struct sbx_app_review_place place;
+    const struct sbx_review_post *earlier;
+    bool kept_ok;
+    char kept_err[600];
     struct sbx_buf shown;       /* what the preview shows */
     char note[200];             /* a line above it: a variable not set */
     enum sbx_view back;
@@ -31,6 +44,26 @@ struct sbx_app_export {
     char file_err[512];
 };
 
+void sbx_app_review_place_free(struct sbx_app_review_place *p)
+{
+    for (size_t i = 0; i < p->nread; i++)
+        free(p->read[i]);
+    free(p->write);
+    free(p->author);
+    memset(p, 0, sizeof *p);
+}
+
+static void free_export(struct sbx_app_export *x)
+{
+    sbx_target_free(&x->target);
+    sbx_buf_free(&x->body);
+    sbx_buf_free(&x->shown);
+    sbx_send_result_free(&x->res);
+    sbx_review_free(&x->review);
+    sbx_app_review_place_free(&x->place);
+    free(x);
+}
+
 static void drop(struct sbx_app *a)
 {
     struct sbx_app_export *x = a->exp;
@@ -41,11 +74,7 @@ static void drop(struct sbx_app *a)
         if (x->threaded)
             pthread_join(x->tid, NULL);
     }
-    sbx_target_free(&x->target);
-    sbx_buf_free(&x->body);
-    sbx_buf_free(&x->shown);
-    sbx_send_result_free(&x->res);
-    free(x);
+    free_export(x);
     a->exp = NULL;
 }
 
@@ -96,16 +125,35 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
         for (size_t i = 0; i < npaths; i++)
             paths[i] = a->tl->sources[i].path;
     }
+    /* the review as it is now: an earlier export from here or from
+     * `sbxview export` may have kept a post since the run was opened */
+    if (a->opts.review_place &&
+        a->opts.review_place(a->opts.review_place_ctx, a->tl, (const char *const *)paths, npaths,
+                            &x->place)) {
+        for (size_t i = 0; i < x->place.nread; i++) {
+            char rerr[512];
+            if (!sbx_review_read_file(&x->review, x->place.read[i], rerr, sizeof rerr))
+                snprintf(x->note, sizeof x->note, "%.190s", rerr);
+        }
+    }
+    struct sbx_review_state rst;
+    sbx_review_state_make(&x->review, &rst);
+    if (a->opts.services)
+        x->env = *a->opts.services;
+    x->env.jira_api = jira_api;
     struct sbx_body_opts bo = {
         .kind = sbx_target_body_kind(x->target.kind, jira_api),
         .limit = sbx_target_limit(x->target.kind),
         .paths = (const char *const *)paths,
         .npaths = npaths,
+        .review = &x->review,
+        .review_state = &rst,
     };
-    struct sbx_body_info info;
-    bool ok = sbx_export_body(a->tl, a->sum, &d, &bo, &x->body, &info, err, errsz);
+    bool ok = sbx_export_body_kept(a->tl, a->sum, &d, &bo, &x->review, &x->target, &x->env, false,
+                                   &x->body, &x->info, &x->earlier, err, errsz);
     if (ok) /* the marker the body ends with, which a repeat looks for */
-        snprintf(x->digest, sizeof x->digest, "%s", info.marker);
+        snprintf(x->digest, sizeof x->digest, "%s", x->info.marker);
+    sbx_review_state_free(&rst);
     if (!a->opts.inputs)
         free(paths);
     sbx_export_digests_free(&d);
@@ -116,9 +164,6 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
         sbx_buf_add(&x->shown, x->body.p, x->body.len);
         return true;
     }
-    if (a->opts.services)
-        x->env = *a->opts.services;
-    x->env.jira_api = jira_api;
     /* a dry preview needs no credentials: a missing one shows masked, noted */
     struct sbx_send_env shown_env = x->env;
     const char *unset[4];
@@ -171,12 +216,10 @@ void sbx_app_export_prepare(struct sbx_app *a, const char *target)
     }
     if (!sbx_target_format(&x->target, x->name, sizeof x->name))
         snprintf(x->name, sizeof x->name, "%s:", sbx_target_kind_name(x->target.kind));
+    sbx_review_init(&x->review);
     if (!build(a, x, err, sizeof err)) {
         sbx_app_message(a, true, "export to %s: %s", x->name, err);
-        sbx_target_free(&x->target);
-        sbx_buf_free(&x->body);
-        sbx_buf_free(&x->shown);
-        free(x);
+        free_export(x);
         return;
     }
     drop(a);
@@ -219,8 +262,17 @@ static void *run(void *arg)
         x->file_ok = sbx_write_output(x->target.path, x->body.p, x->body.len, x->file_err,
                                       sizeof x->file_err);
     } else {
-        struct sbx_send_opts o = {.cancel = &x->cancel};
+        struct sbx_send_opts o = {.cancel = &x->cancel,
+                                  .review_marker = x->info.review_marker[0] ? x->info.review_marker
+                                                                            : NULL};
+        sbx_export_kept_opts(x->earlier, &o);
         sbx_send_post(&x->target, &x->env, x->body.p, x->body.len, x->digest, &o, &x->res);
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        x->kept_ok = sbx_export_keep_post(
+            x->place.write, x->place.make_dirs, &x->target, &x->env, &x->info, &x->res,
+            x->place.author ? x->place.author : "", (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
+            x->kept_err, sizeof x->kept_err);
     }
     atomic_store(&x->finished, true);
     return NULL;
@@ -266,6 +318,11 @@ bool sbx_app_export_poll(struct sbx_app *a)
         return true;
     }
     const struct sbx_send_result *r = &x->res;
+    if (!x->kept_ok && r->status != SBX_SEND_FAILED) {
+        sbx_app_message(a, true, "sent to %s, but not kept in the review file, so the next "
+                                 "export cannot find it: %s", x->name, x->kept_err);
+        return true;
+    }
     switch (r->status) {
     case SBX_SEND_POSTED:
         if (r->url)

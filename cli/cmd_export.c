@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "export/body.h"
 #include "export/output.h"
+#include "export/posted.h"
 #include "export/target.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
@@ -125,20 +127,42 @@ static int write_file(const struct export_args *a, const struct sbx_target *t, c
     return SBX_EXIT_OK;
 }
 
-/* A ticket: the request printed for --dry-run, else sent (cli/export_send.h). */
-static int send_ticket(const struct export_args *a, const struct sbx_target *t,
-                       const struct sbx_buf *body, const char *digest, const char *review_marker)
+static int64_t now_ns(void)
 {
-    struct sbx_send_env settings;
-    sbx_export_settings(&settings);
-    settings.jira_api = a->jira_api;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A ticket: the request printed for --dry-run, else sent (cli/export_send.h);
+ * what a service that cannot find its post again must remember of it is
+ * appended to the review file (export/posted.h). */
+static int send_ticket(const struct export_args *a, const struct sbx_target *t,
+                       const struct sbx_buf *body, const struct sbx_body_info *info,
+                       const struct sbx_review_post *earlier,
+                       const struct sbx_review_place *place, const struct sbx_send_env *settings)
+{
+    struct sbx_send_result res = {0};
+    struct sbx_send_opts kept = {0};
+    sbx_export_kept_opts(earlier, &kept);
     struct sbx_export_send_args sa = {
-        .target = t, .settings = &settings, .body = body->p, .len = body->len,
-        .digest = digest, .review_marker = review_marker[0] ? review_marker : NULL,
+        .target = t, .settings = settings, .body = body->p, .len = body->len,
+        .digest = info->marker, .review_marker = info->review_marker[0] ? info->review_marker : NULL,
+        .kept_comment = kept.kept_comment, .kept_body = kept.kept_body,
         .dry_run = a->dry_run, .quiet = a->runs.quiet, .repost = a->repost,
-        .timeout_ms = a->timeout_ms,
+        .timeout_ms = a->timeout_ms, .result = &res,
     };
-    return sbx_export_send(&sa);
+    int status = sbx_export_send(&sa);
+    char *author = NULL;
+    char err[600];
+    if (!a->dry_run && place->write && (author = sbx_review_author(NULL)) &&
+        !sbx_export_keep_post(place->write, place->make_dirs, t, settings, info, &res, author,
+                              now_ns(), err, sizeof err))
+        sbx_errf("the post is not kept in the review file, so the next export cannot "
+                 "find it: %s", err);
+    free(author);
+    sbx_send_result_free(&res);
+    return status;
 }
 
 static int run(struct export_args *a, const struct sbx_target *t)
@@ -174,15 +198,24 @@ static int run(struct export_args *a, const struct sbx_target *t)
         .review = &review,
         .review_state = &rst,
     };
+    struct sbx_send_env settings;
+    sbx_export_settings(&settings);
+    settings.jira_api = a->jira_api;
     struct sbx_buf body = SBX_BUF_INIT;
     struct sbx_body_info info;
-    if (!sbx_export_body(&tl, &sum, &d, &bo, &body, &info, err, sizeof err)) {
+    /* with this export's earlier post, kept in the review file: Jira's
+     * comment to edit; a Slack message the new one replaces */
+    const struct sbx_review_post *earlier;
+    bool built = sbx_export_body_kept(&tl, &sum, &d, &bo, &review, t, &settings, a->repost, &body,
+                                      &info, &earlier, err, sizeof err);
+    if (!built) {
         sbx_warn(err);
     } else {
         if (info.shortened && !a->runs.quiet)
             sbx_errf("lists shortened to %d items to fit %s's limit of %zu characters",
                     info.list_max, sbx_target_kind_name(t->kind), bo.limit);
-        status = sbx_target_posts(t) ? send_ticket(a, t, &body, info.marker, info.review_marker) : write_file(a, t, &body);
+        status = sbx_target_posts(t) ? send_ticket(a, t, &body, &info, earlier, &place, &settings)
+                                     : write_file(a, t, &body);
     }
     sbx_buf_free(&body);
     sbx_review_state_free(&rst);

@@ -16,6 +16,7 @@
 #include "cli/subcommands.h"
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
+#include "cli/review_cli.h"
 #include "app/keys.h"
 #include "app/termrules.h"
 #include "app/loader.h"
@@ -69,6 +70,29 @@ static void open_review(struct sbx_app *app, const struct view_opts *o, const st
                         problems == 1 ? "" : "s");
     free(author);
     sbx_review_place_free(&place);
+}
+
+/* app/app.h's review_place: where `sbxview export` would read and keep
+ * the run's review (cli/review_cli.h; --review FILE when given), and its
+ * author (--author, or the chain). ctx is the view's options. */
+static bool review_place(void *ctx, const struct sbx_timeline *tl, const char *const *inputs,
+                         size_t n, struct sbx_app_review_place *out)
+{
+    const struct view_opts *o = ctx;
+    struct sbx_review_place p;
+    sbx_review_place_find(&p, o->review_file, inputs, n, tl);
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < p.nread && i < 2; i++) {
+        out->read[i] = p.read[i];
+        p.read[i] = NULL;
+    }
+    out->nread = p.nread < 2 ? p.nread : 2;
+    out->write = p.write;
+    p.write = NULL;
+    out->make_dirs = p.make_dirs;
+    out->author = sbx_review_author(o->author);
+    sbx_review_place_free(&p);
+    return true;
 }
 
 static bool utf8_locale(void)
@@ -460,6 +484,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     struct sbx_send_env services;
     sbx_export_settings(&services);
     o.app.services = &services;
+    o.app.review_place = review_place;
+    o.app.review_place_ctx = &o;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     struct sbx_runs runs;
     if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&

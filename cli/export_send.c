@@ -75,6 +75,8 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         .cancel = &interrupted,
         .progress = a->quiet ? NULL : progress,
         .review_marker = a->review_marker,
+        .kept_comment = a->kept_comment,
+        .kept_body = a->kept_body,
     };
     struct sbx_send_result res;
     bool ok = sbx_send_post(a->target, &env, a->body, a->len, a->digest, &o, &res);
@@ -98,6 +100,9 @@ int sbx_export_send(const struct sbx_export_send_args *a)
         sbx_warn(m.p);
         sbx_buf_free(&m);
     }
-    sbx_send_result_free(&res);
+    if (a->result)
+        *a->result = res; /* the caller's to free */
+    else
+        sbx_send_result_free(&res);
     return ok ? SBX_EXIT_OK : SBX_EXIT_USAGE;
 }

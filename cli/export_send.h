@@ -22,6 +22,10 @@ struct sbx_export_send_args {
     size_t len;
     const char *digest;                    /* the run digest the body's marker holds */
     const char *review_marker;             /* the body's review marker, or NULL (export/send.h) */
+    const char *kept_comment;              /* the comment id the review file kept, or NULL */
+    const char *kept_body;                 /* the marker digest of the body it was posted with */
+    struct sbx_send_result *result;        /* optional: the send's result, for the caller to
+                                              keep what it needs (sbx_send_result_free) */
     bool dry_run, quiet, repost;
     long timeout_ms;                       /* one request; 0: 30 s */
     long wait_ms;                          /* rate limits waited out in all; 0: 120 s */

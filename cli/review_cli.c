@@ -36,25 +36,24 @@ static char *run_folder(const char *const *inputs, size_t n)
     return out;
 }
 
-static char *state_path(const struct sbx_timeline *tl)
+/* $XDG_STATE_HOME (when absolute, as the XDG rule wants), else
+ * $HOME/.local/state, then sbxview/reviews/DIGEST.jsonl. Caller frees. */
+static char *state_path(const struct sbx_review_where *w, const char *digest)
 {
     struct sbx_buf b = SBX_BUF_INIT;
-    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    if (xdg && xdg[0] == '/')
-        sbx_buf_adds(&b, xdg);
+    if (w->state_home && w->state_home[0] == '/')
+        sbx_buf_adds(&b, w->state_home);
     else {
-        sbx_buf_adds(&b, home && home[0] ? home : "/tmp");
+        sbx_buf_adds(&b, w->home && w->home[0] ? w->home : "/tmp");
         sbx_buf_adds(&b, "/.local/state");
     }
-    struct sbx_export_digests d;
-    sbx_export_digests(tl, &d);
-    sbx_buf_addf(&b, "/sbxview/reviews/%s.jsonl", d.run);
-    sbx_export_digests_free(&d);
+    sbx_buf_addf(&b, "/sbxview/reviews/%s.jsonl", digest);
     return b.p;
 }
 
-void sbx_review_place_find(struct sbx_review_place *p, const char *given,
-                           const char *const *inputs, size_t n, const struct sbx_timeline *tl)
+void sbx_review_place_rule(struct sbx_review_place *p, const char *given,
+                           const char *const *inputs, size_t n, const char *digest,
+                           const struct sbx_review_where *w)
 {
     memset(p, 0, sizeof *p);
     if (given) {
@@ -69,16 +68,36 @@ void sbx_review_place_find(struct sbx_review_place *p, const char *given,
         sbx_buf_addc(&b, '/');
         sbx_buf_adds(&b, SBX_REVIEW_FILE_NAME);
         p->read[p->nread++] = b.p;
-        if (access(folder, W_OK) == 0)
+        if (w->writable(folder, w->ctx))
             p->write = sbx_xstrndup(b.p, b.len);
         free(folder);
     }
-    if (!p->write && tl) { /* no run loaded (a manifest's row): no digest to look under */
-        char *s = state_path(tl);
+    if (!p->write && digest) { /* no run loaded (a manifest's row): no digest to look under */
+        char *s = state_path(w, digest);
         p->read[p->nread++] = s;
         p->write = sbx_xstrndup(s, strlen(s));
         p->make_dirs = true;
     }
+}
+
+static bool can_write(const char *dir, void *ctx)
+{
+    (void)ctx;
+    return access(dir, W_OK) == 0;
+}
+
+void sbx_review_place_find(struct sbx_review_place *p, const char *given,
+                           const char *const *inputs, size_t n, const struct sbx_timeline *tl)
+{
+    struct sbx_review_where w = {getenv("XDG_STATE_HOME"), getenv("HOME"), can_write, NULL};
+    if (!tl) {
+        sbx_review_place_rule(p, given, inputs, n, NULL, &w);
+        return;
+    }
+    struct sbx_export_digests d;
+    sbx_export_digests(tl, &d);
+    sbx_review_place_rule(p, given, inputs, n, d.run, &w);
+    sbx_export_digests_free(&d);
 }
 
 void sbx_review_place_free(struct sbx_review_place *p)

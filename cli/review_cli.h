@@ -44,6 +44,19 @@ char *sbx_review_s3_beside(const char *run_url, bool folder);
  * reason on stderr. */
 bool sbx_review_place_append(const struct sbx_review_place *p, const struct sbx_review_op *op);
 
+/* The rule itself, given what sbx_review_place_find asks the environment
+ * and the file system (borrowed for the call): $XDG_STATE_HOME and $HOME
+ * (NULL when unset), and whether a folder can be written. digest is the
+ * run digest (export/body.h's sbx_export_digests). */
+struct sbx_review_where {
+    const char *state_home, *home;
+    bool (*writable)(const char *dir, void *ctx);
+    void *ctx;
+};
+void sbx_review_place_rule(struct sbx_review_place *p, const char *given,
+                           const char *const *inputs, size_t n, const char *digest,
+                           const struct sbx_review_where *w);
+
 /* Reads the place's files into r (initialised by the caller); every line
  * that could not be read is named on stderr (file:line: reason) unless
  * quiet. False when a file exists but cannot be read. */

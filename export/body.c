@@ -22,7 +22,7 @@ struct ctx {
     struct sbx_secrets_scratch *scratch;
     struct sbx_buf tmp;
     char marker[SBX_DIGEST_HEX]; /* of the last body made */
-    char review_marker[SBX_DIGEST_HEX]; /* of the last markdown body; "" for other kinds */
+    char review_marker[SBX_DIGEST_HEX]; /* of the last body */
 };
 
 static void code(struct ctx *c, struct sbx_buf *out, const char *s, size_t n)
@@ -202,21 +202,27 @@ static bool markdown(struct ctx *c, int list_max, unsigned lines, struct sbx_buf
     if (c->o->include_output && lines)
         outputs(c, out, (size_t)list_max, lines);
     sources(c, out);
-    c->review_marker[0] = '\0';
-    if (c->o->kind == SBX_BODY_MARKDOWN) {
-        /* the body less its Review part: the same export of another state
-         * of the review has it too, so it finds the comment to edit */
-        struct sbx_buf rest = SBX_BUF_INIT;
-        sbx_buf_adds(&rest, "review\n");
-        sbx_buf_add(&rest, out->p, review_at);
-        sbx_buf_add(&rest, out->p + review_at + review_len, out->len - review_at - review_len);
-        sbx_export_marker_digest(c->d->run, rest.p, rest.len, c->review_marker);
-        sbx_buf_free(&rest);
-    }
+    /* the body less its Review part: the same export of another state of
+     * the review has it too, so it finds the comment to edit */
+    struct sbx_buf rest = SBX_BUF_INIT;
+    sbx_buf_adds(&rest, "review\n");
+    sbx_buf_add(&rest, out->p, review_at);
+    sbx_buf_add(&rest, out->p + review_at + review_len, out->len - review_at - review_len);
+    sbx_export_marker_digest(c->d->run, rest.p, rest.len, c->review_marker);
+    sbx_buf_free(&rest);
     /* the marker covers what the body says (the same in every kind), then
      * a markdown body's review marker goes before it */
     sbx_export_marker_digest(c->d->run, out->p, out->len, c->marker);
-    if (c->review_marker[0])
+    if (c->o->replaces_body) {
+        /* a post that is never edited (Slack's) names the one it replaces:
+         * sbxview's words, a time and hex digits the review file gave; out
+         * of the marker, so the same review posted twice has one marker */
+        char t[SBX_TIME_BUFSZ];
+        sbx_buf_addf(out, "\nThis message replaces the one posted at %s (its last line: "
+                     "sbxview:%.12s…), which held an earlier state of the review.\n",
+                     sbx_time_format(c->o->replaces_at, t), c->o->replaces_body);
+    }
+    if (c->o->kind == SBX_BODY_MARKDOWN)
         sbx_buf_addf(out, "\n" SBX_REVIEW_MARKER_OPEN "%s" SBX_MARKER_CLOSE "\n", c->review_marker);
     sbx_buf_addf(out, "\n" SBX_MARKER_OPEN "%s" SBX_MARKER_CLOSE "\n", c->marker);
     return true;

@@ -121,6 +121,12 @@ struct sbx_body_opts {
      * verdict, the triaged findings, notes and tags; NULL: none */
     const struct sbx_review *review;
     const struct sbx_review_state *review_state;
+    /* the post this body replaces (a service whose posts are never edited:
+     * export/send.h's SBX_SEND_REPLACES), from the review file: its body's
+     * marker digest (64 hex digits) and time; NULL: none. A line naming
+     * it goes before the marker, which does not cover it. */
+    const char *replaces_body;
+    int64_t replaces_at;
 };
 
 /* How the body came out. */
@@ -131,9 +137,10 @@ struct sbx_body_info {
     bool shortened;     /* lists or tails were cut to fit */
     char marker[SBX_DIGEST_HEX]; /* the marker digest the body ends with: what
                                     sbx_export_marker_found looks for */
-    /* a markdown body's review marker ("<!-- sbxview-review:D -->" before
-     * the marker): the digest of the run and the body without its Review
-     * part, the same when only the review changed; "" for other kinds */
+    /* the review marker: the digest of the run and the body without its
+     * Review part, the same when only the review changed; a markdown body
+     * carries it ("<!-- sbxview-review:D -->" before the marker), the
+     * others do not (the review file keeps it for Jira and Slack) */
     char review_marker[SBX_DIGEST_HEX];
 };
 

@@ -57,25 +57,22 @@ static bool make_parents(const char *path)
     return true;
 }
 
-bool sbx_review_append(const char *path, const struct sbx_review_op *op, bool make_dirs,
-                       char *err, size_t errsz)
+/* Appends line[0..n) to path with one write(2). */
+static bool append_line(const char *path, const struct sbx_buf *line, bool make_dirs, char *err,
+                        size_t errsz)
 {
-    struct sbx_buf line = SBX_BUF_INIT;
-    sbx_review_op_line(op, &line);
     if (make_dirs && !make_parents(path)) {
         snprintf(err, errsz, "%s: cannot make its folder: %s", path, strerror(errno));
-        sbx_buf_free(&line);
         return false;
     }
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(err, errsz, "%s: %s", path, strerror(errno));
-        sbx_buf_free(&line);
         return false;
     }
-    ssize_t wrote = write(fd, line.p, line.len); /* one write: a whole line or none */
+    ssize_t wrote = write(fd, line->p, line->len); /* one write: a whole line or none */
     int saved = errno;
-    bool ok = wrote == (ssize_t)line.len;
+    bool ok = wrote == (ssize_t)line->len;
     if (close(fd) != 0 && ok) {
         saved = errno;
         ok = false;
@@ -83,6 +80,45 @@ bool sbx_review_append(const char *path, const struct sbx_review_op *op, bool ma
     if (!ok)
         snprintf(err, errsz, "%s: the line was not written whole: %s", path,
                  wrote < 0 || saved ? strerror(saved) : "short write");
+    return ok;
+}
+
+bool sbx_review_append(const char *path, const struct sbx_review_op *op, bool make_dirs,
+                       char *err, size_t errsz)
+{
+    struct sbx_buf line = SBX_BUF_INIT;
+    sbx_review_op_line(op, &line);
+    bool ok = append_line(path, &line, make_dirs, err, errsz);
+    sbx_buf_free(&line);
+    return ok;
+}
+
+void sbx_review_post_line(const struct sbx_review_post *p, struct sbx_buf *out)
+{
+    struct sbx_jsonw w;
+    sbx_jw_init(&w, out, false);
+    sbx_jw_object(&w);
+    sbx_jw_key(&w, SBX_REVIEW_MAGIC);
+    sbx_jw_int(&w, SBX_REVIEW_VERSION);
+    member(&w, "op", SBX_REVIEW_POSTED);
+    char t[SBX_TIME_BUFSZ];
+    member(&w, "at", sbx_time_format(p->at, t));
+    member(&w, "author", p->author ? p->author : "");
+    member(&w, "target", p->target);
+    member(&w, "export", p->exported);
+    member(&w, "body", p->body);
+    member(&w, "comment", p->comment);
+    member(&w, "server", p->server);
+    sbx_jw_end_object(&w);
+    sbx_buf_addc(out, '\n');
+}
+
+bool sbx_review_append_post(const char *path, const struct sbx_review_post *p, bool make_dirs,
+                            char *err, size_t errsz)
+{
+    struct sbx_buf line = SBX_BUF_INIT;
+    sbx_review_post_line(p, &line);
+    bool ok = append_line(path, &line, make_dirs, err, errsz);
     sbx_buf_free(&line);
     return ok;
 }

@@ -24,4 +24,10 @@ void sbx_review_op_line(const struct sbx_review_op *op, struct sbx_buf *out);
 bool sbx_review_append(const char *path, const struct sbx_review_op *op, bool make_dirs,
                        char *err, size_t errsz);
 
+/* A post an export made (model/review.h) as one "posted" line, and
+ * appended as sbx_review_append appends an operation. */
+void sbx_review_post_line(const struct sbx_review_post *p, struct sbx_buf *out);
+bool sbx_review_append_post(const char *path, const struct sbx_review_post *p, bool make_dirs,
+                            char *err, size_t errsz);
+
 #endif

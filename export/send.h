@@ -151,7 +151,24 @@ struct sbx_send_opts {
      * run, another state of its review), that comment is edited instead of
      * posting a new one, on services that can edit (GitHub, GitLab). */
     const char *review_marker;
+    /* optional: the id of the comment this export of the run posted before,
+     * kept in the review file (docs/review-file.md), on a service that
+     * edits by a kept id (Jira): when no comment holds the body's marker,
+     * that comment is edited; when it is gone (404), a new one is posted. */
+    const char *kept_comment;
+    /* with kept_comment: the marker digest of the body that comment was
+     * posted with. It is read first and edited only while it still holds
+     * "sbxview:" + this; a comment rewritten, or another one, is left
+     * alone and a new one posted. */
+    const char *kept_body;
 };
+
+/* A comment's id as kept: 1 to 64 of A-Z a-z 0-9 _ - and a NUL. */
+#define SBX_SEND_ID_MAX 65
+/* The "id" of the comment an answer (json, len) describes, into out: a
+ * positive integer or a string of those characters; false (out "") when
+ * it names none. */
+bool sbx_send_comment_id(const char *json, size_t len, char out[SBX_SEND_ID_MAX]);
 
 enum sbx_send_status {
     SBX_SEND_POSTED,  /* a new comment: url is it (NULL for Slack) */
@@ -167,6 +184,8 @@ struct sbx_send_result {
     char message[600]; /* printable, one line: what happened */
     long http_status;  /* the last status seen, 0 for none */
     int posts;         /* how many POSTs were sent */
+    char comment_id[SBX_SEND_ID_MAX]; /* the id of the comment posted or edited (the answer's "id", or
+                            the kept one), "" when none is known */
 };
 
 /* Sends body to target (see the contract); false unless posted or found. */
@@ -174,6 +193,31 @@ bool sbx_send_post(const struct sbx_target *t, const struct sbx_send_env *env,
                    const char *body, size_t len, const char *digest,
                    const struct sbx_send_opts *opts, struct sbx_send_result *res);
 void sbx_send_result_free(struct sbx_send_result *res);
+
+/* What an export must remember of its post to find it again, when its
+ * service has no comment it can find by the review marker: */
+enum sbx_send_memory {
+    SBX_SEND_FINDS,    /* nothing: the post is found by its marker (GitHub, GitLab) or written */
+    SBX_SEND_EDITS_ID, /* the comment's id, to edit it next time (Jira) */
+    SBX_SEND_REPLACES, /* when and what it posted, for the next message to say it
+                          replaces that one (Slack: a webhook's post is never edited) */
+};
+enum sbx_send_memory sbx_send_memory_of(enum sbx_target_kind kind);
+
+/* The server t's kept comment ids belong to (SBX_SEND_EDITS_ID): the host
+ * of the service's base URL in lower case, ":PORT" when the URL gives one;
+ * never its user info or path. False (out "") when the service keeps no
+ * ids or its URL is unset or has no such host. */
+#define SBX_SEND_SERVER_MAX 256
+bool sbx_send_server(const struct sbx_target *t, const struct sbx_send_env *env,
+                     char out[SBX_SEND_SERVER_MAX]);
+
+/* The GET of the comment whose id was kept (the one the service's
+ * edit_kept would edit); false with a reason in err, also when id is not
+ * one of the service's ids. */
+bool sbx_send_build_kept(const struct sbx_target *t, const struct sbx_send_env *env,
+                         const char *id, struct sbx_send_request *out, char *err,
+                         size_t errsz);
 
 /* The environment variable(s) a 401 points at, e.g. "GITHUB_TOKEN". */
 const char *sbx_send_secret_vars(enum sbx_target_kind kind);

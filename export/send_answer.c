@@ -1,6 +1,7 @@
 /* Reading the services' answers: a listing searched for the marker, the new
  * comment's web URL, an error's own words. All server text is untrusted. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -41,6 +42,14 @@ static bool body_has(json_t *body, const char *tag, const char *digest)
     char *s = json_dumps(body, JSON_COMPACT);
     bool hit = s && sbx_send_has_tagged(s, strlen(s), tag, digest);
     free(s);
+    return hit;
+}
+
+bool sbx_send_comment_holds(const char *json, size_t len, const char *tag, const char *digest)
+{
+    json_t *root = json_loadb(json, len, 0, NULL);
+    bool hit = json_is_object(root) && body_has(json_object_get(root, "body"), tag, digest);
+    json_decref(root);
     return hit;
 }
 
@@ -138,6 +147,24 @@ char *sbx_send_comment_url(const struct sbx_target *t, const struct sbx_send_env
     char *url = json_is_object(root) ? url_of(t, env, root) : NULL;
     json_decref(root);
     return url;
+}
+
+bool sbx_send_comment_id(const char *json, size_t len, char out[SBX_SEND_ID_MAX])
+{
+    out[0] = '\0';
+    json_t *root = json_loadb(json, len, 0, NULL);
+    json_t *id = json_is_object(root) ? json_object_get(root, "id") : NULL;
+    if (json_is_integer(id) && json_integer_value(id) > 0) {
+        snprintf(out, SBX_SEND_ID_MAX, "%lld", (long long)json_integer_value(id));
+    } else if (json_is_string(id)) {
+        const char *s = json_string_value(id);
+        size_t n = json_string_length(id);
+        static const char ok[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
+        if (n && n < SBX_SEND_ID_MAX && strspn(s, ok) == n)
+            memcpy(out, s, n + 1);
+    }
+    json_decref(root);
+    return out[0] != '\0';
 }
 
 #define MSG_MAX 300

@@ -1,18 +1,53 @@
 /* The requests: what every service's has in common (the POST's JSON, the
  * marker and credential checks, the listing's pages) around the service's
  * own part (export/service.h). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
 #include "export/send_internal.h"
 #include "export/service.h"
+#include "model/review.h"
 
 const char *sbx_send_secret_vars(enum sbx_target_kind kind)
 {
     const char *v = sbx_service_of(kind)->secret_vars;
     return v ? v : "the token";
+}
+
+enum sbx_send_memory sbx_send_memory_of(enum sbx_target_kind kind)
+{
+    const struct sbx_service *svc = sbx_service_of(kind);
+    return svc->edit_kept ? SBX_SEND_EDITS_ID : svc->replaces ? SBX_SEND_REPLACES : SBX_SEND_FINDS;
+}
+
+bool sbx_send_server(const struct sbx_target *t, const struct sbx_send_env *env,
+                     char out[SBX_SEND_SERVER_MAX])
+{
+    out[0] = '\0';
+    const struct sbx_service *svc = sbx_service_of(t->kind);
+    const char *url = svc->ids_server ? svc->ids_server(env) : NULL;
+    if (!url || strncasecmp(url, "https://", 8) != 0)
+        return false;
+    const char *p = url + 8;
+    size_t n = strcspn(p, "/?#");
+    for (const char *at; (at = memchr(p, '@', n)) != NULL;) { /* user info: never kept */
+        n -= (size_t)(at + 1 - p);
+        p = at + 1;
+    }
+    if (!n || n > SBX_REVIEW_SERVER_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)tolower((unsigned char)p[i]);
+    out[n] = '\0';
+    if (strspn(out, SBX_REVIEW_SERVER_CHARS) != n) {
+        out[0] = '\0';
+        return false;
+    }
+    return true;
 }
 
 static const char *set_or_null(const char *v) { return v && *v ? v : NULL; }
@@ -162,6 +197,30 @@ bool sbx_send_build(const struct sbx_target *t, const struct sbx_send_env *env,
         sbx_send_request_free(out);
         return false;
     }
+    return true;
+}
+
+bool sbx_send_build_kept(const struct sbx_target *t, const struct sbx_send_env *env,
+                         const char *id, struct sbx_send_request *out, char *err,
+                         size_t errsz)
+{
+    const struct sbx_service *svc = sbx_service_of(t->kind);
+    memset(out, 0, sizeof *out);
+    if (!svc->edit_kept) {
+        sbx_send_errf(err, errsz, "a %s: target keeps no comment ids", svc->name);
+        return false;
+    }
+    struct sbx_buf u = SBX_BUF_INIT;
+    if (!base_request(svc, t, env, out, &u, err, errsz))
+        return false;
+    const char *method;
+    if (!svc->edit_kept(id, &u, &method)) {
+        sbx_buf_free(&u);
+        sbx_send_request_free(out);
+        sbx_send_errf(err, errsz, "the kept id is not one of %s's comment ids", svc->name);
+        return false;
+    }
+    finish(out, &u, "GET");
     return true;
 }
 

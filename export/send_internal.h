@@ -34,6 +34,9 @@ bool sbx_send_find_tagged(const struct sbx_target *t, const struct sbx_send_env 
                           const char *json, size_t len, const char *tag, const char *digest,
                           json_t **found, char **url, unsigned long *count);
 
+/* The comment an answer (json, len) is holds tag + digest in its body. */
+bool sbx_send_comment_holds(const char *json, size_t len, const char *tag, const char *digest);
+
 /* Building a request (export/send_request.c). */
 void sbx_send_errf(char *err, size_t errsz, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -207,6 +207,48 @@ static int look_for_marker(struct ctx *c, const char *digest, char **url, char *
     return look_for_tagged(c, "sbxview:", digest, NULL, url, why, whysz, status);
 }
 
+/* The edit of an earlier comment: post's body sent to url with method.
+ * 1 edited (res filled, url the answer's comment URL, the id from the
+ * answer when it gives one); 0 failed (res says why); -1 the comment is
+ * gone (404: nothing in res). */
+static int send_edit(struct ctx *c, const struct sbx_send_request *post, const char *url,
+                     const char *method, struct sbx_send_result *res)
+{
+    struct sbx_send_request edit = *post;
+    edit.method = (char *)method;
+    edit.url = (char *)url;
+    struct sbx_http_response resp = {0};
+    enum sbx_http_result kind;
+    int64_t asked = 0;
+    char err[512];
+    enum outcome oc = exchange(c, c->http, &edit, &resp, &kind, &asked, err, sizeof err);
+    res->http_status = resp.status;
+    int rc = 0;
+    if (oc == TRANSPORT) {
+        set_msg(c, res, "editing the earlier comment: %s (an edit can be made again: export once more)", err);
+    } else if (oc == RATE_OVER) {
+        set_msg(c, res, "editing the earlier comment: rate limited for %lld s", (long long)(asked / 1000));
+    } else if (resp.status == 404) {
+        rc = -1;
+    } else if (resp.status < 200 || resp.status > 299) {
+        struct sbx_buf m = SBX_BUF_INIT;
+        sbx_send_service_message(&m, resp.body.p, resp.body.len, post);
+        set_msg(c, res, "editing the earlier comment: HTTP %ld%s%s", resp.status, m.len ? ": " : "",
+                m.len ? m.p : "");
+        sbx_buf_free(&m);
+    } else {
+        res->status = SBX_SEND_EDITED;
+        res->url = sbx_send_comment_url(c->t, c->env, resp.body.p, resp.body.len);
+        sbx_send_comment_id(resp.body.p, resp.body.len, res->comment_id);
+        set_msg(c, res, "edited: the comment this export posted before now holds the review as it is");
+        rc = 1;
+    }
+    if (rc == 0)
+        res->status = SBX_SEND_FAILED;
+    sbx_http_response_free(&resp);
+    return rc;
+}
+
 /* The earlier comment of this export (found by its review marker) given the
  * body: true with res filled when it was edited; false with res a failure,
  * or, when *none, no such comment (post as usual). */
@@ -233,45 +275,100 @@ static bool edit_earlier(struct ctx *c, const struct sbx_send_request *post,
     const char *method = NULL;
     bool named = c->svc->edit(comment, &u, &method);
     json_decref(comment);
+    int rc = 0;
     if (!named) {
-        free(url);
-        sbx_buf_free(&u);
         *none = true; /* a comment without an id cannot be edited: post */
-        return false;
+    } else if ((rc = send_edit(c, post, u.p, method, res)) < 0) {
+        set_msg(c, res, "editing the earlier comment: HTTP 404: it is gone (export once more to post it anew)");
+        res->status = SBX_SEND_FAILED;
+    } else if (rc > 0) {
+        free(res->url); /* the listing's URL of it is as good */
+        res->url = url;
+        url = NULL;
     }
-    struct sbx_send_request edit = *post;
-    edit.method = (char *)method;
-    edit.url = u.p;
+    free(url);
+    sbx_buf_free(&u);
+    return rc > 0;
+}
+
+/* What the kept comment (o->kept_comment) holds now, read before it is
+ * edited: 1 still this export's post (its body holds "sbxview:" + the kept
+ * body's marker); 0 not (gone, not an id, rewritten, another one: say
+ * says which); -1 it could not be read (res a failure). */
+static int kept_still_ours(struct ctx *c, struct sbx_send_result *res)
+{
+    struct sbx_send_request q;
+    char err[512];
+    if (!c->o->kept_body) {
+        say(c, "no marker was kept to know the comment by: posting a new one");
+        return 0;
+    }
+    if (!sbx_send_build_kept(c->t, c->env, c->o->kept_comment, &q, err, sizeof err)) {
+        say(c, "%s: posting a new comment", err);
+        return 0;
+    }
     struct sbx_http_response resp = {0};
     enum sbx_http_result kind;
     int64_t asked = 0;
-    char err[512];
-    enum outcome oc = exchange(c, c->http, &edit, &resp, &kind, &asked, err, sizeof err);
+    enum outcome oc = exchange(c, c->http, &q, &resp, &kind, &asked, err, sizeof err);
     res->http_status = resp.status;
-    bool ok = false;
+    int rc = -1;
     if (oc == TRANSPORT) {
-        set_msg(c, res, "editing the earlier comment: %s (an edit can be made again: export once more)", err);
+        set_msg(c, res, "reading the earlier comment: %s: nothing was posted", err);
     } else if (oc == RATE_OVER) {
-        set_msg(c, res, "editing the earlier comment: rate limited for %lld s", (long long)(asked / 1000));
+        set_msg(c, res, "reading the earlier comment: rate limited for %lld s: nothing was posted",
+                (long long)(asked / 1000));
+    } else if (resp.status == 404) {
+        say(c, "the comment this export posted before is gone: posting a new one");
+        rc = 0;
     } else if (resp.status < 200 || resp.status > 299) {
         struct sbx_buf m = SBX_BUF_INIT;
-        sbx_send_service_message(&m, resp.body.p, resp.body.len, post);
-        set_msg(c, res, "editing the earlier comment: HTTP %ld%s%s", resp.status, m.len ? ": " : "",
-                m.len ? m.p : "");
+        sbx_send_service_message(&m, resp.body.p, resp.body.len, &q);
+        set_msg(c, res, "reading the earlier comment: HTTP %ld%s%s: nothing was posted",
+                resp.status, m.len ? ": " : "", m.len ? m.p : "");
         sbx_buf_free(&m);
+    } else if (sbx_send_comment_holds(resp.body.p, resp.body.len, "sbxview:", c->o->kept_body)) {
+        rc = 1;
     } else {
-        res->status = SBX_SEND_EDITED;
-        res->url = url;
-        url = NULL;
-        set_msg(c, res, "edited: the comment this export posted before now holds the review as it is");
-        ok = true;
+        say(c, "the comment kept by its id no longer holds this export's marker (rewritten, or "
+               "not the one posted): left alone, posting a new one");
+        rc = 0;
     }
-    if (!ok)
+    if (rc < 0)
         res->status = SBX_SEND_FAILED;
-    free(url);
     sbx_http_response_free(&resp);
+    sbx_send_request_free(&q);
+    return rc;
+}
+
+/* The comment whose id the review file kept (o->kept_comment) given the
+ * body, once it is known to be still this export's: true when edited;
+ * false with res a failure, or, when *gone, there is no such comment of
+ * this export any more (post a new one). */
+static bool edit_kept(struct ctx *c, const struct sbx_send_request *post,
+                      struct sbx_send_result *res, bool *gone)
+{
+    *gone = false;
+    int ours = kept_still_ours(c, res);
+    if (ours <= 0) {
+        *gone = ours == 0;
+        return false;
+    }
+    struct sbx_buf u = SBX_BUF_INIT;
+    sbx_buf_adds(&u, post->url);
+    const char *method = NULL;
+    int rc = -1;
+    if (c->svc->edit_kept(c->o->kept_comment, &u, &method))
+        rc = send_edit(c, post, u.p, method, res);
     sbx_buf_free(&u);
-    return ok;
+    if (rc < 0) {
+        say(c, "the comment this export posted before is gone: posting a new one");
+        *gone = true; /* deleted since it was read: a new one */
+        return false;
+    }
+    if (rc > 0 && !res->comment_id[0])
+        snprintf(res->comment_id, sizeof res->comment_id, "%s", c->o->kept_comment);
+    return rc > 0;
 }
 
 static const char *transport_word(enum sbx_http_result k)
@@ -321,6 +418,12 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
             bool none;
             bool edited = edit_earlier(c, post, res, &none);
             if (!none)
+                return edited;
+        }
+        if (c->o->kept_comment && c->o->kept_comment[0] && c->svc->edit_kept) {
+            bool gone;
+            bool edited = edit_kept(c, post, res, &gone);
+            if (!gone)
                 return edited;
         }
     }
@@ -398,6 +501,7 @@ static bool run(struct ctx *c, const struct sbx_send_request *post, const char *
         if (st >= 200 && st <= 299) {
             res->status = SBX_SEND_POSTED;
             res->url = sbx_send_comment_url(c->t, c->env, resp.body.p, resp.body.len);
+            sbx_send_comment_id(resp.body.p, resp.body.len, res->comment_id);
             set_msg(c, res, "posted");
             sbx_http_response_free(&resp);
             return true;

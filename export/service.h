@@ -98,6 +98,18 @@ struct sbx_service {
      * gave), and *method the verb that replaces its body. False when c
      * names no id. NULL: comments are never edited. */
     bool (*edit)(const json_t *c, struct sbx_buf *url, const char **method);
+    /* Optional: editing the comment whose id an earlier export kept (the
+     * review file's "posted" line: hostile). url holds the POST's URL: it
+     * becomes that comment's, *method the verb. False when id is not one
+     * of the service's ids. NULL: posts are not kept by id. */
+    bool (*edit_kept)(const char *id, struct sbx_buf *url, const char **method);
+    /* With edit_kept: the base URL from env whose server the ids are of (a
+     * service run on many servers: Jira's JIRA_URL). A post keeps its host,
+     * so an id is never used on another server. */
+    const char *(*ids_server)(const struct sbx_send_env *env);
+    /* A post can never be edited, so the next export of the run says which
+     * one it replaces (Slack); its time and body digest are kept. */
+    bool replaces;
 };
 
 #define SBX_SERVICE_DECLARE(kind, name) extern const struct sbx_service sbx_service_##name;

@@ -65,6 +65,70 @@ static char *dup_or_null(const char *s)
     return s ? sbx_xstrndup(s, strlen(s)) : NULL;
 }
 
+#define ID_CHARS "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-"
+
+static bool hex64(const char *s)
+{
+    return s && strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+/* A target as sbxview writes one: printable ASCII, no space, a ':' after
+ * the service's name. */
+static bool target_valid(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (!n || n > 300 || !memchr(s, ':', n) || s[0] == ':')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] <= ' ' || s[i] > '~')
+            return false;
+    return true;
+}
+
+/* A "posted" line (what an export posted, model/review.h) into r->posts. */
+static bool read_post(struct sbx_review *r, json_t *o, uint32_t file, uint32_t line_no,
+                      int64_t when, const char *author, char *why, size_t whysz)
+{
+    bool bad = false;
+    const char *target = str_member(o, "target", &bad), *exported = str_member(o, "export", &bad),
+               *body = str_member(o, "body", &bad), *comment = str_member(o, "comment", &bad),
+               *server = str_member(o, "server", &bad);
+    if (bad) {
+        snprintf(why, whysz, "a member is not a string (or holds a NUL)");
+        return false;
+    }
+    if (!target_valid(target)) {
+        snprintf(why, whysz, "\"target\" is not an export target (SERVICE:...)");
+        return false;
+    }
+    if (!hex64(exported) || !hex64(body)) {
+        snprintf(why, whysz, "\"export\" and \"body\" are not 64 hex digits each");
+        return false;
+    }
+    if (comment && (!comment[0] || strlen(comment) > 64 ||
+                    strspn(comment, ID_CHARS) !=
+                        strlen(comment))) {
+        snprintf(why, whysz, "\"comment\" is not 1 to 64 of A-Z a-z 0-9 _ -");
+        return false;
+    }
+    if (server && (!server[0] || strlen(server) > SBX_REVIEW_SERVER_MAX ||
+                   strspn(server, SBX_REVIEW_SERVER_CHARS) != strlen(server))) {
+        snprintf(why, whysz, "\"server\" is not a host in lower case (1 to 255 of a-z 0-9 . - : [ ])");
+        return false;
+    }
+    struct sbx_review_post *p = sbx_review_push_post(r);
+    p->target = dup_or_null(target);
+    p->server = dup_or_null(server);
+    p->exported = dup_or_null(exported);
+    p->body = dup_or_null(body);
+    p->comment = dup_or_null(comment);
+    p->author = dup_or_null(author);
+    p->at = when;
+    p->file = file;
+    p->line = line_no;
+    return true;
+}
+
 /* One line to an operation; false with the reason. */
 static bool read_line(struct sbx_review *r, uint32_t file, uint32_t line_no, const char *s,
                       size_t n, char *why, size_t whysz)
@@ -110,8 +174,9 @@ static bool read_line(struct sbx_review *r, uint32_t file, uint32_t line_no, con
     }
     enum sbx_review_op_kind kind =
         opname ? sbx_review_op_by_name(opname, strlen(opname)) : SBX_REVIEW_OP_COUNT;
-    if (kind == SBX_REVIEW_OP_COUNT) {
-        snprintf(why, whysz, opname ? "unknown \"op\" (mark, unmark, note, tag, untag, triage, verdict)"
+    bool posted = opname && strcmp(opname, SBX_REVIEW_POSTED) == 0;
+    if (kind == SBX_REVIEW_OP_COUNT && !posted) {
+        snprintf(why, whysz, opname ? "unknown \"op\" (mark, unmark, note, tag, untag, triage, verdict, posted)"
                                     : "no \"op\"");
         goto done;
     }
@@ -123,6 +188,10 @@ static bool read_line(struct sbx_review *r, uint32_t file, uint32_t line_no, con
     }
     if (!author) {
         snprintf(why, whysz, "no \"author\"");
+        goto done;
+    }
+    if (posted) {
+        ok = read_post(r, o, file, line_no, when, author, why, whysz);
         goto done;
     }
     const char *needs = sbx_review_op_needs(kind);

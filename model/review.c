@@ -106,6 +106,16 @@ void sbx_review_free(struct sbx_review *r)
         free(o->author);
     }
     free(r->ops);
+    for (size_t i = 0; i < r->nposts; i++) {
+        struct sbx_review_post *p = &r->posts[i];
+        free(p->target);
+        free(p->exported);
+        free(p->body);
+        free(p->comment);
+        free(p->server);
+        free(p->author);
+    }
+    free(r->posts);
     for (size_t i = 0; i < r->nfiles; i++)
         free(r->files[i]);
     free(r->files);
@@ -128,6 +138,36 @@ struct sbx_review_op *sbx_review_push(struct sbx_review *r)
     struct sbx_review_op *o = &r->ops[r->nops++];
     memset(o, 0, sizeof *o);
     return o;
+}
+
+struct sbx_review_post *sbx_review_push_post(struct sbx_review *r)
+{
+    SBX_GROW(r->posts, r->nposts, r->capposts);
+    struct sbx_review_post *p = &r->posts[r->nposts++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+static bool same_server(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+const struct sbx_review_post *sbx_review_last_post(const struct sbx_review *r,
+                                                   const char *target, const char *server,
+                                                   const char *exported)
+{
+    const struct sbx_review_post *best = NULL;
+    for (size_t i = 0; i < r->nposts; i++) {
+        const struct sbx_review_post *p = &r->posts[i];
+        if (strcmp(p->target, target) != 0 || strcmp(p->exported, exported) != 0 ||
+            !same_server(p->server, server))
+            continue;
+        /* the files and their lines are in order: a tie on time goes to the later */
+        if (!best || p->at >= best->at)
+            best = p;
+    }
+    return best;
 }
 
 void sbx_review_problem(struct sbx_review *r, uint32_t file, uint32_t line, const char *reason)

@@ -24,6 +24,9 @@
  * review file from a log whatever it is called. */
 #define SBX_REVIEW_MAGIC "sbxview_review"
 enum { SBX_REVIEW_VERSION = 1 };
+/* The "op" of a line recording what an export posted (struct sbx_review_post). */
+#define SBX_REVIEW_POSTED "posted"
+
 
 /* The operations: X(OP, name, needs) — needs says what the line must give:
  * I an item id, T text (a note), G a tag, S a state and a reason. */
@@ -79,9 +82,33 @@ struct sbx_review_problem {
     char *reason; /* ASCII, quotes no input */
 };
 
+/* A comment an export posted to a service that keeps no marker it can
+ * find again (an "op": "posted" line, docs/review-file.md): not a review
+ * operation, so it is in no state, history or summary; the next export of
+ * the same run edits that comment (Jira) or says which message it replaces
+ * (Slack). */
+/* What a post's "server" may hold: 1 to SBX_REVIEW_SERVER_MAX of these
+ * (a host in lower case, an IPv6 one in brackets, a port after ':'). */
+#define SBX_REVIEW_SERVER_CHARS "abcdefghijklmnopqrstuvwxyz0123456789.-:[]"
+#define SBX_REVIEW_SERVER_MAX 255
+
+struct sbx_review_post {
+    char *target;  /* the --to target as sbxview writes it: "jira:KEY-123", "slack:" */
+    char *exported; /* the export's digest without its Review part (64 hex digits) */
+    char *body;    /* the marker digest of the body posted (64 hex digits) */
+    char *comment; /* the service's id of the comment, or NULL (a webhook gives none) */
+    char *server;  /* the server the id belongs to: its base URL's host[:port], lower
+                      case; NULL for a service with one server (Slack) */
+    char *author;  /* never NULL */
+    int64_t at;    /* UTC ns */
+    uint32_t file, line;
+};
+
 struct sbx_review {
     struct sbx_review_op *ops; /* in file order, then line order */
     size_t nops, capops;
+    struct sbx_review_post *posts; /* in file order, then line order */
+    size_t nposts, capposts;
     char **files;              /* the files read, in order */
     size_t nfiles;
     struct sbx_review_problem *problems;
@@ -96,6 +123,13 @@ uint32_t sbx_review_add_file(struct sbx_review *r, const char *name);
  * malloc'd copies). */
 struct sbx_review_op *sbx_review_push(struct sbx_review *r);
 void sbx_review_problem(struct sbx_review *r, uint32_t file, uint32_t line, const char *reason);
+/* A new zeroed post at the end (its strings the review's to fill). */
+struct sbx_review_post *sbx_review_push_post(struct sbx_review *r);
+/* The latest post (by time, then file, then line) to target on server
+ * (NULL: a post that names none) of the export exported, or NULL. */
+const struct sbx_review_post *sbx_review_last_post(const struct sbx_review *r,
+                                                   const char *target, const char *server,
+                                                   const char *exported);
 
 /* What the operations add up to: the last word on each item, by time, then
  * file order, then line. */

@@ -99,6 +99,11 @@ struct sbx_query_job {
     _Atomic bool cancel;
     int threads;
     _Atomic size_t too_complex;
+    /* the work, when count_work is set: events whose match began, counted
+     * as each begins (so a test sees how many began after it cancelled;
+     * left off, the run pays nothing for it) */
+    bool count_work;
+    _Atomic size_t begun;
 };
 
 /* The positions (indices into tl->order) of the events that match, in the

@@ -33,6 +33,7 @@ static void *worker(void *arg)
     struct sbx_query_scratch *sc = sbx_query_scratch_new();
     _Atomic bool never = false;
     _Atomic bool *cancel = r->job ? &r->job->cancel : &never;
+    _Atomic size_t *begun = r->job && r->job->count_work ? &r->job->begun : NULL;
     while (!atomic_load_explicit(&r->stopped, memory_order_relaxed)) {
         size_t from = atomic_fetch_add_explicit(&r->next, CHUNK, memory_order_relaxed);
         if (from >= r->n)
@@ -44,6 +45,8 @@ static void *worker(void *arg)
                 atomic_store(&r->stopped, true);
                 break;
             }
+            if (begun)
+                atomic_fetch_add_explicit(begun, 1, memory_order_relaxed);
             size_t pos = r->subset ? r->subset[i] : i;
             if (pos < r->tl->n)
                 r->hit[i] = sbx_query_match(r->q, r->tl, r->tl->order[pos], sc);
@@ -80,6 +83,7 @@ size_t sbx_query_run(const struct sbx_query *q, const struct sbx_timeline *tl,
         atomic_store(&job->done, 0);
         atomic_store(&job->total, n);
         atomic_store(&job->too_complex, 0);
+        atomic_store(&job->begun, 0);
         if (atomic_load(&job->cancel))
             return SIZE_MAX;
     }

@@ -47,6 +47,7 @@ void sbx_san_begin(struct sbx_sanitizer *z, const char *s, size_t n, unsigned fl
     z->base = false;
     z->vs_ok = false;
     z->hidden = false;
+    z->steps = 0;
 }
 
 bool sbx_san_hidden(const struct sbx_sanitizer *z)
@@ -193,6 +194,7 @@ static bool escape_sequence(struct sbx_sanitizer *z, struct sbx_seg *seg)
         return finish_escape(z, seg, &e, 1);
     }
 
+    z->steps += end - i;
     if (ascii)
         put(&e, "<ESC", 4, 4);
     else
@@ -234,6 +236,7 @@ static bool dropped_marks(struct sbx_sanitizer *z, struct sbx_seg *seg)
         count++;
         i += len;
     }
+    z->steps += i - z->i;
     struct esc e = {z->esc, 0, 0};
     put(&e, "<+", 2, 2);
     put_uint(&e, count);
@@ -294,6 +297,7 @@ static size_t text_run(struct sbx_sanitizer *z, int *width)
         i += len;
     }
     *width = w;
+    z->steps += i - z->i;
     return i - z->i;
 }
 
@@ -301,6 +305,7 @@ bool sbx_san_next(struct sbx_sanitizer *z, struct sbx_seg *seg)
 {
     if (z->i >= z->n)
         return false;
+    z->steps++;
     const unsigned char *s = z->s;
     bool ascii = z->flags & SBX_SAN_ASCII;
     int width;
@@ -446,7 +451,8 @@ static void set_len(struct sbx_buf *b, size_t len)
         b->p[len] = '\0';
 }
 
-bool sbx_sanitize(struct sbx_buf *out, const char *s, size_t n, unsigned flags, int max_cols)
+static bool sanitize(struct sbx_buf *out, const char *s, size_t n, unsigned flags, int max_cols,
+                     size_t *steps)
 {
     struct sbx_sanitizer z;
     struct sbx_seg seg;
@@ -505,7 +511,24 @@ bool sbx_sanitize(struct sbx_buf *out, const char *s, size_t n, unsigned flags, 
             if (linew <= room)
                 cut_pos = out->len;
             i += len;
+            z.steps += len;
         }
     }
+    *steps = z.steps;
     return z.hidden;
+}
+
+bool sbx_sanitize(struct sbx_buf *out, const char *s, size_t n, unsigned flags, int max_cols)
+{
+    size_t steps;
+    return sanitize(out, s, n, flags, max_cols, &steps);
+}
+
+size_t sbx_sanitize_work(const char *s, size_t n, unsigned flags, int max_cols)
+{
+    struct sbx_buf out = SBX_BUF_INIT;
+    size_t steps;
+    sanitize(&out, s, n, flags, max_cols, &steps);
+    sbx_buf_free(&out);
+    return steps;
 }

@@ -85,6 +85,7 @@ struct sbx_sanitizer {
     bool base;       /* the last thing drawn can carry marks */
     bool vs_ok;      /* a variation selector may follow */
     bool hidden;
+    size_t steps;    /* bytes the loops looked at (sbx_sanitize_work) */
     char esc[SBX_SAN_ESCBUF];
 };
 
@@ -103,6 +104,11 @@ bool sbx_san_hidden(const struct sbx_sanitizer *z);
  * max_cols >= 3 to show) as the last column when cut. Returns true if hidden
  * text was found anywhere in s, even past a cut. */
 bool sbx_sanitize(struct sbx_buf *out, const char *s, size_t n, unsigned flags, int max_cols);
+
+/* The work sbx_sanitize does on s: the bytes its loops looked at, a step
+ * each (segments, escapes, marks, the cut). It grows linearly with n
+ * whatever s holds; the tests check that instead of timing. */
+size_t sbx_sanitize_work(const char *s, size_t n, unsigned flags, int max_cols);
 
 /* Display width of already-sanitised UTF-8 (wcwidth per code point; LF 0;
  * an invalid byte or a code point wcwidth rejects counts 1). */

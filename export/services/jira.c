@@ -114,6 +114,20 @@ static json_t *comments(json_t *root, unsigned long *count)
     return json_object_get(root, "comments");
 }
 
+/* #api-rest-api-3-issue-issueidorkey-comment-id-put (v2: the same path):
+ * PUT .../issue/KEY/comment/ID; Jira's ids are strings of digits. */
+static bool edit_kept(const char *id, struct sbx_buf *u, const char **method)
+{
+    size_t n = strlen(id);
+    if (!n || n > 20 || strspn(id, "0123456789") != n)
+        return false;
+    sbx_buf_addf(u, "/%s", id);
+    *method = "PUT";
+    return true;
+}
+
+static const char *ids_server(const struct sbx_send_env *env) { return env->jira_url; }
+
 const struct sbx_service sbx_service_jira = {
     .name = "jira",
     .form = "jira:KEY-123",
@@ -133,4 +147,6 @@ const struct sbx_service sbx_service_jira = {
     .comment_url = comment_url,
     .list_page = list_page,
     .comments = comments,
+    .edit_kept = edit_kept,
+    .ids_server = ids_server,
 };

@@ -73,6 +73,7 @@ const struct sbx_service sbx_service_slack = {
         {.var = "SLACK_WEBHOOK_URL", .field = offsetof(struct sbx_send_env, slack_webhook_url),
          .secret = true, .placeholder = "https://<SLACK_WEBHOOK_URL unset>"},
     },
+    .replaces = true,
     .unlisted = "a Slack webhook's messages cannot be listed, so it is not sent again (look in "
                 "the channel)",
 };

@@ -1,11 +1,12 @@
 /* Arbitrary bytes as a review file (importers/review.h). Oracle: every
  * operation read, written back as a line (export/review_write.h) and read
- * again, gives the same operation and the same line; every line is either
- * an operation or a problem (never both, never neither unless blank); the
- * merged state is made without fault from both readings; and the review
- * view's document (render/views/review_doc.c) drawn from it holds only
- * cells safe to send to a terminal (tests/unit/cellcheck.h), with every
- * line that leads to an event an orphan here (the run has no events). */
+ * again, gives the same operation and the same line (an export's "posted"
+ * line the same post, which the lookup finds); every line is either an
+ * operation, a post or a problem (never both, never neither unless blank);
+ * the merged state is made without fault from both readings; and the
+ * review view's document (render/views/review_doc.c) drawn from it holds
+ * only cells safe to send to a terminal (tests/unit/cellcheck.h), with
+ * every line that leads to an event an orphan here (the run has no events). */
 #include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,14 +71,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sbx_buf lines = SBX_BUF_INIT;
     for (size_t i = 0; i < a.nops; i++)
         sbx_review_op_line(&a.ops[i], &lines);
+    for (size_t i = 0; i < a.nposts; i++)
+        sbx_review_post_line(&a.posts[i], &lines);
     for (size_t i = 0; i < a.nops; i++)
         for (size_t k = 0; k < a.nproblems; k++)
             if (a.problems[k].line == a.ops[i].line)
                 abort();
+    for (size_t i = 0; i < a.nposts; i++)
+        for (size_t k = 0; k < a.nproblems; k++)
+            if (a.problems[k].line == a.posts[i].line)
+                abort();
     struct sbx_review b;
     sbx_review_init(&b);
     sbx_review_read_bytes(&b, sbx_review_add_file(&b, "again"), lines.p ? lines.p : "", lines.len);
-    if (b.nops != a.nops || b.nproblems)
+    if (b.nops != a.nops || b.nposts != a.nposts || b.nproblems)
         abort();
     struct sbx_buf again = SBX_BUF_INIT;
     for (size_t i = 0; i < b.nops; i++) {
@@ -87,6 +94,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             !same(x->author, y->author) || x->at / 1000000 != y->at / 1000000)
             abort();
         sbx_review_op_line(y, &again);
+    }
+    for (size_t i = 0; i < b.nposts; i++) {
+        const struct sbx_review_post *x = &a.posts[i], *y = &b.posts[i];
+        if (!same(x->target, y->target) || !same(x->exported, y->exported) ||
+            !same(x->body, y->body) || !same(x->comment, y->comment) ||
+            !same(x->server, y->server) ||
+            (y->server && (!y->server[0] || strlen(y->server) > SBX_REVIEW_SERVER_MAX ||
+                           strspn(y->server, SBX_REVIEW_SERVER_CHARS) != strlen(y->server))) ||
+            !same(x->author, y->author) || x->at / 1000000 != y->at / 1000000 ||
+            sbx_review_last_post(&b, y->target, y->server, y->exported) == NULL)
+            abort();
+        sbx_review_post_line(y, &again);
     }
     if (again.len != lines.len || (lines.len && memcmp(again.p, lines.p, lines.len) != 0))
         abort();

@@ -13,7 +13,9 @@ that the test puts in the service's base URL:
                             PATCH /repos/O/R/issues/comments/ID (an edit)
   /gitlab  GITLAB_URL       POST|GET /api/v4/projects/GROUP%2FPROJECT/issues/N/notes,
                             PUT .../issues/N/notes/ID (an edit)
-  /jira    JIRA_URL         POST|GET /rest/api/{2,3}/issue/KEY/comment
+  /jira    JIRA_URL         POST|GET /rest/api/{2,3}/issue/KEY/comment,
+                            GET|PUT .../issue/KEY/comment/ID (read one, an edit; 404 when
+                            the issue has no such comment), DELETE .../issue/KEY/comment/ID
   /slack   SLACK_WEBHOOK_URL POST /slack/services/T0/B0/SECRET
 
 Each request is checked as the real service would want it: the method, the
@@ -124,6 +126,22 @@ class State:
                         return c
             return None
 
+    def find(self, service, issue, cid):
+        with self.lock:
+            for c in self.issues.get((service, issue), []):
+                if str(c["id"]) == str(cid):
+                    return dict(c)
+            return None
+
+    def remove(self, service, issue, cid):
+        with self.lock:
+            lst = self.issues.get((service, issue), [])
+            for c in lst:
+                if str(c["id"]) == str(cid):
+                    lst.remove(c)
+                    return True
+            return False
+
     def add(self, service, issue, body):
         lst = self.comments(service, issue)
         with self.lock:
@@ -169,12 +187,23 @@ class Handler(BaseHTTPRequestHandler):
     def do_PATCH(self):
         self.handle_any("PATCH")
 
+    def do_DELETE(self):
+        self.handle_any("DELETE")
+
     def edited(self, svc, issue, cid, body):
         self.header("Content-Type", "application/json")
-        self.need(isinstance(body, dict) and list(body) == ["body"] and
-                  isinstance(body["body"], str), "the request body is {\"body\": string}")
+        self.need(isinstance(body, dict) and list(body) == ["body"],
+                  "the request body is {\"body\": ...}")
+        if svc == "jira" and self.jira_api == "3":
+            self.need(isinstance(body["body"], dict) and body["body"].get("type") == "doc",
+                      "a v3 comment's body is an ADF document")
+        else:
+            self.need(isinstance(body["body"], str), "the request body is {\"body\": string}")
         c = self.st.edit(svc, issue, cid, body["body"])
         if c is None:
+            if svc == "jira":
+                return self.send(404, {"errorMessages": ["Can not find a comment for the id: %s."
+                                                         % cid], "errors": {}})
             return self.send(404, {"message": "Not Found"})
         return self.send(200, c)
 
@@ -245,6 +274,26 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(401, {"message": "401 Unauthorized"})
             issue = "%s/-/issues/%s" % (m.group(1).replace("%2F", "/"), m.group(2))
             return self.service("gitlab", issue, method, q, body)
+        m = re.fullmatch(r"/jira/rest/api/([23])/issue/([A-Z][A-Z0-9_]*-\d+)/comment/(\d+)", path)
+        if m:
+            cred = base64.b64encode(("%s:%s" % (self.st.a.jira_user, tok)).encode()).decode()
+            if self.headers.get("Authorization") != "Basic " + cred:
+                return self.send(401, {"errorMessages": ["You are not authenticated."],
+                                       "errors": {}})
+            self.jira_api = m.group(1)
+            if method == "DELETE":
+                if self.st.remove("jira", m.group(2), m.group(3)):
+                    return self.send(204, "", ctype="text/plain")
+                return self.send(404, {"errorMessages": ["Can not find a comment for the id: %s."
+                                                         % m.group(3)], "errors": {}})
+            if method == "GET":
+                c = self.st.find("jira", m.group(2), m.group(3))
+                if c is None:
+                    return self.send(404, {"errorMessages": ["Can not find a comment for the "
+                                                             "id: %s." % m.group(3)], "errors": {}})
+                return self.send(200, c)
+            self.need(method == "PUT", "a Jira comment is edited with PUT")
+            return self.edited("jira", m.group(2), m.group(3), body)
         m = re.fullmatch(r"/jira/rest/api/([23])/issue/([A-Z][A-Z0-9_]*-\d+)/comment", path)
         if m:
             cred = base64.b64encode(("%s:%s" % (self.st.a.jira_user, tok)).encode()).decode()

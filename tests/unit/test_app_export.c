@@ -219,6 +219,67 @@ static void github_preview(void **state)
     sbx_app_free(&a);
 }
 
+/* The review_place cli/ gives: a review file in the test's folder. */
+static char review_path[128];
+static int place_asked;
+static bool test_place(void *ctx, const struct sbx_timeline *tl, const char *const *inputs,
+                       size_t n, struct sbx_app_review_place *out)
+{
+    (void)ctx;
+    (void)tl;
+    assert_true(n == 1 && strcmp(inputs[0], "runs/42") == 0);
+    place_asked++;
+    memset(out, 0, sizeof *out);
+    out->read[0] = sbx_xstrndup(review_path, strlen(review_path));
+    out->nread = 1;
+    out->write = sbx_xstrndup(review_path, strlen(review_path));
+    out->author = sbx_xstrndup("ann", 3);
+    return true;
+}
+
+/* The preview carries the run's review as the review file holds it when e
+ * is pressed (a note written after the run was opened is in it), as
+ * `sbxview export`'s body does; nothing is written by a preview. */
+static void preview_carries_the_review(void **state)
+{
+    struct run *r = *state;
+    snprintf(review_path, sizeof review_path, "%s/sbxview-review.jsonl", r->dir);
+    settings.github_token = TOKEN;
+    settings.github_api_url = "https://ghe.test/api/v3";
+    static const char *const inputs[] = {"runs/42"};
+    struct sbx_app_opts o = {.threads = 1, .exports = true, .inputs = inputs, .ninputs = 1,
+                             .services = &settings, .review_place = test_place};
+    struct sbx_app a;
+    sbx_app_init(&a, &o, 100, 30);
+    sbx_app_set_data(&a, &r->tl, &r->sum, false);
+    static const char line[] = "{\"sbxview_review\":1,\"op\":\"note\",\"at\":\"2026-06-02T10:00:00Z\","
+                               "\"author\":\"bob\",\"item\":\"0000000000\",\"text\":\"note-from-the-file\"}\n";
+    FILE *f = fopen(review_path, "w");
+    assert_non_null(f);
+    fputs(line, f);
+    fclose(f);
+    place_asked = 0;
+    keys(&a, "egithub:acme/agents#42\n");
+    assert_int_equal(a.view, SBX_VIEW_EXPORT);
+    assert_int_equal(place_asked, 1);
+    char *doc = whole_doc(&a);
+    assert_non_null(strstr(doc, "note-from-the-file"));
+    assert_non_null(strstr(doc, "sbxview-review:")); /* the marker a later export edits by */
+    free(doc);
+    keys(&a, "q");
+    f = fopen(review_path, "r");
+    char back[512] = "";
+    assert_non_null(f);
+    assert_non_null(fgets(back, sizeof back, f));
+    assert_null(fgets(back + strlen(back), (int)(sizeof back - strlen(back)), f));
+    fclose(f);
+    assert_string_equal(back, line); /* a preview writes nothing */
+    unlink(review_path);
+    settings.github_token = NULL;
+    settings.github_api_url = NULL;
+    sbx_app_free(&a);
+}
+
 static void bad_targets(void **state)
 {
     struct run *r = *state;
@@ -263,6 +324,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(file_export),
         cmocka_unit_test(github_preview),
+        cmocka_unit_test(preview_carries_the_review),
         cmocka_unit_test(bad_targets),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

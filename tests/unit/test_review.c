@@ -56,6 +56,115 @@ static const struct {
     {L("mark", ",\"item\":\"ab12cd34ef\",\"to\":\"zz12cd34ef\""), "\"to\" is not"},
 };
 
+/* What an export posted: read into the review's posts, never its operations. */
+#define H64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define P(rest) L("posted", ",\"export\":\"" H64 "\"" rest)
+static const struct {
+    const char *line;
+    const char *problem; /* NULL: read as a post */
+} posts[] = {
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"10042\""), NULL},
+    {P(",\"target\":\"slack:\",\"body\":\"" H64 "\""), NULL},
+    {P(",\"target\":\"github:o/r#1\",\"body\":\"" H64 "\",\"comment\":\"a_b-9\",\"later\":1"), NULL},
+    {P(",\"body\":\"" H64 "\""), "\"target\" is not"},
+    {P(",\"target\":\"jira OPS-1\",\"body\":\"" H64 "\""), "\"target\" is not"},
+    {P(",\"target\":\"nocolon\",\"body\":\"" H64 "\""), "\"target\" is not"},
+    {P(",\"target\":\":x\",\"body\":\"" H64 "\""), "\"target\" is not"},
+    {P(",\"target\":\"jira:\\u001b[2J\",\"body\":\"" H64 "\""), "\"target\" is not"},
+    {P(",\"target\":\"slack:\""), "64 hex digits"},
+    {P(",\"target\":\"slack:\",\"body\":\"" H64 "0\""), "64 hex digits"},
+    {P(",\"target\":\"slack:\",\"body\":\"0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\""), "64 hex digits"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"../1\""), "\"comment\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"\""), "\"comment\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":7"), "not a string"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"jira.example.com\""), NULL},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"[::1]:8443\""), NULL},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"\""), "\"server\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"Jira.Example.com\""), "\"server\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"u:t@jira.example.com\""), "\"server\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"jira.example.com/x\""), "\"server\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":\"a\\u001b[2J\""), "\"server\" is not"},
+    {P(",\"target\":\"jira:OPS-1\",\"body\":\"" H64 "\",\"comment\":\"1\",\"server\":2"), "not a string"},
+    {"{\"sbxview_review\":1,\"op\":\"posted\",\"at\":\"soon\",\"author\":\"a\"}", "\"at\" is not"},
+};
+
+static void posted_lines(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof posts / sizeof *posts; i++) {
+        struct sbx_review r;
+        sbx_review_init(&r);
+        sbx_review_read_bytes(&r, sbx_review_add_file(&r, "f"), posts[i].line, strlen(posts[i].line));
+        if (r.nops)
+            fail_msg("%s: read as a review operation", posts[i].line);
+        if (!posts[i].problem) {
+            if (r.nposts != 1 || r.nproblems)
+                fail_msg("%s: not read (%s)", posts[i].line, r.nproblems ? r.problems[0].reason : "?");
+            /* written back, the same line is read again */
+            struct sbx_buf b = SBX_BUF_INIT;
+            sbx_review_post_line(&r.posts[0], &b);
+            struct sbx_review again;
+            sbx_review_init(&again);
+            sbx_review_read_bytes(&again, sbx_review_add_file(&again, "g"), b.p, b.len);
+            assert_int_equal(again.nposts, 1);
+            const struct sbx_review_post *x = &r.posts[0], *y = &again.posts[0];
+            assert_string_equal(x->target, y->target);
+            assert_string_equal(x->exported, y->exported);
+            assert_string_equal(x->body, y->body);
+            assert_true((!x->comment && !y->comment) || strcmp(x->comment, y->comment) == 0);
+            assert_true((!x->server && !y->server) || strcmp(x->server, y->server) == 0);
+            assert_true(x->at == y->at);
+            sbx_review_free(&again);
+            sbx_buf_free(&b);
+        } else if (r.nposts || r.nproblems != 1 || !strstr(r.problems[0].reason, posts[i].problem)) {
+            fail_msg("%s: wanted the problem '%s', got %s", posts[i].line, posts[i].problem,
+                     r.nproblems ? r.problems[0].reason : "a post");
+        }
+        sbx_review_free(&r);
+    }
+}
+
+/* The last post of an export to a target: by time, a tie to the later
+ * line; another target, another export or another server (a post that
+ * names one is not one that names none, nor one of another) is not it;
+ * posts are in no state or history. */
+static void last_post(void **state)
+{
+    (void)state;
+#define E1 "1111111111111111111111111111111111111111111111111111111111111111"
+#define E2 "2222222222222222222222222222222222222222222222222222222222222222"
+#define SPOST(t, target, e, c, srv) "{\"sbxview_review\":1,\"op\":\"posted\",\"at\":\"2026-06-02T10:00:" t "Z\",\"author\":\"a\",\"target\":\"" target "\",\"export\":\"" e "\",\"body\":\"" H64 "\",\"comment\":\"" c "\",\"server\":\"" srv "\"}\n"
+#define POST(t, target, e, c) "{\"sbxview_review\":1,\"op\":\"posted\",\"at\":\"2026-06-02T10:00:" t "Z\",\"author\":\"a\",\"target\":\"" target "\",\"export\":\"" e "\",\"body\":\"" H64 "\",\"comment\":\"" c "\"}\n"
+    static const char text[] = POST("05", "jira:OPS-1", E1, "5") POST("09", "jira:OPS-1", E1, "9")
+        POST("07", "jira:OPS-1", E1, "7") POST("09", "jira:OPS-1", E1, "9b")
+        POST("10", "jira:OPS-2", E1, "10") POST("11", "jira:OPS-1", E2, "11")
+        SPOST("12", "jira:OPS-1", E1, "12", "jira.a.example") SPOST("13", "jira:OPS-1", E1, "13", "127.0.0.1:8443")
+        SPOST("14", "jira:OPS-4", E1, "14", "[::1]:8443");
+    struct sbx_review r;
+    sbx_review_init(&r);
+    sbx_review_read_bytes(&r, sbx_review_add_file(&r, "f"), text, strlen(text));
+    assert_int_equal(r.nposts, 9);
+    const struct sbx_review_post *p = sbx_review_last_post(&r, "jira:OPS-1", NULL, E1);
+    assert_non_null(p);
+    assert_string_equal(p->comment, "9b");
+    assert_string_equal(sbx_review_last_post(&r, "jira:OPS-2", NULL, E1)->comment, "10");
+    assert_string_equal(sbx_review_last_post(&r, "jira:OPS-1", NULL, E2)->comment, "11");
+    assert_null(sbx_review_last_post(&r, "jira:OPS-3", NULL, E1));
+    assert_null(sbx_review_last_post(&r, "slack:", NULL, E1));
+    /* by server: the later post of another server is not this one's */
+    assert_string_equal(sbx_review_last_post(&r, "jira:OPS-1", "jira.a.example", E1)->comment, "12");
+    assert_string_equal(sbx_review_last_post(&r, "jira:OPS-1", "127.0.0.1:8443", E1)->comment, "13");
+    assert_string_equal(sbx_review_last_post(&r, "jira:OPS-4", "[::1]:8443", E1)->comment, "14");
+    assert_null(sbx_review_last_post(&r, "jira:OPS-1", "jira.b.example", E1));
+    assert_null(sbx_review_last_post(&r, "jira:OPS-1", "127.0.0.1", E1));
+    assert_null(sbx_review_last_post(&r, "jira:OPS-4", NULL, E1));
+    struct sbx_review_state st;
+    sbx_review_state_make(&r, &st);
+    assert_true(sbx_review_state_empty(&st));
+    sbx_review_state_free(&st);
+    sbx_review_free(&r);
+}
+
 static void each_line(void **state)
 {
     (void)state;
@@ -283,7 +392,8 @@ int main(void)
         cmocka_unit_test(each_line),          cmocka_unit_test(two_reviewers),
         cmocka_unit_test(ties_go_to_the_later_file), cmocka_unit_test(written_and_read_back),
         cmocka_unit_test(appends_whole_lines), cmocka_unit_test(loader_leaves_it_out),
-        cmocka_unit_test(clearance),
+        cmocka_unit_test(clearance),          cmocka_unit_test(posted_lines),
+        cmocka_unit_test(last_post),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

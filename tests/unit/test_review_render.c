@@ -1,7 +1,9 @@
 /* A run's review in the summary (text, markdown, JSON) and in every export
  * body kind: the verdict, each triage and each note are there, a note's
  * token is masked everywhere, an id the run lacks is marked orphaned, and
- * without a review nothing is added (JSON: "review": null). */
+ * without a review nothing is added (JSON: "review": null). What the
+ * review file keeps of earlier posts shapes the next export's body and
+ * send, the same for `sbxview export` and the interface (export/posted.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "analyses/summary.h"
 #include "export/body.h"
+#include "export/posted.h"
+#include "export/target.h"
 #include "importers/load.h"
 #include "importers/review.h"
 #include "model/evid.h"
@@ -157,7 +162,8 @@ static void export_bodies(void **state)
 }
 
 /* The review marker: the same when only the review changed, another when
- * the export says more (its output); only markdown bodies carry it. */
+ * the export says more (its output), the same in every kind; only
+ * markdown bodies carry it. */
 static void review_marker(void **state)
 {
     (void)state;
@@ -182,16 +188,152 @@ static void review_marker(void **state)
     assert_string_equal(a.review_marker, b.review_marker);
     assert_string_not_equal(a.marker, b.marker);
     assert_string_not_equal(a.review_marker, c.review_marker);
-    assert_string_equal(s.review_marker, "");
+    /* every kind has it; only markdown carries it */
+    assert_string_equal(s.review_marker, a.review_marker);
+    assert_null(strstr(out.p + out.len - 200, "sbxview-review:"));
+    /* a body that replaces an earlier post (Slack's) names it before the
+     * marker, which does not cover that line: the same review is one marker */
+    static const char old[] = "5a2cb2cf496305a1afcb8c7bf5207f7a2dd0fddf1d1b2e6234a6787c4915e4f2";
+    for (int k = 0; k < 2; k++) {
+        struct sbx_body_opts rep = k ? slack : with;
+        rep.replaces_body = old;
+        rep.replaces_at = INT64_C(1780394412000000000);
+        struct sbx_body_info ri, plain;
+        struct sbx_buf one = SBX_BUF_INIT, two = SBX_BUF_INIT;
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &rep, &one, &ri, err, sizeof err));
+        rep.replaces_body = NULL;
+        assert_true(sbx_export_body(&r->tl, &r->sum, &d, &rep, &two, &plain, err, sizeof err));
+        const char *line = strstr(one.p, "This message replaces the one posted at 2026-06-02T");
+        assert_non_null(line);
+        if (!strstr(line, k ? "(its last line: sbxview:5a2cb2cf4963\\u2026)"
+                            : "(its last line: sbxview:5a2cb2cf4963\xe2\x80\xa6)"))
+            fail_msg("%.200s", line);
+        assert_null(strstr(line, "5a2cb2cf49630")); /* the start of it only */
+        assert_null(strstr(two.p, "This message replaces"));
+        assert_string_equal(ri.marker, plain.marker);
+        assert_string_equal(ri.review_marker, plain.review_marker);
+        assert_true(line < strstr(one.p, ri.marker)); /* before the marker */
+        sbx_buf_free(&one);
+        sbx_buf_free(&two);
+    }
     sbx_buf_free(&out);
     sbx_export_digests_free(&d);
     drop(r);
     drop(none);
 }
 
+/* One "posted" line into r's review. */
+static void add_post(struct run *r, const char *target, const char *exported, const char *body,
+                     const char *rest)
+{
+    char line[1024];
+    snprintf(line, sizeof line,
+             "{\"sbxview_review\":1,\"op\":\"posted\",\"at\":\"2026-06-02T10:05:00Z\","
+             "\"author\":\"ann\",\"target\":\"%s\",\"export\":\"%s\",\"body\":\"%s\"%s}\n",
+             target, exported, body, rest);
+    sbx_review_read_bytes(&r->review, sbx_review_add_file(&r->review, "p.jsonl"), line,
+                          strlen(line));
+}
+
+/* sbx_export_body_kept over what the review keeps: no post, a post of the
+ * same body, a post of an earlier state, --repost, another export, another
+ * Jira server; then what the send is given and what is kept after it. */
+static void kept_posts_shape_the_export(void **state)
+{
+    (void)state;
+    struct run *r = load(true);
+    struct sbx_export_digests d;
+    sbx_export_digests(&r->tl, &d);
+    static const char OLD[] = "5a2cb2cf496305a1afcb8c7bf5207f7a2dd0fddf1d1b2e6234a6787c4915e4f2";
+    static const char OTHER[] = "c17ff8c752384f10fdedcc676f498ff7bf401083b2637ef9ad43d34392e3fdba";
+    struct sbx_target slack, jira;
+    char err[512];
+    assert_true(sbx_target_parse("slack:", &slack, err, sizeof err));
+    assert_true(sbx_target_parse("jira:OPS-3", &jira, err, sizeof err));
+    struct sbx_send_env env = {.jira_url = "https://Jira.Example.com:8443", .jira_api = 3};
+    /* the body as it is now, without any post kept */
+    struct sbx_body_opts bo = {.kind = SBX_BODY_SLACK, .limit = sbx_target_limit(slack.kind),
+                               .review = &r->review, .review_state = &r->st};
+    struct sbx_buf b = SBX_BUF_INIT;
+    struct sbx_body_info now;
+    const struct sbx_review_post *earlier;
+    assert_true(sbx_export_body_kept(&r->tl, &r->sum, &d, &bo, &r->review, &slack, &env, false, &b,
+                                     &now, &earlier, err, sizeof err));
+    assert_null(earlier);
+    assert_null(strstr(b.p, "This message replaces"));
+    struct {
+        const char *what, *exported, *body, *rest;
+        const struct sbx_target *t;
+        bool repost, found, replaces;
+    } cases[] = {
+        {"another export's post", OTHER, OLD, "", &slack, false, false, false},
+        {"the same body posted", now.review_marker, now.marker, "", &slack, false, true, false},
+        {"an earlier state posted", now.review_marker, OLD, "", &slack, false, true, true},
+        {"--repost", now.review_marker, OLD, "", &slack, true, false, false},
+        {"jira on another server", now.review_marker, OLD,
+         ",\"comment\":\"77\",\"server\":\"jira.example.com\"", &jira, false, false, false},
+        {"jira on its server", now.review_marker, OLD,
+         ",\"comment\":\"78\",\"server\":\"jira.example.com:8443\"", &jira, false, true, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char target[64];
+        assert_true(sbx_target_format(cases[i].t, target, sizeof target));
+        add_post(r, target, cases[i].exported, cases[i].body, cases[i].rest);
+        struct sbx_body_opts o = {.kind = sbx_target_body_kind(cases[i].t->kind, 3),
+                                  .limit = sbx_target_limit(cases[i].t->kind),
+                                  .review = &r->review, .review_state = &r->st};
+        struct sbx_buf out = SBX_BUF_INIT;
+        struct sbx_body_info info;
+        assert_true(sbx_export_body_kept(&r->tl, &r->sum, &d, &o, &r->review, cases[i].t, &env,
+                                         cases[i].repost, &out, &info, &earlier, err, sizeof err));
+        if (!earlier != !cases[i].found)
+            fail_msg("%s: %s", cases[i].what, earlier ? "a post found" : "no post found");
+        bool replaces = strstr(out.p, "This message replaces the one posted at 2026-06-02T10:05:00") != NULL;
+        if (replaces != cases[i].replaces)
+            fail_msg("%s: %s", cases[i].what, replaces ? "replaces one" : "replaces none");
+        struct sbx_send_opts so = {0};
+        sbx_export_kept_opts(earlier, &so);
+        if (earlier && cases[i].t == &jira) {
+            assert_string_equal(so.kept_comment, "78");
+            assert_string_equal(so.kept_body, OLD);
+        } else if (!earlier) {
+            assert_null(so.kept_comment);
+            assert_null(so.kept_body);
+        }
+        sbx_buf_free(&out);
+    }
+    /* after the send: a post or an edit is kept (Jira with its server),
+     * a failure is not, and nothing is written for it */
+    char dir[] = "/tmp/sbx-kept-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/review.jsonl", dir);
+    struct sbx_send_result failed = {.status = SBX_SEND_FAILED}, posted = {.status = SBX_SEND_POSTED};
+    snprintf(posted.comment_id, sizeof posted.comment_id, "10042");
+    assert_true(sbx_export_keep_post(path, false, &jira, &env, &now, &failed, "ann", 1, err, sizeof err));
+    assert_int_equal(access(path, F_OK), -1);
+    assert_true(sbx_export_keep_post(path, false, &jira, &env, &now, &posted, "ann", 1, err, sizeof err));
+    struct sbx_review back;
+    sbx_review_init(&back);
+    assert_true(sbx_review_read_file(&back, path, err, sizeof err));
+    assert_int_equal(back.nposts, 1);
+    assert_string_equal(back.posts[0].comment, "10042");
+    assert_string_equal(back.posts[0].server, "jira.example.com:8443");
+    assert_string_equal(back.posts[0].body, now.marker);
+    assert_non_null(sbx_export_earlier(&back, &jira, &env, now.review_marker));
+    sbx_review_free(&back);
+    unlink(path);
+    rmdir(dir);
+    sbx_buf_free(&b);
+    sbx_target_free(&slack);
+    sbx_target_free(&jira);
+    sbx_export_digests_free(&d);
+    drop(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kept_posts_shape_the_export),
         cmocka_unit_test(summary_formats),
         cmocka_unit_test(without_a_review),
         cmocka_unit_test(export_bodies),

@@ -89,12 +89,21 @@ struct cmdlist {
     uint32_t sandbox;
     bool record;
     size_t n, size;               /* commands; leaves of the tree (a power of two) */
-    int64_t *start;               /* ascending */
-    const struct sbx_event **ev;
-    int64_t *tree;                /* 1-based heap of maxima over the ends; 2 * size */
-    int64_t *end;                 /* the ends, ascending (ties: by start) */
-    const struct sbx_event **by_end;
+    const struct sbx_event **ev;  /* by start, ascending */
+    /* 1-based heap of maxima over the ends, its inner nodes (size of them);
+     * leaf size + i is ev[i]'s end, read from the event (node_max) */
+    int64_t *tree;
+    const struct sbx_event **by_end; /* by end, ascending (ties: by start) */
 };
+
+/* The maximum end under a node of l's tree. */
+static int64_t node_max(const struct cmdlist *l, size_t node)
+{
+    if (node < l->size)
+        return l->tree[node];
+    size_t i = node - l->size;
+    return i < l->n ? command_end(l->ev[i]) : INT64_MIN;
+}
 
 struct sbx_cmdindex {
     uint32_t only;
@@ -137,25 +146,17 @@ static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const s
     l->size = 1;
     while (l->size < n)
         l->size *= 2;
-    l->start = sbx_xmalloc(n * sizeof *l->start);
     l->ev = sbx_xmalloc(n * sizeof *l->ev);
-    l->tree = sbx_xmalloc(2 * l->size * sizeof *l->tree);
-    for (size_t i = 0; i < l->size; i++)
-        l->tree[l->size + i] = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        const struct sbx_event *c = tl->order[ents[i].pos];
-        l->ev[i] = c;
-        l->start[i] = c->start;
-        l->tree[l->size + i] = command_end(c);
+    l->tree = sbx_xmalloc(l->size * sizeof *l->tree);
+    for (size_t i = 0; i < n; i++)
+        l->ev[i] = tl->order[ents[i].pos];
+    for (size_t k = l->size; k-- > 1;) {
+        int64_t a = node_max(l, 2 * k), b = node_max(l, 2 * k + 1);
+        l->tree[k] = a > b ? a : b;
     }
-    for (size_t k = l->size; k-- > 1;)
-        l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
-    l->end = sbx_xmalloc(n * sizeof *l->end);
     memcpy(l->by_end, l->ev, n * sizeof *l->by_end);
     qsort(l->by_end, n, sizeof *l->by_end, by_end);
-    for (size_t i = 0; i < n; i++)
-        l->end[i] = command_end(l->by_end[i]);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -193,10 +194,8 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix)
     if (!ix)
         return;
     for (size_t i = 0; i < ix->nlists; i++) {
-        free(ix->lists[i].start);
         free(ix->lists[i].ev);
         free(ix->lists[i].tree);
-        free(ix->lists[i].end);
         free(ix->lists[i].by_end);
     }
     free(ix->lists);
@@ -223,7 +222,7 @@ static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t s
 static size_t rightmost(const struct cmdlist *l, size_t node, size_t lo, size_t hi, size_t qhi,
                         int64_t t)
 {
-    if (lo > qhi || l->tree[node] < t)
+    if (lo > qhi || node_max(l, node) < t)
         return SIZE_MAX;
     if (lo == hi)
         return lo;
@@ -240,7 +239,7 @@ static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
     size_t lo = 0, hi = l->n; /* the first start after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->start[mid] <= t)
+        if (l->ev[mid]->start <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -276,7 +275,7 @@ static const struct sbx_event *ended_in(const struct cmdlist *l, int64_t t, cons
     size_t lo = 0, hi = l->n; /* the first end at or after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->end[mid] < t)
+        if (command_end(l->by_end[mid]) < t)
             lo = mid + 1;
         else
             hi = mid;

@@ -118,27 +118,34 @@ void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_
 /* One thread's share of the digests: events [from, to) of the order. */
 struct share {
     const struct sbx_timeline *tl;
-    uint64_t *key, *rest;
+    uint64_t *key;
     size_t from, to;
 };
+
+/* The digest of the event at position i of tl's order. */
+static void digest_at(struct sbx_sha256 *h, const struct sbx_timeline *tl, size_t i, uint64_t *key,
+                      uint64_t *rest)
+{
+    const struct sbx_event *ev = tl->order[i];
+    const struct sbx_source *src = &tl->sources[ev->source];
+    const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
+    size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+    digest_into(h, src->format, ev->kind, line, len, key, rest);
+}
 
 static void *digest_share(void *arg)
 {
     struct share *w = arg;
     struct sbx_sha256 *h = sbx_sha256_new();
-    for (size_t i = w->from; i < w->to; i++) {
-        const struct sbx_event *ev = w->tl->order[i];
-        const struct sbx_source *src = &w->tl->sources[ev->source];
-        const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-        size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
-        digest_into(h, src->format, ev->kind, line, len, &w->key[i], &w->rest[i]);
-    }
+    uint64_t rest;
+    for (size_t i = w->from; i < w->to; i++)
+        digest_at(h, w->tl, i, &w->key[i], &rest);
     sbx_sha256_free(h);
     return NULL;
 }
 
 /* Every event's digest, on up to 8 threads for a big timeline. */
-static void digest_all(const struct sbx_timeline *tl, uint64_t *key, uint64_t *rest, size_t n)
+static void digest_all(const struct sbx_timeline *tl, uint64_t *key, size_t n)
 {
     enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -153,7 +160,7 @@ static void digest_all(const struct sbx_timeline *tl, uint64_t *key, uint64_t *r
     pthread_t th[MAX_THREADS];
     bool started[MAX_THREADS] = {false};
     for (size_t k = 0; k < t; k++) {
-        w[k] = (struct share){tl, key, rest, n * k / t, n * (k + 1) / t};
+        w[k] = (struct share){tl, key, n * k / t, n * (k + 1) / t};
         started[k] = k > 0 && pthread_create(&th[k], NULL, digest_share, &w[k]) == 0;
         if (k > 0 && !started[k])
             digest_share(&w[k]);
@@ -165,20 +172,18 @@ static void digest_all(const struct sbx_timeline *tl, uint64_t *key, uint64_t *r
 }
 
 struct build {
-    const uint64_t *key, *rest;
+    const uint64_t *key;
     struct sbx_event *const *order;
 };
 
 static struct build sorting; /* qsort has no context: set under the build lock */
 
-/* Positions by (key, rest, position): the digest order, then the timeline's. */
-static int by_digest(const void *pa, const void *pb)
+/* Positions by (key, position). */
+static int by_key(const void *pa, const void *pb)
 {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     if (sorting.key[a] != sorting.key[b])
         return sorting.key[a] < sorting.key[b] ? -1 : 1;
-    if (sorting.rest[a] != sorting.rest[b])
-        return sorting.rest[a] < sorting.rest[b] ? -1 : 1;
     return a < b ? -1 : a > b;
 }
 
@@ -189,6 +194,37 @@ static int by_address(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+/* A position with the digest's next 64 bits, to order ids with one key. */
+struct tie {
+    uint64_t rest;
+    uint32_t pos;
+};
+
+static int by_rest(const void *pa, const void *pb)
+{
+    const struct tie *a = pa, *b = pb;
+    if (a->rest != b->rest)
+        return a->rest < b->rest ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Positions with one key, by (key, position), put in the order of their
+ * whole digest, then of the timeline: the rest of the digest is made again
+ * for these few only, so it is never kept for every event. */
+static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n, struct sbx_sha256 *h)
+{
+    struct tie *t = sbx_xmalloc(n * sizeof *t);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key;
+        t[i].pos = run[i];
+        digest_at(h, tl, run[i], &key, &t[i].rest);
+    }
+    qsort(t, n, sizeof *t, by_rest);
+    for (size_t i = 0; i < n; i++)
+        run[i] = t[i].pos;
+    free(t);
+}
+
 static struct sbx_evids *build(const struct sbx_timeline *tl)
 {
     struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
@@ -196,23 +232,31 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     ids->n = n;
     ids->order = tl->order;
     ids->key = sbx_xmalloc(m * sizeof *ids->key);
-    uint64_t *rest = sbx_xmalloc(m * sizeof *rest);
-    digest_all(tl, ids->key, rest, n);
+    digest_all(tl, ids->key, n);
     /* number the ids that spell alike, in digest then timeline order: that
      * order is also the one by (key, dup) */
     ids->by_id = sbx_xmalloc(m * sizeof *ids->by_id);
     for (size_t i = 0; i < n; i++)
         ids->by_id[i] = (uint32_t)i;
-    sorting = (struct build){ids->key, rest, tl->order};
-    qsort(ids->by_id, n, sizeof *ids->by_id, by_digest);
-    free(rest);
-    sorting.rest = NULL;
+    sorting = (struct build){ids->key, tl->order};
+    qsort(ids->by_id, n, sizeof *ids->by_id, by_key);
     ids->dup = sbx_xcalloc(m, sizeof *ids->dup);
-    for (size_t i = 1; i < n; i++) {
-        uint32_t p = ids->by_id[i], q = ids->by_id[i - 1];
-        if (ids->key[p] == ids->key[q])
-            ids->dup[p] = ids->dup[q] + 1;
+    struct sbx_sha256 *h = NULL;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && ids->key[ids->by_id[j]] == ids->key[ids->by_id[i]])
+            j++;
+        if (j - i > 1) {
+            if (!h)
+                h = sbx_sha256_new();
+            order_ties(tl, ids->by_id + i, j - i, h);
+            for (size_t k = i; k < j; k++)
+                ids->dup[ids->by_id[k]] = (uint32_t)(k - i);
+        }
+        i = j;
     }
+    if (h)
+        sbx_sha256_free(h);
     ids->by_addr = sbx_xmalloc(m * sizeof *ids->by_addr);
     for (size_t i = 0; i < n; i++)
         ids->by_addr[i] = (uint32_t)i;

@@ -90,20 +90,15 @@ struct cmdlist {
     bool record;
     size_t n, size;               /* commands; leaves of the tree (a power of two) */
     const struct sbx_event **ev;  /* by start, ascending */
-    /* 1-based heap of maxima over the ends, its inner nodes (size of them);
-     * leaf size + i is ev[i]'s end, read from the event (node_max) */
+    /* 1-based heap of maxima over the ends, 2 * size: leaf size + k is the
+     * latest end of block k, commands [k * BLOCK, (k + 1) * BLOCK) */
     int64_t *tree;
     const struct sbx_event **by_end; /* by end, ascending (ties: by start) */
 };
 
-/* The maximum end under a node of l's tree. */
-static int64_t node_max(const struct cmdlist *l, size_t node)
-{
-    if (node < l->size)
-        return l->tree[node];
-    size_t i = node - l->size;
-    return i < l->n ? command_end(l->ev[i]) : INT64_MIN;
-}
+/* Commands a leaf of the tree stands for: the tree costs a few bytes a
+ * command, and a query reads at most two blocks' ends from their events. */
+enum { BLOCK = 8 };
 
 struct sbx_cmdindex {
     uint32_t only;
@@ -144,16 +139,20 @@ static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const s
     l->record = ents[0].record;
     l->n = n;
     l->size = 1;
-    while (l->size < n)
+    while (l->size * BLOCK < n)
         l->size *= 2;
     l->ev = sbx_xmalloc(n * sizeof *l->ev);
-    l->tree = sbx_xmalloc(l->size * sizeof *l->tree);
-    for (size_t i = 0; i < n; i++)
+    l->tree = sbx_xmalloc(2 * l->size * sizeof *l->tree);
+    for (size_t k = 0; k < l->size; k++)
+        l->tree[l->size + k] = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
         l->ev[i] = tl->order[ents[i].pos];
-    for (size_t k = l->size; k-- > 1;) {
-        int64_t a = node_max(l, 2 * k), b = node_max(l, 2 * k + 1);
-        l->tree[k] = a > b ? a : b;
+        int64_t *leaf = &l->tree[l->size + i / BLOCK], end = command_end(l->ev[i]);
+        if (end > *leaf)
+            *leaf = end;
     }
+    for (size_t k = l->size; k-- > 1;)
+        l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
     memcpy(l->by_end, l->ev, n * sizeof *l->by_end);
     qsort(l->by_end, n, sizeof *l->by_end, by_end);
@@ -219,16 +218,39 @@ static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t s
 }
 
 /* The last leaf in [lo, min(hi, qhi)] of node's range whose end is >= t, or SIZE_MAX. */
-static size_t rightmost(const struct cmdlist *l, size_t node, size_t lo, size_t hi, size_t qhi,
-                        int64_t t)
+static size_t rightmost_block(const struct cmdlist *l, size_t node, size_t lo, size_t hi,
+                              size_t qhi, int64_t t)
 {
-    if (lo > qhi || node_max(l, node) < t)
+    if (lo > qhi || l->tree[node] < t)
         return SIZE_MAX;
     if (lo == hi)
         return lo;
     size_t mid = lo + (hi - lo) / 2;
-    size_t r = rightmost(l, 2 * node + 1, mid + 1, hi, qhi, t);
-    return r != SIZE_MAX ? r : rightmost(l, 2 * node, lo, mid, qhi, t);
+    size_t r = rightmost_block(l, 2 * node + 1, mid + 1, hi, qhi, t);
+    return r != SIZE_MAX ? r : rightmost_block(l, 2 * node, lo, mid, qhi, t);
+}
+
+/* The last command in [from, to] whose end is >= t, or SIZE_MAX. */
+static size_t last_running(const struct cmdlist *l, size_t from, size_t to, int64_t t)
+{
+    for (size_t i = to + 1; i-- > from;)
+        if (command_end(l->ev[i]) >= t)
+            return i;
+    return SIZE_MAX;
+}
+
+/* The last command in [0, qhi] whose end is >= t, or SIZE_MAX: qhi's own
+ * block read from the events, the blocks before it from the tree. */
+static size_t rightmost(const struct cmdlist *l, size_t qhi, int64_t t)
+{
+    size_t b = qhi / BLOCK;
+    size_t i = last_running(l, b * BLOCK, qhi, t);
+    if (i != SIZE_MAX || b == 0)
+        return i;
+    size_t rb = rightmost_block(l, 1, 0, l->size - 1, b - 1, t);
+    if (rb == SIZE_MAX)
+        return SIZE_MAX;
+    return last_running(l, rb * BLOCK, rb * BLOCK + BLOCK - 1, t);
 }
 
 static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
@@ -246,7 +268,7 @@ static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
     }
     size_t qhi = lo;
     while (qhi-- > 0) {
-        size_t i = rightmost(l, 1, 0, l->size - 1, qhi, t);
+        size_t i = rightmost(l, qhi, t);
         if (i == SIZE_MAX)
             return NULL;
         if (l->ev[i] != e)

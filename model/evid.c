@@ -46,6 +46,26 @@ static void gather_add(struct gather *g, const char *s, size_t n)
     g->n += n;
 }
 
+/* The closing quote of a JSON string whose body starts at i, or n: the
+ * next quote not escaped, found with memchr (a quote is escaped when an odd
+ * run of backslashes, inside the body, is just before it). */
+static size_t string_end(const char *s, size_t i, size_t n)
+{
+    size_t from = i; /* no escape is open here */
+    while (i < n) {
+        const char *q = memchr(s + i, '"', n - i);
+        if (!q)
+            return n;
+        size_t at = (size_t)(q - s), k = at;
+        while (k > from && s[k - 1] == '\\')
+            k--;
+        if ((at - k) % 2 == 0)
+            return at;
+        i = from = at + 1;
+    }
+    return n;
+}
+
 /* The record's bytes as they are hashed, added to h: JSON without the
  * whitespace between tokens (inside strings every byte counts), anything
  * else without a line's trailing CR. */
@@ -58,17 +78,13 @@ static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
         struct gather g;
         g.h = h;
         g.n = 0;
-        bool in_string = false;
         size_t run = i; /* the start of the bytes not yet added */
         for (; i < n; i++) {
             char c = s[i];
-            if (in_string) {
-                if (c == '\\')
-                    i++;
-                else if (c == '"')
-                    in_string = false;
-            } else if (c == '"') {
-                in_string = true;
+            if (c == '"') {
+                i = string_end(s, i + 1, n);
+                if (i == n)
+                    break;
             } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
                 gather_add(&g, s + run, i - run);
                 run = i + 1;

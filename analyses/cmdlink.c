@@ -89,12 +89,16 @@ struct cmdlist {
     uint32_t sandbox;
     bool record;
     size_t n, size;               /* commands; leaves of the tree (a power of two) */
-    int64_t *start;               /* ascending */
-    const struct sbx_event **ev;
-    int64_t *tree;                /* 1-based heap of maxima over the ends; 2 * size */
-    int64_t *end;                 /* the ends, ascending (ties: by start) */
-    const struct sbx_event **by_end;
+    const struct sbx_event **ev;  /* by start, ascending */
+    /* 1-based heap of maxima over the ends, 2 * size: leaf size + k is the
+     * latest end of block k, commands [k * BLOCK, (k + 1) * BLOCK) */
+    int64_t *tree;
+    const struct sbx_event **by_end; /* by end, ascending (ties: by start) */
 };
+
+/* Commands a leaf of the tree stands for: the tree costs a few bytes a
+ * command, and a query reads at most two blocks' ends from their events. */
+enum { BLOCK = 8 };
 
 struct sbx_cmdindex {
     uint32_t only;
@@ -135,27 +139,23 @@ static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const s
     l->record = ents[0].record;
     l->n = n;
     l->size = 1;
-    while (l->size < n)
+    while (l->size * BLOCK < n)
         l->size *= 2;
-    l->start = sbx_xmalloc(n * sizeof *l->start);
     l->ev = sbx_xmalloc(n * sizeof *l->ev);
     l->tree = sbx_xmalloc(2 * l->size * sizeof *l->tree);
-    for (size_t i = 0; i < l->size; i++)
-        l->tree[l->size + i] = INT64_MIN;
+    for (size_t k = 0; k < l->size; k++)
+        l->tree[l->size + k] = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
-        const struct sbx_event *c = tl->order[ents[i].pos];
-        l->ev[i] = c;
-        l->start[i] = c->start;
-        l->tree[l->size + i] = command_end(c);
+        l->ev[i] = tl->order[ents[i].pos];
+        int64_t *leaf = &l->tree[l->size + i / BLOCK], end = command_end(l->ev[i]);
+        if (end > *leaf)
+            *leaf = end;
     }
     for (size_t k = l->size; k-- > 1;)
         l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
-    l->end = sbx_xmalloc(n * sizeof *l->end);
     memcpy(l->by_end, l->ev, n * sizeof *l->by_end);
     qsort(l->by_end, n, sizeof *l->by_end, by_end);
-    for (size_t i = 0; i < n; i++)
-        l->end[i] = command_end(l->by_end[i]);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -193,10 +193,8 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix)
     if (!ix)
         return;
     for (size_t i = 0; i < ix->nlists; i++) {
-        free(ix->lists[i].start);
         free(ix->lists[i].ev);
         free(ix->lists[i].tree);
-        free(ix->lists[i].end);
         free(ix->lists[i].by_end);
     }
     free(ix->lists);
@@ -220,16 +218,39 @@ static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t s
 }
 
 /* The last leaf in [lo, min(hi, qhi)] of node's range whose end is >= t, or SIZE_MAX. */
-static size_t rightmost(const struct cmdlist *l, size_t node, size_t lo, size_t hi, size_t qhi,
-                        int64_t t)
+static size_t rightmost_block(const struct cmdlist *l, size_t node, size_t lo, size_t hi,
+                              size_t qhi, int64_t t)
 {
     if (lo > qhi || l->tree[node] < t)
         return SIZE_MAX;
     if (lo == hi)
         return lo;
     size_t mid = lo + (hi - lo) / 2;
-    size_t r = rightmost(l, 2 * node + 1, mid + 1, hi, qhi, t);
-    return r != SIZE_MAX ? r : rightmost(l, 2 * node, lo, mid, qhi, t);
+    size_t r = rightmost_block(l, 2 * node + 1, mid + 1, hi, qhi, t);
+    return r != SIZE_MAX ? r : rightmost_block(l, 2 * node, lo, mid, qhi, t);
+}
+
+/* The last command in [from, to] whose end is >= t, or SIZE_MAX. */
+static size_t last_running(const struct cmdlist *l, size_t from, size_t to, int64_t t)
+{
+    for (size_t i = to + 1; i-- > from;)
+        if (command_end(l->ev[i]) >= t)
+            return i;
+    return SIZE_MAX;
+}
+
+/* The last command in [0, qhi] whose end is >= t, or SIZE_MAX: qhi's own
+ * block read from the events, the blocks before it from the tree. */
+static size_t rightmost(const struct cmdlist *l, size_t qhi, int64_t t)
+{
+    size_t b = qhi / BLOCK;
+    size_t i = last_running(l, b * BLOCK, qhi, t);
+    if (i != SIZE_MAX || b == 0)
+        return i;
+    size_t rb = rightmost_block(l, 1, 0, l->size - 1, b - 1, t);
+    if (rb == SIZE_MAX)
+        return SIZE_MAX;
+    return last_running(l, rb * BLOCK, rb * BLOCK + BLOCK - 1, t);
 }
 
 static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
@@ -240,14 +261,14 @@ static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
     size_t lo = 0, hi = l->n; /* the first start after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->start[mid] <= t)
+        if (l->ev[mid]->start <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
     size_t qhi = lo;
     while (qhi-- > 0) {
-        size_t i = rightmost(l, 1, 0, l->size - 1, qhi, t);
+        size_t i = rightmost(l, qhi, t);
         if (i == SIZE_MAX)
             return NULL;
         if (l->ev[i] != e)
@@ -276,7 +297,7 @@ static const struct sbx_event *ended_in(const struct cmdlist *l, int64_t t, cons
     size_t lo = 0, hi = l->n; /* the first end at or after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->end[mid] < t)
+        if (command_end(l->by_end[mid]) < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -339,7 +360,7 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
     size_t lo = 0, hi = l->n, started, ended;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->start[mid] <= t)
+        if (l->ev[mid]->start <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -348,7 +369,7 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
     lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->end[mid] < t)
+        if (command_end(l->by_end[mid]) < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -356,6 +377,26 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
     ended = lo;
     size_t n = started - ended;
     return n && holds(l, e) ? n - 1 : n;
+}
+
+/* The first command in [from, to] whose end is >= t, or SIZE_MAX: the
+ * commands of from's block read from their events, the next block that
+ * holds one found in the tree. */
+static size_t first_running(const struct cmdlist *l, size_t from, size_t to, int64_t t)
+{
+    while (from <= to) {
+        size_t b = from / BLOCK, last = b * BLOCK + BLOCK - 1 < to ? b * BLOCK + BLOCK - 1 : to;
+        for (size_t i = from; i <= last; i++)
+            if (command_end(l->ev[i]) >= t)
+                return i;
+        if (last == to)
+            return SIZE_MAX;
+        size_t nb = leftmost(l, 1, 0, l->size - 1, b + 1, to / BLOCK, t);
+        if (nb == SIZE_MAX)
+            return SIZE_MAX;
+        from = nb * BLOCK;
+    }
+    return SIZE_MAX;
 }
 
 size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_event *e,
@@ -376,14 +417,14 @@ size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_even
     size_t lo = 0, hi = l->n; /* past the last start at or before t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->start[mid] <= t)
+        if (l->ev[mid]->start <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
     size_t qhi = lo - 1, k = 0;
-    for (size_t from = 0; k < max && k < n && from <= qhi;) {
-        size_t i = leftmost(l, 1, 0, l->size - 1, from, qhi, t);
+    for (size_t from = 0; k < max && from <= qhi;) {
+        size_t i = first_running(l, from, qhi, t);
         if (i == SIZE_MAX)
             break;
         if (l->ev[i] != e)

@@ -1,6 +1,10 @@
 /* The file changes as a tree (the contract is in analyses/filetree.h): every
  * (path, event) pair is gathered, sorted by root, path and time, and the
- * tree is made in one pass over them with a stack of open directories. */
+ * tree is made in one pass over them with a stack of open directories.
+ * The namings of one path string (one pointer: interned lists name a path
+ * with the same one every time) under one root share an entry, made
+ * relative and sorted once; the pairs then follow their entries' order in
+ * one counting pass, so the work per pair is constant. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +13,7 @@
 struct rec {
     uint32_t root;
     uint32_t rank;        /* the root's place: system roots by name, then the workspace */
+    uint32_t cls;         /* its (rank, rel)'s place among those of every pair */
     size_t rel;           /* offset of the path beneath the root (parts joined by '/') */
     const char *path;     /* as the event gave it */
     size_t order;         /* the event's timeline position */
@@ -25,24 +30,6 @@ static int path_cmp(const char *a, const char *b)
     int x = *a == '/' ? 1 : *a ? (unsigned char)*a + 2 : 0;
     int y = *b == '/' ? 1 : *b ? (unsigned char)*b + 2 : 0;
     return x - y;
-}
-
-struct sort_ctx {
-    const char *names;
-};
-
-static int rec_cmp(const void *x, const void *y, void *ctx)
-{
-    const struct rec *a = x, *b = y;
-    const struct sort_ctx *c = ctx;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    int d = path_cmp(c->names + a->rel, c->names + b->rel);
-    if (d)
-        return d;
-    if (a->order != b->order)
-        return a->order < b->order ? -1 : 1;
-    return (int)a->change - (int)b->change;
 }
 
 /* The path beneath its root, its parts joined by '/', appended to names
@@ -71,6 +58,55 @@ static size_t add_rel(struct sbx_buf *names, const char *path, const char *root)
     }
     sbx_buf_addc(names, '\0');
     return off;
+}
+
+/* One path string under one root, and the pairs that name it. */
+struct entry {
+    const char *path; /* NULL: a files event that changed nothing */
+    uint32_t root, rank;
+    size_t rel;
+};
+
+struct sort_ctx {
+    const char *names;
+    const struct entry *ents;
+};
+
+static int entry_cmp(const void *x, const void *y, void *ctx)
+{
+    const struct sort_ctx *c = ctx;
+    const struct entry *a = &c->ents[*(const uint32_t *)x], *b = &c->ents[*(const uint32_t *)y];
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return path_cmp(c->names + a->rel, c->names + b->rel);
+}
+
+/* The entries by (root, path pointer): open addressing, slots hold an
+ * entry's index + 1 (0: empty); nslots a power of two over twice the pairs. */
+struct entries {
+    struct entry *v;
+    size_t n;
+    uint32_t *slots;
+    size_t nslots;
+};
+
+static uint32_t entry_of(struct entries *es, struct sbx_buf *names, const char *path,
+                         uint32_t root, const char *root_name)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)path ^ ((uint64_t)root << 32 | root)) * 0x9e3779b97f4a7c15ull;
+    size_t i = (size_t)(h >> 20) & (es->nslots - 1);
+    for (; es->slots[i]; i = (i + 1) & (es->nslots - 1)) {
+        const struct entry *e = &es->v[es->slots[i] - 1];
+        if (e->path == path && e->root == root)
+            return es->slots[i] - 1;
+    }
+    struct entry *e = &es->v[es->n];
+    e->path = path;
+    e->root = root;
+    e->rank = 0;
+    e->rel = add_rel(names, path ? path : "", path ? root_name : NULL);
+    es->slots[i] = (uint32_t)++es->n;
+    return (uint32_t)(es->n - 1);
 }
 
 static uint32_t rank_of(uint32_t root, const uint32_t *roots, size_t nroots)
@@ -172,8 +208,21 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
     struct builder b = {.t = t, .names = SBX_BUF_INIT};
     uint32_t *roots = NULL;
     size_t nroots = 0, rcap = 0;
-    struct rec *recs = NULL;
-    size_t nrecs = 0, cap = 0;
+    size_t nrecs = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (e->kind != SBX_EV_FILES || !e->u.files)
+            continue;
+        const struct sbx_files *f = e->u.files;
+        size_t k = (size_t)f->n[SBX_ADDED] + f->n[SBX_CHANGED] + f->n[SBX_REMOVED];
+        nrecs += k ? k : 1;
+    }
+    struct rec *recs = sbx_xmalloc((nrecs ? nrecs : 1) * sizeof *recs);
+    struct entries es = {.v = sbx_xmalloc((nrecs ? nrecs : 1) * sizeof *es.v), .nslots = 1};
+    while (es.nslots < 2 * nrecs)
+        es.nslots *= 2;
+    es.slots = sbx_xcalloc(es.nslots, sizeof *es.slots);
+    size_t nr = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
         if (e->kind != SBX_EV_FILES || !e->u.files)
@@ -183,27 +232,59 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
             SBX_GROW(roots, nroots, rcap);
             roots[nroots++] = f->root;
         }
+        const char *root_name = f->root ? sbx_str(tl, f->root) : NULL;
         if (!f->n[SBX_ADDED] && !f->n[SBX_CHANGED] && !f->n[SBX_REMOVED]) {
-            SBX_GROW(recs, nrecs, cap);
-            recs[nrecs++] = (struct rec){.root = f->root, .rel = add_rel(&b.names, "", NULL),
-                                         .path = "", .order = i, .event = e, .none = true};
+            uint32_t u = entry_of(&es, &b.names, NULL, f->root, root_name);
+            recs[nr++] = (struct rec){.root = f->root, .cls = u, .rel = es.v[u].rel, .path = "",
+                                      .order = i, .event = e, .none = true};
         }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t k = 0; k < f->n[c]; k++) {
-                SBX_GROW(recs, nrecs, cap);
-                recs[nrecs++] = (struct rec){
-                    .root = f->root,
-                    .rel = add_rel(&b.names, f->paths[c][k], f->root ? sbx_str(tl, f->root) : NULL),
-                    .path = f->paths[c][k], .order = i, .event = e, .change = (uint8_t)c};
+                uint32_t u = entry_of(&es, &b.names, f->paths[c][k], f->root, root_name);
+                recs[nr++] = (struct rec){.root = f->root, .cls = u, .rel = es.v[u].rel,
+                                          .path = f->paths[c][k], .order = i, .event = e,
+                                          .change = (uint8_t)c};
             }
     }
+    free(es.slots);
     if (nroots)
         qsort_r(roots, nroots, sizeof *roots, root_cmp, (void *)tl);
+    for (size_t u = 0; u < es.n; u++)
+        es.v[u].rank = es.v[u].root ? rank_of(es.v[u].root, roots, nroots) : (uint32_t)nroots;
+    /* the entries sorted; entries that sort alike (one path spelt two ways,
+     * "./a" and "a") share a class, numbered in that order */
+    uint32_t *by = sbx_xmalloc((es.n ? es.n : 1) * sizeof *by);
+    for (size_t u = 0; u < es.n; u++)
+        by[u] = (uint32_t)u;
+    struct sort_ctx sc = {b.names.p, es.v};
+    if (es.n)
+        qsort_r(by, es.n, sizeof *by, entry_cmp, &sc);
+    uint32_t *cls = sbx_xmalloc((es.n ? es.n : 1) * sizeof *cls);
+    size_t *count = sbx_xcalloc(es.n + 1, sizeof *count);
+    uint32_t ncls = 0;
+    for (size_t k = 0; k < es.n; k++) {
+        if (k && entry_cmp(&by[k - 1], &by[k], &sc) != 0)
+            ncls++;
+        cls[by[k]] = ncls;
+    }
+    free(by);
+    /* the pairs in class order, each class's in the order gathered: the
+     * timeline's, then added, changed, removed, as their lists give them */
+    for (size_t i = 0; i < nrecs; i++) {
+        recs[i].rank = es.v[recs[i].cls].rank;
+        recs[i].cls = cls[recs[i].cls];
+        count[recs[i].cls + 1]++;
+    }
+    for (size_t c = 1; c <= es.n; c++)
+        count[c] += count[c - 1];
+    struct rec *sorted = sbx_xmalloc((nrecs ? nrecs : 1) * sizeof *sorted);
     for (size_t i = 0; i < nrecs; i++)
-        recs[i].rank = recs[i].root ? rank_of(recs[i].root, roots, nroots) : (uint32_t)nroots;
-    struct sort_ctx sc = {b.names.p};
-    if (nrecs)
-        qsort_r(recs, nrecs, sizeof *recs, rec_cmp, &sc);
+        sorted[count[recs[i].cls]++] = recs[i];
+    free(recs);
+    recs = sorted;
+    free(count);
+    free(cls);
+    free(es.v);
     t->changes = sbx_xmalloc((nrecs ? nrecs : 1) * sizeof *t->changes);
 
     for (size_t i = 0; i < nrecs;) {
@@ -214,8 +295,7 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
             new_node(&b, off, off, recs[i].root, recs[i].root != 0);
         }
         size_t j = i + 1;
-        while (j < nrecs && recs[j].rank == recs[i].rank &&
-               strcmp(b.names.p + recs[j].rel, b.names.p + recs[i].rel) == 0)
+        while (j < nrecs && recs[j].cls == recs[i].cls)
             j++;
         /* the records that changed nothing only made the root show */
         size_t from = i;

@@ -46,6 +46,26 @@ static void gather_add(struct gather *g, const char *s, size_t n)
     g->n += n;
 }
 
+/* The closing quote of a JSON string whose body starts at i, or n: the
+ * next quote not escaped, found with memchr (a quote is escaped when an odd
+ * run of backslashes, inside the body, is just before it). */
+static size_t string_end(const char *s, size_t i, size_t n)
+{
+    size_t from = i; /* no escape is open here */
+    while (i < n) {
+        const char *q = memchr(s + i, '"', n - i);
+        if (!q)
+            return n;
+        size_t at = (size_t)(q - s), k = at;
+        while (k > from && s[k - 1] == '\\')
+            k--;
+        if ((at - k) % 2 == 0)
+            return at;
+        i = from = at + 1;
+    }
+    return n;
+}
+
 /* The record's bytes as they are hashed, added to h: JSON without the
  * whitespace between tokens (inside strings every byte counts), anything
  * else without a line's trailing CR. */
@@ -58,17 +78,13 @@ static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
         struct gather g;
         g.h = h;
         g.n = 0;
-        bool in_string = false;
         size_t run = i; /* the start of the bytes not yet added */
         for (; i < n; i++) {
             char c = s[i];
-            if (in_string) {
-                if (c == '\\')
-                    i++;
-                else if (c == '"')
-                    in_string = false;
-            } else if (c == '"') {
-                in_string = true;
+            if (c == '"') {
+                i = string_end(s, i + 1, n);
+                if (i == n)
+                    break;
             } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
                 gather_add(&g, s + run, i - run);
                 run = i + 1;
@@ -118,29 +134,34 @@ void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_
 /* One thread's share of the digests: events [from, to) of the order. */
 struct share {
     const struct sbx_timeline *tl;
-    struct sbx_evid_entry *e;
+    uint64_t *key;
     size_t from, to;
 };
+
+/* The digest of the event at position i of tl's order. */
+static void digest_at(struct sbx_sha256 *h, const struct sbx_timeline *tl, size_t i, uint64_t *key,
+                      uint64_t *rest)
+{
+    const struct sbx_event *ev = tl->order[i];
+    const struct sbx_source *src = &tl->sources[ev->source];
+    const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
+    size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+    digest_into(h, src->format, ev->kind, line, len, key, rest);
+}
 
 static void *digest_share(void *arg)
 {
     struct share *w = arg;
     struct sbx_sha256 *h = sbx_sha256_new();
-    for (size_t i = w->from; i < w->to; i++) {
-        const struct sbx_event *ev = w->tl->order[i];
-        const struct sbx_source *src = &w->tl->sources[ev->source];
-        const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-        size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
-        w->e[i].ev = ev;
-        w->e[i].dup = 0;
-        digest_into(h, src->format, ev->kind, line, len, &w->e[i].key, &w->e[i].rest);
-    }
+    uint64_t rest;
+    for (size_t i = w->from; i < w->to; i++)
+        digest_at(h, w->tl, i, &w->key[i], &rest);
     sbx_sha256_free(h);
     return NULL;
 }
 
 /* Every event's digest, on up to 8 threads for a big timeline. */
-static void digest_all(const struct sbx_timeline *tl, struct sbx_evid_entry *e, size_t n)
+static void digest_all(const struct sbx_timeline *tl, uint64_t *key, size_t n)
 {
     enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -155,7 +176,7 @@ static void digest_all(const struct sbx_timeline *tl, struct sbx_evid_entry *e, 
     pthread_t th[MAX_THREADS];
     bool started[MAX_THREADS] = {false};
     for (size_t k = 0; k < t; k++) {
-        w[k] = (struct share){tl, e, n * k / t, n * (k + 1) / t};
+        w[k] = (struct share){tl, key, n * k / t, n * (k + 1) / t};
         started[k] = k > 0 && pthread_create(&th[k], NULL, digest_share, &w[k]) == 0;
         if (k > 0 && !started[k])
             digest_share(&w[k]);
@@ -167,69 +188,97 @@ static void digest_all(const struct sbx_timeline *tl, struct sbx_evid_entry *e, 
 }
 
 struct build {
-    struct sbx_evid_entry *e;
-    uint32_t *pos; /* each entry's place in the timeline's order */
+    const uint64_t *key;
+    struct sbx_event *const *order;
 };
 
-static struct build *sorting; /* qsort has no context: set under the build lock */
+static struct build sorting; /* qsort has no context: set under the build lock */
 
-static int by_digest(const void *pa, const void *pb)
+/* Positions by (key, position). */
+static int by_key(const void *pa, const void *pb)
 {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    const struct sbx_evid_entry *x = &sorting->e[a], *y = &sorting->e[b];
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    if (x->rest != y->rest)
-        return x->rest < y->rest ? -1 : 1;
-    return sorting->pos[a] < sorting->pos[b] ? -1 : sorting->pos[a] > sorting->pos[b];
+    if (sorting.key[a] != sorting.key[b])
+        return sorting.key[a] < sorting.key[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
 }
 
 static int by_address(const void *pa, const void *pb)
 {
-    uintptr_t a = (uintptr_t)((const struct sbx_evid_entry *)pa)->ev;
-    uintptr_t b = (uintptr_t)((const struct sbx_evid_entry *)pb)->ev;
+    uintptr_t a = (uintptr_t)sorting.order[*(const uint32_t *)pa];
+    uintptr_t b = (uintptr_t)sorting.order[*(const uint32_t *)pb];
     return a < b ? -1 : a > b;
+}
+
+/* A position with the digest's next 64 bits, to order ids with one key. */
+struct tie {
+    uint64_t rest;
+    uint32_t pos;
+};
+
+static int by_rest(const void *pa, const void *pb)
+{
+    const struct tie *a = pa, *b = pb;
+    if (a->rest != b->rest)
+        return a->rest < b->rest ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Positions with one key, by (key, position), put in the order of their
+ * whole digest, then of the timeline: the rest of the digest is made again
+ * for these few only, so it is never kept for every event. */
+static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n, struct sbx_sha256 *h)
+{
+    struct tie *t = sbx_xmalloc(n * sizeof *t);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key;
+        t[i].pos = run[i];
+        digest_at(h, tl, run[i], &key, &t[i].rest);
+    }
+    qsort(t, n, sizeof *t, by_rest);
+    for (size_t i = 0; i < n; i++)
+        run[i] = t[i].pos;
+    free(t);
 }
 
 static struct sbx_evids *build(const struct sbx_timeline *tl)
 {
     struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
-    size_t n = tl->n;
+    size_t n = tl->n, m = n ? n : 1;
     ids->n = n;
-    struct sbx_evid_entry *e = sbx_xmalloc((n ? n : 1) * sizeof *e);
-    digest_all(tl, e, n);
-    /* number the ids that spell alike, in digest then timeline order */
-    uint32_t *idx = sbx_xmalloc((n ? n : 1) * sizeof *idx);
-    uint32_t *pos = sbx_xmalloc((n ? n : 1) * sizeof *pos);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = pos[i] = (uint32_t)i;
-    struct build b = {e, pos};
-    sorting = &b;
-    qsort(idx, n, sizeof *idx, by_digest);
-    sorting = NULL;
-    for (size_t i = 1; i < n; i++)
-        if (e[idx[i]].key == e[idx[i - 1]].key)
-            e[idx[i]].dup = e[idx[i - 1]].dup + 1;
-    free(pos);
-    free(idx);
-    qsort(e, n, sizeof *e, by_address);
-    /* by_id: entries in (key, dup) order, found in the address order */
-    ids->by_id = sbx_xmalloc((n ? n : 1) * sizeof *ids->by_id);
+    ids->order = tl->order;
+    ids->key = sbx_xmalloc(m * sizeof *ids->key);
+    digest_all(tl, ids->key, n);
+    /* number the ids that spell alike, in digest then timeline order: that
+     * order is also the one by (key, dup) */
+    ids->by_id = sbx_xmalloc(m * sizeof *ids->by_id);
     for (size_t i = 0; i < n; i++)
         ids->by_id[i] = (uint32_t)i;
-    ids->by_event = e;
+    sorting = (struct build){ids->key, tl->order};
+    qsort(ids->by_id, n, sizeof *ids->by_id, by_key);
+    ids->dup = sbx_xcalloc(m, sizeof *ids->dup);
+    struct sbx_sha256 *h = NULL;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && ids->key[ids->by_id[j]] == ids->key[ids->by_id[i]])
+            j++;
+        if (j - i > 1) {
+            if (!h)
+                h = sbx_sha256_new();
+            order_ties(tl, ids->by_id + i, j - i, h);
+            for (size_t k = i; k < j; k++)
+                ids->dup[ids->by_id[k]] = (uint32_t)(k - i);
+        }
+        i = j;
+    }
+    if (h)
+        sbx_sha256_free(h);
+    ids->by_addr = sbx_xmalloc(m * sizeof *ids->by_addr);
+    for (size_t i = 0; i < n; i++)
+        ids->by_addr[i] = (uint32_t)i;
+    qsort(ids->by_addr, n, sizeof *ids->by_addr, by_address);
+    sorting = (struct build){0};
     return ids;
-}
-
-static const struct sbx_evids *key_sorting;
-
-static int by_key(const void *pa, const void *pb)
-{
-    const struct sbx_evid_entry *x = &key_sorting->by_event[*(const uint32_t *)pa];
-    const struct sbx_evid_entry *y = &key_sorting->by_event[*(const uint32_t *)pb];
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->dup < y->dup ? -1 : x->dup > y->dup;
 }
 
 static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -243,9 +292,6 @@ const struct sbx_evids *sbx_evids_of(const struct sbx_timeline *tl)
     ids = __atomic_load_n(&tl->ids, __ATOMIC_ACQUIRE);
     if (!ids) {
         ids = build(tl);
-        key_sorting = ids;
-        qsort(ids->by_id, ids->n, sizeof *ids->by_id, by_key);
-        key_sorting = NULL;
         /* the cache is the one field a const timeline changes */
         __atomic_store_n(&((struct sbx_timeline *)tl)->ids, ids, __ATOMIC_RELEASE);
     }
@@ -258,34 +304,36 @@ void sbx_evids_drop(struct sbx_timeline *tl)
     struct sbx_evids *ids = tl->ids;
     if (!ids)
         return;
-    free(ids->by_event);
+    free(ids->key);
+    free(ids->dup);
+    free(ids->by_addr);
     free(ids->by_id);
     free(ids);
     tl->ids = NULL;
 }
 
-static const struct sbx_evid_entry *entry_of(const struct sbx_evids *ids,
-                                             const struct sbx_event *e)
+/* e's position in the order the ids were built over, or SIZE_MAX. */
+static size_t position_of(const struct sbx_evids *ids, const struct sbx_event *e)
 {
     size_t lo = 0, hi = ids->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if ((uintptr_t)ids->by_event[mid].ev < (uintptr_t)e)
+        if ((uintptr_t)ids->order[ids->by_addr[mid]] < (uintptr_t)e)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < ids->n && ids->by_event[lo].ev == e ? &ids->by_event[lo] : NULL;
+    return lo < ids->n && ids->order[ids->by_addr[lo]] == e ? ids->by_addr[lo] : SIZE_MAX;
 }
 
-static void spell(const struct sbx_evid_entry *en, char out[SBX_EVID_LEN])
+static void spell(uint64_t key, uint32_t dup, char out[SBX_EVID_LEN])
 {
     for (int i = 0; i < SBX_EVID_CHARS; i++)
-        out[i] = alphabet[(en->key >> (5 * (SBX_EVID_CHARS - 1 - i))) & 31];
+        out[i] = alphabet[(key >> (5 * (SBX_EVID_CHARS - 1 - i))) & 31];
     out[SBX_EVID_CHARS] = '\0';
-    if (en->dup) {
+    if (dup) {
         char *p = out + SBX_EVID_CHARS;
-        unsigned long long k = (unsigned long long)en->dup + 1;
+        unsigned long long k = (unsigned long long)dup + 1;
         char digits[21];
         int nd = 0;
         while (k) {
@@ -302,9 +350,10 @@ static void spell(const struct sbx_evid_entry *en, char out[SBX_EVID_LEN])
 void sbx_event_id(const struct sbx_timeline *tl, const struct sbx_event *e,
                   char out[SBX_EVID_LEN])
 {
-    const struct sbx_evid_entry *en = entry_of(sbx_evids_of(tl), e);
-    if (en)
-        spell(en, out);
+    const struct sbx_evids *ids = sbx_evids_of(tl);
+    size_t p = position_of(ids, e);
+    if (p != SIZE_MAX)
+        spell(ids->key[p], ids->dup[p], out);
     else
         out[0] = '\0';
 }
@@ -359,16 +408,16 @@ const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const cha
     size_t lo = 0, hi = ids->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const struct sbx_evid_entry *m = &ids->by_event[ids->by_id[mid]];
-        if (m->key < key || (m->key == key && m->dup < dup))
+        uint32_t m = ids->by_id[mid];
+        if (ids->key[m] < key || (ids->key[m] == key && ids->dup[m] < dup))
             lo = mid + 1;
         else
             hi = mid;
     }
     if (lo == ids->n)
         return NULL;
-    const struct sbx_evid_entry *m = &ids->by_event[ids->by_id[lo]];
-    return m->key == key && m->dup == dup ? m->ev : NULL;
+    uint32_t m = ids->by_id[lo];
+    return ids->key[m] == key && ids->dup[m] == dup ? ids->order[m] : NULL;
 }
 
 bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,

@@ -34,16 +34,15 @@ enum {
     SBX_EVID_LEN = 24,   /* room for an id with its suffix and the NUL */
 };
 
-struct sbx_evid_entry {
-    const struct sbx_event *ev;
-    uint64_t key;  /* the 50 bits the 10 characters spell, high bits first */
-    uint64_t rest; /* the digest's next 64 bits: orders ids with one key */
-    uint32_t dup;  /* 0 for the first, 1 for ".2", … */
-};
-
+/* Arrays indexed by a position in the order the ids were built over (the
+ * timeline's; a view that copies the timeline shares them): 20 bytes an
+ * event. */
 struct sbx_evids {
-    struct sbx_evid_entry *by_event; /* sorted by event address */
-    uint32_t *by_id;                 /* indexes into by_event, sorted by (key, dup) */
+    struct sbx_event *const *order; /* the order built over */
+    uint64_t *key;     /* by position: the 50 bits the 10 characters spell, high bits first */
+    uint32_t *dup;     /* by position: 0 for the first, 1 for ".2", … */
+    uint32_t *by_addr; /* positions, sorted by their event's address */
+    uint32_t *by_id;   /* positions, sorted by (key, dup) */
     size_t n;
 };
 

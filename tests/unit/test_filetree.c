@@ -4,7 +4,10 @@
  * slashes, "." and "..", a path that is also a directory, the root itself);
  * counts beneath directories; an empty run. The events are made here
  * (tests/unit/fixture.h), their paths as the recorder keeps them: under
- * their root, without the leading "./" (test_recorder.c reads those). */
+ * their root, without the leading "./" (test_recorder.c reads those).
+ * A table of namings checks that one path string (the same pointer, as an
+ * interned list gives it) named by many events, under two roots, or spelt
+ * two ways, gathers every change in time order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -206,6 +209,107 @@ static void many_paths(void **state)
     fixture_free(&fx);
 }
 
+/* One naming of a path: its event's time (seconds; one event per time and
+ * root), root, change and path; shared: the path's pointer is the interned
+ * one, the same for every shared naming of that string. */
+struct naming {
+    int at;
+    const char *root;
+    char change; /* 'A', 'C', 'R' */
+    const char *path;
+    bool shared;
+};
+
+static const struct {
+    const char *name;
+    struct naming n[8];
+    /* each node: dots for its depth, its name, and for a changed path its
+     * changes (time and change) and the path as shown */
+    const char *want;
+} namings_cases[] = {
+    {"one pointer in three events",
+     {{1, NULL, 'A', "src/a.py", true}, {2, NULL, 'C', "src/a.py", true},
+      {2, NULL, 'A', "src/b.py", false}, {3, NULL, 'R', "src/a.py", true}},
+     "[] .[src] ..[a.py 1A 2C 3R @src/a.py] ..[b.py 2A @src/b.py]"},
+    {"two spellings, time order kept",
+     {{1, NULL, 'A', "src/./a.py", false}, {2, NULL, 'C', "src/a.py", true},
+      {3, NULL, 'C', "src/./a.py", true}, {4, NULL, 'R', "src/a.py", true}},
+     "[] .[src] ..[a.py 1A 2C 3C 4R @src/./a.py]"},
+    {"the later spelling first in the table",
+     {{1, NULL, 'C', "a/b", true}, {2, NULL, 'C', "a//b", false}, {3, NULL, 'R', "a/b", true}},
+     "[] .[a] ..[b 1C 2C 3R @a/b]"},
+    {"one pointer twice in one list",
+     {{1, NULL, 'A', "p", true}, {1, NULL, 'A', "p", true}, {2, NULL, 'C', "q", true}},
+     "[] .[p 1A 1A @p] .[q 2C @q]"},
+    {"one pointer under two roots",
+     {{1, "/etc", 'C', "/etc/x", true}, {2, NULL, 'A', "/etc/x", true},
+      {3, "/etc", 'R', "/etc/x", true}},
+     "[/etc] .[x 1C 3R @/etc/x] [] .[etc] ..[x 2A @/etc/x]"},
+};
+
+static void dump_tree(const struct sbx_filetree *t, struct sbx_buf *out)
+{
+    static const char letter[] = {'A', 'C', 'R'};
+    for (size_t i = 0; i < t->n; i++) {
+        const struct sbx_ftnode *n = &t->nodes[i];
+        if (i)
+            sbx_buf_addc(out, ' ');
+        for (unsigned d = 0; d < n->depth; d++)
+            sbx_buf_addc(out, '.');
+        sbx_buf_addf(out, "[%s", n->name);
+        if (n->changed) {
+            for (uint32_t k = 0; k < n->nchanges; k++) {
+                const struct sbx_ftchange *c = &t->changes[n->change0 + k];
+                sbx_buf_addf(out, " %d%c", (int)((c->event->start - AT(0)) / FX_S),
+                               letter[c->change]);
+            }
+            sbx_buf_addf(out, " @%s", n->path);
+        }
+        sbx_buf_addc(out, ']');
+    }
+}
+
+static void namings(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof namings_cases / sizeof *namings_cases; c++) {
+        struct fixture fx;
+        fixture_init(&fx, "run.jsonl");
+        struct sbx_event *ev[8] = {0};
+        const struct naming *nm = namings_cases[c].n;
+        for (size_t i = 0; i < 8 && nm[i].path; i++) {
+            size_t k = 0;
+            while (k < i && !(nm[k].at == nm[i].at && nm[k].root == nm[i].root))
+                k++;
+            if (k == i)
+                ev[i] = fixture_files(&fx, "s1", AT(nm[i].at), nm[i].root);
+            else
+                ev[i] = ev[k];
+            enum sbx_change ch = nm[i].change == 'A' ? SBX_ADDED
+                                 : nm[i].change == 'C' ? SBX_CHANGED
+                                                       : SBX_REMOVED;
+            fixture_path(&fx, ev[i], ch, nm[i].path);
+            if (nm[i].shared) {
+                struct sbx_files *f = ev[i]->u.files;
+                f->paths[ch][f->n[ch] - 1] =
+                    sbx_strtab_intern_str(&fx.tl.strings, nm[i].path, strlen(nm[i].path));
+            }
+        }
+        fixture_finish(&fx);
+        struct sbx_filetree t;
+        sbx_filetree_build(&t, &fx.tl);
+        struct sbx_buf got = SBX_BUF_INIT;
+        dump_tree(&t, &got);
+        sbx_buf_addc(&got, '\0');
+        if (strcmp(got.p, namings_cases[c].want) != 0)
+            fail_msg("%s:\n  got  %s\n  want %s", namings_cases[c].name, got.p,
+                     namings_cases[c].want);
+        sbx_buf_free(&got);
+        sbx_filetree_free(&t);
+        fixture_free(&fx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +317,7 @@ int main(void)
         cmocka_unit_test(root_itself_and_one_event_twice),
         cmocka_unit_test(nothing_changed),
         cmocka_unit_test(many_paths),
+        cmocka_unit_test(namings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

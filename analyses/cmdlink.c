@@ -217,6 +217,20 @@ static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t s
                : NULL;
 }
 
+/* How many of l's commands (by start) started at or before t. */
+static size_t started_by_t(const struct cmdlist *l, int64_t t)
+{
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->ev[mid]->start <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The last leaf in [lo, min(hi, qhi)] of node's range whose end is >= t, or SIZE_MAX. */
 static size_t rightmost_block(const struct cmdlist *l, size_t node, size_t lo, size_t hi,
                               size_t qhi, int64_t t)
@@ -258,15 +272,7 @@ static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
 {
     if (!l)
         return NULL;
-    size_t lo = 0, hi = l->n; /* the first start after t */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->ev[mid]->start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t qhi = lo;
+    size_t qhi = started_by_t(l, t); /* the first start after t */
     while (qhi-- > 0) {
         size_t i = rightmost(l, qhi, t);
         if (i == SIZE_MAX)
@@ -357,16 +363,7 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
 {
     if (!l)
         return 0;
-    size_t lo = 0, hi = l->n, started, ended;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->ev[mid]->start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    started = lo;
-    lo = 0, hi = l->n;
+    size_t started = started_by_t(l, t), ended, lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (command_end(l->by_end[mid]) < t)
@@ -414,15 +411,7 @@ size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_even
     }
     if (!n)
         return n;
-    size_t lo = 0, hi = l->n; /* past the last start at or before t */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->ev[mid]->start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t qhi = lo - 1, k = 0;
+    size_t qhi = started_by_t(l, t) - 1, k = 0; /* the last start at or before t */
     for (size_t from = 0; k < max && from <= qhi;) {
         size_t i = first_running(l, from, qhi, t);
         if (i == SIZE_MAX)

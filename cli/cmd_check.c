@@ -110,6 +110,32 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
     sbx_skips_text(r->tl, r->sum, "skipped-line        ", "unread-file         ", ascii, out);
 }
 
+/* The members a finding and a reached-after line share: at, sandbox,
+ * evidence, source, line and the event's id. */
+static void item_json(const struct report *r, const struct sbx_finding_item *f, struct sbx_jsonw *w)
+{
+    char t[SBX_TIME_BUFSZ], id[SBX_EVID_LEN];
+    sbx_jw_key(w, "at");
+    if (f->event->start == SBX_TIME_UNKNOWN)
+        sbx_jw_null(w);
+    else
+        sbx_untrusted_json_cstr(w, sbx_time_format(f->event->start, t));
+    sbx_jw_key(w, "sandbox");
+    sbx_untrusted_json_cstr(w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
+    sbx_jw_key(w, "evidence");
+    struct sbx_buf words = SBX_BUF_INIT;
+    sbx_finding_words(f, &words);
+    sbx_untrusted_json(w, words.p, words.len);
+    sbx_buf_free(&words);
+    sbx_jw_key(w, "source");
+    sbx_untrusted_json_cstr(w, r->tl->sources[f->event->source].path);
+    sbx_jw_key(w, "line");
+    sbx_jw_int(w, f->event->line_no);
+    sbx_event_id(r->tl, f->event, id);
+    sbx_jw_key(w, "event");
+    sbx_jw_cstr(w, id);
+}
+
 static void print_json(const struct report *r, const char *const *missing, size_t nmissing,
                        struct sbx_buf *out)
 {
@@ -150,31 +176,12 @@ static void print_json(const struct report *r, const char *const *missing, size_
         const struct sbx_finding_item *f = &r->found.f[i];
         if (r->triaged && r->triaged[i])
             continue;
-        char t[SBX_TIME_BUFSZ];
         sbx_jw_object(&w);
         sbx_jw_key(&w, "kind");
         sbx_untrusted_json_cstr(&w, sbx_finding_of(f->kind)->name);
-        sbx_jw_key(&w, "at");
-        if (f->event->start == SBX_TIME_UNKNOWN)
-            sbx_jw_null(&w);
-        else
-            sbx_untrusted_json_cstr(&w, sbx_time_format(f->event->start, t));
-        sbx_jw_key(&w, "sandbox");
-        sbx_untrusted_json_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
-        sbx_jw_key(&w, "evidence");
-        struct sbx_buf words = SBX_BUF_INIT;
-        sbx_finding_words(f, &words);
-        sbx_untrusted_json(&w, words.p, words.len);
-        sbx_buf_free(&words);
-        sbx_jw_key(&w, "source");
-        sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
-        sbx_jw_key(&w, "line");
-        sbx_jw_int(&w, f->event->line_no);
-        char id[SBX_EVID_LEN], fid[SBX_FINDID_LEN];
-        sbx_event_id(r->tl, f->event, id);
+        item_json(r, f, &w);
+        char fid[SBX_FINDID_LEN];
         sbx_finding_id(r->tl, f->event, f->kind, fid);
-        sbx_jw_key(&w, "event");
-        sbx_jw_cstr(&w, id);
         sbx_jw_key(&w, "id");
         sbx_jw_cstr(&w, fid);
         /* added within schema 1: what ran then, for an event not from the wrapper */
@@ -189,27 +196,8 @@ static void print_json(const struct report *r, const char *const *missing, size_
     sbx_jw_array(&w);
     for (size_t i = 0; i < r->reached.n; i++) {
         const struct sbx_finding_item *f = &r->reached.f[i];
-        char t[SBX_TIME_BUFSZ], id[SBX_EVID_LEN];
         sbx_jw_object(&w);
-        sbx_jw_key(&w, "at");
-        if (f->event->start == SBX_TIME_UNKNOWN)
-            sbx_jw_null(&w);
-        else
-            sbx_untrusted_json_cstr(&w, sbx_time_format(f->event->start, t));
-        sbx_jw_key(&w, "sandbox");
-        sbx_untrusted_json_cstr(&w, f->event->sandbox ? str(r, f->event->sandbox) : NULL);
-        sbx_jw_key(&w, "evidence");
-        struct sbx_buf words = SBX_BUF_INIT;
-        sbx_finding_words(f, &words);
-        sbx_untrusted_json(&w, words.p, words.len);
-        sbx_buf_free(&words);
-        sbx_jw_key(&w, "source");
-        sbx_untrusted_json_cstr(&w, r->tl->sources[f->event->source].path);
-        sbx_jw_key(&w, "line");
-        sbx_jw_int(&w, f->event->line_no);
-        sbx_event_id(r->tl, f->event, id);
-        sbx_jw_key(&w, "event");
-        sbx_jw_cstr(&w, id);
+        item_json(r, f, &w);
         /* the allow-list changes it reached the host after: the links' evidence and events */
         sbx_jw_key(&w, "widened_by");
         sbx_jw_array(&w);

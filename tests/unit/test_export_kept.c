@@ -216,7 +216,7 @@ static void jira_edits_the_kept_comment(void **state)
     struct srv *s = *state;
     if (!s->usable)
         skip();
-    char id[SBX_SEND_ID_MAX], id2[SBX_SEND_ID_MAX], id3[SBX_SEND_ID_MAX], path[64];
+    char id[SBX_SEND_ID_MAX], id2[SBX_SEND_ID_MAX], id3[SBX_SEND_ID_MAX], path[SBX_SEND_ID_MAX + 32];
     assert_int_equal(jira(s, "OPS-7", "first state", D1, NULL, NULL, false, id), SBX_SEND_POSTED);
     assert_true(id[0] && strspn(id, "0123456789") == strlen(id));
     /* the review changed: the kept comment is read, still holds D1, and is

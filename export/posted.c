@@ -61,17 +61,6 @@ bool sbx_export_posted(const struct sbx_target *t, const struct sbx_send_env *en
     return true;
 }
 
-void sbx_export_posted_free(struct sbx_review_post *p)
-{
-    free(p->target);
-    free(p->exported);
-    free(p->body);
-    free(p->comment);
-    free(p->server);
-    free(p->author);
-    memset(p, 0, sizeof *p);
-}
-
 bool sbx_export_body_kept(const struct sbx_timeline *tl, const struct sbx_summary *sum,
                           const struct sbx_export_digests *d, struct sbx_body_opts *bo,
                           const struct sbx_review *r, const struct sbx_target *t,
@@ -110,6 +99,6 @@ bool sbx_export_keep_post(const char *path, bool make_dirs, const struct sbx_tar
     if (!path || !sbx_export_posted(t, env, info, res, author, at, &p))
         return true;
     bool ok = sbx_review_append_post(path, &p, make_dirs, err, errsz);
-    sbx_export_posted_free(&p);
+    sbx_review_post_free(&p);
     return ok;
 }

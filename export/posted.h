@@ -10,7 +10,7 @@
  *
  * Ownership: sbx_export_earlier and sbx_export_body_kept give a post
  * borrowed from the review; sbx_export_posted fills a post whose strings
- * are the caller's (sbx_export_posted_free). */
+ * are the caller's (model/review.h: sbx_review_post_free). */
 #ifndef SBX_EXPORT_POSTED_H
 #define SBX_EXPORT_POSTED_H
 
@@ -37,7 +37,6 @@ const struct sbx_review_post *sbx_export_earlier(const struct sbx_review *r,
 bool sbx_export_posted(const struct sbx_target *t, const struct sbx_send_env *env,
                        const struct sbx_body_info *info, const struct sbx_send_result *res,
                        const char *author, int64_t at, struct sbx_review_post *p);
-void sbx_export_posted_free(struct sbx_review_post *p);
 
 /* The body of an export to t (export/body.h's sbx_export_body with bo,
  * whose review it carries) and, unless repost, this export's earlier post

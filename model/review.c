@@ -94,6 +94,17 @@ void sbx_review_init(struct sbx_review *r)
     memset(r, 0, sizeof *r);
 }
 
+void sbx_review_post_free(struct sbx_review_post *p)
+{
+    free(p->target);
+    free(p->exported);
+    free(p->body);
+    free(p->comment);
+    free(p->server);
+    free(p->author);
+    memset(p, 0, sizeof *p);
+}
+
 void sbx_review_free(struct sbx_review *r)
 {
     for (size_t i = 0; i < r->nops; i++) {
@@ -106,15 +117,8 @@ void sbx_review_free(struct sbx_review *r)
         free(o->author);
     }
     free(r->ops);
-    for (size_t i = 0; i < r->nposts; i++) {
-        struct sbx_review_post *p = &r->posts[i];
-        free(p->target);
-        free(p->exported);
-        free(p->body);
-        free(p->comment);
-        free(p->server);
-        free(p->author);
-    }
+    for (size_t i = 0; i < r->nposts; i++)
+        sbx_review_post_free(&r->posts[i]);
     free(r->posts);
     for (size_t i = 0; i < r->nfiles; i++)
         free(r->files[i]);

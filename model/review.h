@@ -123,6 +123,8 @@ uint32_t sbx_review_add_file(struct sbx_review *r, const char *name);
  * malloc'd copies). */
 struct sbx_review_op *sbx_review_push(struct sbx_review *r);
 void sbx_review_problem(struct sbx_review *r, uint32_t file, uint32_t line, const char *reason);
+/* Frees a post's strings and zeroes it (one not in a review: the caller's). */
+void sbx_review_post_free(struct sbx_review_post *p);
 /* A new zeroed post at the end (its strings the review's to fill). */
 struct sbx_review_post *sbx_review_push_post(struct sbx_review *r);
 /* The latest post (by time, then file, then line) to target on server

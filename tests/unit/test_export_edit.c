@@ -204,7 +204,7 @@ static void kept_posts(void **state)
             assert_null(sbx_export_earlier(&r, &t, &env, B)); /* another export */
             sbx_review_free(&r);
             sbx_buf_free(&line);
-            sbx_export_posted_free(&p);
+            sbx_review_post_free(&p);
         }
         sbx_target_free(&t);
     }

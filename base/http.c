@@ -362,6 +362,22 @@ static void set_err(struct sbx_http *h, char *err, size_t errsz, const char *wha
     sbx_buf_free(&b);
 }
 
+/* Appends "name value" to *headers, the line built in a buffer that is
+ * wiped after (it holds a credential); false when it could not. */
+static bool add_secret_header(struct curl_slist **headers, const char *name, const char *value)
+{
+    struct sbx_buf line = SBX_BUF_INIT;
+    sbx_buf_adds(&line, name);
+    sbx_buf_adds(&line, value);
+    struct curl_slist *l = curl_slist_append(*headers, line.p);
+    explicit_bzero(line.p, line.cap);
+    sbx_buf_free(&line);
+    if (l)
+        *headers = l;
+    return l != NULL;
+}
+
+
 enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_request *req,
                                  struct sbx_http_response *resp, char *err, size_t errsz)
 {
@@ -387,24 +403,10 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
     }
     struct curl_slist *headers = NULL;
     bool ok = true;
-    if (req->bearer) {
-        struct sbx_buf line = SBX_BUF_INIT;
-        sbx_buf_addf(&line, "Authorization: Bearer %s", req->bearer);
-        struct curl_slist *l = curl_slist_append(headers, line.p);
-        explicit_bzero(line.p, line.cap);
-        sbx_buf_free(&line);
-        ok = l != NULL;
-        headers = l ? l : headers;
-    }
-    if (req->aws_sigv4 && req->aws_token) {
-        struct sbx_buf line = SBX_BUF_INIT;
-        sbx_buf_addf(&line, "x-amz-security-token: %s", req->aws_token);
-        struct curl_slist *l = curl_slist_append(headers, line.p);
-        explicit_bzero(line.p, line.cap);
-        sbx_buf_free(&line);
-        ok = l != NULL;
-        headers = l ? l : headers;
-    }
+    if (req->bearer)
+        ok = add_secret_header(&headers, "Authorization: Bearer ", req->bearer);
+    if (ok && req->aws_sigv4 && req->aws_token)
+        ok = add_secret_header(&headers, "x-amz-security-token: ", req->aws_token);
     for (const char *const *x = req->headers; ok && x && *x; x++) {
         if (has_control(*x)) {
             wipe_headers(headers);

@@ -80,7 +80,7 @@ static void header(struct sbx_runs_app *a, struct sbx_grid *g)
         sbx_buf_addf(&h, "%shelp (q: back)", dot);
     } else {
         size_t done = atomic_load(&a->runs->done);
-        sbx_buf_addf(&h, "%s%s runs", dot, sbx_thousands(a->runs->n, b));
+        sbx_buf_addf(&h, "%s%s run%s", dot, sbx_thousands(a->runs->n, b), a->runs->n == 1 ? "" : "s");
         if (done < a->runs->n)
             sbx_buf_addf(&h, ", %s read", sbx_thousands(done, c));
         sbx_buf_addf(&h, "%ssorted by %s, %s", dot, sbx_run_col_name(a->sort),

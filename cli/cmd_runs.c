@@ -120,6 +120,10 @@ static int run_runs(int argc, char **argv, struct sbx_cli_runs *r)
     }
     if (!from)
         return sbx_usage_errorf("--from FILE is needed: the file that names the runs");
+    /* --dump draws no colour, but a theme that cannot load is an error there too */
+    struct sbx_theme theme;
+    if (!sbx_pick_theme(so.theme, &theme))
+        return SBX_EXIT_USAGE;
     struct sbx_runs runs;
     if (!runs_from_file(from, &runs))
         return SBX_EXIT_USAGE;

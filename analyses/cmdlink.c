@@ -44,18 +44,25 @@ static uint32_t sandbox_of(const struct sbx_event *e, uint32_t only)
     return e->sandbox ? e->sandbox : only;
 }
 
-/* The first position in tl->order whose start is after t. */
-static size_t after(const struct sbx_timeline *tl, int64_t t)
+/* How many of v[0..n) (sorted by start) started at or before t: the
+ * first position whose start is after t. */
+static size_t started_by(const struct sbx_event *const *v, size_t n, int64_t t)
 {
-    size_t lo = 0, hi = tl->n;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tl->order[mid]->start <= t)
+        if (v[mid]->start <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* The first position in tl->order whose start is after t. */
+static size_t after(const struct sbx_timeline *tl, int64_t t)
+{
+    return started_by((const struct sbx_event *const *)tl->order, tl->n, t);
 }
 
 const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
@@ -220,15 +227,7 @@ static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t s
 /* How many of l's commands (by start) started at or before t. */
 static size_t started_by_t(const struct cmdlist *l, int64_t t)
 {
-    size_t lo = 0, hi = l->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->ev[mid]->start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return started_by(l->ev, l->n, t);
 }
 
 /* The last leaf in [lo, min(hi, qhi)] of node's range whose end is >= t, or SIZE_MAX. */

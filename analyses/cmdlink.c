@@ -96,11 +96,11 @@ struct cmdlist {
     uint32_t sandbox;
     bool record;
     size_t n, size;               /* commands; leaves of the tree (a power of two) */
-    const struct sbx_event **ev;  /* by start, ascending */
+    const struct sbx_event **ev;  /* by start, ascending (a slice of the index's all) */
     /* 1-based heap of maxima over the ends, 2 * size: leaf size + k is the
      * latest end of block k, commands [k * BLOCK, (k + 1) * BLOCK) */
     int64_t *tree;
-    const struct sbx_event **by_end; /* by end, ascending (ties: by start) */
+    uint32_t *by_end; /* indexes into ev, by end ascending (ties: by start) */
 };
 
 /* Commands a leaf of the tree stands for: the tree costs a few bytes a
@@ -111,49 +111,59 @@ struct sbx_cmdindex {
     uint32_t only;
     struct cmdlist *lists;        /* by (sandbox, record) */
     size_t nlists;
+    /* every list's commands, list after list: first each one's key (below),
+     * sorted, then in its place the event it names */
+    union slot {
+        uint64_t key;
+        const struct sbx_event *ev;
+    } *all;
 };
 
-struct entry {
-    uint32_t sandbox;
-    uint32_t record;
-    size_t pos;
-};
-
-static int by_list_then_pos(const void *x, const void *y)
+/* A command's key: its sandbox, whether it is a record, and its position
+ * in the order, so that sorting keys sorts by list, then by position. The
+ * timeline's positions fit in 31 bits (model/evid.h keeps them in 32). */
+static uint64_t key_of(const struct sbx_event *c, size_t pos)
 {
-    const struct entry *a = x, *b = y;
-    if (a->sandbox != b->sandbox)
-        return a->sandbox < b->sandbox ? -1 : 1;
-    if (a->record != b->record)
-        return a->record < b->record ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+    return (uint64_t)c->sandbox << 32 | (uint64_t)is_record(c) << 31 | (pos & 0x7fffffffu);
 }
 
-static int by_end(const void *x, const void *y)
+static int by_key(const void *x, const void *y)
 {
-    const struct sbx_event *a = *(const struct sbx_event *const *)x,
-                           *b = *(const struct sbx_event *const *)y;
-    int64_t ea = command_end(a), eb = command_end(b);
+    uint64_t a = ((const union slot *)x)->key, b = ((const union slot *)y)->key;
+    return a < b ? -1 : a > b;
+}
+
+/* qsort_r's order of indexes into the list's events (ctx) by their end;
+ * ties by start, then by place in the list. */
+static int by_end(const void *x, const void *y, void *ctx)
+{
+    const struct sbx_event *const *ev = ctx;
+    uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+    int64_t ea = command_end(ev[i]), eb = command_end(ev[j]);
     if (ea != eb)
         return ea < eb ? -1 : 1;
-    return sbx_event_cmp(a, b);
+    int d = sbx_event_cmp(ev[i], ev[j]);
+    return d ? d : (i > j) - (i < j);
 }
 
-static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const struct entry *ents,
+/* Makes the list of slots[0..n) (keys of one list, sorted): the slots
+ * become its events. */
+static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, union slot *slots,
                        size_t n)
 {
-    l->sandbox = ents[0].sandbox;
-    l->record = ents[0].record;
+    l->sandbox = (uint32_t)(slots[0].key >> 32);
+    l->record = slots[0].key >> 31 & 1;
     l->n = n;
     l->size = 1;
     while (l->size * BLOCK < n)
         l->size *= 2;
-    l->ev = sbx_xmalloc(n * sizeof *l->ev);
+    for (size_t i = 0; i < n; i++)
+        slots[i].ev = tl->order[slots[i].key & 0x7fffffffu];
+    l->ev = &slots[0].ev;
     l->tree = sbx_xmalloc(2 * l->size * sizeof *l->tree);
     for (size_t k = 0; k < l->size; k++)
         l->tree[l->size + k] = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
-        l->ev[i] = tl->order[ents[i].pos];
         int64_t *leaf = &l->tree[l->size + i / BLOCK], end = command_end(l->ev[i]);
         if (end > *leaf)
             *leaf = end;
@@ -161,8 +171,9 @@ static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, const s
     for (size_t k = l->size; k-- > 1;)
         l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
-    memcpy(l->by_end, l->ev, n * sizeof *l->by_end);
-    qsort(l->by_end, n, sizeof *l->by_end, by_end);
+    for (size_t i = 0; i < n; i++)
+        l->by_end[i] = (uint32_t)i;
+    qsort_r(l->by_end, n, sizeof *l->by_end, by_end, (void *)l->ev);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -174,24 +185,23 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
         n += is_command(tl->order[i]) && tl->order[i]->sandbox;
     if (!n)
         return ix;
-    struct entry *ents = sbx_xmalloc(n * sizeof *ents);
+    union slot *all = ix->all = sbx_xmalloc(n * sizeof *all);
     size_t k = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *c = tl->order[i];
         if (is_command(c) && c->sandbox)
-            ents[k++] = (struct entry){c->sandbox, is_record(c), i};
+            all[k++].key = key_of(c, i);
     }
-    qsort(ents, n, sizeof *ents, by_list_then_pos);
+    qsort(all, n, sizeof *all, by_key);
     size_t cap = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && ents[j].sandbox == ents[i].sandbox && ents[j].record == ents[i].record)
+        while (j < n && all[j].key >> 31 == all[i].key >> 31)
             j++;
         SBX_GROW(ix->lists, ix->nlists, cap);
-        build_list(&ix->lists[ix->nlists++], tl, ents + i, j - i);
+        build_list(&ix->lists[ix->nlists++], tl, all + i, j - i);
         i = j;
     }
-    free(ents);
     return ix;
 }
 
@@ -200,11 +210,11 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix)
     if (!ix)
         return;
     for (size_t i = 0; i < ix->nlists; i++) {
-        free(ix->lists[i].ev);
         free(ix->lists[i].tree);
         free(ix->lists[i].by_end);
     }
     free(ix->lists);
+    free(ix->all);
     free(ix);
 }
 
@@ -302,14 +312,14 @@ static const struct sbx_event *ended_in(const struct cmdlist *l, int64_t t, cons
     size_t lo = 0, hi = l->n; /* the first end at or after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (command_end(l->by_end[mid]) < t)
+        if (command_end(l->ev[l->by_end[mid]]) < t)
             lo = mid + 1;
         else
             hi = mid;
     }
     while (lo-- > 0)
-        if (l->by_end[lo] != e)
-            return l->by_end[lo];
+        if (l->ev[l->by_end[lo]] != e)
+            return l->ev[l->by_end[lo]];
     return NULL;
 }
 
@@ -365,7 +375,7 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
     size_t started = started_by_t(l, t), ended, lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (command_end(l->by_end[mid]) < t)
+        if (command_end(l->ev[l->by_end[mid]]) < t)
             lo = mid + 1;
         else
             hi = mid;

@@ -47,11 +47,15 @@ enum sbx_text_flags {
     SBX_TEXT_ARGV = 1u << 3,
 };
 
-struct sbx_text {
-    uint64_t off; /* byte offset into the event's source */
+/* 12 bytes, 4-aligned (three of them are most of a command): a 48-bit
+ * offset reaches past any file a process can map (user space is 47 bits
+ * on x86-64 and arm64). */
+struct __attribute__((packed, aligned(4))) sbx_text {
     uint32_t len;
-    uint32_t flags;
+    uint64_t off : 48;   /* byte offset into the event's source */
+    uint64_t flags : 16; /* enum sbx_text_flags */
 };
+_Static_assert(sizeof(struct sbx_text) == 12, "a text is 12 bytes");
 
 enum sbx_command_flags {
     SBX_CMD_EXIT_KNOWN = 1u << 0,
@@ -240,6 +244,10 @@ struct sbx_event {
         struct sbx_network net;
     } u;
 };
+
+/* The common event, a command, is the header (48 bytes) and u.cmd (72):
+ * a 1M-line log keeps a million of them. */
+_Static_assert(sizeof(struct sbx_event) == 120, "an event is 120 bytes");
 
 /* A replayed webhook delivery's signature time minus its event's createdAt,
  * in seconds, whatever kind the delivered event is (a lifecycle change, a

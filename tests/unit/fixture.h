@@ -56,7 +56,7 @@ static inline uint32_t fixture_id(struct fixture *fx, const char *s)
 /* A text field holding s, stored as flags say, appended to the source. */
 static inline struct sbx_text fixture_bytes(struct fixture *fx, const char *s, uint32_t flags)
 {
-    struct sbx_text t = {fx->text.len, (uint32_t)strlen(s), SBX_TEXT_PRESENT | flags};
+    struct sbx_text t = {.off = fx->text.len, .len = (uint32_t)strlen(s), .flags = SBX_TEXT_PRESENT | flags};
     sbx_buf_adds(&fx->text, s);
     return t;
 }

@@ -203,11 +203,48 @@ static int by_key(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-static int by_address(const void *pa, const void *pb)
+static int by_base(const void *pa, const void *pb)
 {
-    uintptr_t a = (uintptr_t)sorting.order[*(const uint32_t *)pa];
-    uintptr_t b = (uintptr_t)sorting.order[*(const uint32_t *)pb];
+    uintptr_t a = ((const struct sbx_evid_block *)pa)->base, b = ((const struct sbx_evid_block *)pb)->base;
     return a < b ? -1 : a > b;
+}
+
+/* e's slot in the storage of ids' timeline, or SIZE_MAX when e lies in
+ * none of its blocks. */
+static size_t slot_of(const struct sbx_evids *ids, const struct sbx_event *e)
+{
+    uintptr_t at = (uintptr_t)e;
+    size_t lo = 0, hi = ids->nblocks; /* the first block based after e */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ids->blocks[mid].base <= at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return SIZE_MAX;
+    const struct sbx_evid_block *b = &ids->blocks[lo - 1];
+    size_t k = (at - b->base) / sizeof *e;
+    return k < SBX_EVBLOCK ? (size_t)b->rank * SBX_EVBLOCK + k : SIZE_MAX;
+}
+
+/* The slots' positions: no sort, one pass over the order. */
+static void map_slots(struct sbx_evids *ids, const struct sbx_timeline *tl)
+{
+    ids->nblocks = tl->nblocks;
+    ids->blocks = sbx_xmalloc((tl->nblocks + 1) * sizeof *ids->blocks);
+    for (size_t b = 0; b < tl->nblocks; b++)
+        ids->blocks[b] = (struct sbx_evid_block){(uintptr_t)tl->blocks[b], (uint32_t)b};
+    qsort(ids->blocks, ids->nblocks, sizeof *ids->blocks, by_base);
+    size_t nslots = tl->nblocks * SBX_EVBLOCK;
+    ids->by_slot = sbx_xmalloc((nslots + 1) * sizeof *ids->by_slot);
+    memset(ids->by_slot, 0xff, (nslots + 1) * sizeof *ids->by_slot);
+    for (size_t i = 0; i < ids->n; i++) {
+        size_t s = slot_of(ids, ids->order[i]);
+        if (s != SIZE_MAX)
+            ids->by_slot[s] = (uint32_t)i;
+    }
 }
 
 /* A position with the digest's next 64 bits, to order ids with one key. */
@@ -273,10 +310,7 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     }
     if (h)
         sbx_sha256_free(h);
-    ids->by_addr = sbx_xmalloc(m * sizeof *ids->by_addr);
-    for (size_t i = 0; i < n; i++)
-        ids->by_addr[i] = (uint32_t)i;
-    qsort(ids->by_addr, n, sizeof *ids->by_addr, by_address);
+    map_slots(ids, tl);
     sorting = (struct build){0};
     return ids;
 }
@@ -306,7 +340,8 @@ void sbx_evids_drop(struct sbx_timeline *tl)
         return;
     free(ids->key);
     free(ids->dup);
-    free(ids->by_addr);
+    free(ids->by_slot);
+    free(ids->blocks);
     free(ids->by_id);
     free(ids);
     tl->ids = NULL;
@@ -315,15 +350,9 @@ void sbx_evids_drop(struct sbx_timeline *tl)
 /* e's position in the order the ids were built over, or SIZE_MAX. */
 static size_t position_of(const struct sbx_evids *ids, const struct sbx_event *e)
 {
-    size_t lo = 0, hi = ids->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if ((uintptr_t)ids->order[ids->by_addr[mid]] < (uintptr_t)e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < ids->n && ids->order[ids->by_addr[lo]] == e ? ids->by_addr[lo] : SIZE_MAX;
+    size_t s = slot_of(ids, e);
+    uint32_t p = s != SIZE_MAX ? ids->by_slot[s] : UINT32_MAX;
+    return p != UINT32_MAX && ids->order[p] == e ? p : SIZE_MAX;
 }
 
 static void spell(uint64_t key, uint32_t dup, char out[SBX_EVID_LEN])

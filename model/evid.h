@@ -34,14 +34,24 @@ enum {
     SBX_EVID_LEN = 24,   /* room for an id with its suffix and the NUL */
 };
 
+/* A block of the timeline's event storage (model/timeline.h, SBX_EVBLOCK
+ * events each) and its rank among the timeline's blocks. */
+struct sbx_evid_block {
+    uintptr_t base;
+    uint32_t rank;
+};
+
 /* Arrays indexed by a position in the order the ids were built over (the
- * timeline's; a view that copies the timeline shares them): 20 bytes an
- * event. */
+ * timeline's; a view that copies the timeline shares them), and one by an
+ * event's slot in the storage (its block's rank times SBX_EVBLOCK plus its
+ * index in the block): 20 bytes an event. */
 struct sbx_evids {
     struct sbx_event *const *order; /* the order built over */
     uint64_t *key;     /* by position: the 50 bits the 10 characters spell, high bits first */
     uint32_t *dup;     /* by position: 0 for the first, 1 for ".2", … */
-    uint32_t *by_addr; /* positions, sorted by their event's address */
+    uint32_t *by_slot; /* by slot: the event's position, UINT32_MAX for none */
+    struct sbx_evid_block *blocks; /* the storage's blocks, by address */
+    size_t nblocks;
     uint32_t *by_id;   /* positions, sorted by (key, dup) */
     size_t n;
 };

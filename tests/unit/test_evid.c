@@ -365,13 +365,82 @@ static void lookups(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* Ids are found from an event's place in the timeline's storage (its
+ * block and index, no sort by address): for buffers of every size around a
+ * block's, every event in the order finds its id and is found by it, and an
+ * event that is not in the order (a block's unused slot, a forgotten line,
+ * one outside the storage, an address inside an event) has none. */
+static void storage_slots(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t n[3]; /* events in each buffer (one source each), 0: none */
+    } cases[] = {
+        {{1, 0, 0}},
+        {{SBX_EVBLOCK - 1, 0, 0}},
+        {{SBX_EVBLOCK, 0, 0}},
+        {{SBX_EVBLOCK + 1, 0, 0}},
+        {{3, 2 * SBX_EVBLOCK + 5, 1}},
+        {{SBX_EVBLOCK, SBX_EVBLOCK, SBX_EVBLOCK}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_event *spare = NULL;
+        for (size_t b = 0; b < 3 && cases[c].n[b]; b++) {
+            struct sbx_buf data = SBX_BUF_INIT;
+            struct sbx_evbuf buf = {0};
+            uint32_t src = sbx_timeline_add_source(&tl, "log", NULL, 0, SBX_DATA_HEAP);
+            for (size_t i = 0; i < cases[c].n[b]; i++) {
+                size_t off = data.len;
+                sbx_buf_addf(&data, "record %zu of %zu\n", i, b);
+                struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, (uint32_t)i + 1);
+                e->start = (int64_t)i;
+                e->kind = SBX_EV_NOTE;
+            }
+            if (cases[c].n[b] % SBX_EVBLOCK)
+                spare = sbx_evbuf_at(&buf, cases[c].n[b] - 1) + 1; /* an unused slot */
+            sbx_timeline_set_data(&tl, src, data.p, data.len, SBX_DATA_HEAP);
+            sbx_timeline_adopt(&tl, &buf);
+        }
+        sbx_timeline_finish(&tl);
+        char id[SBX_EVID_LEN];
+        for (size_t i = 0; i < tl.n; i++) {
+            sbx_event_id(&tl, tl.order[i], id);
+            if (!id[0] || sbx_event_by_id(&tl, id, strlen(id)) != tl.order[i])
+                fail_msg("case %zu: event %zu: id '%s' does not find it", c, i, id);
+        }
+        if (spare) {
+            sbx_event_id(&tl, spare, id);
+            assert_string_equal(id, "");
+        }
+        /* inside an event, not at its start (8-aligned, as an event is) */
+        sbx_event_id(&tl, (const struct sbx_event *)((const char *)tl.order[0] + 8), id);
+        assert_string_equal(id, "");
+        struct sbx_event outside = *tl.order[0];
+        sbx_event_id(&tl, &outside, id);
+        assert_string_equal(id, "");
+        struct sbx_event *gone = tl.order[tl.n - 1];
+        size_t n = tl.n;
+        assert_int_equal(sbx_timeline_forget_line(&tl, gone->source, gone->line_no, false), 1);
+        assert_int_equal(tl.n, n - 1);
+        sbx_event_id(&tl, gone, id);
+        assert_string_equal(id, "");
+        for (size_t i = 0; i < tl.n; i++) {
+            sbx_event_id(&tl, tl.order[i], id);
+            assert_ptr_equal(sbx_event_by_id(&tl, id, strlen(id)), tl.order[i]);
+        }
+        sbx_timeline_free(&tl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(moved_and_renamed), cmocka_unit_test(fetched_again),
         cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
-        cmocka_unit_test(lookups),           cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(lookups), cmocka_unit_test(storage_slots),           cmocka_unit_test(whitespace_between_tokens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

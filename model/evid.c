@@ -194,13 +194,61 @@ struct build {
 
 static struct build sorting; /* qsort has no context: set under the build lock */
 
-/* Positions by (key, position). */
+static const uint64_t KEY_MASK = ((uint64_t)1 << SBX_EVID_KEY_BITS) - 1;
+
+/* The 50 bits of the id at position p. */
+static uint64_t key_at(const struct sbx_evids *ids, size_t p)
+{
+    return ids->key[p] & KEY_MASK;
+}
+
+static int by_pos(const void *pa, const void *pb)
+{
+    uint32_t a = ((const struct sbx_evid_dup *)pa)->pos, b = ((const struct sbx_evid_dup *)pb)->pos;
+    return a < b ? -1 : a > b;
+}
+
+/* The dup of the id at position p. */
+static uint32_t dup_at(const struct sbx_evids *ids, size_t p)
+{
+    uint32_t d = (uint32_t)(ids->key[p] >> SBX_EVID_KEY_BITS);
+    if (d < SBX_EVID_DUP_INLINE)
+        return d;
+    struct sbx_evid_dup want = {(uint32_t)p, 0};
+    const struct sbx_evid_dup *o = bsearch(&want, ids->overflow, ids->noverflow, sizeof want, by_pos);
+    return o ? o->dup : d;
+}
+
+static void set_dup(struct sbx_evids *ids, size_t p, uint32_t dup, size_t *capoverflow)
+{
+    uint32_t d = dup < SBX_EVID_DUP_INLINE ? dup : SBX_EVID_DUP_INLINE;
+    ids->key[p] = key_at(ids, p) | (uint64_t)d << SBX_EVID_KEY_BITS;
+    if (d == SBX_EVID_DUP_INLINE) {
+        SBX_GROW(ids->overflow, ids->noverflow, *capoverflow);
+        ids->overflow[ids->noverflow++] = (struct sbx_evid_dup){(uint32_t)p, dup};
+    }
+}
+
+/* Positions by (key, position): before the dups are set. */
 static int by_key(const void *pa, const void *pb)
 {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     if (sorting.key[a] != sorting.key[b])
         return sorting.key[a] < sorting.key[b] ? -1 : 1;
     return a < b ? -1 : a > b;
+}
+
+static const struct sbx_evids *sorting_ids; /* set under the build lock */
+
+/* Positions by (key, dup). */
+static int by_key_dup(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    uint64_t ka = key_at(sorting_ids, a), kb = key_at(sorting_ids, b);
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    uint32_t da = dup_at(sorting_ids, a), db = dup_at(sorting_ids, b);
+    return da < db ? -1 : da > db;
 }
 
 static int by_base(const void *pa, const void *pb)
@@ -293,23 +341,28 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
         ids->by_id[i] = (uint32_t)i;
     sorting = (struct build){ids->key, tl->order};
     qsort(ids->by_id, n, sizeof *ids->by_id, by_key);
-    ids->dup = sbx_xcalloc(m, sizeof *ids->dup);
     struct sbx_sha256 *h = NULL;
+    size_t capoverflow = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && ids->key[ids->by_id[j]] == ids->key[ids->by_id[i]])
+        while (j < n && key_at(ids, ids->by_id[j]) == key_at(ids, ids->by_id[i]))
             j++;
         if (j - i > 1) {
             if (!h)
                 h = sbx_sha256_new();
             order_ties(tl, ids->by_id + i, j - i, h);
             for (size_t k = i; k < j; k++)
-                ids->dup[ids->by_id[k]] = (uint32_t)(k - i);
+                set_dup(ids, ids->by_id[k], (uint32_t)(k - i), &capoverflow);
         }
         i = j;
     }
     if (h)
         sbx_sha256_free(h);
+    if (ids->noverflow > 1)
+        qsort(ids->overflow, ids->noverflow, sizeof *ids->overflow, by_pos);
+    /* made again by the first lookup by id: most runs never make one */
+    free(ids->by_id);
+    ids->by_id = NULL;
     map_slots(ids, tl);
     sorting = (struct build){0};
     return ids;
@@ -333,13 +386,35 @@ const struct sbx_evids *sbx_evids_of(const struct sbx_timeline *tl)
     return ids;
 }
 
+/* ids' positions by (key, dup), made on the first call and kept. */
+static const uint32_t *by_id_of(const struct sbx_evids *ids)
+{
+    uint32_t *by_id = __atomic_load_n(&ids->by_id, __ATOMIC_ACQUIRE);
+    if (by_id)
+        return by_id;
+    pthread_mutex_lock(&build_lock);
+    by_id = __atomic_load_n(&ids->by_id, __ATOMIC_ACQUIRE);
+    if (!by_id) {
+        by_id = sbx_xmalloc((ids->n ? ids->n : 1) * sizeof *by_id);
+        for (size_t i = 0; i < ids->n; i++)
+            by_id[i] = (uint32_t)i;
+        sorting_ids = ids;
+        qsort(by_id, ids->n, sizeof *by_id, by_key_dup);
+        sorting_ids = NULL;
+        /* like tl->ids: the one field of const ids that changes */
+        __atomic_store_n(&((struct sbx_evids *)ids)->by_id, by_id, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&build_lock);
+    return by_id;
+}
+
 void sbx_evids_drop(struct sbx_timeline *tl)
 {
     struct sbx_evids *ids = tl->ids;
     if (!ids)
         return;
     free(ids->key);
-    free(ids->dup);
+    free(ids->overflow);
     free(ids->by_slot);
     free(ids->blocks);
     free(ids->by_id);
@@ -382,7 +457,7 @@ void sbx_event_id(const struct sbx_timeline *tl, const struct sbx_event *e,
     const struct sbx_evids *ids = sbx_evids_of(tl);
     size_t p = position_of(ids, e);
     if (p != SIZE_MAX)
-        spell(ids->key[p], ids->dup[p], out);
+        spell(key_at(ids, p), dup_at(ids, p), out);
     else
         out[0] = '\0';
 }
@@ -434,19 +509,20 @@ const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const cha
     if (!read_id(id, len, &key, &dup))
         return NULL;
     const struct sbx_evids *ids = sbx_evids_of(tl);
+    const uint32_t *by_id = by_id_of(ids);
     size_t lo = 0, hi = ids->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        uint32_t m = ids->by_id[mid];
-        if (ids->key[m] < key || (ids->key[m] == key && ids->dup[m] < dup))
+        uint32_t m = by_id[mid];
+        if (key_at(ids, m) < key || (key_at(ids, m) == key && dup_at(ids, m) < dup))
             lo = mid + 1;
         else
             hi = mid;
     }
     if (lo == ids->n)
         return NULL;
-    uint32_t m = ids->by_id[lo];
-    return ids->key[m] == key && ids->dup[m] == dup ? ids->order[m] : NULL;
+    uint32_t m = by_id[lo];
+    return key_at(ids, m) == key && dup_at(ids, m) == dup ? ids->order[m] : NULL;
 }
 
 bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,

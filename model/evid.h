@@ -41,18 +41,35 @@ struct sbx_evid_block {
     uint32_t rank;
 };
 
+/* An id's suffix too big to be kept with its key: 0 for the first, 1 for
+ * ".2", … */
+struct sbx_evid_dup {
+    uint32_t pos, dup;
+};
+
+enum {
+    SBX_EVID_KEY_BITS = 5 * SBX_EVID_CHARS,
+    /* a dup this big or bigger is in the overflow table, not in the key */
+    SBX_EVID_DUP_INLINE = (1 << (64 - SBX_EVID_KEY_BITS)) - 1,
+};
+
 /* Arrays indexed by a position in the order the ids were built over (the
  * timeline's; a view that copies the timeline shares them), and one by an
  * event's slot in the storage (its block's rank times SBX_EVBLOCK plus its
- * index in the block): 20 bytes an event. */
+ * index in the block): 12 bytes an event, and 4 more while by_id is made
+ * (by the first lookup by id, which keeps it). */
 struct sbx_evids {
     struct sbx_event *const *order; /* the order built over */
-    uint64_t *key;     /* by position: the 50 bits the 10 characters spell, high bits first */
-    uint32_t *dup;     /* by position: 0 for the first, 1 for ".2", … */
+    /* by position: the 50 bits the 10 characters spell (high bits first),
+     * and above them the dup (0 for the first, 1 for ".2", …), or
+     * SBX_EVID_DUP_INLINE when it is in overflow */
+    uint64_t *key;
+    struct sbx_evid_dup *overflow; /* by position */
+    size_t noverflow;
     uint32_t *by_slot; /* by slot: the event's position, UINT32_MAX for none */
     struct sbx_evid_block *blocks; /* the storage's blocks, by address */
     size_t nblocks;
-    uint32_t *by_id;   /* positions, sorted by (key, dup) */
+    uint32_t *by_id;   /* positions, sorted by (key, dup); NULL until asked for */
     size_t n;
 };
 

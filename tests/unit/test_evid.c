@@ -434,13 +434,70 @@ static void storage_slots(void **state)
     }
 }
 
+/* Identical records are numbered in timeline order, the first without a
+ * suffix, then ".2", ".3", …: for groups of every size around the largest
+ * suffix kept beside the key (SBX_EVID_DUP_INLINE) and past it, every
+ * event spells its number and is found by its id. */
+static void duplicate_numbers(void **state)
+{
+    (void)state;
+    static const size_t groups[] = {1, 2, SBX_EVID_DUP_INLINE - 1, SBX_EVID_DUP_INLINE,
+                                    SBX_EVID_DUP_INLINE + 1, SBX_EVID_DUP_INLINE + 40,
+                                    SBX_EVID_DUP_INLINE + 50};
+    enum { NGROUPS = sizeof groups / sizeof *groups, MOST = SBX_EVID_DUP_INLINE + 50 };
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_buf data = SBX_BUF_INIT;
+    struct sbx_evbuf buf = {0};
+    uint32_t src = sbx_timeline_add_source(&tl, "log", NULL, 0, SBX_DATA_HEAP);
+    uint32_t line = 0;
+    /* the groups' records interleaved: a group's overflowing suffixes are
+     * not at consecutive positions, nor met in position order */
+    for (size_t r = 0; r < MOST; r++)
+        for (size_t k = 0; k < NGROUPS; k++) {
+            if (r >= groups[k])
+                continue;
+            size_t off = data.len;
+            sbx_buf_addf(&data, "the record of group %zu\n", k);
+            struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, ++line);
+            e->start = (int64_t)line;
+            e->kind = SBX_EV_NOTE;
+        }
+    sbx_timeline_set_data(&tl, src, data.p, data.len, SBX_DATA_HEAP);
+    sbx_timeline_adopt(&tl, &buf);
+    sbx_timeline_finish(&tl);
+    size_t seen[NGROUPS] = {0};
+    char first[NGROUPS][SBX_EVID_LEN];
+    for (size_t pos = 0; pos < tl.n; pos++) {
+        const struct sbx_event *e = tl.order[pos];
+        size_t k = strtoul(tl.sources[src].data + e->line_off + strlen("the record of group "), NULL, 10);
+        char id[SBX_EVID_LEN], want[SBX_EVID_LEN];
+        sbx_event_id(&tl, e, id);
+        if (!seen[k]) {
+            assert_int_equal(strlen(id), SBX_EVID_CHARS);
+            memcpy(first[k], id, sizeof id);
+            snprintf(want, sizeof want, "%s", id);
+        } else {
+            snprintf(want, sizeof want, "%s.%zu", first[k], seen[k] + 1);
+        }
+        if (strcmp(id, want) != 0)
+            fail_msg("group of %zu, record %zu: id %s, want %s", groups[k], seen[k], id, want);
+        if (sbx_event_by_id(&tl, id, strlen(id)) != e)
+            fail_msg("group of %zu, record %zu: %s does not find it", groups[k], seen[k], id);
+        seen[k]++;
+    }
+    for (size_t k = 0; k < NGROUPS; k++)
+        assert_int_equal(seen[k], groups[k]);
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(moved_and_renamed), cmocka_unit_test(fetched_again),
         cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
-        cmocka_unit_test(lookups), cmocka_unit_test(storage_slots),           cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(lookups), cmocka_unit_test(storage_slots), cmocka_unit_test(duplicate_numbers),           cmocka_unit_test(whitespace_between_tokens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

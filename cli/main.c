@@ -1,5 +1,6 @@
 /* sbxview: review what an AI agent did inside a cloud sandbox. */
 #include <locale.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,10 @@
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    /* The analyses' working arrays (a few bytes an event each) are mapped
+     * and given back when freed; glibc would otherwise raise this threshold
+     * after the first such free and keep the later ones in the heap. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     sbx_install_sigbus_handler(NULL);
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         sbx_usage(stdout);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyses/cmdlink.h"
+#include "model/slots.h"
 
 static int64_t event_time(const struct sbx_event *e)
 {
@@ -96,7 +97,8 @@ struct cmdlist {
     uint32_t sandbox;
     bool record;
     size_t n, size;               /* commands; leaves of the tree (a power of two) */
-    const struct sbx_event **ev;  /* by start, ascending (a slice of the index's all) */
+    const struct sbx_slots *slots; /* the index's */
+    const uint32_t *ev;           /* slots (model/slots.h), by start ascending: a slice of the index's all */
     /* 1-based heap of maxima over the ends, 2 * size: leaf size + k is the
      * latest end of block k, commands [k * BLOCK, (k + 1) * BLOCK) */
     int64_t *tree;
@@ -111,13 +113,15 @@ struct sbx_cmdindex {
     uint32_t only;
     struct cmdlist *lists;        /* by (sandbox, record) */
     size_t nlists;
-    /* every list's commands, list after list: first each one's key (below),
-     * sorted, then in its place the event it names */
-    union slot {
-        uint64_t key;
-        const struct sbx_event *ev;
-    } *all;
+    struct sbx_slots slots;       /* of the timeline's storage */
+    uint32_t *all;                /* every list's commands' slots, list after list */
 };
+
+/* The i-th command of l. */
+static const struct sbx_event *ev_at(const struct cmdlist *l, size_t i)
+{
+    return sbx_slot_event(l->slots, l->ev[i]);
+}
 
 /* A command's key: its sandbox, whether it is a record, and its position
  * in the order, so that sorting keys sorts by list, then by position. The
@@ -129,42 +133,42 @@ static uint64_t key_of(const struct sbx_event *c, size_t pos)
 
 static int by_key(const void *x, const void *y)
 {
-    uint64_t a = ((const union slot *)x)->key, b = ((const union slot *)y)->key;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
 }
 
-/* qsort_r's order of indexes into the list's events (ctx) by their end;
- * ties by start, then by place in the list. */
+/* qsort_r's order of indexes into a list's events (ctx, the list) by
+ * their end; ties by start, then by place in the list. */
 static int by_end(const void *x, const void *y, void *ctx)
 {
-    const struct sbx_event *const *ev = ctx;
+    const struct cmdlist *l = ctx;
     uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-    int64_t ea = command_end(ev[i]), eb = command_end(ev[j]);
+    const struct sbx_event *a = ev_at(l, i), *b = ev_at(l, j);
+    int64_t ea = command_end(a), eb = command_end(b);
     if (ea != eb)
         return ea < eb ? -1 : 1;
-    int d = sbx_event_cmp(ev[i], ev[j]);
+    int d = sbx_event_cmp(a, b);
     return d ? d : (i > j) - (i < j);
 }
 
-/* Makes the list of slots[0..n) (keys of one list, sorted): the slots
- * become its events. */
-static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, union slot *slots,
-                       size_t n)
+/* Makes the list of keys[0..n) (one list's, sorted), whose slots are
+ * slots[0..n). */
+static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const uint64_t *keys,
+                       const uint32_t *slots, size_t n)
 {
-    l->sandbox = (uint32_t)(slots[0].key >> 32);
-    l->record = slots[0].key >> 31 & 1;
+    l->sandbox = (uint32_t)(keys[0] >> 32);
+    l->record = keys[0] >> 31 & 1;
     l->n = n;
     l->size = 1;
     while (l->size * BLOCK < n)
         l->size *= 2;
-    for (size_t i = 0; i < n; i++)
-        slots[i].ev = tl->order[slots[i].key & 0x7fffffffu];
-    l->ev = &slots[0].ev;
+    l->slots = &ix->slots;
+    l->ev = slots;
     l->tree = sbx_xmalloc(2 * l->size * sizeof *l->tree);
     for (size_t k = 0; k < l->size; k++)
         l->tree[l->size + k] = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
-        int64_t *leaf = &l->tree[l->size + i / BLOCK], end = command_end(l->ev[i]);
+        int64_t *leaf = &l->tree[l->size + i / BLOCK], end = command_end(ev_at(l, i));
         if (end > *leaf)
             *leaf = end;
     }
@@ -173,7 +177,7 @@ static void build_list(struct cmdlist *l, const struct sbx_timeline *tl, union s
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
     for (size_t i = 0; i < n; i++)
         l->by_end[i] = (uint32_t)i;
-    qsort_r(l->by_end, n, sizeof *l->by_end, by_end, (void *)l->ev);
+    qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -185,23 +189,33 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
         n += is_command(tl->order[i]) && tl->order[i]->sandbox;
     if (!n)
         return ix;
-    union slot *all = ix->all = sbx_xmalloc(n * sizeof *all);
+    sbx_slots_make(&ix->slots, tl);
+    uint64_t *keys = sbx_xmalloc(n * sizeof *keys);
     size_t k = 0;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *c = tl->order[i];
         if (is_command(c) && c->sandbox)
-            all[k++].key = key_of(c, i);
+            keys[k++] = key_of(c, i);
     }
-    qsort(all, n, sizeof *all, by_key);
+    qsort(keys, n, sizeof *keys, by_key);
+    ix->all = sbx_xmalloc(n * sizeof *ix->all);
+    for (size_t i = 0; i < n; i++) {
+        /* every event of an order lives in its timeline's blocks */
+        size_t slot = sbx_slot_of(&ix->slots, tl->order[keys[i] & 0x7fffffffu]);
+        if (slot == SIZE_MAX)
+            abort();
+        ix->all[i] = (uint32_t)slot;
+    }
     size_t cap = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && all[j].key >> 31 == all[i].key >> 31)
+        while (j < n && keys[j] >> 31 == keys[i] >> 31)
             j++;
         SBX_GROW(ix->lists, ix->nlists, cap);
-        build_list(&ix->lists[ix->nlists++], tl, all + i, j - i);
+        build_list(&ix->lists[ix->nlists++], ix, keys + i, ix->all + i, j - i);
         i = j;
     }
+    free(keys);
     return ix;
 }
 
@@ -215,6 +229,7 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix)
     }
     free(ix->lists);
     free(ix->all);
+    sbx_slots_free(&ix->slots);
     free(ix);
 }
 
@@ -237,7 +252,15 @@ static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t s
 /* How many of l's commands (by start) started at or before t. */
 static size_t started_by_t(const struct cmdlist *l, int64_t t)
 {
-    return started_by(l->ev, l->n, t);
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev_at(l, mid)->start <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* The last leaf in [lo, min(hi, qhi)] of node's range whose end is >= t, or SIZE_MAX. */
@@ -257,7 +280,7 @@ static size_t rightmost_block(const struct cmdlist *l, size_t node, size_t lo, s
 static size_t last_running(const struct cmdlist *l, size_t from, size_t to, int64_t t)
 {
     for (size_t i = to + 1; i-- > from;)
-        if (command_end(l->ev[i]) >= t)
+        if (command_end(ev_at(l, i)) >= t)
             return i;
     return SIZE_MAX;
 }
@@ -286,8 +309,8 @@ static const struct sbx_event *running_in(const struct cmdlist *l, int64_t t,
         size_t i = rightmost(l, qhi, t);
         if (i == SIZE_MAX)
             return NULL;
-        if (l->ev[i] != e)
-            return l->ev[i];
+        if (ev_at(l, i) != e)
+            return ev_at(l, i);
         qhi = i; /* e itself is a command: the one before it */
     }
     return NULL;
@@ -312,14 +335,14 @@ static const struct sbx_event *ended_in(const struct cmdlist *l, int64_t t, cons
     size_t lo = 0, hi = l->n; /* the first end at or after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (command_end(l->ev[l->by_end[mid]]) < t)
+        if (command_end(ev_at(l, l->by_end[mid])) < t)
             lo = mid + 1;
         else
             hi = mid;
     }
     while (lo-- > 0)
-        if (l->ev[l->by_end[lo]] != e)
-            return l->ev[l->by_end[lo]];
+        if (ev_at(l, l->by_end[lo]) != e)
+            return ev_at(l, l->by_end[lo]);
     return NULL;
 }
 
@@ -355,13 +378,13 @@ static bool holds(const struct cmdlist *l, const struct sbx_event *e)
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (sbx_event_cmp(l->ev[mid], e) < 0)
+        if (sbx_event_cmp(ev_at(l, mid), e) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (; lo < l->n && sbx_event_cmp(l->ev[lo], e) == 0; lo++)
-        if (l->ev[lo] == e)
+    for (; lo < l->n && sbx_event_cmp(ev_at(l, lo), e) == 0; lo++)
+        if (ev_at(l, lo) == e)
             return true;
     return false;
 }
@@ -375,7 +398,7 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
     size_t started = started_by_t(l, t), ended, lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (command_end(l->ev[l->by_end[mid]]) < t)
+        if (command_end(ev_at(l, l->by_end[mid])) < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -393,7 +416,7 @@ static size_t first_running(const struct cmdlist *l, size_t from, size_t to, int
     while (from <= to) {
         size_t b = from / BLOCK, last = b * BLOCK + BLOCK - 1 < to ? b * BLOCK + BLOCK - 1 : to;
         for (size_t i = from; i <= last; i++)
-            if (command_end(l->ev[i]) >= t)
+            if (command_end(ev_at(l, i)) >= t)
                 return i;
         if (last == to)
             return SIZE_MAX;
@@ -425,8 +448,8 @@ size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_even
         size_t i = first_running(l, from, qhi, t);
         if (i == SIZE_MAX)
             break;
-        if (l->ev[i] != e)
-            out[k++] = l->ev[i];
+        if (ev_at(l, i) != e)
+            out[k++] = ev_at(l, i);
         from = i + 1;
     }
     return n;

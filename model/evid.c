@@ -251,45 +251,15 @@ static int by_key_dup(const void *pa, const void *pb)
     return da < db ? -1 : da > db;
 }
 
-static int by_base(const void *pa, const void *pb)
-{
-    uintptr_t a = ((const struct sbx_evid_block *)pa)->base, b = ((const struct sbx_evid_block *)pb)->base;
-    return a < b ? -1 : a > b;
-}
-
-/* e's slot in the storage of ids' timeline, or SIZE_MAX when e lies in
- * none of its blocks. */
-static size_t slot_of(const struct sbx_evids *ids, const struct sbx_event *e)
-{
-    uintptr_t at = (uintptr_t)e;
-    size_t lo = 0, hi = ids->nblocks; /* the first block based after e */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ids->blocks[mid].base <= at)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (!lo)
-        return SIZE_MAX;
-    const struct sbx_evid_block *b = &ids->blocks[lo - 1];
-    size_t k = (at - b->base) / sizeof *e;
-    return k < SBX_EVBLOCK ? (size_t)b->rank * SBX_EVBLOCK + k : SIZE_MAX;
-}
-
 /* The slots' positions: no sort, one pass over the order. */
 static void map_slots(struct sbx_evids *ids, const struct sbx_timeline *tl)
 {
-    ids->nblocks = tl->nblocks;
-    ids->blocks = sbx_xmalloc((tl->nblocks + 1) * sizeof *ids->blocks);
-    for (size_t b = 0; b < tl->nblocks; b++)
-        ids->blocks[b] = (struct sbx_evid_block){(uintptr_t)tl->blocks[b], (uint32_t)b};
-    qsort(ids->blocks, ids->nblocks, sizeof *ids->blocks, by_base);
-    size_t nslots = tl->nblocks * SBX_EVBLOCK;
+    sbx_slots_make(&ids->slots, tl);
+    size_t nslots = sbx_slots_count(&ids->slots);
     ids->by_slot = sbx_xmalloc((nslots + 1) * sizeof *ids->by_slot);
     memset(ids->by_slot, 0xff, (nslots + 1) * sizeof *ids->by_slot);
     for (size_t i = 0; i < ids->n; i++) {
-        size_t s = slot_of(ids, ids->order[i]);
+        size_t s = sbx_slot_of(&ids->slots, ids->order[i]);
         if (s != SIZE_MAX)
             ids->by_slot[s] = (uint32_t)i;
     }
@@ -416,7 +386,7 @@ void sbx_evids_drop(struct sbx_timeline *tl)
     free(ids->key);
     free(ids->overflow);
     free(ids->by_slot);
-    free(ids->blocks);
+    sbx_slots_free(&ids->slots);
     free(ids->by_id);
     free(ids);
     tl->ids = NULL;
@@ -425,7 +395,7 @@ void sbx_evids_drop(struct sbx_timeline *tl)
 /* e's position in the order the ids were built over, or SIZE_MAX. */
 static size_t position_of(const struct sbx_evids *ids, const struct sbx_event *e)
 {
-    size_t s = slot_of(ids, e);
+    size_t s = sbx_slot_of(&ids->slots, e);
     uint32_t p = s != SIZE_MAX ? ids->by_slot[s] : UINT32_MAX;
     return p != UINT32_MAX && ids->order[p] == e ? p : SIZE_MAX;
 }

@@ -27,18 +27,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/slots.h"
 #include "model/timeline.h"
 
 enum {
     SBX_EVID_CHARS = 10, /* the digest part */
     SBX_EVID_LEN = 24,   /* room for an id with its suffix and the NUL */
-};
-
-/* A block of the timeline's event storage (model/timeline.h, SBX_EVBLOCK
- * events each) and its rank among the timeline's blocks. */
-struct sbx_evid_block {
-    uintptr_t base;
-    uint32_t rank;
 };
 
 /* An id's suffix too big to be kept with its key: 0 for the first, 1 for
@@ -66,9 +60,8 @@ struct sbx_evids {
     uint64_t *key;
     struct sbx_evid_dup *overflow; /* by position */
     size_t noverflow;
+    struct sbx_slots slots; /* the storage's (model/slots.h) */
     uint32_t *by_slot; /* by slot: the event's position, UINT32_MAX for none */
-    struct sbx_evid_block *blocks; /* the storage's blocks, by address */
-    size_t nblocks;
     uint32_t *by_id;   /* positions, sorted by (key, dup); NULL until asked for */
     size_t n;
 };

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "base/sha256.h"
+#include "base/hash128.h"
 
 static const char alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -24,10 +24,25 @@ static int digit_of(int c)
     return p ? (int)(p - alphabet) : -1;
 }
 
-/* Bytes gathered before they go to the digest: one update per few KiB, not
- * one per token (an update costs more than copying a token). */
+/* Where a record's canonical bytes go: into a digest, or (for records whose
+ * whole digests are equal) into a buffer, to be compared. */
+struct sink {
+    struct sbx_hash128 *h;
+    struct sbx_buf *b;
+};
+
+static void sink_add(const struct sink *k, const char *s, size_t n)
+{
+    if (k->h)
+        sbx_hash128_add(k->h, s, n);
+    else
+        sbx_buf_add(k->b, s, n);
+}
+
+/* Bytes gathered before they go to the sink: one call per few KiB, not one
+ * per token. */
 struct gather {
-    struct sbx_sha256 *h;
+    const struct sink *k;
     size_t n;
     char b[8192];
 };
@@ -35,10 +50,10 @@ struct gather {
 static void gather_add(struct gather *g, const char *s, size_t n)
 {
     if (g->n + n > sizeof g->b) {
-        sbx_sha256_add(g->h, g->b, g->n);
+        sink_add(g->k, g->b, g->n);
         g->n = 0;
         if (n > sizeof g->b) {
-            sbx_sha256_add(g->h, s, n);
+            sink_add(g->k, s, n);
             return;
         }
     }
@@ -66,17 +81,17 @@ static size_t string_end(const char *s, size_t i, size_t n)
     return n;
 }
 
-/* The record's bytes as they are hashed, added to h: JSON without the
- * whitespace between tokens (inside strings every byte counts), anything
- * else without a line's trailing CR. */
-static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
+/* The record's canonical bytes, given to k: JSON without the whitespace
+ * between tokens (inside strings every byte counts), anything else without
+ * a line's trailing CR. */
+static void add_canonical(const struct sink *k, const char *s, size_t n)
 {
     size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
     if (i < n && (s[i] == '{' || s[i] == '[')) {
         struct gather g;
-        g.h = h;
+        g.k = k;
         g.n = 0;
         size_t run = i; /* the start of the bytes not yet added */
         for (; i < n; i++) {
@@ -91,34 +106,35 @@ static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
             }
         }
         gather_add(&g, s + run, (i < n ? i : n) - run);
-        sbx_sha256_add(h, g.b, g.n);
+        sink_add(k, g.b, g.n);
         return;
     }
     if (n && s[n - 1] == '\r')
         n--;
-    sbx_sha256_add(h, s, n);
+    sink_add(k, s, n);
 }
 
-static void digest_into(struct sbx_sha256 *h, const char *format, unsigned kind, const char *bytes,
-                        size_t n, uint64_t *key, uint64_t *rest)
+/* What is digested of a record: its format's name and NUL, its kind in
+ * decimal and NUL, then its canonical bytes. */
+static void add_record(const struct sink *k, const char *format, unsigned kind, const char *bytes,
+                       size_t n)
 {
-    char head[64];
-    int hn = snprintf(head, sizeof head, "%s%c%u%c", format, 0, kind, 0);
-    sbx_sha256_begin(h);
-    sbx_sha256_add(h, head, hn > 0 && (size_t)hn < sizeof head ? (size_t)hn : 0);
-    if (hn < 0 || (size_t)hn >= sizeof head) { /* a format name that long: whole */
-        sbx_sha256_add(h, format, strlen(format) + 1);
-        snprintf(head, sizeof head, "%u%c", kind, 0);
-        sbx_sha256_add(h, head, strlen(head) + 1);
-    }
-    add_normalised(h, bytes, n);
-    unsigned char md[SBX_SHA256_LEN];
-    sbx_sha256_end(h, md);
-    uint64_t hi = 0, lo = 0;
-    for (int i = 0; i < 8; i++)
-        hi = hi << 8 | md[i];
-    for (int i = 8; i < 16; i++)
-        lo = lo << 8 | md[i];
+    char num[16];
+    int nn = snprintf(num, sizeof num, "%u", kind);
+    sink_add(k, format, strlen(format) + 1);
+    sink_add(k, num, (size_t)nn + 1);
+    add_canonical(k, bytes, n);
+}
+
+static void digest_into(const char *format, unsigned kind, const char *bytes, size_t n,
+                        uint64_t *key, uint64_t *rest)
+{
+    struct sbx_hash128 h;
+    struct sink k = {&h, NULL};
+    sbx_hash128_begin(&h);
+    add_record(&k, format, kind, bytes, n);
+    uint64_t hi, lo;
+    sbx_hash128_end(&h, &hi, &lo);
     *key = hi >> (64 - 5 * SBX_EVID_CHARS);
     *rest = lo;
 }
@@ -126,9 +142,7 @@ static void digest_into(struct sbx_sha256 *h, const char *format, unsigned kind,
 void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_t n,
                      uint64_t *key, uint64_t *rest)
 {
-    struct sbx_sha256 *h = sbx_sha256_new();
-    digest_into(h, format, kind, bytes, n, key, rest);
-    sbx_sha256_free(h);
+    digest_into(format, kind, bytes, n, key, rest);
 }
 
 /* One thread's share of the digests: events [from, to) of the order. */
@@ -138,25 +152,35 @@ struct share {
     size_t from, to;
 };
 
-/* The digest of the event at position i of tl's order. */
-static void digest_at(struct sbx_sha256 *h, const struct sbx_timeline *tl, size_t i, uint64_t *key,
-                      uint64_t *rest)
+/* The record of the event at position i of tl's order: its format, kind
+ * and bytes. */
+static void record_at(const struct sbx_timeline *tl, size_t i, const char **format,
+                      unsigned *kind, const char **line, size_t *len)
 {
     const struct sbx_event *ev = tl->order[i];
     const struct sbx_source *src = &tl->sources[ev->source];
-    const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-    size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
-    digest_into(h, src->format, ev->kind, line, len, key, rest);
+    *format = src->format;
+    *kind = ev->kind;
+    *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
+    *len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+}
+
+/* The digest of the event at position i of tl's order. */
+static void digest_at(const struct sbx_timeline *tl, size_t i, uint64_t *key, uint64_t *rest)
+{
+    const char *format, *line;
+    unsigned kind;
+    size_t len;
+    record_at(tl, i, &format, &kind, &line, &len);
+    digest_into(format, kind, line, len, key, rest);
 }
 
 static void *digest_share(void *arg)
 {
     struct share *w = arg;
-    struct sbx_sha256 *h = sbx_sha256_new();
     uint64_t rest;
     for (size_t i = w->from; i < w->to; i++)
-        digest_at(h, w->tl, i, &w->key[i], &rest);
-    sbx_sha256_free(h);
+        digest_at(w->tl, i, &w->key[i], &rest);
     return NULL;
 }
 
@@ -210,11 +234,16 @@ static int by_address(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-/* A position with the digest's next 64 bits, to order ids with one key. */
+/* A position with the digest's next 64 bits and, when another shares them,
+ * its record's digested bytes (an offset into one buffer), to order ids
+ * with one key. */
 struct tie {
     uint64_t rest;
     uint32_t pos;
+    size_t off, len;
 };
+
+static const char *tie_bytes; /* the buffer the ties' offsets are in: set under the build lock */
 
 static int by_rest(const void *pa, const void *pb)
 {
@@ -224,18 +253,64 @@ static int by_rest(const void *pa, const void *pb)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+/* Ties whose whole digests are equal (identical records, or a collision
+ * made on purpose): by the bytes digested, then by position. */
+static int by_bytes(const void *pa, const void *pb)
+{
+    const struct tie *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(tie_bytes + a->off, tie_bytes + b->off, n);
+    if (c)
+        return c;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Ties t[0..n) that share their whole digest, sorted by by_bytes: each
+ * record's bytes are made again, for these only. */
+static void order_same_digest(const struct sbx_timeline *tl, struct tie *t, size_t n)
+{
+    struct sbx_buf bytes = SBX_BUF_INIT;
+    struct sink k = {NULL, &bytes};
+    for (size_t i = 0; i < n; i++) {
+        const char *format, *line;
+        unsigned kind;
+        size_t len;
+        record_at(tl, t[i].pos, &format, &kind, &line, &len);
+        t[i].off = bytes.len;
+        add_record(&k, format, kind, line, len);
+        t[i].len = bytes.len - t[i].off;
+    }
+    tie_bytes = bytes.p;
+    qsort(t, n, sizeof *t, by_bytes);
+    tie_bytes = NULL;
+    sbx_buf_free(&bytes);
+}
+
 /* Positions with one key, by (key, position), put in the order of their
- * whole digest, then of the timeline: the rest of the digest is made again
- * for these few only, so it is never kept for every event. */
-static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n, struct sbx_sha256 *h)
+ * whole digest, then of their bytes, then of the timeline: the order comes
+ * from the records alone, so a note stays with its event when files move
+ * or sources join, even through a crafted collision. The rest of the
+ * digest is made again for these few only, so it is never kept for every
+ * event. */
+static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n)
 {
     struct tie *t = sbx_xmalloc(n * sizeof *t);
     for (size_t i = 0; i < n; i++) {
         uint64_t key;
-        t[i].pos = run[i];
-        digest_at(h, tl, run[i], &key, &t[i].rest);
+        t[i] = (struct tie){.pos = run[i]};
+        digest_at(tl, run[i], &key, &t[i].rest);
     }
     qsort(t, n, sizeof *t, by_rest);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && t[j].rest == t[i].rest)
+            j++;
+        if (j - i > 1)
+            order_same_digest(tl, t + i, j - i);
+        i = j;
+    }
     for (size_t i = 0; i < n; i++)
         run[i] = t[i].pos;
     free(t);
@@ -257,22 +332,17 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     sorting = (struct build){ids->key, tl->order};
     qsort(ids->by_id, n, sizeof *ids->by_id, by_key);
     ids->dup = sbx_xcalloc(m, sizeof *ids->dup);
-    struct sbx_sha256 *h = NULL;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && ids->key[ids->by_id[j]] == ids->key[ids->by_id[i]])
             j++;
         if (j - i > 1) {
-            if (!h)
-                h = sbx_sha256_new();
-            order_ties(tl, ids->by_id + i, j - i, h);
+            order_ties(tl, ids->by_id + i, j - i);
             for (size_t k = i; k < j; k++)
                 ids->dup[ids->by_id[k]] = (uint32_t)(k - i);
         }
         i = j;
     }
-    if (h)
-        sbx_sha256_free(h);
     ids->by_addr = sbx_xmalloc(m * sizeof *ids->by_addr);
     for (size_t i = 0; i < n; i++)
         ids->by_addr[i] = (uint32_t)i;

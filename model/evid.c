@@ -119,10 +119,14 @@ static void add_canonical(const struct sink *k, const char *s, size_t n)
 static void add_record(const struct sink *k, const char *format, unsigned kind, const char *bytes,
                        size_t n)
 {
-    char num[16];
-    int nn = snprintf(num, sizeof num, "%u", kind);
+    char num[16]; /* kind in decimal and its NUL, written from the end */
+    char *p = num + sizeof num;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + kind % 10);
+    while (kind /= 10);
     sink_add(k, format, strlen(format) + 1);
-    sink_add(k, num, (size_t)nn + 1);
+    sink_add(k, p, (size_t)(num + sizeof num - p));
     add_canonical(k, bytes, n);
 }
 

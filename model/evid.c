@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "base/hash128.h"
+#include "model/evid_canon.h"
 
 static const char alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -39,79 +40,9 @@ static void sink_add(const struct sink *k, const char *s, size_t n)
         sbx_buf_add(k->b, s, n);
 }
 
-/* Bytes gathered before they go to the sink: one call per few KiB, not one
- * per token. */
-struct gather {
-    const struct sink *k;
-    size_t n;
-    char b[8192];
-};
-
-static void gather_add(struct gather *g, const char *s, size_t n)
+static void sink_piece(void *ctx, const char *piece, size_t len)
 {
-    if (g->n + n > sizeof g->b) {
-        sink_add(g->k, g->b, g->n);
-        g->n = 0;
-        if (n > sizeof g->b) {
-            sink_add(g->k, s, n);
-            return;
-        }
-    }
-    memcpy(g->b + g->n, s, n);
-    g->n += n;
-}
-
-/* The closing quote of a JSON string whose body starts at i, or n: the
- * next quote not escaped, found with memchr (a quote is escaped when an odd
- * run of backslashes, inside the body, is just before it). */
-static size_t string_end(const char *s, size_t i, size_t n)
-{
-    size_t from = i; /* no escape is open here */
-    while (i < n) {
-        const char *q = memchr(s + i, '"', n - i);
-        if (!q)
-            return n;
-        size_t at = (size_t)(q - s), k = at;
-        while (k > from && s[k - 1] == '\\')
-            k--;
-        if ((at - k) % 2 == 0)
-            return at;
-        i = from = at + 1;
-    }
-    return n;
-}
-
-/* The record's canonical bytes, given to k: JSON without the whitespace
- * between tokens (inside strings every byte counts), anything else without
- * a line's trailing CR. */
-static void add_canonical(const struct sink *k, const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i < n && (s[i] == '{' || s[i] == '[')) {
-        struct gather g;
-        g.k = k;
-        g.n = 0;
-        size_t run = i; /* the start of the bytes not yet added */
-        for (; i < n; i++) {
-            char c = s[i];
-            if (c == '"') {
-                i = string_end(s, i + 1, n);
-                if (i == n)
-                    break;
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-                gather_add(&g, s + run, i - run);
-                run = i + 1;
-            }
-        }
-        gather_add(&g, s + run, (i < n ? i : n) - run);
-        sink_add(k, g.b, g.n);
-        return;
-    }
-    if (n && s[n - 1] == '\r')
-        n--;
-    sink_add(k, s, n);
+    sink_add(ctx, piece, len);
 }
 
 /* What is digested of a record: its format's name and NUL, its kind in
@@ -127,7 +58,7 @@ static void add_record(const struct sink *k, const char *format, unsigned kind, 
     while (kind /= 10);
     sink_add(k, format, strlen(format) + 1);
     sink_add(k, p, (size_t)(num + sizeof num - p));
-    add_canonical(k, bytes, n);
+    sbx_evid_canonical(bytes, n, sink_piece, (void *)k);
 }
 
 static void digest_into(const char *format, unsigned kind, const char *bytes, size_t n,

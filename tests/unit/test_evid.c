@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "base/simd.h"
 #include "importers/load.h"
 #include "model/evid.h"
 #include "loadtest.h"
@@ -456,6 +457,76 @@ static void crafted_collision(void **state)
     }
 }
 
+/* Records of 1 to 400 bytes (so every 64-byte block boundary of the vector
+ * pass is crossed, in and out of strings, inside runs of backslashes),
+ * random over quotes, backslashes, whitespace and a letter: their digest is
+ * that of the record without the whitespace the plain reading finds
+ * between tokens, with the vector code on and off (base/simd.h). */
+static void long_records(void **state)
+{
+    (void)state;
+    static const char alpha[] = {'"', '\\', ' ', 'a', '\n', '\t', '\\', '"'};
+    enum { RECORDS = 6000, MAX = 400 };
+    uint64_t r = 0x2545f4914f6cdd1dULL;
+    char rec[MAX + 1], plain[512];
+    size_t differ = 0;
+    for (int twin = 0; twin < 2; twin++) {
+        sbx_simd_set_scalar(twin == 1);
+        for (size_t t = 0; t < RECORDS; t++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            size_t n = 1 + r % MAX;
+            rec[0] = '{';
+            for (size_t i = 1; i < n; i++) {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                /* long plain stretches too, so blocks fall wholly inside strings */
+                rec[i] = (r >> 40) % 4 ? 'a' : alpha[(r >> 20) % sizeof alpha];
+            }
+            size_t pn = strip_plain(rec, n, plain);
+            uint64_t k1, r1, k2, r2;
+            sbx_evid_digest("recorder", SBX_EV_COMMAND, rec, n, &k1, &r1);
+            sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &k2, &r2);
+            if (k1 != k2 || r1 != r2) {
+                sbx_simd_set_scalar(false);
+                fail_msg("%s: a %zu-byte record digests unlike its stripped form: %.*s",
+                         twin ? "scalar" : "vector", n, (int)n, rec);
+            }
+            differ += pn != n;
+        }
+    }
+    sbx_simd_set_scalar(false);
+    assert_true(differ > RECORDS); /* most had whitespace to leave out */
+    /* runs of backslashes over whole blocks, of both parities, at every
+     * offset in a block, then a quote and whitespace: whether the quote
+     * closes the string decides what is left out after it */
+    for (size_t off = 0; off < 64; off++)
+        for (size_t len = 60; len <= 132; len++) {
+            char big[512];
+            size_t n = 0;
+            big[n++] = '{';
+            big[n++] = '"';
+            memset(big + n, 'a', off);
+            n += off;
+            memset(big + n, '\\', len);
+            n += len;
+            memcpy(big + n, "\" : \"b c\" }", 11);
+            n += 11;
+            size_t pn = strip_plain(big, n, plain);
+            uint64_t k[2], rr[2], kp, rp;
+            sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &kp, &rp);
+            for (int twin = 0; twin < 2; twin++) {
+                sbx_simd_set_scalar(twin == 1);
+                sbx_evid_digest("recorder", SBX_EV_COMMAND, big, n, &k[twin], &rr[twin]);
+            }
+            sbx_simd_set_scalar(false);
+            if (k[0] != kp || rr[0] != rp || k[1] != kp || rr[1] != rp)
+                fail_msg("%zu backslashes after %zu letters: another digest", len, off);
+        }
+}
+
 /* Which texts are ids or their prefixes: a table. */
 static void prefixes(void **state)
 {
@@ -509,6 +580,7 @@ int main(void)
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
         cmocka_unit_test(lookups),           cmocka_unit_test(whitespace_between_tokens),
         cmocka_unit_test(pinned),            cmocka_unit_test(crafted_collision),
+        cmocka_unit_test(long_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

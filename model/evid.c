@@ -175,7 +175,11 @@ static int by_address(const void *pa, const void *pb)
 struct tie {
     uint64_t rest;
     uint32_t pos;
-    size_t off, len;
+    size_t off, len;    /* the bytes digested, in tie_bytes */
+    const char *format; /* the record as read */
+    unsigned kind;
+    const char *raw;
+    size_t rawlen;
 };
 
 static const char *tie_bytes; /* the buffer the ties' offsets are in: set under the build lock */
@@ -188,33 +192,50 @@ static int by_rest(const void *pa, const void *pb)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+static int by_range(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : an < bn ? -1 : an > bn;
+}
+
+/* Ties by their records as read (format, kind, bytes), then position. */
+static int by_raw(const void *pa, const void *pb)
+{
+    const struct tie *a = pa, *b = pb;
+    int c = a->kind != b->kind ? (a->kind < b->kind ? -1 : 1) : strcmp(a->format, b->format);
+    if (!c)
+        c = by_range(a->raw, a->rawlen, b->raw, b->rawlen);
+    return c ? c : a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
 /* Ties whose whole digests are equal (identical records, or a collision
  * made on purpose): by the bytes digested, then by position. */
 static int by_bytes(const void *pa, const void *pb)
 {
     const struct tie *a = pa, *b = pb;
-    size_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(tie_bytes + a->off, tie_bytes + b->off, n);
-    if (c)
-        return c;
-    if (a->len != b->len)
-        return a->len < b->len ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+    int c = by_range(tie_bytes + a->off, a->len, tie_bytes + b->off, b->len);
+    return c ? c : a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Ties t[0..n) that share their whole digest, sorted by by_bytes: each
- * record's bytes are made again, for these only. */
+/* Ties t[0..n) that share their whole digest, sorted by by_bytes. The
+ * bytes digested are made again for each distinct record only: a command
+ * logged ten thousand times is made once. */
 static void order_same_digest(const struct sbx_timeline *tl, struct tie *t, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        record_at(tl, t[i].pos, &t[i].format, &t[i].kind, &t[i].raw, &t[i].rawlen);
+    qsort(t, n, sizeof *t, by_raw);
     struct sbx_buf bytes = SBX_BUF_INIT;
     struct sink k = {NULL, &bytes};
     for (size_t i = 0; i < n; i++) {
-        const char *format, *line;
-        unsigned kind;
-        size_t len;
-        record_at(tl, t[i].pos, &format, &kind, &line, &len);
+        if (i && t[i].kind == t[i - 1].kind && strcmp(t[i].format, t[i - 1].format) == 0 &&
+            !by_range(t[i].raw, t[i].rawlen, t[i - 1].raw, t[i - 1].rawlen)) {
+            t[i].off = t[i - 1].off;
+            t[i].len = t[i - 1].len;
+            continue;
+        }
         t[i].off = bytes.len;
-        add_record(&k, format, kind, line, len);
+        add_record(&k, t[i].format, t[i].kind, t[i].raw, t[i].rawlen);
         t[i].len = bytes.len - t[i].off;
     }
     tie_bytes = bytes.p;

@@ -94,6 +94,11 @@ void sbx_review_place_find(struct sbx_review_place *p, const char *given,
         sbx_review_place_rule(p, given, inputs, n, NULL, &w);
         return;
     }
+    /* the run digest (a SHA-256 of every source) only when the rule needs it */
+    sbx_review_place_rule(p, given, inputs, n, NULL, &w);
+    if (p->write)
+        return;
+    sbx_review_place_free(p);
     struct sbx_export_digests d;
     sbx_export_digests(tl, &d);
     sbx_review_place_rule(p, given, inputs, n, d.run, &w);

@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "base/sha256.h"
+#include "base/hash128.h"
+#include "model/evid_canon.h"
 
 static const char alphabet[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -24,101 +25,51 @@ static int digit_of(int c)
     return p ? (int)(p - alphabet) : -1;
 }
 
-/* Bytes gathered before they go to the digest: one update per few KiB, not
- * one per token (an update costs more than copying a token). */
-struct gather {
-    struct sbx_sha256 *h;
-    size_t n;
-    char b[8192];
+/* Where a record's canonical bytes go: into a digest, or (for records whose
+ * whole digests are equal) into a buffer, to be compared. */
+struct sink {
+    struct sbx_hash128 *h;
+    struct sbx_buf *b;
 };
 
-static void gather_add(struct gather *g, const char *s, size_t n)
+static void sink_add(const struct sink *k, const char *s, size_t n)
 {
-    if (g->n + n > sizeof g->b) {
-        sbx_sha256_add(g->h, g->b, g->n);
-        g->n = 0;
-        if (n > sizeof g->b) {
-            sbx_sha256_add(g->h, s, n);
-            return;
-        }
-    }
-    memcpy(g->b + g->n, s, n);
-    g->n += n;
+    if (k->h)
+        sbx_hash128_add(k->h, s, n);
+    else
+        sbx_buf_add(k->b, s, n);
 }
 
-/* The closing quote of a JSON string whose body starts at i, or n: the
- * next quote not escaped, found with memchr (a quote is escaped when an odd
- * run of backslashes, inside the body, is just before it). */
-static size_t string_end(const char *s, size_t i, size_t n)
+static void sink_piece(void *ctx, const char *piece, size_t len)
 {
-    size_t from = i; /* no escape is open here */
-    while (i < n) {
-        const char *q = memchr(s + i, '"', n - i);
-        if (!q)
-            return n;
-        size_t at = (size_t)(q - s), k = at;
-        while (k > from && s[k - 1] == '\\')
-            k--;
-        if ((at - k) % 2 == 0)
-            return at;
-        i = from = at + 1;
-    }
-    return n;
+    sink_add(ctx, piece, len);
 }
 
-/* The record's bytes as they are hashed, added to h: JSON without the
- * whitespace between tokens (inside strings every byte counts), anything
- * else without a line's trailing CR. */
-static void add_normalised(struct sbx_sha256 *h, const char *s, size_t n)
+/* What is digested of a record: its format's name and NUL, its kind in
+ * decimal and NUL, then its canonical bytes. */
+static void add_record(const struct sink *k, const char *format, unsigned kind, const char *bytes,
+                       size_t n)
 {
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i < n && (s[i] == '{' || s[i] == '[')) {
-        struct gather g;
-        g.h = h;
-        g.n = 0;
-        size_t run = i; /* the start of the bytes not yet added */
-        for (; i < n; i++) {
-            char c = s[i];
-            if (c == '"') {
-                i = string_end(s, i + 1, n);
-                if (i == n)
-                    break;
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-                gather_add(&g, s + run, i - run);
-                run = i + 1;
-            }
-        }
-        gather_add(&g, s + run, (i < n ? i : n) - run);
-        sbx_sha256_add(h, g.b, g.n);
-        return;
-    }
-    if (n && s[n - 1] == '\r')
-        n--;
-    sbx_sha256_add(h, s, n);
+    char num[16]; /* kind in decimal and its NUL, written from the end */
+    char *p = num + sizeof num;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + kind % 10);
+    while (kind /= 10);
+    sink_add(k, format, strlen(format) + 1);
+    sink_add(k, p, (size_t)(num + sizeof num - p));
+    sbx_evid_canonical(bytes, n, sink_piece, (void *)k);
 }
 
-static void digest_into(struct sbx_sha256 *h, const char *format, unsigned kind, const char *bytes,
-                        size_t n, uint64_t *key, uint64_t *rest)
+static void digest_into(const char *format, unsigned kind, const char *bytes, size_t n,
+                        uint64_t *key, uint64_t *rest)
 {
-    char head[64];
-    int hn = snprintf(head, sizeof head, "%s%c%u%c", format, 0, kind, 0);
-    sbx_sha256_begin(h);
-    sbx_sha256_add(h, head, hn > 0 && (size_t)hn < sizeof head ? (size_t)hn : 0);
-    if (hn < 0 || (size_t)hn >= sizeof head) { /* a format name that long: whole */
-        sbx_sha256_add(h, format, strlen(format) + 1);
-        snprintf(head, sizeof head, "%u%c", kind, 0);
-        sbx_sha256_add(h, head, strlen(head) + 1);
-    }
-    add_normalised(h, bytes, n);
-    unsigned char md[SBX_SHA256_LEN];
-    sbx_sha256_end(h, md);
-    uint64_t hi = 0, lo = 0;
-    for (int i = 0; i < 8; i++)
-        hi = hi << 8 | md[i];
-    for (int i = 8; i < 16; i++)
-        lo = lo << 8 | md[i];
+    struct sbx_hash128 h;
+    struct sink k = {&h, NULL};
+    sbx_hash128_begin(&h);
+    add_record(&k, format, kind, bytes, n);
+    uint64_t hi, lo;
+    sbx_hash128_end(&h, &hi, &lo);
     *key = hi >> (64 - 5 * SBX_EVID_CHARS);
     *rest = lo;
 }
@@ -126,9 +77,7 @@ static void digest_into(struct sbx_sha256 *h, const char *format, unsigned kind,
 void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_t n,
                      uint64_t *key, uint64_t *rest)
 {
-    struct sbx_sha256 *h = sbx_sha256_new();
-    digest_into(h, format, kind, bytes, n, key, rest);
-    sbx_sha256_free(h);
+    digest_into(format, kind, bytes, n, key, rest);
 }
 
 /* One thread's share of the digests: events [from, to) of the order. */
@@ -138,25 +87,35 @@ struct share {
     size_t from, to;
 };
 
-/* The digest of the event at position i of tl's order. */
-static void digest_at(struct sbx_sha256 *h, const struct sbx_timeline *tl, size_t i, uint64_t *key,
-                      uint64_t *rest)
+/* The record of the event at position i of tl's order: its format, kind
+ * and bytes. */
+static void record_at(const struct sbx_timeline *tl, size_t i, const char **format,
+                      unsigned *kind, const char **line, size_t *len)
 {
     const struct sbx_event *ev = tl->order[i];
     const struct sbx_source *src = &tl->sources[ev->source];
-    const char *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-    size_t len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
-    digest_into(h, src->format, ev->kind, line, len, key, rest);
+    *format = src->format;
+    *kind = ev->kind;
+    *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
+    *len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+}
+
+/* The digest of the event at position i of tl's order. */
+static void digest_at(const struct sbx_timeline *tl, size_t i, uint64_t *key, uint64_t *rest)
+{
+    const char *format, *line;
+    unsigned kind;
+    size_t len;
+    record_at(tl, i, &format, &kind, &line, &len);
+    digest_into(format, kind, line, len, key, rest);
 }
 
 static void *digest_share(void *arg)
 {
     struct share *w = arg;
-    struct sbx_sha256 *h = sbx_sha256_new();
     uint64_t rest;
     for (size_t i = w->from; i < w->to; i++)
-        digest_at(h, w->tl, i, &w->key[i], &rest);
-    sbx_sha256_free(h);
+        digest_at(w->tl, i, &w->key[i], &rest);
     return NULL;
 }
 
@@ -265,11 +224,20 @@ static void map_slots(struct sbx_evids *ids, const struct sbx_timeline *tl)
     }
 }
 
-/* A position with the digest's next 64 bits, to order ids with one key. */
+/* A position with the digest's next 64 bits and, when another shares them,
+ * its record's digested bytes (an offset into one buffer), to order ids
+ * with one key. */
 struct tie {
     uint64_t rest;
     uint32_t pos;
+    size_t off, len;    /* the bytes digested, in tie_bytes */
+    const char *format; /* the record as read */
+    unsigned kind;
+    const char *raw;
+    size_t rawlen;
 };
+
+static const char *tie_bytes; /* the buffer the ties' offsets are in: set under the build lock */
 
 static int by_rest(const void *pa, const void *pb)
 {
@@ -279,18 +247,81 @@ static int by_rest(const void *pa, const void *pb)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+static int by_range(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : an < bn ? -1 : an > bn;
+}
+
+/* Ties by their records as read (format, kind, bytes), then position. */
+static int by_raw(const void *pa, const void *pb)
+{
+    const struct tie *a = pa, *b = pb;
+    int c = a->kind != b->kind ? (a->kind < b->kind ? -1 : 1) : strcmp(a->format, b->format);
+    if (!c)
+        c = by_range(a->raw, a->rawlen, b->raw, b->rawlen);
+    return c ? c : a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Ties whose whole digests are equal (identical records, or a collision
+ * made on purpose): by the bytes digested, then by position. */
+static int by_bytes(const void *pa, const void *pb)
+{
+    const struct tie *a = pa, *b = pb;
+    int c = by_range(tie_bytes + a->off, a->len, tie_bytes + b->off, b->len);
+    return c ? c : a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Ties t[0..n) that share their whole digest, sorted by by_bytes. The
+ * bytes digested are made again for each distinct record only: a command
+ * logged ten thousand times is made once. */
+static void order_same_digest(const struct sbx_timeline *tl, struct tie *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        record_at(tl, t[i].pos, &t[i].format, &t[i].kind, &t[i].raw, &t[i].rawlen);
+    qsort(t, n, sizeof *t, by_raw);
+    struct sbx_buf bytes = SBX_BUF_INIT;
+    struct sink k = {NULL, &bytes};
+    for (size_t i = 0; i < n; i++) {
+        if (i && t[i].kind == t[i - 1].kind && strcmp(t[i].format, t[i - 1].format) == 0 &&
+            !by_range(t[i].raw, t[i].rawlen, t[i - 1].raw, t[i - 1].rawlen)) {
+            t[i].off = t[i - 1].off;
+            t[i].len = t[i - 1].len;
+            continue;
+        }
+        t[i].off = bytes.len;
+        add_record(&k, t[i].format, t[i].kind, t[i].raw, t[i].rawlen);
+        t[i].len = bytes.len - t[i].off;
+    }
+    tie_bytes = bytes.p;
+    qsort(t, n, sizeof *t, by_bytes);
+    tie_bytes = NULL;
+    sbx_buf_free(&bytes);
+}
+
 /* Positions with one key, by (key, position), put in the order of their
- * whole digest, then of the timeline: the rest of the digest is made again
- * for these few only, so it is never kept for every event. */
-static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n, struct sbx_sha256 *h)
+ * whole digest, then of their bytes, then of the timeline: the order comes
+ * from the records alone, so a note stays with its event when files move
+ * or sources join, even through a crafted collision. The rest of the
+ * digest is made again for these few only, so it is never kept for every
+ * event. */
+static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n)
 {
     struct tie *t = sbx_xmalloc(n * sizeof *t);
     for (size_t i = 0; i < n; i++) {
         uint64_t key;
-        t[i].pos = run[i];
-        digest_at(h, tl, run[i], &key, &t[i].rest);
+        t[i] = (struct tie){.pos = run[i]};
+        digest_at(tl, run[i], &key, &t[i].rest);
     }
     qsort(t, n, sizeof *t, by_rest);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && t[j].rest == t[i].rest)
+            j++;
+        if (j - i > 1)
+            order_same_digest(tl, t + i, j - i);
+        i = j;
+    }
     for (size_t i = 0; i < n; i++)
         run[i] = t[i].pos;
     free(t);
@@ -311,23 +342,18 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
         ids->by_id[i] = (uint32_t)i;
     sorting = (struct build){ids->key, tl->order};
     qsort(ids->by_id, n, sizeof *ids->by_id, by_key);
-    struct sbx_sha256 *h = NULL;
     size_t capoverflow = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && key_at(ids, ids->by_id[j]) == key_at(ids, ids->by_id[i]))
             j++;
         if (j - i > 1) {
-            if (!h)
-                h = sbx_sha256_new();
-            order_ties(tl, ids->by_id + i, j - i, h);
+            order_ties(tl, ids->by_id + i, j - i);
             for (size_t k = i; k < j; k++)
                 set_dup(ids, ids->by_id[k], (uint32_t)(k - i), &capoverflow);
         }
         i = j;
     }
-    if (h)
-        sbx_sha256_free(h);
     if (ids->noverflow > 1)
         qsort(ids->overflow, ids->noverflow, sizeof *ids->overflow, by_pos);
     /* made again by the first lookup by id: most runs never make one */

@@ -3,15 +3,19 @@
  * again after the files move, are renamed, are fetched again, or other
  * sources join the run (docs/review-file.md, "Event ids").
  *
- * An id is 10 characters of Crockford's base32 (lower case) taken from the
- * SHA-256 of the source's format name, the event's kind and its record's
- * bytes (the event's line range; for JSON records, with the whitespace
- * between tokens left out, so a record re-saved with another indentation
- * keeps its id). Records that give the same 10 characters are told apart
- * by a suffix ".2", ".3", … in order of their whole digest, then of the
- * timeline (identical records are interchangeable, so which of them is
- * ".2" does not matter). A finding's id is its event's id, "/" and the
- * kind's name (model/findings.h): "ab12cd34ef/secret".
+ * An id is 10 characters of Crockford's base32 (lower case) spelling the
+ * first 50 bits of a 128-bit hash (base/hash128.h, fast, not
+ * cryptographic) of the source's format name, the event's kind and its
+ * record's bytes (the event's line range; for JSON records, with the
+ * whitespace between tokens left out, so a record re-saved with another
+ * indentation keeps its id). Records that give the same 10 characters are
+ * told apart by a suffix ".2", ".3", … in order of their whole digest, then
+ * of the bytes digested (a collision made on purpose still gives an order
+ * of the records alone), then of the timeline (identical records are
+ * interchangeable, so which of them is ".2" does not matter). A finding's
+ * id is its event's id, "/" and the kind's name (model/findings.h):
+ * "ab12cd34ef/secret". The ids never change between versions or machines
+ * (tests/unit/test_evid.c pins them).
  *
  * Threads: sbx_evids_of builds the ids of a timeline on the first call and
  * keeps them with the timeline; safe from any thread while the timeline

@@ -21,6 +21,8 @@
 #include "base/jsonstr.h"
 #include "base/simd.h"
 #include "importers/json/jsonscan.h"
+#include "model/event.h"
+#include "model/evid.h"
 #include "query/lit.h"
 
 struct twins_hits {
@@ -127,6 +129,11 @@ static inline const char *twins_differ(struct twins_ctx *t, const char *s, size_
     TWINS_RUN(b[twin] = sbx_jscan_line(&t->scan[twin], s, n));
     if (!twins_same_line(&t->scan[0], b[0], &t->scan[1], b[1]))
         return "sbx_jscan_line";
+
+    uint64_t key[2], rest[2];
+    TWINS_RUN(sbx_evid_digest("recorder", SBX_EV_COMMAND, s, n, &key[twin], &rest[twin]));
+    if (key[0] != key[1] || rest[0] != rest[1])
+        return "sbx_evid_digest (the canonical bytes)";
 
     struct twins_hits hits[2];
     TWINS_RUN(hits[twin].n = 0;

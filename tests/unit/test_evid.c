@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "base/simd.h"
 #include "importers/load.h"
 #include "model/evid.h"
 #include "loadtest.h"
@@ -191,6 +192,11 @@ static void another_source(void **state)
     drop_run(dir, FILES, "proxy-access.log");
 }
 
+/* Pinned ids (see pinned below). */
+#define PINNED_RECORDER "8mabw4dmde"
+#define PINNED_SQUID_KEY UINT64_C(0x2e118cbc93d58)
+#define PINNED_SQUID_REST UINT64_C(0x6e1c20bcb5438cde)
+
 static const char LINE[] =
     "{\"ts\":\"2026-06-02T09:30:01Z\",\"type\":\"command\",\"command\":\"ls\",\"exit\":0,\"ms\":5}\n";
 
@@ -318,6 +324,207 @@ static void whitespace_between_tokens(void **state)
         }
     }
     assert_true(checked > 90000 && differ > 10000); /* the class was covered */
+}
+
+/* The id of a record never changes between versions or machines (review
+ * files keep them): pinned here for a record of each kind of input, JSON
+ * and a text line. */
+static void pinned(void **state)
+{
+    (void)state;
+    static const char squid[] = "1780392601.000    120 10.0.0.5 TCP_DENIED/403 3900 CONNECT "
+                                "paste.example.com:443 - HIER_NONE/- text/html";
+    const struct sbx_format *fmt = &sbx_format_recorder;
+    struct sbx_timeline *tl = loadtest_bytes(fmt, "one.jsonl", LINE, sizeof LINE - 1, 1, 0);
+    char id[SBX_EVID_LEN];
+    sbx_event_id(tl, tl->order[0], id);
+    assert_string_equal(id, PINNED_RECORDER);
+    loadtest_drop(tl);
+    uint64_t key, rest;
+    sbx_evid_digest("squid", SBX_EV_NETWORK, squid, sizeof squid - 1, &key, &rest);
+    assert_true(key == PINNED_SQUID_KEY && rest == PINNED_SQUID_REST);
+}
+
+/* Lane 0 of base/hash128.c's digest, written again here to make a
+ * collision on purpose: a word w goes into a lane as rotl(lane + w * IN,
+ * 31) * OUT, a bijection of the lane, so the next stripe's word can undo
+ * any change to this one's. */
+#define LANE0_SEED UINT64_C(0x59f111f1b605d019)
+#define LANE_IN UINT64_C(0x428a2f98d728ae23)
+#define LANE_OUT UINT64_C(0x7137449123ef65cd)
+
+static uint64_t rotl64(uint64_t x, unsigned r)
+{
+    return x << r | x >> (64 - r);
+}
+
+static uint64_t inverse64(uint64_t a) /* of an odd a, modulo 2^64 (Newton) */
+{
+    uint64_t x = a;
+    for (int i = 0; i < 6; i++)
+        x *= 2 - a * x;
+    return x;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; i--)
+        w = w << 8 | p[i];
+    return w;
+}
+
+static void put_le64(unsigned char *p, uint64_t w)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(w >> 8 * i);
+}
+
+static bool json_safe(uint64_t w) /* 8 bytes a JSON string may hold as they are */
+{
+    for (int i = 0; i < 8; i++) {
+        unsigned c = (unsigned)(w >> 8 * i) & 255;
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
+/* Two records with the whole 128-bit digest in common (made on purpose)
+ * get the bare id and ".2" by their bytes, whichever is read first: a
+ * note stays with its event when the lines or files change places. */
+static void crafted_collision(void **state)
+{
+    (void)state;
+    char head[64];
+    int hn = snprintf(head, sizeof head, "recorder%c%u%c", 0, (unsigned)SBX_EV_COMMAND, 0);
+    static const char pre[] = "{\"ts\":\"2026-06-02T09:30:01Z\",\"type\":\"command\",\"command\":\"";
+    static const char post[] = "\",\"exit\":0,\"ms\":5}";
+    /* the command's bytes: pad to a stripe's start in the digested stream,
+     * then the two stripes whose lane-0 words are changed */
+    size_t at = (size_t)hn + sizeof pre - 1, pad = (32 - at % 32) % 32;
+    char a[256];
+    size_t cmd = sizeof pre - 1, w1 = cmd + pad, w2 = w1 + 32, end = w2 + 32;
+    memcpy(a, pre, sizeof pre - 1);
+    memset(a + cmd, 'x', end - cmd);
+    memcpy(a + end, post, sizeof post);
+    char b[256];
+    memcpy(b, a, sizeof a);
+    /* lane 0 before the first changed stripe */
+    unsigned char stream[512];
+    memcpy(stream, head, (size_t)hn);
+    memcpy(stream + hn, a, w1);
+    uint64_t lane = LANE0_SEED;
+    for (size_t s = 0; s + 32 <= (size_t)hn + w1; s += 32)
+        lane = rotl64(lane + le64(stream + s) * LANE_IN, 31) * LANE_OUT;
+    uint64_t x1 = le64((const unsigned char *)a + w1), x2 = le64((const unsigned char *)a + w2);
+    uint64_t after = rotl64(lane + x1 * LANE_IN, 31) * LANE_OUT; /* a's lane after stripe 1 */
+    bool made = false;
+    for (uint64_t t = 0; t < 1000000 && !made; t++) {
+        uint64_t y1 = x1 ^ ((t % 26) << 8 | (t / 26 % 26) << 16 | (t / 676 % 26) << 24 |
+                            (t / 17576 % 26) << 32);
+        if (y1 == x1 || !json_safe(y1))
+            continue;
+        uint64_t mid = rotl64(lane + y1 * LANE_IN, 31) * LANE_OUT;
+        uint64_t y2 = x2 + (after - mid) * inverse64(LANE_IN);
+        if (!json_safe(y2))
+            continue;
+        put_le64((unsigned char *)b + w1, y1);
+        put_le64((unsigned char *)b + w2, y2);
+        made = true;
+    }
+    assert_true(made);
+    uint64_t ka, ra, kb, rb;
+    sbx_evid_digest("recorder", SBX_EV_COMMAND, a, strlen(a), &ka, &ra);
+    sbx_evid_digest("recorder", SBX_EV_COMMAND, b, strlen(b), &kb, &rb);
+    assert_true(ka == kb && ra == rb && strcmp(a, b) != 0); /* a collision */
+    const char *lo = strcmp(a, b) < 0 ? a : b;
+    char text[1024];
+    for (int order = 0; order < 2; order++) {
+        snprintf(text, sizeof text, "%s\n%s\n", order ? b : a, order ? a : b);
+        struct sbx_timeline *tl = loadtest_bytes(&sbx_format_recorder, "c.jsonl", text,
+                                                 strlen(text), 1, 0);
+        assert_int_equal(tl->n, 2);
+        /* the line holding the smaller bytes */
+        uint32_t lo_line = (order ? b : a) == lo ? 1 : 2;
+        char id_lo[SBX_EVID_LEN], id_hi[SBX_EVID_LEN];
+        sbx_event_id(tl, loadtest_at_line(tl, lo_line), id_lo);
+        sbx_event_id(tl, loadtest_at_line(tl, 3 - lo_line), id_hi);
+        assert_int_equal(strlen(id_lo), SBX_EVID_CHARS);
+        assert_string_equal(id_hi + SBX_EVID_CHARS, ".2");
+        assert_int_equal(strncmp(id_lo, id_hi, SBX_EVID_CHARS), 0);
+        loadtest_drop(tl);
+    }
+}
+
+/* Records of 1 to 400 bytes (so every 64-byte block boundary of the vector
+ * pass is crossed, in and out of strings, inside runs of backslashes),
+ * random over quotes, backslashes, whitespace and a letter: their digest is
+ * that of the record without the whitespace the plain reading finds
+ * between tokens, with the vector code on and off (base/simd.h). */
+static void long_records(void **state)
+{
+    (void)state;
+    static const char alpha[] = {'"', '\\', ' ', 'a', '\n', '\t', '\\', '"'};
+    enum { RECORDS = 6000, MAX = 400 };
+    uint64_t r = 0x2545f4914f6cdd1dULL;
+    char rec[MAX + 1], plain[512];
+    size_t differ = 0;
+    for (int twin = 0; twin < 2; twin++) {
+        sbx_simd_set_scalar(twin == 1);
+        for (size_t t = 0; t < RECORDS; t++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            size_t n = 1 + r % MAX;
+            rec[0] = '{';
+            for (size_t i = 1; i < n; i++) {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                /* long plain stretches too, so blocks fall wholly inside strings */
+                rec[i] = (r >> 40) % 4 ? 'a' : alpha[(r >> 20) % sizeof alpha];
+            }
+            size_t pn = strip_plain(rec, n, plain);
+            uint64_t k1, r1, k2, r2;
+            sbx_evid_digest("recorder", SBX_EV_COMMAND, rec, n, &k1, &r1);
+            sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &k2, &r2);
+            if (k1 != k2 || r1 != r2) {
+                sbx_simd_set_scalar(false);
+                fail_msg("%s: a %zu-byte record digests unlike its stripped form: %.*s",
+                         twin ? "scalar" : "vector", n, (int)n, rec);
+            }
+            differ += pn != n;
+        }
+    }
+    sbx_simd_set_scalar(false);
+    assert_true(differ > RECORDS); /* most had whitespace to leave out */
+    /* runs of backslashes over whole blocks, of both parities, at every
+     * offset in a block, then a quote and whitespace: whether the quote
+     * closes the string decides what is left out after it */
+    for (size_t off = 0; off < 64; off++)
+        for (size_t len = 60; len <= 132; len++) {
+            char big[512];
+            size_t n = 0;
+            big[n++] = '{';
+            big[n++] = '"';
+            memset(big + n, 'a', off);
+            n += off;
+            memset(big + n, '\\', len);
+            n += len;
+            memcpy(big + n, "\" : \"b c\" }", 11);
+            n += 11;
+            size_t pn = strip_plain(big, n, plain);
+            uint64_t k[2], rr[2], kp, rp;
+            sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &kp, &rp);
+            for (int twin = 0; twin < 2; twin++) {
+                sbx_simd_set_scalar(twin == 1);
+                sbx_evid_digest("recorder", SBX_EV_COMMAND, big, n, &k[twin], &rr[twin]);
+            }
+            sbx_simd_set_scalar(false);
+            if (k[0] != kp || rr[0] != rp || k[1] != kp || rr[1] != rp)
+                fail_msg("%zu backslashes after %zu letters: another digest", len, off);
+        }
 }
 
 /* Which texts are ids or their prefixes: a table. */
@@ -497,7 +704,10 @@ int main(void)
         cmocka_unit_test(moved_and_renamed), cmocka_unit_test(fetched_again),
         cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
-        cmocka_unit_test(lookups), cmocka_unit_test(storage_slots), cmocka_unit_test(duplicate_numbers),           cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(lookups),           cmocka_unit_test(storage_slots),
+        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(pinned),            cmocka_unit_test(crafted_collision),
+        cmocka_unit_test(long_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,7 @@ void sbx_app_review_free(struct sbx_app *a)
         return;
     sbx_review_state_free(&rv->st);
     sbx_review_free(&rv->r);
+    sbx_outbox_free(rv->outbox);
     free(rv->write);
     free(rv->author);
     free(rv->flags);
@@ -66,6 +67,59 @@ void sbx_app_review_free(struct sbx_app *a)
     a->rv = NULL;
     a->look.review_cells = NULL;
     a->look.review = NULL;
+}
+
+/* ---- the store ---- */
+
+void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender *sender,
+                               const char *pending, size_t npending)
+{
+    struct sbx_app_review *rv = a->rv;
+    if (!rv || !rv->write) { /* nothing to send to (--dump without --review) */
+        if (sender->free)
+            sender->free(sender->ctx);
+        return;
+    }
+    sbx_outbox_free(rv->outbox);
+    rv->outbox = sbx_outbox_new(sender, a->opts.background);
+    if (npending)
+        sbx_outbox_add(rv->outbox, pending, npending);
+}
+
+bool sbx_app_review_sending(const struct sbx_app *a)
+{
+    return a->rv && a->rv->outbox && sbx_outbox_sending(a->rv->outbox);
+}
+
+bool sbx_app_review_poll(struct sbx_app *a)
+{
+    struct sbx_app_review *rv = a->rv;
+    struct sbx_outbox_news news;
+    if (!rv || !rv->outbox || !sbx_outbox_poll(rv->outbox, &news))
+        return false;
+    if (news.failed) {
+        /* the store's words: the status line redacts and sanitises them */
+        sbx_app_message(a, true, "review not written: %s (%zu line%s kept: sent with the next change, or when you quit)",
+                        news.err, news.queued, news.queued == 1 ? "" : "s");
+        rv->send_failed = true;
+    } else if (rv->send_failed && news.sent) {
+        sbx_app_message(a, false, "review: %zu line%s kept earlier written to %s", news.sent,
+                        news.sent == 1 ? "" : "s", rv->write);
+        rv->send_failed = false;
+    }
+    return true;
+}
+
+const char *sbx_app_review_finish(struct sbx_app *a, size_t *n, void **sender_ctx, char *err,
+                                  size_t errsz)
+{
+    *n = 0;
+    *sender_ctx = a->rv && a->rv->outbox ? sbx_outbox_ctx(a->rv->outbox) : NULL;
+    if (errsz)
+        err[0] = '\0';
+    if (!a->rv || !a->rv->outbox)
+        return NULL;
+    return sbx_outbox_finish(a->rv->outbox, n, err, errsz);
 }
 
 /* ---- the column ---- */
@@ -184,7 +238,12 @@ static bool append_op(struct sbx_app *a, enum sbx_review_op_kind kind, const cha
         .tag = (char *)tag, .state = (char *)state, .author = rv->author, .at = now_ns(),
     };
     char err[512];
-    if (rv->write && !sbx_review_append(rv->write, &op, rv->make_dirs, err, sizeof err)) {
+    if (rv->outbox) {
+        struct sbx_buf line = SBX_BUF_INIT;
+        sbx_review_op_line(&op, &line);
+        sbx_outbox_add(rv->outbox, line.p, line.len);
+        sbx_buf_free(&line);
+    } else if (rv->write && !sbx_review_append(rv->write, &op, rv->make_dirs, err, sizeof err)) {
         sbx_app_message(a, true, "%s", err);
         return false;
     }
@@ -208,6 +267,10 @@ static bool append_op(struct sbx_app *a, enum sbx_review_op_kind kind, const cha
     rv->flags_tl = NULL; /* the column is made again */
     sbx_app_review_look(a);
     sbx_app_rebuild_doc(a);
+    if (rv->outbox && !a->opts.background) { /* sent already: a failure is said now */
+        sbx_app_review_poll(a);
+        return !rv->send_failed;
+    }
     return true;
 }
 

@@ -118,8 +118,8 @@ void sbx_review_store_open(struct sbx_app *app, const char *url, const char *aut
     struct sbx_buf body = SBX_BUF_INIT, unsent = SBX_BUF_INIT;
     if (st) {
         char *etag = NULL;
-        enum sbx_s3_result res = sbx_s3_get(st->s3, st->bucket, st->key, NULL, SBX_REVIEW_S3_MAX,
-                                            &body, &etag, err, sizeof err);
+        enum sbx_s3_result res = sbx_s3_get_checked(st->s3, st->bucket, st->key, SBX_REVIEW_S3_MAX,
+                                                    &body, &etag, err, sizeof err);
         free(etag);
         read = res == SBX_S3_OK || res == SBX_S3_NOT_FOUND;
         if (res == SBX_S3_OK)

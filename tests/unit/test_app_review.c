@@ -498,6 +498,17 @@ static void to_the_store(void **state)
     assert_non_null(first);
     assert_non_null(second);
     assert_true(first < second);
+    /* every key's operation goes there: a mark, a tag, a range's note, the verdict */
+    apptest_keys(&a, "mb" "tstore:tag\n" "vjv=over the range\n\x1b" "Vcall fine\n");
+    static const char *const ops[] = {"\"op\":\"mark\"", "\"tag\":\"store:tag\"",
+                                      "\"text\":\"over the range\"", "\"op\":\"verdict\""};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strstr(st.stored.p, ops[i]))
+            fail_msg("%s not sent to the store:\n%s", ops[i], st.stored.p);
+    const char *range = strstr(st.stored.p, "over the range");
+    while (range > st.stored.p && range[-1] != '\n')
+        range--;
+    assert_non_null(strstr(range, "\"to\":")); /* the range's last event */
     size_t n;
     void *ctx;
     char err[256];

@@ -226,6 +226,8 @@ void sbx_app_set_review(struct sbx_app *a, struct sbx_review *r, const char *wri
 /* The review's operations go to a place a write takes a while to reach (an
  * object in the store): through sender, on a worker thread (without
  * opts.background: at once), after sbx_app_set_review named it as write.
+ * The review is read through it first and, after every send, shown as the
+ * place holds it (other writers' lines too) with the lines still queued.
  * pending[0..npending): lines an earlier session could not send (whole
  * lines; already in the review given), sent first. The app takes over
  * sender->ctx (freed with sender->free). */

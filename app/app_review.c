@@ -81,14 +81,40 @@ void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender
         return;
     }
     sbx_outbox_free(rv->outbox);
-    rv->outbox = sbx_outbox_new(sender, a->opts.background);
+    rv->outbox = sbx_outbox_new(sender, a->opts.background, true);
     if (npending)
         sbx_outbox_add(rv->outbox, pending, npending);
+    if (!a->opts.background) /* read (and sent) already */
+        sbx_app_review_poll(a);
 }
 
 bool sbx_app_review_sending(const struct sbx_app *a)
 {
     return a->rv && a->rv->outbox && sbx_outbox_sending(a->rv->outbox);
+}
+
+/* The review as the store holds it now (other writers' lines too), and
+ * the lines still on their way, in place of the one shown. */
+static void reload(struct sbx_app *a, const struct sbx_buf *review, const struct sbx_buf *queued)
+{
+    struct sbx_app_review *rv = a->rv;
+    size_t problems = rv->r.nproblems;
+    struct sbx_review r;
+    sbx_review_init(&r);
+    uint32_t file = sbx_review_add_file(&r, rv->write);
+    sbx_review_read_bytes(&r, file, review->p ? review->p : "", review->len);
+    if (queued->len)
+        sbx_review_read_bytes(&r, file, queued->p, queued->len);
+    sbx_review_state_free(&rv->st); /* it points into the ops */
+    sbx_review_free(&rv->r);
+    rv->r = r;
+    sbx_review_state_make(&rv->r, &rv->st);
+    rv->flags_tl = NULL; /* the column is made again */
+    sbx_app_review_look(a);
+    sbx_app_rebuild_doc(a);
+    if (rv->r.nproblems > problems)
+        sbx_app_message(a, true, "%zu line%s of the review could not be read (R lists them)",
+                        rv->r.nproblems, rv->r.nproblems == 1 ? "" : "s");
 }
 
 bool sbx_app_review_poll(struct sbx_app *a)
@@ -97,8 +123,17 @@ bool sbx_app_review_poll(struct sbx_app *a)
     struct sbx_outbox_news news;
     if (!rv || !rv->outbox || !sbx_outbox_poll(rv->outbox, &news))
         return false;
-    if (news.failed) {
-        /* the store's words: the status line redacts and sanitises them */
+    struct sbx_buf review = SBX_BUF_INIT, queued = SBX_BUF_INIT;
+    if (sbx_outbox_take_review(rv->outbox, &review, &queued))
+        reload(a, &review, &queued);
+    sbx_buf_free(&review);
+    sbx_buf_free(&queued);
+    /* the store's words: the status line redacts and sanitises them */
+    if (news.failed && !news.queued) {
+        sbx_app_message(a, true, "the review could not be read from the store: %s (what you write is kept and sent when it can be)",
+                        news.err);
+        rv->send_failed = true;
+    } else if (news.failed) {
         sbx_app_message(a, true, "review not written: %s (%zu line%s kept: sent with the next change, or when you quit)",
                         news.err, news.queued, news.queued == 1 ? "" : "s");
         rv->send_failed = true;

@@ -86,6 +86,14 @@ enum sbx_s3_result sbx_s3_append_object(struct sbx_s3 *s, const char *bucket, co
                                         const void *data, size_t n, const char *content_type,
                                         size_t max_body, char *err, size_t errsz)
 {
+    return sbx_s3_append_now(s, bucket, key, data, n, content_type, max_body, NULL, err, errsz);
+}
+
+enum sbx_s3_result sbx_s3_append_now(struct sbx_s3 *s, const char *bucket, const char *key,
+                                     const void *data, size_t n, const char *content_type,
+                                     size_t max_body, struct sbx_buf *now, char *err,
+                                     size_t errsz)
+{
     struct sbx_buf body = SBX_BUF_INIT;
     enum sbx_s3_result r = SBX_S3_PRECONDITION;
     for (int attempt = 0; r == SBX_S3_PRECONDITION && attempt < SBX_S3_APPEND_TRIES; attempt++) {
@@ -104,6 +112,11 @@ enum sbx_s3_result sbx_s3_append_object(struct sbx_s3 *s, const char *bucket, co
             free(etag);
             break;
         }
+        if (!n) { /* only read */
+            free(etag);
+            r = SBX_S3_OK;
+            break;
+        }
         sbx_buf_add(&body, data, n);
         /* written only if nobody wrote it since it was read; else read again */
         r = sbx_s3_put_if(s, bucket, key, body.p, body.len, content_type, etag ? etag : "*", err,
@@ -113,6 +126,11 @@ enum sbx_s3_result sbx_s3_append_object(struct sbx_s3 *s, const char *bucket, co
     if (r == SBX_S3_PRECONDITION)
         snprintf(err, errsz, "s3://%s/%s: changed by other writers %d times while it was appended to: not written",
                  bucket, key, SBX_S3_APPEND_TRIES);
-    sbx_buf_free(&body);
+    if (now && r == SBX_S3_OK) {
+        sbx_buf_free(now);
+        *now = body;
+    } else {
+        sbx_buf_free(&body);
+    }
     return r;
 }

@@ -57,4 +57,12 @@ enum sbx_s3_result sbx_s3_append_object(struct sbx_s3 *s, const char *bucket, co
                                         const void *data, size_t n, const char *content_type,
                                         size_t max_body, char *err, size_t errsz);
 
+/* The same, with the object as written (n 0: only read, none yet is empty)
+ * into *now (freed first; left alone on failure): the review as every
+ * writer has made it. */
+enum sbx_s3_result sbx_s3_append_now(struct sbx_s3 *s, const char *bucket, const char *key,
+                                     const void *data, size_t n, const char *content_type,
+                                     size_t max_body, struct sbx_buf *now, char *err,
+                                     size_t errsz);
+
 #endif

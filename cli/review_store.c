@@ -43,11 +43,12 @@ static void store_free(void *ctx)
     free(st);
 }
 
-static bool store_send(void *ctx, const char *lines, size_t n, char *err, size_t errsz)
+static bool store_send(void *ctx, const char *lines, size_t n, struct sbx_buf *now, char *err,
+                       size_t errsz)
 {
     struct store *st = ctx;
-    return sbx_s3_append_object(st->s3, st->bucket, st->key, lines, n, "application/x-ndjson",
-                                SBX_REVIEW_S3_MAX, err, errsz) == SBX_S3_OK;
+    return sbx_s3_append_now(st->s3, st->bucket, st->key, lines, n, "application/x-ndjson",
+                             SBX_REVIEW_S3_MAX, now, err, errsz) == SBX_S3_OK;
 }
 
 char *sbx_review_unsent_path(const char *url, const char *state_home, const char *home)
@@ -114,34 +115,30 @@ void sbx_review_store_open(struct sbx_app *app, const char *url, const char *aut
     sbx_review_init(&r);
     char err[1024] = "";
     struct store *st = store_new(url, err, sizeof err);
-    bool read = st != NULL;
     struct sbx_buf body = SBX_BUF_INIT, unsent = SBX_BUF_INIT;
-    if (st) {
+    if (st && to_memory) { /* --dump: read here, written nowhere */
         char *etag = NULL;
         enum sbx_s3_result res = sbx_s3_get_checked(st->s3, st->bucket, st->key, SBX_REVIEW_S3_MAX,
                                                     &body, &etag, err, sizeof err);
         free(etag);
-        read = res == SBX_S3_OK || res == SBX_S3_NOT_FOUND;
         if (res == SBX_S3_OK)
             sbx_review_read_bytes(&r, sbx_review_add_file(&r, url), body.p ? body.p : "", body.len);
-        if (!to_memory && read_unsent(st, &unsent))
-            sbx_review_read_bytes(&r, sbx_review_add_file(&r, st->unsent), unsent.p, unsent.len);
+        else if (res != SBX_S3_NOT_FOUND)
+            sbx_app_message(app, true, "the review could not be read (%s)", err);
+    } else if (st && read_unsent(st, &unsent)) {
+        sbx_review_read_bytes(&r, sbx_review_add_file(&r, st->unsent), unsent.p, unsent.len);
     }
-    size_t problems = r.nproblems;
-    /* a review that could not be read is not written over: in memory only */
-    sbx_app_set_review(app, &r, read && !to_memory ? url : NULL, false, author);
-    if (read && !to_memory) {
+    sbx_app_set_review(app, &r, st && !to_memory ? url : NULL, false, author);
+    if (st && !to_memory) {
+        /* the review itself is read by the outbox's worker: the keys never wait on it */
         struct sbx_review_sender sender = {store_send, store_free, st};
         sbx_app_set_review_sender(app, &sender, unsent.p, unsent.len);
         st = NULL;
+        if (unsent.len && !app->msg_error)
+            sbx_app_message(app, false, "review: sending the lines an earlier session could not write");
+    } else if (!st) {
+        sbx_app_message(app, true, "the review in the store cannot be used (%s): nothing is written to it", err);
     }
-    if (!read)
-        sbx_app_message(app, true, "the review could not be read (%s): nothing is written to it", err);
-    else if (problems)
-        sbx_app_message(app, true, "%zu line%s of the review could not be read (R lists them)", problems,
-                        problems == 1 ? "" : "s");
-    else if (unsent.len)
-        sbx_app_message(app, false, "review: sending the lines an earlier session could not write");
     store_free(st);
     sbx_buf_free(&body);
     sbx_buf_free(&unsent);

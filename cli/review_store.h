@@ -2,10 +2,12 @@
  * review beside it, or --review s3://…; docs/review-file.md, "A review in
  * the store, from the interface"). Internal to cli/.
  *
- * The review is read once when the run has loaded; each operation the
- * reviewer's keys make goes to the store through the app's outbox
- * (app/review_outbox.h: a worker thread) as `sbxview review` appends:
- * read, appended to, written back If-Match its ETag (base/s3_append.h).
+ * The review is read, once the run has loaded, by the app's outbox
+ * (app/review_outbox.h: a worker thread), and each operation the
+ * reviewer's keys make goes to the store through it as `sbxview review`
+ * appends: read, appended to, written back If-Match its ETag
+ * (base/s3_append.h); each write brings back the review as the store
+ * holds it (other writers' lines too).
  * Lines not sent when the interface ends are kept in a local file,
  * $XDG_STATE_HOME/sbxview/reviews/unsent/HASH.jsonl (HASH: the first 16
  * hex digits of the SHA-256 of the review's URL; ~/.local/state without
@@ -24,10 +26,10 @@
  * and $HOME (NULL when unset). */
 char *sbx_review_unsent_path(const char *url, const char *state_home, const char *home);
 
-/* The review at url (s3://BUCKET/KEY) read and handed to app, with the
- * lines an earlier interface could not send; its operations sent there
- * unless to_memory (--dump without --review). Problems go to the status
- * line. */
+/* The review at url (s3://BUCKET/KEY) handed to app: read by its outbox
+ * (here, at once, with to_memory: --dump without --review, which writes
+ * nowhere), with the lines an earlier interface could not send; its
+ * operations sent there. Problems go to the status line. */
 void sbx_review_store_open(struct sbx_app *app, const char *url, const char *author,
                            bool to_memory);
 

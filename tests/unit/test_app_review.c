@@ -459,7 +459,8 @@ struct store {
     struct sbx_buf stored;
 };
 
-static bool store_send(void *ctx, const char *lines, size_t n, char *err, size_t errsz)
+static bool store_send(void *ctx, const char *lines, size_t n, struct sbx_buf *now, char *err,
+                       size_t errsz)
 {
     struct store *st = ctx;
     if (st->refuse > 0) {
@@ -468,6 +469,7 @@ static bool store_send(void *ctx, const char *lines, size_t n, char *err, size_t
         return false;
     }
     sbx_buf_add(&st->stored, lines, n);
+    sbx_buf_add(now, st->stored.p ? st->stored.p : "", st->stored.len);
     return true;
 }
 
@@ -492,7 +494,21 @@ static void to_the_store(void **state)
     assert_non_null(strstr(a.msg, "1 line kept"));
     assert_int_equal(a.rv->st.nnotes, 1); /* shown though not written yet */
     assert_int_equal(st.stored.len, 36);
+    /* another reviewer writes meanwhile: shown once the next write has read it */
+    char id[SBX_EVID_LEN];
+    id_of(&a, a.cur, id);
+    struct sbx_buf other = SBX_BUF_INIT;
+    sbx_buf_addf(&other, "{\"sbxview_review\":1,\"op\":\"note\",\"at\":\"2026-06-02T09:40:12.000Z\","
+                         "\"author\":\"Other <o@example.com>\",\"item\":\"%s\",\"text\":\"from elsewhere\"}\n", id);
+    sbx_buf_add(&st.stored, other.p, other.len);
+    sbx_buf_free(&other);
+    size_t notes = a.rv->st.nnotes;
     apptest_keys(&a, "jasecond note\n");
+    assert_int_equal(a.rv->st.nnotes, notes + 2); /* the other's and this one */
+    bool seen = false;
+    for (size_t i = 0; i < a.rv->st.nnotes; i++)
+        seen |= strcmp(a.rv->st.notes[i].text, "from elsewhere") == 0;
+    assert_true(seen);
     assert_false(a.msg_error);
     const char *first = strstr(st.stored.p, "first note"), *second = strstr(st.stored.p, "second note");
     assert_non_null(first);

@@ -26,9 +26,11 @@ struct fake {
     bool freed;
 };
 
-static bool fake_send(void *ctx, const char *lines, size_t n, char *err, size_t errsz)
+static bool fake_send(void *ctx, const char *lines, size_t n, struct sbx_buf *now, char *err,
+                      size_t errsz)
 {
     struct fake *f = ctx;
+    assert_true(n > 0); /* no read was asked for */
     size_t k = f->sends++;
     if (k < strlen(f->refuse) && f->refuse[k] == 'x') {
         snprintf(err, errsz, "403 AccessDenied (send %zu)", k + 1);
@@ -36,6 +38,7 @@ static bool fake_send(void *ctx, const char *lines, size_t n, char *err, size_t 
     }
     assert_true(n > 0 && lines[n - 1] == '\n'); /* whole lines only */
     sbx_buf_add(&f->stored, lines, n);
+    sbx_buf_add(now, f->stored.p, f->stored.len);
     return true;
 }
 
@@ -72,7 +75,7 @@ static void run_case(size_t i, bool background)
 {
     struct fake f = {.refuse = cases[i].refuse};
     struct sbx_review_sender s = {fake_send, fake_free, &f};
-    struct sbx_outbox *o = sbx_outbox_new(&s, background);
+    struct sbx_outbox *o = sbx_outbox_new(&s, background, false);
     for (size_t l = 1; l <= cases[i].lines; l++) {
         char line[16];
         int n = snprintf(line, sizeof line, "%zu\n", l);
@@ -123,8 +126,10 @@ struct slow {
     size_t sends;
 };
 
-static bool slow_send(void *ctx, const char *lines, size_t n, char *err, size_t errsz)
+static bool slow_send(void *ctx, const char *lines, size_t n, struct sbx_buf *now, char *err,
+                      size_t errsz)
 {
+    (void)now;
     (void)err;
     (void)errsz;
     struct slow *s = ctx;
@@ -144,7 +149,7 @@ static void lines_while_sending(void **state)
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     struct sbx_review_sender snd = {slow_send, NULL, &s};
-    struct sbx_outbox *o = sbx_outbox_new(&snd, true);
+    struct sbx_outbox *o = sbx_outbox_new(&snd, true, false);
     sbx_outbox_add(o, "a\n", 2); /* the worker takes it and waits in the store */
     sbx_outbox_add(o, "b\n", 2);
     sbx_outbox_add(o, "c\n", 2);
@@ -166,11 +171,75 @@ static void lines_while_sending(void **state)
     pthread_mutex_destroy(&s.mu);
 }
 
+/* read_first: the review is read before anything is sent, and every send
+ * brings it back as the store holds it; a refused one brings nothing, and
+ * the lines still queued come with the review taken. */
+struct store {
+    struct sbx_buf held;
+    bool refuse;
+    size_t reads;
+};
+
+static bool store_send(void *ctx, const char *lines, size_t n, struct sbx_buf *now, char *err,
+                       size_t errsz)
+{
+    struct store *s = ctx;
+    if (s->refuse) {
+        snprintf(err, errsz, "503 SlowDown");
+        return false;
+    }
+    s->reads += n == 0;
+    sbx_buf_add(&s->held, lines, n);
+    sbx_buf_add(now, s->held.p ? s->held.p : "", s->held.len);
+    return true;
+}
+
+static void the_review_read_back(void **state)
+{
+    (void)state;
+    for (int background = 0; background < 2; background++) {
+        struct store s = {.held = SBX_BUF_INIT};
+        sbx_buf_adds(&s.held, "theirs\n");
+        struct sbx_review_sender snd = {store_send, NULL, &s};
+        struct sbx_outbox *o = sbx_outbox_new(&snd, background, true);
+        settle(o);
+        struct sbx_buf review = SBX_BUF_INIT, queued = SBX_BUF_INIT;
+        assert_true(sbx_outbox_take_review(o, &review, &queued));
+        assert_int_equal(s.reads, 1);
+        assert_int_equal(review.len, 7);
+        assert_memory_equal(review.p, "theirs\n", 7);
+        assert_int_equal(queued.len, 0);
+        assert_false(sbx_outbox_take_review(o, &review, &queued)); /* nothing newer */
+        s.refuse = true;
+        sbx_outbox_add(o, "mine\n", 5);
+        settle(o);
+        assert_false(sbx_outbox_take_review(o, &review, &queued));
+        sbx_buf_adds(&s.held, "more of theirs\n");
+        s.refuse = false;
+        sbx_outbox_add(o, "mine again\n", 11);
+        settle(o);
+        assert_true(sbx_outbox_take_review(o, &review, &queued));
+        const char *want = "theirs\nmore of theirs\nmine\nmine again\n";
+        assert_int_equal(review.len, strlen(want));
+        assert_memory_equal(review.p, want, review.len);
+        assert_int_equal(queued.len, 0);
+        assert_int_equal(s.reads, 1); /* the writes read it themselves */
+        size_t n;
+        char err[64];
+        assert_null(sbx_outbox_finish(o, &n, err, sizeof err));
+        sbx_outbox_free(o);
+        sbx_buf_free(&review);
+        sbx_buf_free(&queued);
+        sbx_buf_free(&s.held);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_answer_in_turn),
         cmocka_unit_test(lines_while_sending),
+        cmocka_unit_test(the_review_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -234,7 +234,8 @@ void sbx_app_set_review(struct sbx_app *a, struct sbx_review *r, const char *wri
 struct sbx_review_sender;
 void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender *sender,
                                const char *pending, size_t npending);
-/* A send to the store is in flight: the program wakes up to show how it ends. */
+/* A send to the store is in flight or its end not shown yet: the program
+ * wakes up to show it. */
 bool sbx_app_review_sending(const struct sbx_app *a);
 /* Quitting: the review's lines not sent (sent once more first; waits for a
  * send in flight), NULL with *n 0 when none or no sender; the last reason

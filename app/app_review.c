@@ -90,7 +90,10 @@ void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender
 
 bool sbx_app_review_sending(const struct sbx_app *a)
 {
-    return a->rv && a->rv->outbox && sbx_outbox_sending(a->rv->outbox);
+    /* a send that ended after the last poll counts: the program would
+     * otherwise wait for a key before showing how it ended */
+    return a->rv && a->rv->outbox &&
+           (sbx_outbox_sending(a->rv->outbox) || sbx_outbox_has_news(a->rv->outbox));
 }
 
 /* The review as the store holds it now (other writers' lines too), and

@@ -176,6 +176,14 @@ void *sbx_outbox_ctx(struct sbx_outbox *o)
     return o->s.ctx;
 }
 
+bool sbx_outbox_has_news(struct sbx_outbox *o)
+{
+    pthread_mutex_lock(&o->mu);
+    bool news = o->news;
+    pthread_mutex_unlock(&o->mu);
+    return news;
+}
+
 const char *sbx_outbox_finish(struct sbx_outbox *o, size_t *n, char *err, size_t errsz)
 {
     pthread_mutex_lock(&o->mu);

@@ -62,8 +62,10 @@ bool sbx_outbox_poll(struct sbx_outbox *o, struct sbx_outbox_news *news);
  * no send has brought a newer one since the last call. */
 bool sbx_outbox_take_review(struct sbx_outbox *o, struct sbx_buf *review, struct sbx_buf *queued);
 
-/* A send is in flight (the program wakes up to show how it ended). */
+/* A send is in flight. */
 bool sbx_outbox_sending(struct sbx_outbox *o);
+/* How a send ended is not polled yet. */
+bool sbx_outbox_has_news(struct sbx_outbox *o);
 
 /* The sender's ctx (still the outbox's). */
 void *sbx_outbox_ctx(struct sbx_outbox *o);

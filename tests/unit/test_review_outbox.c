@@ -81,8 +81,10 @@ static void run_case(size_t i, bool background)
         int n = snprintf(line, sizeof line, "%zu\n", l);
         sbx_outbox_add(o, line, (size_t)n);
         settle(o);
+        assert_true(sbx_outbox_has_news(o)); /* the program wakes to show it */
         struct sbx_outbox_news news;
         assert_true(sbx_outbox_poll(o, &news));
+        assert_false(sbx_outbox_has_news(o));
         if (news.failed) {
             assert_non_null(strstr(news.err, "AccessDenied"));
             assert_int_equal(news.queued, l - f.stored.len / 2);

@@ -223,6 +223,26 @@ void sbx_app_job_progress(const struct sbx_app *a, char *buf, size_t n);
  * written with. */
 void sbx_app_set_review(struct sbx_app *a, struct sbx_review *r, const char *write, bool make_dirs,
                         const char *author);
+/* The review's operations go to a place a write takes a while to reach (an
+ * object in the store): through sender, on a worker thread (without
+ * opts.background: at once), after sbx_app_set_review named it as write.
+ * The review is read through it first and, after every send, shown as the
+ * place holds it (other writers' lines too) with the lines still queued.
+ * pending[0..npending): lines an earlier session could not send (whole
+ * lines; already in the review given), sent first. The app takes over
+ * sender->ctx (freed with sender->free). */
+struct sbx_review_sender;
+void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender *sender,
+                               const char *pending, size_t npending);
+/* A send to the store is in flight or its end not shown yet: the program
+ * wakes up to show it. */
+bool sbx_app_review_sending(const struct sbx_app *a);
+/* Quitting: the review's lines not sent (sent once more first; waits for a
+ * send in flight), NULL with *n 0 when none or no sender; the last reason
+ * in err, the sender's ctx in *sender_ctx (NULL: none). The app's, valid
+ * until sbx_app_free. */
+const char *sbx_app_review_finish(struct sbx_app *a, size_t *n, void **sender_ctx, char *err,
+                                  size_t errsz);
 /* After SBX_APP_EDIT: the text the editor's file starts with (the author's
  * note on the event, or ""; valid until the next call into the app), then
  * what the file held when the editor ended (text NULL and err why when it

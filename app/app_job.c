@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/app_internal.h"
+#include "app/app_review.h"
 
 enum { BACKGROUND_MIN_EVENTS = 100000 };
 
@@ -72,7 +73,7 @@ bool sbx_app_busy(const struct sbx_app *a)
 
 bool sbx_app_poll(struct sbx_app *a)
 {
-    bool exported = sbx_app_export_poll(a);
+    bool exported = sbx_app_export_poll(a) | sbx_app_review_poll(a);
     struct sbx_app_job *j = a->job;
     if (!j || !atomic_load(&j->finished))
         return exported;

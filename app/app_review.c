@@ -57,6 +57,7 @@ void sbx_app_review_free(struct sbx_app *a)
         return;
     sbx_review_state_free(&rv->st);
     sbx_review_free(&rv->r);
+    sbx_outbox_free(rv->outbox);
     free(rv->write);
     free(rv->author);
     free(rv->flags);
@@ -66,6 +67,97 @@ void sbx_app_review_free(struct sbx_app *a)
     a->rv = NULL;
     a->look.review_cells = NULL;
     a->look.review = NULL;
+}
+
+/* ---- the store ---- */
+
+void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender *sender,
+                               const char *pending, size_t npending)
+{
+    struct sbx_app_review *rv = a->rv;
+    if (!rv || !rv->write) { /* nothing to send to (--dump without --review) */
+        if (sender->free)
+            sender->free(sender->ctx);
+        return;
+    }
+    sbx_outbox_free(rv->outbox);
+    rv->outbox = sbx_outbox_new(sender, a->opts.background, true);
+    if (npending)
+        sbx_outbox_add(rv->outbox, pending, npending);
+    if (!a->opts.background) /* read (and sent) already */
+        sbx_app_review_poll(a);
+}
+
+bool sbx_app_review_sending(const struct sbx_app *a)
+{
+    /* a send that ended after the last poll counts: the program would
+     * otherwise wait for a key before showing how it ended */
+    return a->rv && a->rv->outbox &&
+           (sbx_outbox_sending(a->rv->outbox) || sbx_outbox_has_news(a->rv->outbox));
+}
+
+/* The review as the store holds it now (other writers' lines too), and
+ * the lines still on their way, in place of the one shown. */
+static void reload(struct sbx_app *a, const struct sbx_buf *review, const struct sbx_buf *queued)
+{
+    struct sbx_app_review *rv = a->rv;
+    size_t problems = rv->r.nproblems;
+    struct sbx_review r;
+    sbx_review_init(&r);
+    uint32_t file = sbx_review_add_file(&r, rv->write);
+    sbx_review_read_bytes(&r, file, review->p ? review->p : "", review->len);
+    if (queued->len)
+        sbx_review_read_bytes(&r, file, queued->p, queued->len);
+    sbx_review_state_free(&rv->st); /* it points into the ops */
+    sbx_review_free(&rv->r);
+    rv->r = r;
+    sbx_review_state_make(&rv->r, &rv->st);
+    rv->flags_tl = NULL; /* the column is made again */
+    sbx_app_review_look(a);
+    sbx_app_rebuild_doc(a);
+    if (rv->r.nproblems > problems)
+        sbx_app_message(a, true, "%zu line%s of the review could not be read (R lists them)",
+                        rv->r.nproblems, rv->r.nproblems == 1 ? "" : "s");
+}
+
+bool sbx_app_review_poll(struct sbx_app *a)
+{
+    struct sbx_app_review *rv = a->rv;
+    struct sbx_outbox_news news;
+    if (!rv || !rv->outbox || !sbx_outbox_poll(rv->outbox, &news))
+        return false;
+    struct sbx_buf review = SBX_BUF_INIT, queued = SBX_BUF_INIT;
+    if (sbx_outbox_take_review(rv->outbox, &review, &queued))
+        reload(a, &review, &queued);
+    sbx_buf_free(&review);
+    sbx_buf_free(&queued);
+    /* the store's words: the status line redacts and sanitises them */
+    if (news.failed && !news.queued) {
+        sbx_app_message(a, true, "the review could not be read from the store: %s (what you write is kept and sent when it can be)",
+                        news.err);
+        rv->send_failed = true;
+    } else if (news.failed) {
+        sbx_app_message(a, true, "review not written: %s (%zu line%s kept: sent with the next change, or when you quit)",
+                        news.err, news.queued, news.queued == 1 ? "" : "s");
+        rv->send_failed = true;
+    } else if (rv->send_failed && news.sent) {
+        sbx_app_message(a, false, "review: %zu line%s kept earlier written to %s", news.sent,
+                        news.sent == 1 ? "" : "s", rv->write);
+        rv->send_failed = false;
+    }
+    return true;
+}
+
+const char *sbx_app_review_finish(struct sbx_app *a, size_t *n, void **sender_ctx, char *err,
+                                  size_t errsz)
+{
+    *n = 0;
+    *sender_ctx = a->rv && a->rv->outbox ? sbx_outbox_ctx(a->rv->outbox) : NULL;
+    if (errsz)
+        err[0] = '\0';
+    if (!a->rv || !a->rv->outbox)
+        return NULL;
+    return sbx_outbox_finish(a->rv->outbox, n, err, errsz);
 }
 
 /* ---- the column ---- */
@@ -184,7 +276,12 @@ static bool append_op(struct sbx_app *a, enum sbx_review_op_kind kind, const cha
         .tag = (char *)tag, .state = (char *)state, .author = rv->author, .at = now_ns(),
     };
     char err[512];
-    if (rv->write && !sbx_review_append(rv->write, &op, rv->make_dirs, err, sizeof err)) {
+    if (rv->outbox) {
+        struct sbx_buf line = SBX_BUF_INIT;
+        sbx_review_op_line(&op, &line);
+        sbx_outbox_add(rv->outbox, line.p, line.len);
+        sbx_buf_free(&line);
+    } else if (rv->write && !sbx_review_append(rv->write, &op, rv->make_dirs, err, sizeof err)) {
         sbx_app_message(a, true, "%s", err);
         return false;
     }
@@ -208,6 +305,10 @@ static bool append_op(struct sbx_app *a, enum sbx_review_op_kind kind, const cha
     rv->flags_tl = NULL; /* the column is made again */
     sbx_app_review_look(a);
     sbx_app_rebuild_doc(a);
+    if (rv->outbox && !a->opts.background) { /* sent already: a failure is said now */
+        sbx_app_review_poll(a);
+        return !rv->send_failed;
+    }
     return true;
 }
 

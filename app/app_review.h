@@ -20,6 +20,7 @@
 #include "render/grid.h"
 #include "app/app.h"
 #include "app/lineedit.h"
+#include "app/review_outbox.h"
 
 /* What the status line is asking. */
 enum sbx_review_step {
@@ -42,6 +43,8 @@ struct sbx_app_review {
     struct sbx_review_state st;
     char *write;    /* where operations are appended */
     bool make_dirs; /* write is under the state folder: make its folders first */
+    struct sbx_outbox *outbox; /* write is in the store: lines go through it, or NULL */
+    bool send_failed;          /* the outbox's last send failed (said once) */
     char *author;
     /* the column: bits per position of tl->order, made for flags_tl at flags_n events */
     uint8_t *flags;
@@ -60,6 +63,9 @@ struct sbx_app_review {
 };
 
 void sbx_app_review_free(struct sbx_app *a);
+/* What the outbox did since the last call, said on the status line: a send
+ * that failed, and the lines a later one sent; true when it sent or failed. */
+bool sbx_app_review_poll(struct sbx_app *a);
 /* The column and the detail's review fields in a->look, after new data or a
  * change of the review. */
 void sbx_app_review_look(struct sbx_app *a);

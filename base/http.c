@@ -293,6 +293,10 @@ static bool set_options(struct sbx_http *h, const struct sbx_http_request *req,
               curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L) == CURLE_OK &&
               (!h->ca_file || (curl_easy_setopt(c, CURLOPT_CAINFO, h->ca_file) == CURLE_OK &&
                                curl_easy_setopt(c, CURLOPT_CAPATH, NULL) == CURLE_OK)) &&
+              /* HTTP/2 where the server offers it by ALPN, else HTTP/1.1; a
+               * transfer waits for a connection it can share over starting one */
+              curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS) == CURLE_OK &&
+              curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, h->connect_timeout_ms) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, h->timeout_ms) == CURLE_OK &&
@@ -439,6 +443,10 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
     CURLcode rc = curl_easy_perform(h->curl);
     /* a body cut short still had its status line (an S3 read resumes it) */
     curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &resp->status);
+    long version = 0;
+    curl_easy_getinfo(h->curl, CURLINFO_HTTP_VERSION, &version);
+    resp->version = version == CURL_HTTP_VERSION_2_0 ? 2 : version == CURL_HTTP_VERSION_3 ? 3
+                    : version ? 1 : 0;
     wipe_headers(headers);
     /* the handle must not point at the wiped list or the caller's strings */
     curl_easy_reset(h->curl);

@@ -7,6 +7,7 @@
  *   - certificate and host name verification always on (ca_file can name a
  *     private CA to trust instead of the system's; nothing switches it off);
  *   - connect and total timeouts; the response body capped at max_body bytes;
+ *   - HTTP/2 where the server offers it over TLS (ALPN), else HTTP/1.1;
  *   - a bearer token goes only into the Authorization header — never into a
  *     URL, an error message or the trace, where it is redacted;
  *   - libcurl's verbose trace only through cfg.trace, with Authorization
@@ -86,6 +87,7 @@ enum sbx_http_result {
 
 struct sbx_http_response {
     long status;             /* the HTTP status code; 0 without a response */
+    int version;             /* what it came over: 1 (HTTP/1.x), 2, 3; 0 without a response */
     struct sbx_buf body;     /* the body (NUL-terminated), at most max_body bytes */
     /* Header values (NULL when absent), each cut to 1 KiB, as received. */
     char *retry_after, *request_id /* x-request-id */, *location, *content_type;

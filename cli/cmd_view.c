@@ -27,6 +27,8 @@
 #include "importers/runs.h"
 #include "model/evid.h"
 #include "cli/review_cli.h"
+#include "cli/review_store.h"
+#include "cli/s3_fetch.h"
 #include "importers/review.h"
 
 struct view_opts {
@@ -36,6 +38,7 @@ struct view_opts {
     int cols, rows;
     const char *keys;
     const char *review_file, *author; /* --review, --author */
+    const char *s3_review;            /* the review beside an s3:// run, or NULL */
     const char *editor, *tmpdir;      /* $VISUAL or $EDITOR, $TMPDIR */
 };
 
@@ -47,6 +50,13 @@ struct view_opts {
 static void open_review(struct sbx_app *app, const struct view_opts *o, const struct sbx_timeline *tl,
                         bool quiet)
 {
+    const char *given = o->review_file ? o->review_file : o->s3_review;
+    if (sbx_is_s3_url(given)) { /* an object in the store (cli/review_store.h) */
+        char *author = sbx_review_author(o->author);
+        sbx_review_store_open(app, given, author, o->dump && !o->review_file);
+        free(author);
+        return;
+    }
     struct sbx_review_place place;
     sbx_review_place_find(&place, o->review_file, o->app.inputs, o->app.ninputs, tl);
     struct sbx_review r;
@@ -155,6 +165,7 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
         sbx_buf_free(&out);
         sbx_grid_free(&g);
     }
+    sbx_review_store_quit(&app);
     sbx_app_free(&app);
     return status;
 }
@@ -331,7 +342,8 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
         sbx_term_draw(&grid);
         int mrow = 0, mcol = 0;
         /* while something runs behind, wake up to show how far it got */
-        int wait = !v.taken || sbx_app_busy(&app) ? 100 : app.following ? FOLLOW_POLL_MS : -1;
+        int wait = !v.taken || sbx_app_busy(&app) || sbx_app_review_sending(&app) ? 100
+                   : app.following ? FOLLOW_POLL_MS : -1;
         int key = sbx_term_key(wait, &mrow, &mcol);
         int sig = sbx_term_signal();
         if (sig) {
@@ -371,6 +383,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
             sbx_copy_out(&app, true);
     }
     sbx_term_end();
+    sbx_review_store_quit(&app); /* lines not sent: said on stderr, the terminal back */
     sbx_app_free(&app);
     sbx_grid_free(&grid);
     live_free(&v);
@@ -470,6 +483,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     }
     if (!sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
+    o.s3_review = in->s3_review;
     /* --dump draws no colour, but a theme that cannot load is an error there too */
     struct sbx_theme theme;
     if (!sbx_pick_theme(o.theme, &theme))

@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "base/numfmt.h"
 #include "base/s3.h"
+#include "base/s3_append.h"
 #include "base/timefmt.h"
 #include "cli/cli_util.h"
 #include "cli/s3_settings.h"
@@ -625,49 +626,19 @@ bool sbx_s3_read(const char *url, size_t max, struct sbx_buf *out, bool *missing
     return ok;
 }
 
-/* How often an append reads and writes again after another writer's
- * change (412) before it gives up. */
-#define APPEND_TRIES 16
-
 bool sbx_s3_append(const char *url, const void *data, size_t n, const char *content_type)
 {
     struct sbx_s3_settings set;
     struct sbx_s3 *s;
     char *bucket, *key, err[1024];
-    bool ok = open_object(url, &set, &s, &bucket, &key), done = false;
-    struct sbx_buf body = SBX_BUF_INIT;
-    for (int attempt = 0; ok && !done && attempt < APPEND_TRIES; attempt++) {
-        char *etag = NULL;
-        enum sbx_s3_result r =
-            sbx_s3_get(s, bucket, key, NULL, OBJECT_MAX, &body, &etag, err, sizeof err);
-        if (r == SBX_S3_NOT_FOUND)
-            sbx_buf_clear(&body);
-        else if (r != SBX_S3_OK || !etag) {
-            warnf("%s", r == SBX_S3_OK ? "the store sent no ETag: an append cannot be safe" : err);
-            free(etag);
-            ok = false;
-            break;
-        }
-        sbx_buf_add(&body, data, n);
-        /* written only if nobody wrote it since it was read; else read again */
-        r = sbx_s3_put_if(s, bucket, key, body.p, body.len, content_type, etag ? etag : "*", err,
-                          sizeof err);
-        free(etag);
-        if (r == SBX_S3_OK)
-            done = true;
-        else if (r == SBX_S3_PRECONDITION)
-            nanosleep(&(struct timespec){0, (long)(10 + rand() % 40) * 1000000L}, NULL);
-        else {
-            warnf("%s", err);
-            ok = false;
-        }
+    bool ok = open_object(url, &set, &s, &bucket, &key);
+    if (ok && sbx_s3_append_object(s, bucket, key, data, n, content_type, OBJECT_MAX, err,
+                                   sizeof err) != SBX_S3_OK) {
+        warnf("%s", err);
+        ok = false;
     }
-    if (ok && !done)
-        warnf("%s: changed by other writers %d times while it was appended to: not written", url,
-              APPEND_TRIES);
-    sbx_buf_free(&body);
     close_object(&set, s, bucket, key);
-    return ok && done;
+    return ok;
 }
 
 bool sbx_s3_upload(const char *prefix_url, const char *dir, const char *const *names, size_t n,

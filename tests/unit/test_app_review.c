@@ -27,6 +27,7 @@
 #include "app/app.h"
 #include "app/app_internal.h"
 #include "app/app_review.h"
+#include "app/review_outbox.h"
 #include "app/view.h"
 
 #define AUTHOR "Tester <tester@example.com>"
@@ -450,6 +451,89 @@ static void no_review(void **state)
     sbx_app_free(&a);
 }
 
+/* A review in the store (app/review_outbox.h): the keys' lines go to the
+ * sender, not to a file; a refused write is said on the status line, the
+ * note stays in the review, and its line goes with the next write. */
+struct store {
+    int refuse; /* sends to refuse first */
+    struct sbx_buf stored;
+};
+
+static bool store_send(void *ctx, const char *lines, size_t n, struct sbx_buf *now, char *err,
+                       size_t errsz)
+{
+    struct store *st = ctx;
+    if (st->refuse > 0) {
+        st->refuse--;
+        snprintf(err, errsz, "writing s3://runs/r/sbxview-review.jsonl: 403 AccessDenied: Access Denied");
+        return false;
+    }
+    sbx_buf_add(&st->stored, lines, n);
+    sbx_buf_add(now, st->stored.p ? st->stored.p : "", st->stored.len);
+    return true;
+}
+
+static void to_the_store(void **state)
+{
+    (void)state;
+    struct sbx_app_opts o = {.threads = 1, .open_on_finding = true};
+    struct sbx_app a;
+    sbx_app_init(&a, &o, 160, 30);
+    sbx_app_set_data(&a, &R.tl, &R.sum, false);
+    struct sbx_review r;
+    sbx_review_init(&r);
+    sbx_app_set_review(&a, &r, "s3://runs/r/sbxview-review.jsonl", false, AUTHOR);
+    struct store st = {.refuse = 0};
+    struct sbx_review_sender snd = {store_send, NULL, &st};
+    sbx_app_set_review_sender(&a, &snd, "{\"sbxview_review\":1,\"op\":\"verdict\"}\n", 36);
+    assert_int_equal(st.stored.len, 36); /* an earlier session's line goes first */
+    st.refuse = 1;
+    apptest_keys(&a, "afirst note\n");
+    assert_true(a.msg_error);
+    assert_non_null(strstr(a.msg, "AccessDenied"));
+    assert_non_null(strstr(a.msg, "1 line kept"));
+    assert_int_equal(a.rv->st.nnotes, 1); /* shown though not written yet */
+    assert_int_equal(st.stored.len, 36);
+    /* another reviewer writes meanwhile: shown once the next write has read it */
+    char id[SBX_EVID_LEN];
+    id_of(&a, a.cur, id);
+    struct sbx_buf other = SBX_BUF_INIT;
+    sbx_buf_addf(&other, "{\"sbxview_review\":1,\"op\":\"note\",\"at\":\"2026-06-02T09:40:12.000Z\","
+                         "\"author\":\"Other <o@example.com>\",\"item\":\"%s\",\"text\":\"from elsewhere\"}\n", id);
+    sbx_buf_add(&st.stored, other.p, other.len);
+    sbx_buf_free(&other);
+    size_t notes = a.rv->st.nnotes;
+    apptest_keys(&a, "jasecond note\n");
+    assert_int_equal(a.rv->st.nnotes, notes + 2); /* the other's and this one */
+    bool seen = false;
+    for (size_t i = 0; i < a.rv->st.nnotes; i++)
+        seen |= strcmp(a.rv->st.notes[i].text, "from elsewhere") == 0;
+    assert_true(seen);
+    assert_false(a.msg_error);
+    const char *first = strstr(st.stored.p, "first note"), *second = strstr(st.stored.p, "second note");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_true(first < second);
+    /* every key's operation goes there: a mark, a tag, a range's note, the verdict */
+    apptest_keys(&a, "mb" "tstore:tag\n" "vjv=over the range\n\x1b" "Vcall fine\n");
+    static const char *const ops[] = {"\"op\":\"mark\"", "\"tag\":\"store:tag\"",
+                                      "\"text\":\"over the range\"", "\"op\":\"verdict\""};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strstr(st.stored.p, ops[i]))
+            fail_msg("%s not sent to the store:\n%s", ops[i], st.stored.p);
+    const char *range = strstr(st.stored.p, "over the range");
+    while (range > st.stored.p && range[-1] != '\n')
+        range--;
+    assert_non_null(strstr(range, "\"to\":")); /* the range's last event */
+    size_t n;
+    void *ctx;
+    char err[256];
+    assert_null(sbx_app_review_finish(&a, &n, &ctx, err, sizeof err));
+    assert_ptr_equal(ctx, &st);
+    sbx_app_free(&a);
+    sbx_buf_free(&st.stored);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +543,7 @@ int main(void)
         cmocka_unit_test(the_view),
         cmocka_unit_test(token_in_the_editor),
         cmocka_unit_test(no_review),
+        cmocka_unit_test(to_the_store),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

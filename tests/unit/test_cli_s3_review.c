@@ -10,7 +10,10 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "cli/review_cli.h"
+#include "cli/review_store.h"
 
 static void beside_the_run(void **state)
 {
@@ -35,9 +38,45 @@ static void beside_the_run(void **state)
     }
 }
 
+/* Where the interface keeps the lines it could not send to a review in
+ * the store (cli/review_store.h): under the state folder, named by the
+ * review's URL alone. */
+static void unsent_lines_kept(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *state_home, *home, *prefix;
+    } cases[] = {
+        {"/srv/state", "/home/dana", "/srv/state/sbxview/reviews/unsent/"},
+        {NULL, "/home/dana", "/home/dana/.local/state/sbxview/reviews/unsent/"},
+        {"relative/state", "/home/dana", "/home/dana/.local/state/sbxview/reviews/unsent/"},
+        {"", "/home/dana", "/home/dana/.local/state/sbxview/reviews/unsent/"},
+    };
+    const char *url = "s3://runs/2026-06/run-7/sbxview-review.jsonl";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = sbx_review_unsent_path(url, cases[i].state_home, cases[i].home);
+        size_t np = strlen(cases[i].prefix);
+        assert_int_equal(strncmp(got, cases[i].prefix, np), 0);
+        assert_int_equal(strlen(got), np + 16 + strlen(".jsonl"));
+        for (size_t k = np; k < np + 16; k++)
+            assert_non_null(strchr("0123456789abcdef", got[k]));
+        assert_string_equal(got + np + 16, ".jsonl");
+        free(got);
+    }
+    /* one file a review: another URL, another name; the same, the same */
+    char *a = sbx_review_unsent_path(url, "/s", NULL), *b = sbx_review_unsent_path(url, "/s", NULL),
+         *c = sbx_review_unsent_path("s3://runs/2026-06/run-8/sbxview-review.jsonl", "/s", NULL);
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    free(a);
+    free(b);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unsent_lines_kept),
         cmocka_unit_test(beside_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

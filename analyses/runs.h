@@ -90,6 +90,12 @@ struct sbx_runs {
     void (*review_of)(void *ctx, const char *path, const struct sbx_timeline *tl,
                       struct sbx_review *out);
     void *review_ctx;
+    /* waits until run i's files are in its folder (a store's runs are
+     * fetched behind the list, cli/s3_fetch.h), or *stop is set: false when
+     * they will not be, with the reason in why (the row is unreadable).
+     * NULL: every run's files are there. Called from the fill's workers. */
+    bool (*await_run)(void *ctx, size_t i, const _Atomic bool *stop, char *why, size_t whysz);
+    void *await_ctx;
 };
 
 /* An empty list for root (copied). */

@@ -385,7 +385,13 @@ static bool add_secret_header(struct curl_slist **headers, const char *name, con
 enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_request *req,
                                  struct sbx_http_response *resp, char *err, size_t errsz)
 {
+    /* the body's memory is kept, emptied: a caller reading many large bodies
+     * into one response does not fault in fresh pages for each */
+    struct sbx_buf keep = resp->body;
+    resp->body = (struct sbx_buf)SBX_BUF_INIT;
     sbx_http_response_free(resp);
+    sbx_buf_clear(&keep);
+    resp->body = keep;
     h->token = req->bearer ? req->bearer : req->aws_token;
     h->req_max_body = req->max_body ? req->max_body : h->max_body;
     enum sbx_http_result result = SBX_HTTP_REFUSED;

@@ -98,7 +98,8 @@ struct sbx_http_response {
 };
 
 /* Sends req and reads the response into *resp (which the caller zeroes
- * before the first use and frees after each call). Anything but
+ * before the first use and frees after the last; a response passed again is
+ * emptied, its body's memory reused). Anything but
  * SBX_HTTP_DONE comes with a one-line reason in err. */
 enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_request *req,
                                  struct sbx_http_response *resp, char *err, size_t errsz);

@@ -412,6 +412,10 @@ static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const c
         struct call c = {.method = "GET", .extra = extra, .max_body = max_body - body->len,
                          .cut = &cut};
         struct sbx_http_response resp = {0};
+        if (!body->len) { /* the caller's memory is read into, and handed back: no copy */
+            resp.body = *body;
+            *body = (struct sbx_buf)SBX_BUF_INIT;
+        }
         r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
         sbx_buf_free(&inm);
         sbx_buf_free(&range);
@@ -435,6 +439,10 @@ static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const c
                     n = (size_t)len;
                 sbx_buf_add(body, resp.body.p + (n ? from : 0), n);
                 cut = cut && !len; /* a whole object cut: asked again below */
+            } else if (!body->len) {
+                struct sbx_buf t = *body;
+                *body = resp.body;
+                resp.body = t;
             } else {
                 sbx_buf_add(body, resp.body.p, resp.body.len);
             }

@@ -140,15 +140,20 @@ bool sbx_inputs_done(struct sbx_inputs *in)
         char *local = sbx_s3_fetch(in->paths[i], false, NULL);
         if (!local)
             return false;
-        in->owned = sbx_xrealloc(in->owned, (in->nowned + 1) * sizeof *in->owned);
-        in->owned[in->nowned++] = local;
-        struct stat st;
-        if (i == 0)
-            in->s3_review = sbx_review_s3_beside(in->paths[i],
-                                                 stat(local, &st) == 0 && S_ISDIR(st.st_mode));
-        in->paths[i] = local;
+        sbx_inputs_fetched(in, i, local);
     }
     return sbx_inputs_exist(in);
+}
+
+void sbx_inputs_fetched(struct sbx_inputs *in, size_t i, char *local)
+{
+    in->owned = sbx_xrealloc(in->owned, (in->nowned + 1) * sizeof *in->owned);
+    in->owned[in->nowned++] = local;
+    struct stat st;
+    if (i == 0)
+        in->s3_review = sbx_review_s3_beside(in->paths[i],
+                                             stat(local, &st) == 0 && S_ISDIR(st.st_mode));
+    in->paths[i] = local;
 }
 
 bool sbx_inputs_exist(const struct sbx_inputs *in)

@@ -58,6 +58,9 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
  * cannot be brought into the cache (cli/s3_fetch.h; the input becomes the
  * cache's path), or when an input does not exist (sbx_inputs_exist). */
 bool sbx_inputs_done(struct sbx_inputs *in);
+/* Input i, an s3:// URL, was fetched into local (taken): the input becomes
+ * that path, as sbx_inputs_done makes it. */
+void sbx_inputs_fetched(struct sbx_inputs *in, size_t i, char *local);
 /* Every input other than "-" exists (stat follows links): false with a line
  * on stderr naming each one that does not and why, so that a mistyped path
  * stops the command before it reads anything or starts the interface. */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/numfmt.h"
 #include "export/output.h"
 #include "importers/follow.h"
 #include "app/app.h"
@@ -23,6 +24,7 @@
 #include "tui/term.h"
 #include "cli/copy_out.h"
 #include "cli/review_cli.h"
+#include "cli/s3_fetch.h"
 #include "cli/view_runs.h"
 #include "importers/runs.h"
 #include "model/evid.h"
@@ -172,6 +174,14 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
 
 enum { PREVIEW_BYTES = 2 << 20, PREVIEW_AFTER_MS = 120, FOLLOW_POLL_MS = 250 };
 
+/* The one s3:// input of the interface, fetched behind it (b NULL: none,
+ * or in); loading once the loader is started on it. */
+struct fetch_behind {
+    struct sbx_s3_behind *b;
+    struct sbx_inputs *in;
+    bool loading;
+};
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -300,11 +310,59 @@ static void live_free(struct live *v)
     }
 }
 
-static int interactive(struct view_opts *o, struct sbx_loader *l, const struct sbx_loader_inputs *in)
+/* The loader started on in: a small run loads at once; a big one shows a
+ * preview of its start. */
+static void start_loading(struct view_opts *o, struct sbx_app *app, struct live *v,
+                          const struct sbx_loader_inputs *in)
+{
+    struct sbx_loader *l = v->l;
+    sbx_loader_start(l, in, o->app.threads, true);
+    double until = now_ms() + PREVIEW_AFTER_MS;
+    while (!sbx_loader_done(l) && now_ms() < until)
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    if (!sbx_loader_done(l) && sbx_loader_preview(in, PREVIEW_BYTES, &v->ptl, &v->psum)) {
+        v->have_preview = true;
+        sbx_app_set_data(app, &v->ptl, &v->psum, has_preview_source(&v->ptl));
+    }
+}
+
+/* A store input fetched behind the interface: its progress on the status
+ * line; once it is in, the input is its cache path and the load starts.
+ * False when the fetch failed (the reasons are held for after the screen). */
+static bool fetch_step(struct view_opts *o, struct sbx_app *app, struct live *v,
+                       const struct sbx_loader_inputs *in, struct fetch_behind *fb)
+{
+    if (!sbx_s3_behind_done(fb->b)) {
+        size_t got, total;
+        unsigned long long bytes;
+        sbx_s3_behind_progress(fb->b, &got, &total, &bytes);
+        char sz[SBX_NUM_BUFSZ], line[160];
+        sbx_size_text((int64_t)bytes, sz);
+        snprintf(line, sizeof line, "fetching %zu/%zu objects, %s", got, total,
+                 sz + strspn(sz, " "));
+        sbx_app_set_progress(app, line);
+        return true;
+    }
+    char *local = sbx_s3_behind_wait(fb->b, true);
+    sbx_s3_behind_free(fb->b);
+    fb->b = NULL;
+    if (!local)
+        return false;
+    sbx_inputs_fetched(fb->in, 0, local);
+    o->s3_review = fb->in->s3_review; /* the review beside the run, in the store */
+    sbx_app_set_progress(app, "");
+    start_loading(o, app, v, in);
+    fb->loading = true;
+    return true;
+}
+
+static int interactive(struct view_opts *o, struct sbx_loader *l, const struct sbx_loader_inputs *in,
+                       struct fetch_behind *fb)
 {
     int cols, rows;
     if (!sbx_screen_begin(o->theme, o->mouse, &cols, &rows))
         return SBX_EXIT_USAGE;
+    sbx_msg_hold(true); /* a fetch behind warns after the screen is gone */
     struct sbx_app app;
     struct sbx_app_opts aopts = o->app;
     aopts.background = true;
@@ -313,19 +371,20 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     struct sbx_grid grid;
     sbx_grid_init(&grid, o->app.ascii);
     struct live v = {.l = l};
-    /* a small run loads at once; a big one shows a preview of its start */
-    double until = now_ms() + PREVIEW_AFTER_MS;
-    while (!sbx_loader_done(l) && now_ms() < until)
-        nanosleep(&(struct timespec){0, 5000000}, NULL);
-    if (!sbx_loader_done(l) && sbx_loader_preview(in, PREVIEW_BYTES, &v.ptl, &v.psum)) {
-        v.have_preview = true;
-        sbx_app_set_data(&app, &v.ptl, &v.psum, has_preview_source(&v.ptl));
+    if (!fb->b) {
+        start_loading(o, &app, &v, in);
+        fb->loading = true;
     }
-    bool quit = false;
+    bool quit = false, failed = false;
     int quit_signal = 0;
     char progress[160] = "";
     while (!quit) {
-        if (!v.taken && sbx_loader_done(l)) {
+        if (fb->b) {
+            if (!fetch_step(o, &app, &v, in, fb)) {
+                failed = true;
+                break;
+            }
+        } else if (!v.taken && sbx_loader_done(l)) {
             take_loaded(&app, &v, o);
             if (app.following) {
                 sbx_app_key(&app, SBX_KEY_END, 0, 0);
@@ -342,7 +401,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
         sbx_term_draw(&grid);
         int mrow = 0, mcol = 0;
         /* while something runs behind, wake up to show how far it got */
-        int wait = !v.taken || sbx_app_busy(&app) || sbx_app_review_sending(&app) ? 100
+        int wait = fb->b || !v.taken || sbx_app_busy(&app) || sbx_app_review_sending(&app) ? 100
                    : app.following ? FOLLOW_POLL_MS : -1;
         int key = sbx_term_key(wait, &mrow, &mcol);
         int sig = sbx_term_signal();
@@ -387,6 +446,9 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     sbx_app_free(&app);
     sbx_grid_free(&grid);
     live_free(&v);
+    sbx_msg_hold(false);
+    if (failed)
+        return SBX_EXIT_USAGE;
     return quit_signal ? sbx_signal_exit_status(quit_signal) : SBX_EXIT_OK; /* as a shell reports a signal */
 }
 
@@ -481,13 +543,39 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (!in->n) {
         return sbx_usage_errorf("no input given (a file, a run folder, or - for stdin)");
     }
-    if (!sbx_inputs_done(in))
+    /* one input in the store, fetched behind: a folder of runs opens its list
+     * as its first runs come in; a run or an object opens the interface at
+     * once, the fetch's progress on its status line */
+    struct sbx_runs runs;
+    struct fetch_behind fb = {.in = in};
+    bool as_list = in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen, listed = false;
+    if (in->n == 1 && !in->last_as && !o.follow && !o.first_screen && sbx_is_s3_url(in->paths[0])) {
+        if (!(fb.b = sbx_s3_fetch_runs(in->paths[0], &runs, &listed)))
+            return SBX_EXIT_USAGE;
+        if (listed && !as_list) {
+            sbx_runs_free(&runs);
+            listed = false;
+        }
+        if (!listed && o.dump) { /* --dump's screen is of the whole run */
+            char *local = sbx_s3_behind_wait(fb.b, false);
+            sbx_s3_behind_free(fb.b);
+            fb.b = NULL;
+            if (!local)
+                return SBX_EXIT_USAGE;
+            sbx_inputs_fetched(in, 0, local);
+        }
+    }
+    if (!fb.b && !sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
     o.s3_review = in->s3_review;
     /* --dump draws no colour, but a theme that cannot load is an error there too */
     struct sbx_theme theme;
-    if (!sbx_pick_theme(o.theme, &theme))
+    if (!sbx_pick_theme(o.theme, &theme)) {
+        if (listed)
+            sbx_runs_free(&runs);
+        sbx_s3_behind_free(fb.b);
         return SBX_EXIT_USAGE;
+    }
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
                                    .allow = r->allow, .import = sbx_cli_import_opts(r),
                                    .skews = r->skews, .nskews = r->nskews};
@@ -501,14 +589,13 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     o.app.review_place = review_place;
     o.app.review_place_ctx = &o;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
-    struct sbx_runs runs;
-    if (in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen &&
-        sbx_runs_discover(in->paths[0], &runs)) {
+    if (listed || (!fb.b && as_list && sbx_runs_discover(in->paths[0], &runs))) {
         runs.review_of = sbx_review_of_run;
         struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
                                      .dump = o.dump, .dump_styles = o.dump_styles,
                                      .cols = o.cols, .rows = o.rows, .keys = o.keys};
         int status = sbx_view_runs(&so, &runs, r->allow);
+        sbx_s3_behind_free(fb.b); /* after the fill that waited on it */
         sbx_runs_free(&runs);
         return status;
     }
@@ -517,13 +604,18 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (o.first_screen)
         return dump_first_screen(&o, &li);
     struct sbx_loader *l = sbx_xmalloc(sizeof *l);
-    sbx_loader_start(l, &li, o.app.threads, !o.dump);
     int status;
     if (o.dump) {
+        sbx_loader_start(l, &li, o.app.threads, false);
         sbx_warn_load_report(&l->report);
         status = l->loaded ? dump(&o, &l->tl, l->summarized ? &l->sum : NULL) : SBX_EXIT_USAGE;
     } else {
-        status = interactive(&o, l, &li);
+        status = interactive(&o, l, &li, &fb); /* starts the loader (fb.loading) */
+        sbx_s3_behind_free(fb.b); /* quit during the fetch: it stops after the requests under way */
+        if (!fb.loading) { /* nothing was loaded */
+            free(l);
+            return status;
+        }
         sbx_loader_stop(l); /* quit during a load: it stops within a few MiB */
         sbx_warn_load_report(&l->report);
         if (!l->loaded && !l->report.cancelled)

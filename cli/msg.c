@@ -1,6 +1,7 @@
 #include "cli/msg.h"
 
 #include <langinfo.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -38,12 +39,33 @@ void sbx_msg_text(struct sbx_buf *out, const char *msg)
     sbx_buf_free(&folded);
 }
 
+/* the lines held while the interface has the terminal */
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool holding;
+static struct sbx_buf held = SBX_BUF_INIT;
+
 void sbx_warn(const char *msg)
 {
     struct sbx_buf b = SBX_BUF_INIT;
     sbx_msg_text(&b, msg);
-    fprintf(stderr, "%s: %s\n", prog, b.p ? b.p : "");
+    pthread_mutex_lock(&held_lock);
+    if (holding)
+        sbx_buf_addf(&held, "%s: %s\n", prog, b.p ? b.p : "");
+    else
+        fprintf(stderr, "%s: %s\n", prog, b.p ? b.p : "");
+    pthread_mutex_unlock(&held_lock);
     sbx_buf_free(&b);
+}
+
+void sbx_msg_hold(bool hold)
+{
+    pthread_mutex_lock(&held_lock);
+    holding = hold;
+    if (!hold && held.len) {
+        fputs(held.p, stderr);
+        sbx_buf_free(&held);
+    }
+    pthread_mutex_unlock(&held_lock);
 }
 
 static void vwarn(const char *fmt, va_list ap)

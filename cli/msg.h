@@ -25,8 +25,13 @@ const char *sbx_msg_prog(void);
 /* Whether stderr must be ASCII only: the locale's character set is not UTF-8. */
 bool sbx_msg_ascii(void);
 
-/* "PROG: MSG" on stderr, MSG redacted, sanitised and folded as above. */
+/* "PROG: MSG" on stderr, MSG redacted, sanitised and folded as above.
+ * Safe from several threads (a fetch behind the interface warns from its
+ * pool). */
 void sbx_warn(const char *msg);
+/* While held (the interface has the terminal), warnings are kept, in
+ * order; sbx_msg_hold(false) writes them out. */
+void sbx_msg_hold(bool hold);
 void sbx_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* msg as sbx_warn writes it (without the prefix), appended to out. */
 void sbx_msg_text(struct sbx_buf *out, const char *msg);

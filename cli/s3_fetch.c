@@ -20,6 +20,7 @@
 #include "base/timefmt.h"
 #include "cli/cli_util.h"
 #include "cli/s3_settings.h"
+#include "importers/runs.h"
 #include "importers/runs_manifest.h"
 #include "model/review.h"
 #include "render/sanitize.h"
@@ -151,6 +152,7 @@ struct job {
     char *tmp;
     int fd;
     _Atomic size_t parts_left;
+    size_t row; /* its run's row in a runs list read behind, else SIZE_MAX */
 };
 
 /* One GET of the pool: a whole object (len 0) or a part of a large one. */
@@ -246,22 +248,51 @@ struct pool {
     struct task *tasks;
     size_t ntasks;
     _Atomic size_t next, done;
+    _Atomic size_t objects_in; /* whole objects in the cache */
     _Atomic unsigned long long bytes;
     _Atomic bool failed;
-    pthread_mutex_t lock;
+    pthread_mutex_t lock; /* warnings, and what the waiters below wait on */
+    pthread_cond_t changed;
+    /* over a folder of runs read behind its list: each row's objects not
+     * yet in (by the row of struct job), and the first failure's reason */
+    size_t *row_left;
+    char why[256];
 };
+
+/* An object is in (or the pool failed): the waiters for its row look again. */
+static void object_in(struct pool *p, const struct job *j)
+{
+    if (!p->row_left)
+        return;
+    pthread_mutex_lock(&p->lock);
+    if (j->row != SIZE_MAX)
+        p->row_left[j->row]--;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void pool_fail(struct pool *p, const char *msg)
+{
+    pthread_mutex_lock(&p->lock);
+    warnf("%s", msg);
+    if (!atomic_load(&p->failed)) {
+        struct sbx_buf b = SBX_BUF_INIT; /* a row shows it: redacted, one line */
+        sbx_untrusted_cstr(&b, msg, SBX_SAN_ONE_LINE, sizeof p->why - 1);
+        snprintf(p->why, sizeof p->why, "not fetched: %s", b.p ? b.p : "");
+        sbx_buf_free(&b);
+    }
+    atomic_store(&p->failed, true);
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+}
 
 static void *worker(void *arg)
 {
     struct pool *p = arg;
     char err[1024];
     struct sbx_s3 *s = sbx_s3_new(&p->cfg, err, sizeof err);
-    if (!s) {
-        pthread_mutex_lock(&p->lock);
-        warnf("%s", err);
-        pthread_mutex_unlock(&p->lock);
-        atomic_store(&p->failed, true);
-    }
+    if (!s)
+        pool_fail(p, err);
     struct sbx_buf body = SBX_BUF_INIT;
     /* the first failure stops the pool: the run cannot be whole */
     for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->ntasks;) {
@@ -296,17 +327,21 @@ static void *worker(void *arg)
              !write_file(j->etag_file, j->e->etag ? j->e->etag : "", j->e->etag ? strlen(j->e->etag) : 0)))
             why = "cannot be written into the cache";
         if (why) {
-            pthread_mutex_lock(&p->lock);
+            struct sbx_buf m = SBX_BUF_INIT;
             if (why == err)
-                warnf("%s", err);
+                sbx_buf_adds(&m, err);
             else
-                warnf("s3://%s/%s: %s", p->bucket, j->e->key, why);
-            pthread_mutex_unlock(&p->lock);
-            atomic_store(&p->failed, true);
+                sbx_buf_addf(&m, "s3://%s/%s: %s", p->bucket, j->e->key, why);
+            pool_fail(p, m.p);
+            sbx_buf_free(&m);
         } else {
             if (whole)
                 stamp(j->local, j->e);
             atomic_fetch_add(&p->bytes, (unsigned long long)body.len);
+            if (whole) {
+                atomic_fetch_add(&p->objects_in, 1);
+                object_in(p, j);
+            }
         }
         free(etag);
         atomic_fetch_add(&p->done, 1);
@@ -350,124 +385,197 @@ static int prune_one(const char *path, const struct stat *st, int flag, struct F
     return 0;
 }
 
-char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats)
-{
-    char *bucket, *key;
-    if (!sbx_s3_parse_url(url, &bucket, &key)) {
-        warnf("%s: not an s3://BUCKET/PREFIX URL (a bucket name is 3-63 of a-z 0-9 . -)", url);
-        return NULL;
-    }
-    char *root = cache_root(), *result = NULL;
+/* --- one fetch: the listing, the plan, the pool ----------------------------- */
+
+struct fetch {
+    const char *url;
+    char *bucket, *key, *root;
     struct sbx_s3_settings set;
-    sbx_s3_settings_read(&set, sbx_s3_endpoint_arg);
-    struct sbx_s3_config cfg = sbx_s3_settings_config(&set);
-    char err[1024];
-    struct sbx_s3 *s = root ? sbx_s3_new(&cfg, err, sizeof err) : NULL;
-    struct sbx_s3_page page = {0};
-    struct job *jobs = NULL;
-    struct task *tasks = NULL;
-    const char **keys = NULL;
-    bool *skip = NULL;
-    size_t njobs = 0;
-    if (!root) {
-        warnf("%s: no cache folder (set XDG_CACHE_HOME or HOME)", url);
-        goto out;
+    struct sbx_s3_config cfg;
+    struct sbx_s3 *s;
+    struct sbx_s3_page page;
+    struct sbx_buf prefix;
+    bool single;
+    struct job *jobs;
+    size_t njobs, unchanged, skipped;
+    const char **keys;
+    size_t nkeys;
+    bool *skip;
+    struct task *tasks;
+    struct pool pool;
+    pthread_t tid[SBX_S3_POOL];
+    size_t nthreads;
+    char *local; /* what to read: the object's file or the prefix's folder */
+};
+
+static void fetch_free(struct fetch *f)
+{
+    for (size_t i = 0; i < f->njobs; i++) {
+        if (f->jobs[i].fd >= 0) { /* a large object not whole: its partial file goes */
+            close(f->jobs[i].fd);
+            unlink(f->jobs[i].tmp);
+        }
+        free(f->jobs[i].local);
+        free(f->jobs[i].etag_file);
+        free(f->jobs[i].tmp);
     }
-    if (!s) {
+    free(f->jobs);
+    free(f->tasks);
+    free(f->keys);
+    free(f->skip);
+    free(f->pool.row_left);
+    free(f->local);
+    sbx_buf_free(&f->prefix);
+    sbx_s3xml_page_free(&f->page);
+    sbx_s3_free(f->s);
+    sbx_s3_settings_free(&f->set);
+    free(f->root);
+    free(f->bucket);
+    free(f->key);
+}
+
+/* The listing, what to fetch of it (jobs), and the cache pruned of what it
+ * no longer lists; false with the reason on stderr. */
+static bool fetch_plan(struct fetch *f, const char *url)
+{
+    memset(f, 0, sizeof *f);
+    f->url = url;
+    if (!sbx_s3_parse_url(url, &f->bucket, &f->key)) {
+        warnf("%s: not an s3://BUCKET/PREFIX URL (a bucket name is 3-63 of a-z 0-9 . -)", url);
+        return false;
+    }
+    f->root = cache_root();
+    sbx_s3_settings_read(&f->set, sbx_s3_endpoint_arg);
+    f->cfg = sbx_s3_settings_config(&f->set);
+    char err[1024];
+    if (!f->root) {
+        warnf("%s: no cache folder (set XDG_CACHE_HOME or HOME)", url);
+        return false;
+    }
+    if (!(f->s = sbx_s3_new(&f->cfg, err, sizeof err))) {
         warnf("%s: %s", url, err);
-        goto out;
+        return false;
     }
     /* a prefix that is one object's key is that object; else a folder */
-    struct sbx_buf prefix = SBX_BUF_INIT;
-    sbx_buf_adds(&prefix, key);
-    bool single = false;
+    const char *key = f->key;
+    struct sbx_s3_page *page = &f->page;
+    sbx_buf_adds(&f->prefix, key);
     if (*key && key[strlen(key) - 1] != '/') {
-        if (sbx_s3_list(s, bucket, key, "/", &page, err, sizeof err) != SBX_S3_OK) {
+        if (sbx_s3_list(f->s, f->bucket, key, "/", page, err, sizeof err) != SBX_S3_OK) {
             warnf("%s", err);
-            sbx_buf_free(&prefix);
-            goto out;
+            return false;
         }
-        for (size_t i = 0; i < page.n && !single; i++)
-            single = strcmp(page.entries[i].key, key) == 0;
-        if (single) {
-            for (size_t i = 0; i < page.n; i++)
-                if (strcmp(page.entries[i].key, key) == 0 && i) {
-                    struct sbx_s3_entry t = page.entries[0];
-                    page.entries[0] = page.entries[i];
-                    page.entries[i] = t;
+        for (size_t i = 0; i < page->n && !f->single; i++)
+            f->single = strcmp(page->entries[i].key, key) == 0;
+        if (f->single) {
+            for (size_t i = 0; i < page->n; i++)
+                if (strcmp(page->entries[i].key, key) == 0 && i) {
+                    struct sbx_s3_entry t = page->entries[0];
+                    page->entries[0] = page->entries[i];
+                    page->entries[i] = t;
                 }
         } else {
-            sbx_s3xml_page_free(&page);
-            sbx_buf_addc(&prefix, '/');
+            sbx_s3xml_page_free(page);
+            sbx_buf_addc(&f->prefix, '/');
         }
     }
-    if (!single && sbx_s3_list(s, bucket, prefix.p ? prefix.p : "", NULL, &page, err,
-                               sizeof err) != SBX_S3_OK) {
+    if (!f->single && sbx_s3_list(f->s, f->bucket, f->prefix.p ? f->prefix.p : "", NULL, page,
+                                  err, sizeof err) != SBX_S3_OK) {
         warnf("%s", err);
-        sbx_buf_free(&prefix);
-        goto out;
+        return false;
     }
-    size_t n = single ? 1 : page.n;
+    size_t n = f->single ? 1 : page->n;
     if (n == 0) {
         warnf("%s: no object under it", url);
-        sbx_buf_free(&prefix);
-        goto out;
+        return false;
     }
-    jobs = calloc(n, sizeof *jobs);
-    keys = calloc(n, sizeof *keys);
-    if (!jobs || !keys)
-        abort();
-    size_t unchanged = 0, nkeys = 0;
-    skip = calloc(n, sizeof *skip);
-    if (!skip)
-        abort();
-    size_t skipped = single ? 0 : manifest_skips(&page, prefix.len, skip);
+    f->jobs = sbx_xcalloc(n, sizeof *f->jobs);
+    f->keys = sbx_xcalloc(n, sizeof *f->keys);
+    f->skip = sbx_xcalloc(n, sizeof *f->skip);
+    f->skipped = f->single ? 0 : manifest_skips(page, f->prefix.len, f->skip);
     for (size_t i = 0; i < n; i++) {
-        const struct sbx_s3_entry *e = &page.entries[i];
+        const struct sbx_s3_entry *e = &page->entries[i];
         /* the run's review is read from the store itself when it is read
          * (cli/review_cli.h), and may change under a reviewer at any time */
         const char *base = strrchr(e->key, '/');
-        if (!single && strcmp(base ? base + 1 : e->key, SBX_REVIEW_FILE_NAME) == 0)
-            skip[i] = true;
-        if (skip[i] && safe_key(e->key)) {
-            keys[nkeys++] = e->key; /* still listed: a cached copy stays */
+        if (!f->single && strcmp(base ? base + 1 : e->key, SBX_REVIEW_FILE_NAME) == 0)
+            f->skip[i] = true;
+        if (f->skip[i] && safe_key(e->key)) {
+            f->keys[f->nkeys++] = e->key; /* still listed: a cached copy stays */
             continue;
         }
         if (!safe_key(e->key)) {
-            warnf("s3://%s/%s: skipped: the key is not a safe relative path", bucket, e->key);
+            warnf("s3://%s/%s: skipped: the key is not a safe relative path", f->bucket, e->key);
             continue;
         }
-        keys[nkeys++] = e->key;
+        f->keys[f->nkeys++] = e->key;
         struct sbx_buf local = SBX_BUF_INIT, tag = SBX_BUF_INIT;
-        sbx_buf_addf(&local, "%s/%s/objects/%s", root, bucket, e->key);
-        sbx_buf_addf(&tag, "%s/%s/etags/%s", root, bucket, e->key);
+        sbx_buf_addf(&local, "%s/%s/objects/%s", f->root, f->bucket, e->key);
+        sbx_buf_addf(&tag, "%s/%s/etags/%s", f->root, f->bucket, e->key);
         struct stat st;
         char *have = e->etag ? read_small(tag.p) : NULL;
         if (have && strcmp(have, e->etag) == 0 && stat(local.p, &st) == 0 &&
             (uint64_t)st.st_size == e->size) {
-            unchanged++;
+            f->unchanged++;
             stamp(local.p, e);
             sbx_buf_free(&local);
             sbx_buf_free(&tag);
         } else {
-            jobs[njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p, .fd = -1};
+            f->jobs[f->njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p,
+                                               .fd = -1, .row = SIZE_MAX};
         }
         free(have);
     }
-    /* the tasks: each object whole, a large one in parts into a file of its size */
+    if (!f->nkeys) {
+        warnf("%s: no object with a key the cache can hold", url);
+        return false;
+    }
+    /* cached files the listing no longer has go before anything is read, so
+     * a run folder never mixes in stale files */
+    struct sbx_buf path = SBX_BUF_INIT;
+    sbx_buf_addf(&path, "%s/%s/objects/", f->root, f->bucket);
+    if (!f->single) {
+        const char **sorted = sbx_xmalloc(f->nkeys * sizeof *sorted);
+        memcpy(sorted, f->keys, f->nkeys * sizeof *sorted);
+        qsort(sorted, f->nkeys, sizeof *sorted, cmp_str);
+        listed_keys = sorted, nlisted = f->nkeys, objects_prefix_len = path.len;
+        sbx_buf_adds(&path, f->prefix.p ? f->prefix.p : "");
+        while (path.len && path.p[path.len - 1] == '/')
+            path.p[--path.len] = '\0';
+        mkdirs(path.p);
+        nftw(path.p, prune_one, 16, FTW_PHYS);
+        free(sorted);
+    } else {
+        sbx_buf_adds(&path, key);
+    }
+    f->local = path.p;
+    return true;
+}
+
+static int job_row_cmp(const void *a, const void *b)
+{
+    const struct job *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    return x->e < y->e ? -1 : x->e > y->e; /* then in the listing's order */
+}
+
+/* The tasks (each object whole, a large one in parts into a file of its
+ * size), in the jobs' order, and the pool started on them. */
+static void fetch_start(struct fetch *f)
+{
     size_t ntasks = 0;
-    for (size_t i = 0; i < njobs; i++)
-        ntasks += jobs[i].e->size > 2 * PART_BYTES ? (jobs[i].e->size + PART_BYTES - 1) / PART_BYTES : 1;
-    tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
-    if (!tasks)
-        abort();
+    for (size_t i = 0; i < f->njobs; i++)
+        ntasks += f->jobs[i].e->size > 2 * PART_BYTES
+                      ? (f->jobs[i].e->size + PART_BYTES - 1) / PART_BYTES : 1;
+    f->tasks = sbx_xcalloc(ntasks ? ntasks : 1, sizeof *f->tasks);
     size_t nt = 0;
     bool prepared = true;
-    for (size_t i = 0; i < njobs; i++) {
-        struct job *j = &jobs[i];
+    for (size_t i = 0; i < f->njobs; i++) {
+        struct job *j = &f->jobs[i];
         uint64_t size = j->e->size;
         if (size <= 2 * PART_BYTES) {
-            tasks[nt++] = (struct task){.j = j};
+            f->tasks[nt++] = (struct task){.j = j};
             continue;
         }
         struct sbx_buf tmp = SBX_BUF_INIT;
@@ -475,81 +583,239 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
         j->tmp = tmp.p;
         j->fd = mkparents(j->local) ? open(j->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
         if (j->fd < 0 || ftruncate(j->fd, (off_t)size) != 0) {
-            warnf("s3://%s/%s: cannot be written into the cache", bucket, j->e->key);
+            warnf("s3://%s/%s: cannot be written into the cache", f->bucket, j->e->key);
             prepared = false;
         }
         size_t parts = (size_t)((size + PART_BYTES - 1) / PART_BYTES);
         atomic_init(&j->parts_left, parts);
         for (size_t k = 0; k < parts; k++) {
             uint64_t off = k * PART_BYTES;
-            tasks[nt++] = (struct task){.j = j, .off = off,
-                                        .len = size - off < PART_BYTES ? size - off : PART_BYTES};
+            f->tasks[nt++] = (struct task){.j = j, .off = off,
+                                           .len = size - off < PART_BYTES ? size - off : PART_BYTES};
         }
     }
-    struct pool pool = {.bucket = bucket, .cfg = cfg, .tasks = tasks, .ntasks = prepared ? nt : 0};
-    if (!prepared)
-        atomic_init(&pool.failed, true);
-    pthread_mutex_init(&pool.lock, NULL);
-    size_t nthreads = pool.ntasks < SBX_S3_POOL ? pool.ntasks : SBX_S3_POOL;
-    pthread_t tid[SBX_S3_POOL];
-    for (size_t t = 0; t < nthreads; t++)
-        pthread_create(&tid[t], NULL, worker, &pool);
-    bool show = !quiet && isatty(STDERR_FILENO) && pool.ntasks;
-    while (show && atomic_load(&pool.done) < pool.ntasks && !atomic_load(&pool.failed)) {
-        show_progress(url, atomic_load(&pool.done), pool.ntasks, atomic_load(&pool.bytes), false);
+    struct pool *p = &f->pool;
+    p->bucket = f->bucket;
+    p->cfg = f->cfg;
+    p->tasks = f->tasks;
+    p->ntasks = prepared ? nt : 0;
+    if (!prepared) {
+        atomic_init(&p->failed, true);
+        snprintf(p->why, sizeof p->why, "not fetched: the cache cannot be written");
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->changed, NULL);
+    f->nthreads = p->ntasks < SBX_S3_POOL ? p->ntasks : SBX_S3_POOL;
+    for (size_t t = 0; t < f->nthreads; t++)
+        if (pthread_create(&f->tid[t], NULL, worker, p) != 0) {
+            f->nthreads = t;
+            break;
+        }
+    if (p->ntasks && !f->nthreads) /* no thread could start: the fetch happens here */
+        worker(p);
+}
+
+/* Waits for the pool (progress on stderr when it is a terminal and quiet is
+ * false); true when every object is in. */
+static bool fetch_wait(struct fetch *f, bool quiet)
+{
+    struct pool *p = &f->pool;
+    bool show = !quiet && isatty(STDERR_FILENO) && p->ntasks;
+    while (show && atomic_load(&p->done) < p->ntasks && !atomic_load(&p->failed)) {
+        show_progress(f->url, atomic_load(&p->done), p->ntasks, atomic_load(&p->bytes), false);
         nanosleep(&(struct timespec){0, 100000000L}, NULL);
     }
-    for (size_t t = 0; t < nthreads; t++)
-        pthread_join(tid[t], NULL);
+    for (size_t t = 0; t < f->nthreads; t++)
+        pthread_join(f->tid[t], NULL);
+    f->nthreads = 0;
     if (show)
-        show_progress(url, pool.ntasks, pool.ntasks, atomic_load(&pool.bytes), true);
-    pthread_mutex_destroy(&pool.lock);
-    if (stats)
-        *stats = (struct sbx_s3_fetch_stats){.objects = nkeys, .fetched = njobs,
-                                             .unchanged = unchanged, .manifested = skipped,
-                                             .bytes = atomic_load(&pool.bytes)};
-    if (atomic_load(&pool.failed) || !nkeys) {
-        if (!nkeys)
-            warnf("%s: no object with a key the cache can hold", url);
-        sbx_buf_free(&prefix);
-        goto out;
-    }
-    struct sbx_buf path = SBX_BUF_INIT;
-    sbx_buf_addf(&path, "%s/%s/objects/", root, bucket);
-    if (!single) {
-        qsort(keys, nkeys, sizeof *keys, cmp_str);
-        listed_keys = keys, nlisted = nkeys, objects_prefix_len = path.len;
-        sbx_buf_adds(&path, prefix.p ? prefix.p : "");
-        while (path.len && path.p[path.len - 1] == '/')
-            path.p[--path.len] = '\0';
-        mkdirs(path.p);
-        nftw(path.p, prune_one, 16, FTW_PHYS);
-    } else {
-        sbx_buf_adds(&path, key);
-    }
-    result = path.p;
-    sbx_buf_free(&prefix);
-out:
-    for (size_t i = 0; i < njobs; i++) {
-        if (jobs[i].fd >= 0) { /* a large object not whole: its partial file goes */
-            close(jobs[i].fd);
-            unlink(jobs[i].tmp);
+        show_progress(f->url, p->ntasks, p->ntasks, atomic_load(&p->bytes), true);
+    return !atomic_load(&p->failed);
+}
+
+char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats)
+{
+    struct fetch f;
+    char *result = NULL;
+    if (fetch_plan(&f, url)) {
+        fetch_start(&f);
+        bool whole = fetch_wait(&f, quiet);
+        if (stats)
+            *stats = (struct sbx_s3_fetch_stats){.objects = f.nkeys, .fetched = f.njobs,
+                                                 .unchanged = f.unchanged,
+                                                 .manifested = f.skipped,
+                                                 .bytes = atomic_load(&f.pool.bytes)};
+        pthread_mutex_destroy(&f.pool.lock);
+        pthread_cond_destroy(&f.pool.changed);
+        if (whole) {
+            result = f.local;
+            f.local = NULL;
         }
-        free(jobs[i].local);
-        free(jobs[i].etag_file);
-        free(jobs[i].tmp);
     }
-    free(jobs);
-    free(tasks);
-    free(keys);
-    free(skip);
-    sbx_s3xml_page_free(&page);
-    sbx_s3_free(s);
-    sbx_s3_settings_free(&set);
-    free(root);
-    free(bucket);
-    free(key);
+    fetch_free(&f);
     return result;
+}
+
+/* --- a folder of runs, read behind its list -------------------------------- */
+
+struct sbx_s3_behind {
+    struct fetch f;
+    _Atomic bool stop;
+};
+
+/* The run a key lies in, directly (PREFIX/RUN/NAME): its name's length,
+ * else 0 (a key directly under the prefix, or deeper in a run). */
+static size_t run_of(const char *key, size_t plen)
+{
+    size_t seg = run_segment(key, plen);
+    return seg && !strchr(key + plen + seg, '/') ? seg - 1 : 0;
+}
+
+static int cmp_row_name(const void *a, const void *b)
+{
+    return strcmp(((const struct sbx_run_row *)a)->name, ((const struct sbx_run_row *)b)->name);
+}
+
+static bool await_run(void *ctx, size_t i, const _Atomic bool *stop, char *why, size_t whysz)
+{
+    struct sbx_s3_behind *b = ctx;
+    struct pool *p = &b->f.pool;
+    pthread_mutex_lock(&p->lock);
+    while (p->row_left[i] && !atomic_load(&p->failed) && !atomic_load(stop) &&
+           !atomic_load(&b->stop)) {
+        struct timespec until; /* the stop flags are not signalled: looked at often */
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->changed, &p->lock, &until);
+    }
+    bool in = !p->row_left[i];
+    if (!in)
+        snprintf(why, whysz, "%s", atomic_load(&p->failed) ? p->why : "not fetched: stopped");
+    pthread_mutex_unlock(&p->lock);
+    return in;
+}
+
+/* The listing's runs as rows (by name, as importers/runs.h orders them),
+ * each job given its row; false when some object lies directly under the
+ * prefix or deeper than a run's folder would (the local rule decides then,
+ * over the whole folder). */
+static bool plan_rows(struct sbx_s3_behind *b, struct sbx_runs *runs)
+{
+    struct fetch *f = &b->f;
+    size_t plen = f->prefix.len;
+    sbx_runs_init(runs, f->local);
+    for (size_t i = 0; i < f->page.n; i++) {
+        const char *k = f->page.entries[i].key;
+        size_t seg = run_of(k, plen);
+        if (!seg)
+            return false;
+        /* a run folder is a subfolder, not hidden, holding a file (not the
+         * review, which is never fetched); a run's keys are together */
+        const char *base = k + plen + seg + 1;
+        if (k[plen] == '.' || !safe_key(k) || strcmp(base, SBX_REVIEW_FILE_NAME) == 0)
+            continue;
+        if (runs->n && strncmp(runs->rows[runs->n - 1].name, k + plen, seg) == 0 &&
+            !runs->rows[runs->n - 1].name[seg])
+            continue;
+        struct sbx_buf name = SBX_BUF_INIT, path = SBX_BUF_INIT;
+        sbx_buf_add(&name, k + plen, seg);
+        sbx_buf_addf(&path, "%s/%s", f->local, name.p);
+        sbx_runs_add(runs, name.p, path.p);
+        sbx_buf_free(&name);
+        sbx_buf_free(&path);
+    }
+    if (!runs->n)
+        return false;
+    qsort(runs->rows, runs->n, sizeof *runs->rows, cmp_row_name);
+    f->pool.row_left = sbx_xcalloc(runs->n, sizeof *f->pool.row_left);
+    for (size_t i = 0; i < f->njobs; i++) {
+        struct job *j = &f->jobs[i];
+        size_t seg = run_of(j->e->key, plen);
+        char name[1025];
+        snprintf(name, sizeof name, "%.*s", (int)seg, j->e->key + plen);
+        struct sbx_run_row want = {.name = name};
+        struct sbx_run_row *row = bsearch(&want, runs->rows, runs->n, sizeof *runs->rows,
+                                          cmp_row_name);
+        if (row) {
+            j->row = (size_t)(row - runs->rows);
+            f->pool.row_left[j->row]++;
+        }
+    }
+    /* the first rows' objects first: the list's first screen fills first */
+    qsort(f->jobs, f->njobs, sizeof *f->jobs, job_row_cmp);
+    return true;
+}
+
+struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list)
+{
+    *as_list = false;
+    struct sbx_s3_behind *b = sbx_xcalloc(1, sizeof *b);
+    if (!fetch_plan(&b->f, url)) {
+        fetch_free(&b->f);
+        free(b);
+        return NULL;
+    }
+    struct sbx_runs rows = {0};
+    bool as_runs = !b->f.single && plan_rows(b, &rows);
+    fetch_start(&b->f);
+    char why[160];
+    /* the first run in: its files tell whether this is a folder of runs;
+     * when they hold no log, the later runs' may (the rule is over them
+     * all): the whole is fetched first then, and the rule asked again */
+    struct sbx_runs found;
+    if (as_runs && await_run(b, 0, &b->stop, why, sizeof why) &&
+        (sbx_runs_discover(b->f.local, &found) ||
+         (fetch_wait(&b->f, false) && sbx_runs_discover(b->f.local, &found)))) {
+        sbx_runs_free(&found);
+        *runs = rows;
+        runs->await_run = await_run;
+        runs->await_ctx = b;
+        *as_list = true;
+        return b;
+    }
+    sbx_runs_free(&rows);
+    return b; /* a run, an object: fetched whole behind */
+}
+
+bool sbx_s3_behind_done(struct sbx_s3_behind *b)
+{
+    struct pool *p = &b->f.pool;
+    return atomic_load(&p->done) >= p->ntasks || atomic_load(&p->failed);
+}
+
+void sbx_s3_behind_progress(struct sbx_s3_behind *b, size_t *in, size_t *total,
+                            unsigned long long *bytes)
+{
+    *in = atomic_load(&b->f.pool.objects_in);
+    *total = b->f.njobs;
+    *bytes = atomic_load(&b->f.pool.bytes);
+}
+
+char *sbx_s3_behind_wait(struct sbx_s3_behind *b, bool quiet)
+{
+    if (!fetch_wait(&b->f, quiet))
+        return NULL;
+    char *local = b->f.local;
+    b->f.local = NULL;
+    return local;
+}
+
+void sbx_s3_behind_free(struct sbx_s3_behind *b)
+{
+    if (!b)
+        return;
+    atomic_store(&b->stop, true);
+    atomic_store(&b->f.pool.failed, true); /* the workers end after their current GET */
+    for (size_t t = 0; t < b->f.nthreads; t++)
+        pthread_join(b->f.tid[t], NULL);
+    pthread_mutex_destroy(&b->f.pool.lock);
+    pthread_cond_destroy(&b->f.pool.changed);
+    fetch_free(&b->f);
+    free(b);
 }
 
 bool sbx_s3_write(const char *url, const void *data, size_t n, const char *content_type)

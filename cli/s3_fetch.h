@@ -41,6 +41,36 @@ struct sbx_s3_fetch_stats {
  * when it is a terminal and quiet is false. stats may be NULL. */
 char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats);
 
+/* url fetched into the cache behind the caller: listed and the cache pruned
+ * as sbx_s3_fetch does, then the pool started, and returned at once (NULL
+ * when the listing or the plan failed, the reason on stderr), except that
+ * over a folder of runs (every object in a run's folder, PREFIX/RUN/NAME)
+ * it waits for the first run: when that run's files make it a folder of
+ * runs by importers/runs.h's rule, *as_list is set and *runs (made here)
+ * holds its runs by name in the cache, each row's fill waiting
+ * (runs->await_run) until its run's objects are in, the pool fetching the
+ * rows' runs in the rows' order; a failed object fails the rows not yet in,
+ * with its reason. Otherwise the whole is fetched behind: poll it with
+ * sbx_s3_behind_done and _progress, then take its path with _wait.
+ * Warnings go to sbx_warn from the pool's threads (cli/msg.h holds them
+ * while the interface has the terminal). The return is the caller's:
+ * sbx_s3_behind_free, after any fill of the runs is freed, stops the pool
+ * (after the requests under way) and waits for it; the runs stay the
+ * caller's (sbx_runs_free). */
+struct sbx_runs;
+struct sbx_s3_behind;
+struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list);
+/* Every object in, or one failed. */
+bool sbx_s3_behind_done(struct sbx_s3_behind *b);
+/* Objects in of those to fetch (the unchanged ones not counted), bytes in. */
+void sbx_s3_behind_progress(struct sbx_s3_behind *b, size_t *in, size_t *total,
+                            unsigned long long *bytes);
+/* Waits for every object (progress on stderr when it is a terminal and
+ * quiet is false): the path to read (a fresh string), or NULL when an
+ * object failed (the reason on stderr). Once. */
+char *sbx_s3_behind_wait(struct sbx_s3_behind *b, bool quiet);
+void sbx_s3_behind_free(struct sbx_s3_behind *b);
+
 /* data as the object url names (s3://bucket/key); false with the reason on
  * stderr. */
 bool sbx_s3_write(const char *url, const void *data, size_t n, const char *content_type);

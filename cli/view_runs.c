@@ -108,6 +108,7 @@ int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
         aopts.background = true;
         if (!sbx_screen_begin(o->theme, o->mouse, &cols, &rows))
             return SBX_EXIT_USAGE;
+        sbx_msg_hold(true); /* a fetch behind the list warns after the screen is gone */
     }
     /* --dump reads every run first, so that its screen is always the same */
     struct sbx_runs_fill *fill =
@@ -116,8 +117,12 @@ int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
     struct sbx_runs_app a;
     sbx_runs_app_init(&a, &aopts, allow, runs, cols, rows);
     int status = o->dump ? dump(o, &a) : loop(o, &a);
-    if (!o->dump)
+    if (!o->dump) {
         sbx_term_end();
+        sbx_runs_fill_free(fill); /* no row waits on the store any more */
+        fill = NULL;
+        sbx_msg_hold(false);
+    }
     sbx_runs_app_free(&a);
     sbx_runs_fill_free(fill);
     return status;

@@ -214,6 +214,12 @@ static void review_row(struct sbx_runs_fill *f, size_t i, const struct sbx_timel
 static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress *progress)
 {
     struct sbx_run_row *row = &f->r->rows[i];
+    char why[160];
+    if (f->r->await_run && !f->r->await_run(f->r->await_ctx, i, &f->stop, why, sizeof why)) {
+        if (!atomic_load(&f->stop)) /* stopped: the row stays PENDING */
+            sbx_run_row_fail(f->r, i, why);
+        return;
+    }
     struct sbx_run_row from_manifest = {.start = SBX_TIME_UNKNOWN, .end = SBX_TIME_UNKNOWN};
     if (f->manifests && sbx_run_manifest_read(row->path, &from_manifest)) {
         review_row(f, i, NULL);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -298,6 +299,77 @@ static void fill_stops(void **state)
     tree_drop(&t);
 }
 
+/* A fill waits on await_run for each run's files (a store's runs arrive
+ * behind the list): no row is read before its run is let through, a run
+ * that will not come is unreadable with the reason given, and a fill
+ * stopped while its workers wait ends with those rows pending. */
+struct gate {
+    _Atomic bool open;
+    _Atomic size_t asked;
+};
+
+static bool gate_await(void *ctx, size_t i, const _Atomic bool *stop, char *why, size_t whysz)
+{
+    struct gate *g = ctx;
+    atomic_fetch_add(&g->asked, 1);
+    if (i % 2) {
+        snprintf(why, whysz, "not fetched: row %zu", i);
+        return false;
+    }
+    while (!atomic_load(&g->open) && !atomic_load(stop))
+        nanosleep(&(struct timespec){0, 1000000L}, NULL);
+    snprintf(why, whysz, "stopped");
+    return atomic_load(&g->open);
+}
+
+static void fill_awaits_each_run(void **state)
+{
+    (void)state;
+    struct tree t;
+    make_runs(&t);
+    struct sbx_runs r;
+    assert_true(sbx_runs_discover(t.root, &r));
+    struct gate g = {false, 0};
+    r.await_run = gate_await;
+    r.await_ctx = &g;
+    struct sbx_runs_fill *f = sbx_runs_fill_start(&r, NULL, NULL, 2, true);
+    /* both workers at the gate, or past an odd row (10 s at most) */
+    for (int ms = 0; atomic_load(&g.asked) < 2 && ms < 10000; ms++)
+        nanosleep(&(struct timespec){0, 1000000L}, NULL);
+    assert_true(atomic_load(&g.asked) >= 2);
+    for (size_t i = 0; i < r.n; i += 2)
+        assert_int_equal(atomic_load(&r.rows[i].state), SBX_RUN_PENDING);
+    atomic_store(&g.open, true);
+    sbx_runs_fill_wait(f);
+    sbx_runs_fill_free(f);
+    for (size_t i = 0; i < r.n; i++) {
+        if (i % 2) {
+            char want[64];
+            snprintf(want, sizeof want, "not fetched: row %zu", i);
+            assert_int_equal(atomic_load(&r.rows[i].state), SBX_RUN_UNREADABLE);
+            assert_string_equal(r.rows[i].why, want);
+        } else {
+            assert_int_equal(atomic_load(&r.rows[i].state), SBX_RUN_READY);
+            assert_int_equal(r.rows[i].count[SBX_RUN_SANDBOXES], 1);
+        }
+    }
+    sbx_runs_free(&r);
+    /* stopped at the gate: the waiting rows stay pending, none fails */
+    assert_true(sbx_runs_discover(t.root, &r));
+    struct gate shut = {false, 0};
+    r.await_run = gate_await;
+    r.await_ctx = &shut;
+    f = sbx_runs_fill_start(&r, NULL, NULL, 2, true);
+    for (int ms = 0; atomic_load(&shut.asked) < 2 && ms < 10000; ms++)
+        nanosleep(&(struct timespec){0, 1000000L}, NULL);
+    assert_true(atomic_load(&shut.asked) >= 2);
+    sbx_runs_fill_free(f);
+    for (size_t i = 0; i < r.n; i += 2)
+        assert_int_equal(atomic_load(&r.rows[i].state), SBX_RUN_PENDING);
+    sbx_runs_free(&r);
+    tree_drop(&t);
+}
+
 /* ---- sorting and filtering, on rows set here ---- */
 
 static void fake_rows(struct sbx_runs *r, size_t n, unsigned seed)
@@ -478,6 +550,7 @@ int main(void)
         cmocka_unit_test(filters),
         cmocka_unit_test(unknown_columns),
         cmocka_unit_test(hash_mismatch_named),
+        cmocka_unit_test(fill_awaits_each_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

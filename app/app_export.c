@@ -6,6 +6,7 @@
  * earlier posts, through the same export/posted.h as `sbxview export`. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,10 +14,12 @@
 #include "export/body.h"
 #include "export/output.h"
 #include "export/posted.h"
+#include "export/review_write.h"
 #include "export/send.h"
 #include "export/target.h"
 #include "importers/review.h"
 #include "app/app_internal.h"
+#include "app/app_review.h"
 
 struct sbx_app_export {
     struct sbx_target target;
@@ -29,6 +32,8 @@ struct sbx_app_export {
     struct sbx_review review;
     struct sbx_app_review_place place;
     const struct sbx_review_post *earlier;
+    bool to_store; /* the review is in the store: the post's line goes through its outbox */
+    int64_t at;    /* when the send ended */
     bool kept_ok;
     char kept_err[600];
     struct sbx_buf shown;       /* what the preview shows */
@@ -103,6 +108,11 @@ void sbx_app_export_prompt(struct sbx_app *a)
         sbx_app_message(a, true, "the run is still loading: export when it is whole");
         return;
     }
+    sbx_app_review_poll(a);
+    if (sbx_app_review_reading(a)) { /* an earlier post it holds would be missed */
+        sbx_app_message(a, true, "the review in the store is not read yet (or could not be): export once it is in");
+        return;
+    }
     a->prompt = 'e';
     sbx_buf_clear(&a->input);
     /* the last target again, to send to the same place or correct it */
@@ -126,8 +136,14 @@ static bool build(struct sbx_app *a, struct sbx_app_export *x, char *err, size_t
             paths[i] = a->tl->sources[i].path;
     }
     /* the review as it is now: an earlier export from here or from
-     * `sbxview export` may have kept a post since the run was opened */
-    if (a->opts.review_place &&
+     * `sbxview export` may have kept a post since the run was opened. In
+     * the store, the interface's copy (read at the start and at each
+     * write), never the cache's folder: the post is kept there too */
+    if (sbx_app_review_in_store(a)) {
+        sbx_app_review_copy(a, &x->review);
+        x->to_store = true;
+        x->place.author = sbx_xstrndup(a->rv->author, strlen(a->rv->author));
+    } else if (a->opts.review_place &&
         a->opts.review_place(a->opts.review_place_ctx, a->tl, (const char *const *)paths, npaths,
                             &x->place)) {
         for (size_t i = 0; i < x->place.nread; i++) {
@@ -269,10 +285,12 @@ static void *run(void *arg)
         sbx_send_post(&x->target, &x->env, x->body.p, x->body.len, x->digest, &o, &x->res);
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
-        x->kept_ok = sbx_export_keep_post(
-            x->place.write, x->place.make_dirs, &x->target, &x->env, &x->info, &x->res,
-            x->place.author ? x->place.author : "", (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
-            x->kept_err, sizeof x->kept_err);
+        x->at = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+        if (!x->to_store)
+            x->kept_ok = sbx_export_keep_post(x->place.write, x->place.make_dirs, &x->target,
+                                              &x->env, &x->info, &x->res,
+                                              x->place.author ? x->place.author : "", x->at,
+                                              x->kept_err, sizeof x->kept_err);
     }
     atomic_store(&x->finished, true);
     return NULL;
@@ -302,6 +320,27 @@ void sbx_app_export_send(struct sbx_app *a)
     sbx_app_export_poll(a);
 }
 
+/* The post's line queued for the review in the store, as a key's
+ * operation is (its outbox says when a write fails, and keeps it). */
+static void keep_in_store(struct sbx_app *a, struct sbx_app_export *x)
+{
+    struct sbx_review_post p;
+    x->kept_ok = true;
+    if (!sbx_export_posted(&x->target, &x->env, &x->info, &x->res,
+                           x->place.author ? x->place.author : "", x->at, &p))
+        return;
+    if (!sbx_app_review_in_store(a)) {
+        x->kept_ok = false;
+        snprintf(x->kept_err, sizeof x->kept_err, "the review in the store is no longer open");
+    } else {
+        struct sbx_buf line = SBX_BUF_INIT;
+        sbx_review_post_line(&p, &line);
+        sbx_app_review_queue(a, line.p, line.len);
+        sbx_buf_free(&line);
+    }
+    sbx_review_post_free(&p);
+}
+
 bool sbx_app_export_poll(struct sbx_app *a)
 {
     struct sbx_app_export *x = a->exp;
@@ -318,6 +357,8 @@ bool sbx_app_export_poll(struct sbx_app *a)
         return true;
     }
     const struct sbx_send_result *r = &x->res;
+    if (x->to_store)
+        keep_in_store(a, x);
     if (!x->kept_ok && r->status != SBX_SEND_FAILED) {
         sbx_app_message(a, true, "sent to %s, but not kept in the review file, so the next "
                                  "export cannot find it: %s", x->name, x->kept_err);

@@ -58,6 +58,7 @@ void sbx_app_review_free(struct sbx_app *a)
     sbx_review_state_free(&rv->st);
     sbx_review_free(&rv->r);
     sbx_outbox_free(rv->outbox);
+    sbx_buf_free(&rv->text);
     free(rv->write);
     free(rv->author);
     free(rv->flags);
@@ -82,8 +83,11 @@ void sbx_app_set_review_sender(struct sbx_app *a, const struct sbx_review_sender
     }
     sbx_outbox_free(rv->outbox);
     rv->outbox = sbx_outbox_new(sender, a->opts.background, true);
-    if (npending)
+    sbx_buf_clear(&rv->text);
+    if (npending) {
         sbx_outbox_add(rv->outbox, pending, npending);
+        sbx_buf_add(&rv->text, pending, npending);
+    }
     if (!a->opts.background) /* read (and sent) already */
         sbx_app_review_poll(a);
 }
@@ -108,6 +112,10 @@ static void reload(struct sbx_app *a, const struct sbx_buf *review, const struct
     sbx_review_read_bytes(&r, file, review->p ? review->p : "", review->len);
     if (queued->len)
         sbx_review_read_bytes(&r, file, queued->p, queued->len);
+    rv->store_read = true;
+    sbx_buf_clear(&rv->text);
+    sbx_buf_add(&rv->text, review->p ? review->p : "", review->len);
+    sbx_buf_add(&rv->text, queued->p ? queued->p : "", queued->len);
     sbx_review_state_free(&rv->st); /* it points into the ops */
     sbx_review_free(&rv->r);
     rv->r = r;
@@ -158,6 +166,30 @@ const char *sbx_app_review_finish(struct sbx_app *a, size_t *n, void **sender_ct
     if (!a->rv || !a->rv->outbox)
         return NULL;
     return sbx_outbox_finish(a->rv->outbox, n, err, errsz);
+}
+
+bool sbx_app_review_in_store(const struct sbx_app *a)
+{
+    return a->rv && a->rv->outbox;
+}
+
+bool sbx_app_review_reading(const struct sbx_app *a)
+{
+    return sbx_app_review_in_store(a) && !a->rv->store_read;
+}
+
+void sbx_app_review_copy(const struct sbx_app *a, struct sbx_review *r)
+{
+    const struct sbx_app_review *rv = a->rv;
+    uint32_t file = sbx_review_add_file(r, rv->write);
+    sbx_review_read_bytes(r, file, rv->text.p ? rv->text.p : "", rv->text.len);
+}
+
+void sbx_app_review_queue(struct sbx_app *a, const char *line, size_t n)
+{
+    struct sbx_app_review *rv = a->rv;
+    sbx_outbox_add(rv->outbox, line, n);
+    sbx_buf_add(&rv->text, line, n);
 }
 
 /* ---- the column ---- */
@@ -280,6 +312,7 @@ static bool append_op(struct sbx_app *a, enum sbx_review_op_kind kind, const cha
         struct sbx_buf line = SBX_BUF_INIT;
         sbx_review_op_line(&op, &line);
         sbx_outbox_add(rv->outbox, line.p, line.len);
+        sbx_buf_add(&rv->text, line.p, line.len);
         sbx_buf_free(&line);
     } else if (rv->write && !sbx_review_append(rv->write, &op, rv->make_dirs, err, sizeof err)) {
         sbx_app_message(a, true, "%s", err);

@@ -45,6 +45,9 @@ struct sbx_app_review {
     bool make_dirs; /* write is under the state folder: make its folders first */
     struct sbx_outbox *outbox; /* write is in the store: lines go through it, or NULL */
     bool send_failed;          /* the outbox's last send failed (said once) */
+    bool store_read;           /* the store's review came in (the first read) */
+    struct sbx_buf text;       /* with an outbox: the lines r was read from (the store's
+                                  as last read, then those on their way), for an export */
     char *author;
     /* the column: bits per position of tl->order, made for flags_tl at flags_n events */
     uint8_t *flags;
@@ -94,6 +97,19 @@ unsigned sbx_app_review_editor(struct sbx_app *a);
 void sbx_app_review_tag(struct sbx_app *a);
 void sbx_app_review_triage(struct sbx_app *a);
 void sbx_app_review_verdict(struct sbx_app *a);
+
+/* The review is in the store (its lines go through the outbox). */
+bool sbx_app_review_in_store(const struct sbx_app *a);
+/* It is, and its first read has not come in: what an export posted before
+ * is not known yet. */
+bool sbx_app_review_reading(const struct sbx_app *a);
+/* With it in the store: the review as the interface holds it now (the
+ * store's as last read and the lines on their way) read into r, under the
+ * store's URL (r is the caller's: sbx_review_free). */
+void sbx_app_review_copy(const struct sbx_app *a, struct sbx_review *r);
+/* With it in the store: line[0..n) (a whole line, an export's "posted")
+ * queued for the store as the keys' operations are. */
+void sbx_app_review_queue(struct sbx_app *a, const char *line, size_t n);
 
 /* The review view (app/view_review.c). */
 void sbx_app_open_review(struct sbx_app *a);

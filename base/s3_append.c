@@ -82,6 +82,32 @@ enum sbx_s3_result sbx_s3_get_checked(struct sbx_s3 *s, const char *bucket, cons
     return sbx_s3_read_checked(get_once, &g, name, 100, body, etag, err, errsz);
 }
 
+/* Whether line[0..n) (its newline included) is one of body's lines. */
+static bool has_line(const char *body, size_t blen, const char *line, size_t n)
+{
+    for (size_t at = 0; at + n <= blen;) {
+        const char *nl = memchr(body + at, '\n', blen - at);
+        size_t end = nl ? (size_t)(nl - body) + 1 : blen;
+        if (end - at == n && memcmp(body + at, line, n) == 0)
+            return true;
+        at = end;
+    }
+    return false;
+}
+
+void sbx_s3_lines_not_in(const char *body, size_t blen, const char *data, size_t n,
+                         struct sbx_buf *out)
+{
+    sbx_buf_clear(out);
+    for (size_t at = 0; at < n;) {
+        const char *nl = memchr(data + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - data) + 1 : n;
+        if (!has_line(body ? body : "", body ? blen : 0, data + at, end - at))
+            sbx_buf_add(out, data + at, end - at);
+        at = end;
+    }
+}
+
 enum sbx_s3_result sbx_s3_append_object(struct sbx_s3 *s, const char *bucket, const char *key,
                                         const void *data, size_t n, const char *content_type,
                                         size_t max_body, char *err, size_t errsz)
@@ -94,7 +120,7 @@ enum sbx_s3_result sbx_s3_append_now(struct sbx_s3 *s, const char *bucket, const
                                      size_t max_body, struct sbx_buf *now, char *err,
                                      size_t errsz)
 {
-    struct sbx_buf body = SBX_BUF_INIT;
+    struct sbx_buf body = SBX_BUF_INIT, missing = SBX_BUF_INIT;
     enum sbx_s3_result r = SBX_S3_PRECONDITION;
     for (int attempt = 0; r == SBX_S3_PRECONDITION && attempt < SBX_S3_APPEND_TRIES; attempt++) {
         if (attempt)
@@ -117,7 +143,16 @@ enum sbx_s3_result sbx_s3_append_now(struct sbx_s3 *s, const char *bucket, const
             r = SBX_S3_OK;
             break;
         }
-        sbx_buf_add(&body, data, n);
+        /* a line already there is this one written by an earlier try whose
+         * answer was lost (a cut connection, a timeout, a 5xx after the
+         * write): its bytes, down to the millisecond of "at", are its own */
+        sbx_s3_lines_not_in(body.p, body.len, data, n, &missing);
+        if (!missing.len) {
+            free(etag);
+            r = SBX_S3_OK;
+            break;
+        }
+        sbx_buf_add(&body, missing.p, missing.len);
         /* written only if nobody wrote it since it was read; else read again */
         r = sbx_s3_put_if(s, bucket, key, body.p, body.len, content_type, etag ? etag : "*", err,
                           errsz);
@@ -126,6 +161,7 @@ enum sbx_s3_result sbx_s3_append_now(struct sbx_s3 *s, const char *bucket, const
     if (r == SBX_S3_PRECONDITION)
         snprintf(err, errsz, "s3://%s/%s: changed by other writers %d times while it was appended to: not written",
                  bucket, key, SBX_S3_APPEND_TRIES);
+    sbx_buf_free(&missing);
     if (now && r == SBX_S3_OK) {
         sbx_buf_free(now);
         *now = body;

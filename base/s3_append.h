@@ -5,7 +5,11 @@
  * writers at once never lose each other's lines. On 412 (another writer
  * came first) it is read and written again, up to SBX_S3_APPEND_TRIES times.
  * The read is checked against the ETag's MD5 (sbx_s3_read_checked), so an
- * old body under a new ETag is never written back.
+ * old body under a new ETag is never written back. A line already in the
+ * object, byte for byte, is not added again: an earlier try whose answer
+ * was lost (the store wrote it, the reply never came) or an earlier send
+ * that was thought to have failed wrote it, so an append retried is
+ * idempotent.
  *
  * Ownership: nothing is kept; data is borrowed for the call; the reason of
  * a failure goes into the caller's err (hostile text from the store:
@@ -48,6 +52,12 @@ enum sbx_s3_result sbx_s3_read_checked(sbx_s3_reader reader, void *ctx, const ch
 enum sbx_s3_result sbx_s3_get_checked(struct sbx_s3 *s, const char *bucket, const char *key,
                                       size_t max_body, struct sbx_buf *body, char **etag,
                                       char *err, size_t errsz);
+
+/* The lines of data[0..n) (each with its newline; a last one without) that
+ * are not, byte for byte, a line of body[0..blen), in order, into *out
+ * (cleared first). */
+void sbx_s3_lines_not_in(const char *body, size_t blen, const char *data, size_t n,
+                         struct sbx_buf *out);
 
 /* data[0..n) appended to s3://bucket/key (made when missing; the object
  * may hold at most max_body bytes). SBX_S3_OK when written; anything else

@@ -120,7 +120,9 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
         in->cap = in->cap ? in->cap * 2 : 8;
         in->paths = sbx_xrealloc(in->paths, in->cap * sizeof *in->paths);
         in->formats = sbx_xrealloc(in->formats, in->cap * sizeof *in->formats);
+        in->given = sbx_xrealloc(in->given, in->cap * sizeof *in->given);
     }
+    in->given[in->n] = path;
     in->paths[in->n] = path;
     in->formats[in->n++] = named ? fmt : in->as;
     in->last_as = NULL;
@@ -181,6 +183,7 @@ void sbx_inputs_free(struct sbx_inputs *in)
     free(in->owned);
     free(in->s3_review);
     free(in->paths);
+    free(in->given);
     free(in->formats);
     memset(in, 0, sizeof *in);
 }

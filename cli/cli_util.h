@@ -43,6 +43,8 @@ struct sbx_inputs {
     size_t n, cap;
     const struct sbx_format *as;
     const char *last_as; /* the last --as value, until an input follows it */
+    const char **given; /* each input as given (an s3:// URL stays one), for an export's
+                           "review again" line: the same on every machine */
     char **owned; /* the cache paths s3:// inputs became (sbx_inputs_done) */
     size_t nowned;
     /* the review beside the first input when it is an s3:// run (owned;

@@ -9,6 +9,7 @@
 #include "export/body.h"
 #include "export/output.h"
 #include "export/posted.h"
+#include "export/review_write.h"
 #include "export/target.h"
 #include "importers/load.h"
 #include "analyses/summary.h"
@@ -18,6 +19,7 @@
 #include "cli/cli_util.h"
 #include "cli/export_send.h"
 #include "cli/review_cli.h"
+#include "cli/s3_fetch.h"
 
 struct export_args {
     struct sbx_cli_runs runs;
@@ -155,11 +157,24 @@ static int send_ticket(const struct export_args *a, const struct sbx_target *t,
     int status = sbx_export_send(&sa);
     char *author = NULL;
     char err[600];
-    if (!a->dry_run && place->write && (author = sbx_review_author(NULL)) &&
-        !sbx_export_keep_post(place->write, place->make_dirs, t, settings, info, &res, author,
-                              now_ns(), err, sizeof err))
+    struct sbx_review_post p;
+    if (a->dry_run || !place->write || !(author = sbx_review_author(NULL))) {
+        /* nothing to keep */
+    } else if (sbx_is_s3_url(place->write)) { /* the review in the store: an If-Match append */
+        if (sbx_export_posted(t, settings, info, &res, author, now_ns(), &p)) {
+            struct sbx_buf line = SBX_BUF_INIT;
+            sbx_review_post_line(&p, &line);
+            if (!sbx_s3_append(place->write, line.p, line.len, "application/x-ndjson"))
+                sbx_errf("the post is not kept in the review in the store, so the next export "
+                         "cannot find it");
+            sbx_buf_free(&line);
+            sbx_review_post_free(&p);
+        }
+    } else if (!sbx_export_keep_post(place->write, place->make_dirs, t, settings, info, &res,
+                                     author, now_ns(), err, sizeof err)) {
         sbx_errf("the post is not kept in the review file, so the next export cannot "
                  "find it: %s", err);
+    }
     free(author);
     sbx_send_result_free(&res);
     return status;

@@ -599,7 +599,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         sbx_runs_free(&runs);
         return status;
     }
-    o.app.inputs = in->paths; /* an export's "review again" line names them */
+    o.app.inputs = in->given; /* an export's "review again" line names them (s3:// as given) */
     o.app.ninputs = in->n;
     if (o.first_screen)
         return dump_first_screen(&o, &li);

@@ -16,6 +16,7 @@
 #include "export/review_write.h"
 #include "importers/review.h"
 #include "cli/msg.h"
+#include "cli/review_store.h"
 #include "cli/s3_fetch.h"
 
 extern char **environ;
@@ -122,11 +123,14 @@ bool sbx_review_load(const struct sbx_review_place *p, struct sbx_review *r, boo
             /* a review in the store: read whole; none yet is an empty one */
             struct sbx_buf b = SBX_BUF_INIT;
             bool missing;
-            if (!sbx_s3_read(p->read[i], SBX_REVIEW_S3_MAX, &b, &missing))
+            bool got = sbx_s3_read(p->read[i], SBX_REVIEW_S3_MAX, &b, &missing);
+            if (!got)
                 ok = false;
             else if (!missing)
                 sbx_review_read_bytes(r, sbx_review_add_file(r, p->read[i]), b.p ? b.p : "",
                                       b.len);
+            if (!quiet && got)
+                sbx_review_unsent_note(p->read[i], b.p, b.len);
             sbx_buf_free(&b);
             continue;
         }

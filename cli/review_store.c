@@ -108,6 +108,38 @@ static bool read_unsent(struct store *st, struct sbx_buf *out)
     return out->len > 0;
 }
 
+size_t sbx_review_unsent_count(const char *url, const char *store, size_t n, char **path)
+{
+    struct store st = {.unsent = sbx_review_unsent_path(url, getenv("XDG_STATE_HOME"), getenv("HOME"))};
+    struct sbx_buf lines = SBX_BUF_INIT, missing = SBX_BUF_INIT;
+    size_t count = 0;
+    if (read_unsent(&st, &lines)) { /* those written since (an idempotent append) do not count */
+        sbx_s3_lines_not_in(store, n, lines.p, lines.len, &missing);
+        for (size_t i = 0; i < missing.len; i++)
+            count += missing.p[i] == '\n';
+    }
+    sbx_buf_free(&lines);
+    sbx_buf_free(&missing);
+    *path = count ? st.unsent : NULL;
+    if (!count)
+        free(st.unsent);
+    return count;
+}
+
+void sbx_review_unsent_note(const char *url, const char *store, size_t n)
+{
+    char *path;
+    size_t count = sbx_review_unsent_count(url, store, n, &path);
+    if (!count)
+        return;
+    sbx_errf("%zu review line%s written in the interface %s not in %s yet: kept in %s; the "
+             "interface sends %s when it next opens this review (sbxview with the run or "
+             "--review %s)",
+             count, count == 1 ? "" : "s", count == 1 ? "is" : "are", url, path,
+             count == 1 ? "it" : "them", url);
+    free(path);
+}
+
 void sbx_review_store_open(struct sbx_app *app, const char *url, const char *author,
                            bool to_memory)
 {

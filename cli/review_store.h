@@ -26,6 +26,15 @@
  * and $HOME (NULL when unset). */
 char *sbx_review_unsent_path(const char *url, const char *state_home, const char *home);
 
+/* The lines kept in url's unsent file that store[0..n) (the review as read
+ * from the store) does not hold yet: how many, and the file's path into
+ * *path (the caller's; NULL when there are none). `sbxview review show`,
+ * summary, check and export say so (sbx_review_unsent_note). */
+size_t sbx_review_unsent_count(const char *url, const char *store, size_t n, char **path);
+/* The same, said on standard error when there are any: how many, where,
+ * and that the interface sends them. */
+void sbx_review_unsent_note(const char *url, const char *store, size_t n);
+
 /* The review at url (s3://BUCKET/KEY) handed to app: read by its outbox
  * (here, at once, with to_memory: --dump without --review, which writes
  * nowhere), with the lines an earlier interface could not send; its

@@ -534,6 +534,54 @@ static void to_the_store(void **state)
     sbx_buf_free(&st.stored);
 }
 
+/* What an export needs of a review in the store: not known until the first
+ * read is in; then the store's lines (an earlier export's "posted" line
+ * too) and the lines on their way; its own "posted" line goes to the store
+ * through the same sender. */
+static void export_uses_the_store(void **state)
+{
+    (void)state;
+    static const char posted[] =
+        "{\"sbxview_review\":1,\"op\":\"posted\",\"at\":\"2026-06-02T09:50:03.120Z\",\"author\":\"Dana\","
+        "\"target\":\"jira:OPS-12\",\"export\":\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" "\","
+        "\"body\":\"" "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" "\",\"comment\":\"10042\","
+        "\"server\":\"jira.example.com\"}\n";
+    struct sbx_app_opts o = {.threads = 1, .open_on_finding = true};
+    struct sbx_app a;
+    sbx_app_init(&a, &o, 160, 30);
+    sbx_app_set_data(&a, &R.tl, &R.sum, false);
+    struct sbx_review r;
+    sbx_review_init(&r);
+    sbx_app_set_review(&a, &r, "s3://runs/r/sbxview-review.jsonl", false, AUTHOR);
+    assert_false(sbx_app_review_in_store(&a)); /* a file, not the store, until a sender */
+    assert_false(sbx_app_review_reading(&a));
+    struct store st = {.refuse = 1}; /* the first read fails: still not known */
+    sbx_buf_adds(&st.stored, posted);
+    struct sbx_review_sender snd = {store_send, NULL, &st};
+    sbx_app_set_review_sender(&a, &snd, NULL, 0);
+    assert_true(sbx_app_review_in_store(&a));
+    assert_true(sbx_app_review_reading(&a));
+    apptest_keys(&a, "aa note\n"); /* this write reads it */
+    assert_false(sbx_app_review_reading(&a));
+    struct sbx_review copy;
+    sbx_review_init(&copy);
+    sbx_app_review_copy(&a, &copy);
+    assert_int_equal(copy.nposts, 1);
+    assert_string_equal(copy.posts[0].comment, "10042");
+    assert_int_equal(copy.nops, 1); /* the note */
+    assert_string_equal(copy.files[0], "s3://runs/r/sbxview-review.jsonl");
+    sbx_review_free(&copy);
+    size_t before = st.stored.len;
+    sbx_app_review_queue(&a, posted, sizeof posted - 1);
+    assert_int_equal(st.stored.len, before + sizeof posted - 1);
+    sbx_review_init(&copy);
+    sbx_app_review_copy(&a, &copy);
+    assert_int_equal(copy.nposts, 2); /* the next export sees it */
+    sbx_review_free(&copy);
+    sbx_app_free(&a);
+    sbx_buf_free(&st.stored);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,6 +592,7 @@ int main(void)
         cmocka_unit_test(token_in_the_editor),
         cmocka_unit_test(no_review),
         cmocka_unit_test(to_the_store),
+        cmocka_unit_test(export_uses_the_store),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

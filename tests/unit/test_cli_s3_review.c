@@ -6,7 +6,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -73,11 +76,71 @@ static void unsent_lines_kept(void **state)
     free(c);
 }
 
+/* What `sbxview review show` says of the unsent file: the lines in it that
+ * the store does not hold yet (one the store has, written since, does not
+ * count), none without the file, a last line cut short not at all. */
+static void unsent_lines_counted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sbx-unsent-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_STATE_HOME", dir, 1);
+    const char *url = "s3://runs/run-7/sbxview-review.jsonl";
+    char *path;
+    assert_int_equal(sbx_review_unsent_count(url, "", 0, &path), 0); /* no file */
+    assert_null(path);
+    char *file = sbx_review_unsent_path(url, dir, NULL);
+    char folder[512];
+    snprintf(folder, sizeof folder, "%s/sbxview", dir);
+    mkdir(folder, 0700);
+    snprintf(folder, sizeof folder, "%s/sbxview/reviews", dir);
+    mkdir(folder, 0700);
+    snprintf(folder, sizeof folder, "%s/sbxview/reviews/unsent", dir);
+    mkdir(folder, 0700);
+    static const struct {
+        const char *unsent, *store;
+        size_t want;
+    } cases[] = {
+        {"a\nb\n", "", 2},
+        {"a\nb\n", "x\na\n", 1},   /* a is in the store already */
+        {"a\nb\n", "b\na\n", 0},
+        {"a\nb", "", 1},            /* b is cut short: not a line */
+        {"", "", 0},
+        {"a\n", "ab\n", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(file, "w");
+        assert_non_null(f);
+        fputs(cases[i].unsent, f);
+        fclose(f);
+        size_t got = sbx_review_unsent_count(url, cases[i].store, strlen(cases[i].store), &path);
+        if (got != cases[i].want)
+            fail_msg("case %zu: %zu lines, wanted %zu", i, got, cases[i].want);
+        if (got)
+            assert_string_equal(path, file);
+        else
+            assert_null(path);
+        free(path);
+        /* another review's file is not this one's */
+        assert_int_equal(sbx_review_unsent_count("s3://runs/run-8/sbxview-review.jsonl", "", 0, &path), 0);
+    }
+    unlink(file);
+    free(file);
+    rmdir(folder);
+    snprintf(folder, sizeof folder, "%s/sbxview/reviews", dir);
+    rmdir(folder);
+    snprintf(folder, sizeof folder, "%s/sbxview", dir);
+    rmdir(folder);
+    rmdir(dir);
+    unsetenv("XDG_STATE_HOME");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unsent_lines_kept),
         cmocka_unit_test(beside_the_run),
+        cmocka_unit_test(unsent_lines_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,11 +123,46 @@ static void read_again_while_stale(void **state)
     }
 }
 
+/* An append retried after a lost answer: the lines of the batch already in
+ * the object (written by the try whose answer was lost) are not added again;
+ * the others are, in order. */
+static void lines_already_there_are_not_appended(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *data, *want;
+    } cases[] = {
+        {"", "a\n", "a\n"},
+        {NULL, "a\nb\n", "a\nb\n"},
+        {"a\n", "a\n", ""},                         /* the lost try wrote it */
+        {"x\na\ny\n", "a\n", ""},                 /* others wrote after it */
+        {"x\na\n", "a\nb\n", "b\n"},             /* half of a batch */
+        {"a\nc\n", "a\nb\nc\nd\n", "b\nd\n"},
+        {"ab\n", "a\n", "a\n"},                    /* a line is whole, not a part */
+        {"xa\n", "a\n", "a\n"},
+        {"a", "a\n", "a\n"},                        /* without its newline: another line */
+        {"a\n", "a", "a"},
+        {"A\n", "a\n", "a\n"},                     /* byte for byte */
+        {"a\n\n", "\n", ""},
+        {"a\nb", "b\n", "b\n"},
+    };
+    struct sbx_buf out = SBX_BUF_INIT;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *b = cases[i].body;
+        sbx_s3_lines_not_in(b, b ? strlen(b) : 0, cases[i].data, strlen(cases[i].data), &out);
+        if (out.len != strlen(cases[i].want) || memcmp(out.p ? out.p : "", cases[i].want, out.len))
+            fail_msg("case %zu: got \"%.*s\", wanted \"%s\"", i, (int)out.len,
+                     out.p ? out.p : "", cases[i].want);
+    }
+    sbx_buf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(which_etags_are_checked),
         cmocka_unit_test(read_again_while_stale),
+        cmocka_unit_test(lines_already_there_are_not_appended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

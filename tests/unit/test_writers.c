@@ -114,7 +114,8 @@ static void test_prefilter_never_drops(void **state)
         "r", "m", "rm", "tee", "t", "ee", "sed", "git", "apply", "restore", "python3", "python",
         "-c", "open", "(", ")", "'", "\"", "\\", "$", "`", "/", " ", ";", "|", "&", "\n", "\r",
         "\t", "<", "<<", "EOF", "=", "x", ",", "w", "{", "}", "#", "bash", "sh", "-i", "cd",
-        "sudo", "env", "timeout", "1", ".", "\0",
+        "sudo", "env", "timeout", "1", ".", "\0", "install", "pip", "if", "do", "time", "${",
+        "$(", "  ",
     };
     size_t np = sizeof pieces / sizeof *pieces;
     uint64_t seed = 0x9e3779b97f4a7c15u;
@@ -136,8 +137,14 @@ static void test_prefilter_never_drops(void **state)
         nones++;
         size_t full = 0;
         sbx_write_targets_read(line, n, "/w", count, &full);
-        if (full && drops++ < 5)
-            print_error("dropped: [%.*s]\n", (int)n, line);
+        if (full && drops++ < 5) {
+            char shown[4 * sizeof line + 1];
+            size_t k = 0;
+            for (size_t j = 0; j < n; j++)
+                k += (size_t)sprintf(shown + k, line[j] >= ' ' && line[j] < 127 ? "%c" : "\\x%02x",
+                                     (unsigned char)line[j]);
+            print_error("dropped: [%s]\n", shown);
+        }
     }
     assert_int_equal(drops, 0);
     assert_true(nones > 1000); /* the lines tried hold both kinds */

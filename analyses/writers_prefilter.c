@@ -49,13 +49,15 @@ static const struct {
 /* Every name's length and first byte, made once (sbx_write_may_target is
  * called from several threads: the table is filled before any of them). */
 static uint64_t name_lens;
-static bool name_firsts[256];
+static uint64_t by_first[256]; /* the rows whose name starts with the byte */
+
+_Static_assert(sizeof programs / sizeof *programs <= 64, "a row is a bit of by_first");
 
 __attribute__((constructor)) static void names_index(void)
 {
     for (size_t k = 0; k < sizeof programs / sizeof *programs; k++) {
         name_lens |= 1ull << programs[k].len;
-        name_firsts[(unsigned char)programs[k].name[0]] = true;
+        by_first[(unsigned char)programs[k].name[0]] |= 1ull << k;
     }
 }
 
@@ -116,10 +118,11 @@ static bool run_end(struct run *r, struct seen *s)
         s->python_first |= first;
         return false;
     }
-    if (cut || n >= 64 || !(name_lens >> n & 1) || !name_firsts[(unsigned char)b[0]])
+    if (cut || n >= 64 || !(name_lens >> n & 1))
         return false;
-    for (size_t k = 0; k < sizeof programs / sizeof *programs; k++) {
-        if (programs[k].len != n || programs[k].name[0] != b[0] || memcmp(programs[k].name, b, n) != 0)
+    for (uint64_t rows = by_first[(unsigned char)b[0]]; rows; rows &= rows - 1) {
+        size_t k = (size_t)__builtin_ctzll(rows);
+        if (programs[k].len != n || memcmp(programs[k].name, b, n) != 0)
             continue;
         switch (programs[k].role) {
         case WRITES:

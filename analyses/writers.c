@@ -958,6 +958,7 @@ static bool printf_text(const struct cmd *c, struct sbx_buf *out)
         return false;
     const struct word *fmt = &c->w[i++];
     do {
+        size_t from = i; /* the format is used again only while it takes arguments */
         for (size_t m = 0; m < fmt->n; m++) {
             char ch = fmt->s[m];
             if (ch == '\\' && m + 1 < fmt->n) {
@@ -982,6 +983,8 @@ static bool printf_text(const struct cmd *c, struct sbx_buf *out)
         }
         if (out->len > PRINTF_MAX)
             return false; /* a format repeated for many arguments: not worth keeping */
+        if (i == from)
+            break;
     } while (i < c->nw);
     return true;
 }

@@ -958,6 +958,7 @@ static bool printf_text(const struct cmd *c, struct sbx_buf *out)
         return false;
     const struct word *fmt = &c->w[i++];
     do {
+        size_t from = i; /* the format is used again only while it takes arguments */
         for (size_t m = 0; m < fmt->n; m++) {
             char ch = fmt->s[m];
             if (ch == '\\' && m + 1 < fmt->n) {
@@ -982,6 +983,8 @@ static bool printf_text(const struct cmd *c, struct sbx_buf *out)
         }
         if (out->len > PRINTF_MAX)
             return false; /* a format repeated for many arguments: not worth keeping */
+        if (i == from)
+            break;
     } while (i < c->nw);
     return true;
 }
@@ -1075,7 +1078,9 @@ static size_t skip_wrappers(const struct word *w, size_t nw, size_t i)
     }
 }
 
-/* One simple command: its redirections, then its program's rule. out gets
+/* One simple command: its redirections, then its program's rule (a new
+ * program rule is a row of programs[] in analyses/writers_prefilter.c too,
+ * or the prefilter passes its lines over). out gets
  * what it writes to standard output when that is known. */
 static bool run_command(struct walk *wk, struct cmd *c, int depth, struct sbx_buf *out)
 {
@@ -1225,6 +1230,15 @@ static size_t walk_line(struct walk *wk, const char *cmd, size_t n, struct cwd *
 
 size_t sbx_write_targets(const char *cmd, size_t n, const char *cwd,
                          void (*cb)(const struct sbx_write_target *t, void *ctx), void *ctx)
+{
+    steps += n; /* the prefilter looks at every byte */
+    if (!sbx_write_may_target(cmd ? cmd : "", cmd ? n : 0))
+        return 0;
+    return sbx_write_targets_read(cmd, n, cwd, cb, ctx);
+}
+
+size_t sbx_write_targets_read(const char *cmd, size_t n, const char *cwd,
+                              void (*cb)(const struct sbx_write_target *t, void *ctx), void *ctx)
 {
     struct walk wk = {cb, ctx, 0, SBX_BUF_INIT};
     struct cwd start = {SBX_BUF_INIT, false, false};

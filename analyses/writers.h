@@ -80,6 +80,18 @@ struct sbx_write_target {
 size_t sbx_write_targets(const char *cmd, size_t n, const char *cwd,
                          void (*cb)(const struct sbx_write_target *t, void *ctx), void *ctx);
 
+/* False only when cmd[0..n) can name no target: it holds no '>', no
+ * backslash, no $ before a quote, and no word (its quotes left out) whose
+ * basename is a program a rule reads (git only with a sub-command that
+ * writes, python only with "open(" on the line). sbx_write_targets asks
+ * it first; one pass over the bytes, any bytes. */
+bool sbx_write_may_target(const char *cmd, size_t n);
+
+/* sbx_write_targets without asking sbx_write_may_target first: the same
+ * calls, for the tests that check the prefilter never drops a target. */
+size_t sbx_write_targets_read(const char *cmd, size_t n, const char *cwd,
+                              void (*cb)(const struct sbx_write_target *t, void *ctx), void *ctx);
+
 /* The work sbx_write_targets does on cmd[0..n): the bytes its lexer and
  * word readers look at, each token, word and option walked, each path
  * byte resolved. It grows linearly with the line whatever it holds; the

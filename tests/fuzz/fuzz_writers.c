@@ -1,7 +1,8 @@
 /* Fuzz target for analyses/writers: any bytes, with and without a cwd, no
  * crash; every target is a NUL-terminated path of its given length, not
  * under /dev/, with a rule that has words, and text of bounded length (the
- * input's, or printf's repeated format up to its 64 KiB). */
+ * input's, or printf's repeated format up to its 64 KiB); and where the
+ * prefilter (sbx_write_may_target) says none, the full reading finds none. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = sbx_write_targets(cmd, size, "/workspace/sub", check, &a);
     size_t m = sbx_write_targets(cmd, size, NULL, check, &b);
     if (n != a.calls || m != b.calls)
+        abort();
+    struct ctx c = {size, 0};
+    if (sbx_write_targets_read(cmd, size, "/workspace/sub", check, &c) != n ||
+        (!sbx_write_may_target(cmd, size) && c.calls))
         abort();
     return 0;
 }

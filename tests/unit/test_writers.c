@@ -53,6 +53,12 @@ static void check_case(const struct test_case *c, void *ctx)
     if (calls != want || g.calls != calls)
         case_fail(c, "targets of [%s] in [%s]: %zu, want %zu (first: [%s])", c->field[0], c->field[1],
                   calls, want, g.n ? g.t[0].p : "");
+    struct got all = {0}; /* the prefilter drops no target */
+    if (sbx_write_targets_read(c->field[0], c->len[0], c->field[1], collect, &all) != calls ||
+        (calls && !sbx_write_may_target(c->field[0], c->len[0])))
+        case_fail(c, "the prefilter changed the targets of [%s]", c->field[0]);
+    for (size_t i = 0; i < CASES_MAX_FIELDS; i++)
+        sbx_buf_free(&all.t[i]);
     for (size_t i = 0; i < want && i < g.n; i++)
         if (strcmp(g.t[i].p, c->field[2 + i]) != 0)
             case_fail(c, "target %zu of [%s]:\ngot  [%s]\nwant [%s]", i + 1, c->field[0], g.t[i].p,
@@ -71,6 +77,77 @@ static void count(const struct sbx_write_target *t, void *ctx)
 {
     (void)t;
     ++*(size_t *)ctx;
+}
+
+/* The prefilter: a case is a line and "may" or "none"; with either, the
+ * targets are those of the full reading (none for "none"). */
+static void check_prefilter(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    case_want_fields(c, 2);
+    bool may = strcmp(c->field[1], "may") == 0;
+    if (!may && strcmp(c->field[1], "none") != 0)
+        case_fail(c, "the second field is may or none");
+    if (sbx_write_may_target(c->field[0], c->len[0]) != may)
+        case_fail(c, "[%s]: the prefilter says %s", c->field[0], may ? "none" : "may");
+    size_t full = 0, filtered = 0;
+    sbx_write_targets_read(c->field[0], c->len[0], "/w", count, &full);
+    sbx_write_targets(c->field[0], c->len[0], "/w", count, &filtered);
+    if (full != filtered || (!may && full))
+        case_fail(c, "[%s]: %zu targets read in full, %zu through the prefilter", c->field[0], full,
+                  filtered);
+}
+
+static void test_prefilter_cases(void **state)
+{
+    (void)state;
+    cases_run("writers_prefilter.test", check_prefilter, NULL);
+}
+
+/* Lines made of the pieces a name can be hidden with (quotes, escapes,
+ * slashes, breaks, $, program names and their halves): wherever the
+ * prefilter says none, the full reading finds none. */
+static void test_prefilter_never_drops(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "r", "m", "rm", "tee", "t", "ee", "sed", "git", "apply", "restore", "python3", "python",
+        "-c", "open", "(", ")", "'", "\"", "\\", "$", "`", "/", " ", ";", "|", "&", "\n", "\r",
+        "\t", "<", "<<", "EOF", "=", "x", ",", "w", "{", "}", "#", "bash", "sh", "-i", "cd",
+        "sudo", "env", "timeout", "1", ".", "\0", "install", "pip", "if", "do", "time", "${",
+        "$(", "  ",
+    };
+    size_t np = sizeof pieces / sizeof *pieces;
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    size_t drops = 0, nones = 0;
+    for (int round = 0; round < 200000; round++) {
+        char line[128];
+        size_t n = 0;
+        for (int k = 0; k < 12; k++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            const char *p = pieces[seed % np];
+            size_t len = p[0] ? strlen(p) : 1; /* "\0": one NUL byte */
+            if (n + len > sizeof line)
+                break;
+            memcpy(line + n, p, len);
+            n += len;
+        }
+        if (sbx_write_may_target(line, n))
+            continue;
+        nones++;
+        size_t full = 0;
+        sbx_write_targets_read(line, n, "/w", count, &full);
+        if (full && drops++ < 5) {
+            char shown[4 * sizeof line + 1];
+            size_t k = 0;
+            for (size_t j = 0; j < n; j++)
+                k += (size_t)sprintf(shown + k, line[j] >= ' ' && line[j] < 127 ? "%c" : "\\x%02x",
+                                     (unsigned char)line[j]);
+            print_error("dropped: [%s]\n", shown);
+        }
+    }
+    assert_int_equal(drops, 0);
+    assert_true(nones > 1000); /* the lines tried hold both kinds */
 }
 
 /* Unbalanced quotes, NUL bytes and groups that never close end at the end
@@ -148,6 +225,8 @@ int main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_work_is_linear),
         cmocka_unit_test(test_rule_words),
+        cmocka_unit_test(test_prefilter_cases),
+        cmocka_unit_test(test_prefilter_never_drops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

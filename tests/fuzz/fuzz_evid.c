@@ -12,11 +12,12 @@
 #include "base/hash128.h"
 #include "model/event.h"
 #include "model/evid.h"
+#include "tests/fuzz/canon_oracle.h"
 
 /* The canonical bytes, the plain way. */
 static size_t canonical_plain(const char *s, size_t n, char *out)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
     if (i == n || (s[i] != '{' && s[i] != '[')) {
@@ -25,23 +26,7 @@ static size_t canonical_plain(const char *s, size_t n, char *out)
         memcpy(out, s, n);
         return n;
     }
-    bool in_string = false;
-    for (; i < n; i++) {
-        char c = s[i];
-        if (in_string) {
-            out[o++] = c;
-            if (c == '\\' && i + 1 < n)
-                out[o++] = s[++i];
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            out[o++] = c;
-            in_string = true;
-        } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-            out[o++] = c;
-        }
-    }
-    return o;
+    return canon_strip_plain(s + i, n - i, out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -18,6 +18,7 @@
 #include "base/simd.h"
 #include "importers/load.h"
 #include "model/evid.h"
+#include "tests/fuzz/canon_oracle.h"
 #include "loadtest.h"
 
 static const char *const RUN = "tests/fixtures/story-run";
@@ -270,30 +271,6 @@ static void format_counts(void **state)
     assert_true(k1 < (UINT64_C(1) << 50));
 }
 
-/* The whitespace between JSON tokens, found byte by byte: what the digest
- * leaves out, written here the plain way to check the fast one against. */
-static size_t strip_plain(const char *s, size_t n, char *out)
-{
-    size_t o = 0;
-    bool in_string = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (in_string) {
-            out[o++] = c;
-            if (c == '\\' && i + 1 < n)
-                out[o++] = s[++i];
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            out[o++] = c;
-            in_string = true;
-        } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-            out[o++] = c;
-        }
-    }
-    return o;
-}
-
 /* Every record of up to 7 bytes after "{" over quotes, backslashes, spaces,
  * a letter and a newline (quotes escaped by runs of backslashes of every
  * length, strings left open, a backslash last): its digest is that of the
@@ -313,7 +290,7 @@ static void whitespace_between_tokens(void **state)
             rec[0] = '{';
             for (size_t i = 0, v = c; i < len; i++, v /= A)
                 rec[1 + i] = alpha[v % A];
-            size_t n = len + 1, pn = strip_plain(rec, n, plain);
+            size_t n = len + 1, pn = canon_strip_plain(rec, n, plain);
             uint64_t k1, r1, k2, r2;
             sbx_evid_digest("recorder", SBX_EV_COMMAND, rec, n, &k1, &r1);
             sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &k2, &r2);
@@ -485,7 +462,7 @@ static void long_records(void **state)
                 /* long plain stretches too, so blocks fall wholly inside strings */
                 rec[i] = (r >> 40) % 4 ? 'a' : alpha[(r >> 20) % sizeof alpha];
             }
-            size_t pn = strip_plain(rec, n, plain);
+            size_t pn = canon_strip_plain(rec, n, plain);
             uint64_t k1, r1, k2, r2;
             sbx_evid_digest("recorder", SBX_EV_COMMAND, rec, n, &k1, &r1);
             sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &k2, &r2);
@@ -514,7 +491,7 @@ static void long_records(void **state)
             n += len;
             memcpy(big + n, "\" : \"b c\" }", 11);
             n += 11;
-            size_t pn = strip_plain(big, n, plain);
+            size_t pn = canon_strip_plain(big, n, plain);
             uint64_t k[2], rr[2], kp, rp;
             sbx_evid_digest("recorder", SBX_EV_COMMAND, plain, pn, &kp, &rp);
             for (int twin = 0; twin < 2; twin++) {

@@ -40,7 +40,7 @@ struct view_opts {
     int cols, rows;
     const char *keys;
     const char *review_file, *author; /* --review, --author */
-    const char *s3_review;            /* the review beside an s3:// run, or NULL */
+    const struct sbx_inputs *in;      /* its s3_review: beside an s3:// run once fetched, or NULL */
     const char *editor, *tmpdir;      /* $VISUAL or $EDITOR, $TMPDIR */
 };
 
@@ -52,7 +52,7 @@ struct view_opts {
 static void open_review(struct sbx_app *app, const struct view_opts *o, const struct sbx_timeline *tl,
                         bool quiet)
 {
-    const char *given = o->review_file ? o->review_file : o->s3_review;
+    const char *given = o->review_file ? o->review_file : o->in->s3_review;
     if (sbx_is_s3_url(given)) { /* an object in the store (cli/review_store.h) */
         char *author = sbx_review_author(o->author);
         sbx_review_store_open(app, given, author, o->dump && !o->review_file);
@@ -349,7 +349,6 @@ static bool fetch_step(struct view_opts *o, struct sbx_app *app, struct live *v,
     if (!local)
         return false;
     sbx_inputs_fetched(fb->in, 0, local);
-    o->s3_review = fb->in->s3_review; /* the review beside the run, in the store */
     sbx_app_set_progress(app, "");
     start_loading(o, app, v, in);
     fb->loading = true;
@@ -567,7 +566,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     }
     if (!fb.b && !sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
-    o.s3_review = in->s3_review;
+    o.in = in;
     /* --dump draws no colour, but a theme that cannot load is an error there too */
     struct sbx_theme theme;
     if (!sbx_pick_theme(o.theme, &theme)) {

@@ -575,7 +575,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         sbx_s3_behind_free(fb.b);
         return SBX_EXIT_USAGE;
     }
-    struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
+    struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .names = in->names,
+                                   .n = in->n,
                                    .allow = r->allow, .import = sbx_cli_import_opts(r),
                                    .skews = r->skews, .nskews = r->nskews};
     o.app.import = li.import; /* for the runs the runs list and compare view load */
@@ -589,6 +590,8 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     o.app.review_place_ctx = &o;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
     if (listed || (!fb.b && as_list && sbx_runs_discover(in->paths[0], &runs))) {
+        if (!listed && in->names[0]) /* a store's folder of runs, fetched whole */
+            sbx_runs_sources_under(&runs, in->names[0]);
         runs.review_of = sbx_review_of_run;
         struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
                                      .dump = o.dump, .dump_styles = o.dump_styles,

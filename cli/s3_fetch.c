@@ -33,6 +33,23 @@ bool sbx_is_s3_url(const char *s)
     return s && strncmp(s, "s3://", 5) == 0;
 }
 
+char *sbx_s3_source_name(const char *url, bool folder)
+{
+    char *bucket, *key;
+    if (!sbx_s3_parse_url(url, &bucket, &key))
+        return sbx_xstrndup(url, strlen(url));
+    struct sbx_buf b = SBX_BUF_INIT;
+    size_t n = strlen(key);
+    while (folder && n && key[n - 1] == '/')
+        n--;
+    sbx_buf_addf(&b, "s3://%s/%.*s", bucket, (int)n, key);
+    if (folder && n)
+        sbx_buf_addc(&b, '/');
+    free(bucket);
+    free(key);
+    return b.p;
+}
+
 static void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void warnf(const char *fmt, ...)
 {
@@ -731,6 +748,9 @@ static bool plan_rows(struct sbx_s3_behind *b, struct sbx_runs *runs)
     if (!runs->n)
         return false;
     qsort(runs->rows, runs->n, sizeof *runs->rows, cmp_row_name);
+    char *root_name = sbx_s3_source_name(f->url, true); /* the rows' files named by URL */
+    sbx_runs_sources_under(runs, root_name);
+    free(root_name);
     f->pool.row_left = sbx_xcalloc(runs->n, sizeof *f->pool.row_left);
     for (size_t i = 0; i < f->njobs; i++) {
         struct job *j = &f->jobs[i];

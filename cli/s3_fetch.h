@@ -95,6 +95,12 @@ bool sbx_s3_append(const char *url, const void *data, size_t n, const char *cont
 bool sbx_s3_upload(const char *prefix_url, const char *dir, const char *const *names, size_t n,
                    bool force);
 
+/* The name a fetched input is known by in every output (a fresh string):
+ * s3://BUCKET/KEY for an object, s3://BUCKET/PREFIX/ (one slash at the
+ * end; s3://BUCKET/ for the whole bucket) for a folder, whatever the URL's
+ * spelling and wherever the cache is. url as given (checked already). */
+char *sbx_s3_source_name(const char *url, bool folder);
+
 /* True when s is an s3:// URL. */
 bool sbx_is_s3_url(const char *s);
 

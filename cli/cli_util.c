@@ -168,8 +168,9 @@ bool sbx_inputs_exist(const struct sbx_inputs *in)
     size_t missing = 0;
     for (size_t i = 0; i < in->n; i++) {
         struct stat st;
-        if (strcmp(in->paths[i], "-") == 0 || stat(in->paths[i], &st) == 0)
-            continue;
+        if (strcmp(in->paths[i], "-") == 0 || sbx_is_s3_url(in->paths[i]) ||
+            stat(in->paths[i], &st) == 0)
+            continue; /* an s3:// input not fetched yet: its fetch says what is wrong */
         struct sbx_buf b = SBX_BUF_INIT;
         sbx_buf_addf(&b, "%s: %s", in->paths[i], strerror(errno));
         sbx_warn(b.p); /* sanitised: the path is the user's, perhaps pasted from a log */

@@ -68,7 +68,8 @@ bool sbx_inputs_done(struct sbx_inputs *in);
 /* Input i, an s3:// URL, was fetched into local (taken): the input becomes
  * that path, as sbx_inputs_done makes it, named by its URL (names[i]). */
 void sbx_inputs_fetched(struct sbx_inputs *in, size_t i, char *local);
-/* Every input other than "-" exists (stat follows links): false with a line
+/* Every input other than "-" and an s3:// URL (not fetched yet) exists
+ * (stat follows links): false with a line
  * on stderr naming each one that does not and why, so that a mistyped path
  * stops the command before it reads anything or starts the interface. */
 bool sbx_inputs_exist(const struct sbx_inputs *in);

@@ -34,10 +34,34 @@ void sbx_runs_free(struct sbx_runs *r)
     for (size_t i = 0; i < r->n; i++) {
         free(r->rows[i].name);
         free(r->rows[i].path);
+        free(r->rows[i].source);
     }
     free(r->rows);
     free(r->root);
     memset(r, 0, sizeof *r);
+}
+
+void sbx_runs_set_source(struct sbx_runs *r, size_t i, const char *source)
+{
+    free(r->rows[i].source);
+    r->rows[i].source = source ? sbx_xstrndup(source, strlen(source)) : NULL;
+}
+
+void sbx_runs_sources_under(struct sbx_runs *r, const char *root_name)
+{
+    size_t n = strlen(root_name);
+    bool slash = n && root_name[n - 1] == '/';
+    for (size_t i = 0; i < r->n; i++) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        sbx_buf_addf(&b, "%s%s%s/", root_name, slash ? "" : "/", r->rows[i].name);
+        free(r->rows[i].source);
+        r->rows[i].source = b.p;
+    }
+}
+
+const char *sbx_run_row_source(const struct sbx_run_row *row)
+{
+    return row->source ? row->source : row->path;
 }
 
 static const char *const col_names[] = {

@@ -54,6 +54,11 @@ enum sbx_run_state { SBX_RUN_PENDING, SBX_RUN_READY, SBX_RUN_UNREADABLE };
 struct sbx_run_row {
     char *name;                    /* the run folder's name; owned */
     char *path;                    /* the folder's path; owned */
+    /* the name its files are known by in every output (the folder's name,
+     * then /FILE: importers/load.h's names), when not path: a run fetched
+     * from object storage is named by its s3:// URL, not by the cache's
+     * folder. Owned; NULL: path */
+    char *source;
     _Atomic int state;             /* enum sbx_run_state */
     int64_t start, end;            /* SBX_TIME_UNKNOWN when nothing has a time */
     /* sandboxes, commands, failed, refused hosts, commands outside the
@@ -103,6 +108,14 @@ void sbx_runs_init(struct sbx_runs *r, const char *root);
 /* Adds a run (name and path copied); only before a fill starts. */
 void sbx_runs_add(struct sbx_runs *r, const char *name, const char *path);
 void sbx_runs_free(struct sbx_runs *r);
+/* Row i's input is named source in outputs (a folder's files source/FILE;
+ * copied); only before a fill starts. */
+void sbx_runs_set_source(struct sbx_runs *r, size_t i, const char *source);
+/* Every row's files are named ROOT/RUN/FILE, root_name standing for the
+ * root folder (a slash added unless it ends in one). */
+void sbx_runs_sources_under(struct sbx_runs *r, const char *root_name);
+/* The name row's files go by: its source, else its path. */
+const char *sbx_run_row_source(const struct sbx_run_row *row);
 
 /* The column called name ("failed", …), or -1. */
 int sbx_run_col_by_name(const char *name);

@@ -12,16 +12,17 @@
 #include "app/keys.h"
 #include "app/list_window.h"
 
-static bool load_run(struct sbx_cmp_side *s, const char *path, const char *name,
-                     const struct sbx_format *fmt, const struct sbx_allowlist *allow,
-                     const struct sbx_app_opts *opts, char *err, size_t errsz)
+static bool load_run(struct sbx_cmp_side *s, const struct sbx_cmp_input *in,
+                     const struct sbx_allowlist *allow, const struct sbx_app_opts *opts, char *err,
+                     size_t errsz)
 {
-    s->name = sbx_xstrndup(name, strlen(name));
+    s->name = sbx_xstrndup(in->name, strlen(in->name));
     sbx_timeline_init(&s->tl);
-    const char *paths[1] = {path};
+    const char *paths[1] = {in->path}, *names[1] = {in->source};
     struct sbx_load_report rep = {0};
-    const struct sbx_format *fmts[1] = {fmt};
-    struct sbx_load_opts lo = {.threads = opts->threads, .formats = fmts, .import = opts->import};
+    const struct sbx_format *fmts[1] = {in->fmt};
+    struct sbx_load_opts lo = {.threads = opts->threads, .formats = fmts, .names = names,
+                               .import = opts->import};
     size_t loaded = sbx_load_paths(&s->tl, paths, 1, &lo, &rep);
     bool ok = loaded > 0;
     if (!ok) {
@@ -49,9 +50,7 @@ static void side_free(struct sbx_cmp_side *s)
     free(s->name);
 }
 
-struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
-                                     const struct sbx_format *fmt_a, const char *path_b,
-                                     const char *name_b, const struct sbx_format *fmt_b,
+struct sbx_cmpview *sbx_cmpview_open(const struct sbx_cmp_input *a, const struct sbx_cmp_input *b,
                                      const struct sbx_allowlist *allow,
                                      const struct sbx_app_opts *opts, int cols, int rows,
                                      char *err, size_t errsz)
@@ -61,14 +60,14 @@ struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
     v->cols = cols;
     v->rows = rows;
     char why[256];
-    if (!load_run(&v->side[0], path_a, name_a, fmt_a, allow, opts, why, sizeof why)) {
-        snprintf(err, errsz, "A (%s): %s", name_a, why);
+    if (!load_run(&v->side[0], a, allow, opts, why, sizeof why)) {
+        snprintf(err, errsz, "A (%s): %s", a->name, why);
         side_free(&v->side[0]);
         free(v);
         return NULL;
     }
-    if (!load_run(&v->side[1], path_b, name_b, fmt_b, allow, opts, why, sizeof why)) {
-        snprintf(err, errsz, "B (%s): %s", name_b, why);
+    if (!load_run(&v->side[1], b, allow, opts, why, sizeof why)) {
+        snprintf(err, errsz, "B (%s): %s", b->name, why);
         side_free(&v->side[0]);
         side_free(&v->side[1]);
         free(v);

@@ -27,13 +27,17 @@ struct sbx_allowlist;
 struct sbx_cmpview;
 struct sbx_format;
 
-/* Loads run A and run B (a file or a run folder each, named name_a and
- * name_b in the header; each read as fmt_a or fmt_b, NULL: detected),
- * summarises and compares them. NULL with a reason in err when either
- * cannot be read. */
-struct sbx_cmpview *sbx_cmpview_open(const char *path_a, const char *name_a,
-                                     const struct sbx_format *fmt_a, const char *path_b,
-                                     const char *name_b, const struct sbx_format *fmt_b,
+/* One side of a comparison: a file or a run folder, its files' names in
+ * outputs (importers/load.h's names; NULL: path), its name in the header,
+ * the format it is read as (NULL: detected). All borrowed. */
+struct sbx_cmp_input {
+    const char *path, *source, *name;
+    const struct sbx_format *fmt;
+};
+
+/* Loads run A and run B, summarises and compares them. NULL with a reason
+ * in err when either cannot be read. */
+struct sbx_cmpview *sbx_cmpview_open(const struct sbx_cmp_input *a, const struct sbx_cmp_input *b,
                                      const struct sbx_allowlist *allow,
                                      const struct sbx_app_opts *opts, int cols, int rows,
                                      char *err, size_t errsz);

@@ -133,7 +133,8 @@ static void open_run(struct sbx_runs_app *a)
     const struct sbx_run_row *row = &a->runs->rows[a->order[a->cur]];
     close_run(a);
     a->paths[0] = row->path;
-    a->in = (struct sbx_loader_inputs){.paths = a->paths, .n = 1, .allow = a->allow,
+    a->names[0] = row->source;
+    a->in = (struct sbx_loader_inputs){.paths = a->paths, .names = a->names, .n = 1, .allow = a->allow,
                                        .import = a->opts.import, .skews = a->opts.skews,
                                        .nskews = a->opts.nskews};
     a->loader = sbx_xmalloc(sizeof *a->loader);
@@ -155,7 +156,9 @@ static void open_compare(struct sbx_runs_app *a)
     const struct sbx_run_row *ra = &a->runs->rows[a->marks[0]], *rb = &a->runs->rows[a->marks[1]];
     char err[256];
     close_compare(a);
-    a->cmp = sbx_cmpview_open(ra->path, ra->name, NULL, rb->path, rb->name, NULL, a->allow,
+    struct sbx_cmp_input in_a = {ra->path, ra->source, ra->name, NULL},
+                         in_b = {rb->path, rb->source, rb->name, NULL};
+    a->cmp = sbx_cmpview_open(&in_a, &in_b, a->allow,
                               &a->opts, a->cols, a->rows, err, sizeof err);
     if (!a->cmp) {
         message(a, true, "compare: %s", err);
@@ -164,12 +167,11 @@ static void open_compare(struct sbx_runs_app *a)
     a->screen = SBX_RUNS_COMPARE;
 }
 
-bool sbx_runs_app_compare(struct sbx_runs_app *a, const char *path_a, const char *name_a,
-                          const struct sbx_format *fmt_a, const char *path_b, const char *name_b,
-                          const struct sbx_format *fmt_b, char *err, size_t errsz)
+bool sbx_runs_app_compare(struct sbx_runs_app *a, const struct sbx_cmp_input *run_a,
+                          const struct sbx_cmp_input *run_b, char *err, size_t errsz)
 {
     close_compare(a);
-    a->cmp = sbx_cmpview_open(path_a, name_a, fmt_a, path_b, name_b, fmt_b, a->allow, &a->opts,
+    a->cmp = sbx_cmpview_open(run_a, run_b, a->allow, &a->opts,
                               a->cols, a->rows, err, errsz);
     if (a->cmp)
         a->screen = SBX_RUNS_COMPARE;

@@ -59,6 +59,7 @@ struct sbx_runs_app {
     /* the run opened (SBX_RUNS_RUN) */
     struct sbx_loader *loader;
     const char *paths[1];
+    const char *names[1]; /* the run's source name (analyses/runs.h), or NULL */
     struct sbx_loader_inputs in;
     struct sbx_app app;
     bool app_open, app_fed;
@@ -71,13 +72,13 @@ void sbx_runs_app_init(struct sbx_runs_app *a, const struct sbx_app_opts *opts,
                        int rows);
 void sbx_runs_app_free(struct sbx_runs_app *a);
 void sbx_runs_app_resize(struct sbx_runs_app *a, int cols, int rows);
-/* Opens the compare view of two runs (a file or a run folder each, read
- * as fmt_a and fmt_b, NULL: detected) at once, as sbxview compare A B does
- * in a terminal: with an empty list (no runs), q in the compare view quits.
- * False with a reason in err when either run cannot be read. */
-bool sbx_runs_app_compare(struct sbx_runs_app *a, const char *path_a, const char *name_a,
-                          const struct sbx_format *fmt_a, const char *path_b, const char *name_b,
-                          const struct sbx_format *fmt_b, char *err, size_t errsz);
+/* Opens the compare view of two runs (app/app_cmp.h's sides) at once, as
+ * sbxview compare A B does in a terminal: with an empty list (no runs), q
+ * in the compare view quits. False with a reason in err when either run
+ * cannot be read. */
+struct sbx_cmp_input;
+bool sbx_runs_app_compare(struct sbx_runs_app *a, const struct sbx_cmp_input *run_a,
+                          const struct sbx_cmp_input *run_b, char *err, size_t errsz);
 /* One key; returns SBX_APP_QUIT (app/app.h) when the program should end,
  * SBX_APP_OUTPUT when the run opened has text to copy out (a->app). */
 unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol);

@@ -11,7 +11,7 @@ static void *run(void *arg)
     struct sbx_loader *l = arg;
     /* private_copy: a log truncated while it is reviewed keeps its loaded lines */
     struct sbx_load_opts opts = {.threads = l->threads, .shared = &l->progress,
-                                 .formats = l->in->formats, .import = l->in->import,
+                                 .formats = l->in->formats, .names = l->in->names, .import = l->in->import,
                                  .private_copy = true};
     l->loaded = sbx_load_paths(&l->tl, l->in->paths, l->in->n, &opts, &l->report);
     atomic_store(&l->phase, 1);
@@ -93,6 +93,7 @@ bool sbx_loader_preview(const struct sbx_loader_inputs *in, size_t prefix, struc
                         struct sbx_summary *sum)
 {
     struct sbx_load_opts opts = {.threads = 1, .prefix = prefix, .formats = in->formats,
+                                 .names = in->names,
                                  .import = in->import};
     struct sbx_load_report rep = {0};
     sbx_timeline_init(tl);

@@ -20,6 +20,7 @@
 struct sbx_loader_inputs {
     const char *const *paths;
     const struct sbx_format *const *formats; /* per path, or NULL: detect (importers/load.h) */
+    const char *const *names;               /* per path, or NULL: the path (importers/load.h) */
     size_t n;
     const struct sbx_allowlist *allow;      /* or NULL (analyses/summary.h) */
     struct sbx_import_opts import;          /* importers/format.h */

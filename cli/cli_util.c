@@ -121,7 +121,9 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg)
         in->paths = sbx_xrealloc(in->paths, in->cap * sizeof *in->paths);
         in->formats = sbx_xrealloc(in->formats, in->cap * sizeof *in->formats);
         in->given = sbx_xrealloc(in->given, in->cap * sizeof *in->given);
+        in->names = sbx_xrealloc(in->names, in->cap * sizeof *in->names);
     }
+    in->names[in->n] = NULL;
     in->given[in->n] = path;
     in->paths[in->n] = path;
     in->formats[in->n++] = named ? fmt : in->as;
@@ -149,13 +151,16 @@ bool sbx_inputs_done(struct sbx_inputs *in)
 
 void sbx_inputs_fetched(struct sbx_inputs *in, size_t i, char *local)
 {
-    in->owned = sbx_xrealloc(in->owned, (in->nowned + 1) * sizeof *in->owned);
-    in->owned[in->nowned++] = local;
     struct stat st;
+    bool folder = stat(local, &st) == 0 && S_ISDIR(st.st_mode);
+    char *name = sbx_s3_source_name(in->paths[i], folder);
+    in->owned = sbx_xrealloc(in->owned, (in->nowned + 2) * sizeof *in->owned);
+    in->owned[in->nowned++] = local;
+    in->owned[in->nowned++] = name;
     if (i == 0)
-        in->s3_review = sbx_review_s3_beside(in->paths[i],
-                                             stat(local, &st) == 0 && S_ISDIR(st.st_mode));
+        in->s3_review = sbx_review_s3_beside(in->paths[i], folder);
     in->paths[i] = local;
+    in->names[i] = name;
 }
 
 bool sbx_inputs_exist(const struct sbx_inputs *in)
@@ -163,8 +168,9 @@ bool sbx_inputs_exist(const struct sbx_inputs *in)
     size_t missing = 0;
     for (size_t i = 0; i < in->n; i++) {
         struct stat st;
-        if (strcmp(in->paths[i], "-") == 0 || stat(in->paths[i], &st) == 0)
-            continue;
+        if (strcmp(in->paths[i], "-") == 0 || sbx_is_s3_url(in->paths[i]) ||
+            stat(in->paths[i], &st) == 0)
+            continue; /* an s3:// input not fetched yet: its fetch says what is wrong */
         struct sbx_buf b = SBX_BUF_INIT;
         sbx_buf_addf(&b, "%s: %s", in->paths[i], strerror(errno));
         sbx_warn(b.p); /* sanitised: the path is the user's, perhaps pasted from a log */
@@ -184,6 +190,7 @@ void sbx_inputs_free(struct sbx_inputs *in)
     free(in->s3_review);
     free(in->paths);
     free(in->given);
+    free(in->names);
     free(in->formats);
     memset(in, 0, sizeof *in);
 }
@@ -326,7 +333,7 @@ struct sbx_import_opts sbx_cli_import_opts(const struct sbx_cli_runs *r)
 struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r)
 {
     return (struct sbx_load_opts){.threads = r->threads, .formats = r->in.formats,
-                                  .import = sbx_cli_import_opts(r)};
+                                  .names = r->in.names, .import = sbx_cli_import_opts(r)};
 }
 
 bool sbx_cli_summarize(struct sbx_timeline *tl, const struct sbx_cli_runs *r,

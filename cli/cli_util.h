@@ -45,7 +45,12 @@ struct sbx_inputs {
     const char *last_as; /* the last --as value, until an input follows it */
     const char **given; /* each input as given (an s3:// URL stays one), for an export's
                            "review again" line: the same on every machine */
-    char **owned; /* the cache paths s3:// inputs became (sbx_inputs_done) */
+    /* the name each input is known by in every output (importers/load.h's
+     * names): NULL for a local one, the object's or the prefix's canonical
+     * s3:// URL for one fetched into the cache (owned, in owned), so that
+     * what names a run's files is the same on every machine */
+    const char **names;
+    char **owned; /* the cache paths s3:// inputs became, and their names (sbx_inputs_done) */
     size_t nowned;
     /* the review beside the first input when it is an s3:// run (owned;
      * NULL otherwise): where summary, check and export read it by default */
@@ -61,9 +66,10 @@ bool sbx_inputs_add(struct sbx_inputs *in, const char *arg);
  * cache's path), or when an input does not exist (sbx_inputs_exist). */
 bool sbx_inputs_done(struct sbx_inputs *in);
 /* Input i, an s3:// URL, was fetched into local (taken): the input becomes
- * that path, as sbx_inputs_done makes it. */
+ * that path, as sbx_inputs_done makes it, named by its URL (names[i]). */
 void sbx_inputs_fetched(struct sbx_inputs *in, size_t i, char *local);
-/* Every input other than "-" exists (stat follows links): false with a line
+/* Every input other than "-" and an s3:// URL (not fetched yet) exists
+ * (stat follows links): false with a line
  * on stderr naming each one that does not and why, so that a mistyped path
  * stops the command before it reads anything or starts the interface. */
 bool sbx_inputs_exist(const struct sbx_inputs *in);
@@ -128,8 +134,8 @@ struct sbx_import_opts sbx_cli_import_opts(const struct sbx_cli_runs *r);
 /* A size in bytes: digits, then optionally K, M, G or T (powers of 1024,
  * "KiB", "MB" and the like read the same). False on anything else or 0. */
 bool sbx_parse_bytes(const char *s, uint64_t *out);
-/* The load options for r's inputs: -j, the formats --as chose, and the
- * import options above. */
+/* The load options for r's inputs: -j, the formats --as chose, the names
+ * of fetched inputs, and the import options above. */
 struct sbx_load_opts sbx_cli_load_opts(const struct sbx_cli_runs *r);
 
 /* Summarises tl with r's allow-list and threads, listing the files rep says

@@ -28,7 +28,9 @@ static bool load_run(struct side *s, const struct sbx_cli_runs *r, size_t i)
 {
     const struct sbx_format *fmts[1] = {r->in.formats[i]};
     struct sbx_load_opts lopts = sbx_cli_load_opts(r);
+    const char *names[1] = {r->in.names[i]};
     lopts.formats = fmts; /* this one run's */
+    lopts.names = names;
     struct sbx_load_report rep = {0};
     size_t loaded = sbx_load_paths(&s->tl, &r->in.paths[i], 1, &lopts, &rep);
     if (!r->quiet || !loaded)
@@ -87,8 +89,8 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
                                              .import = sbx_cli_import_opts(r),
                                              .skews = r->skews, .nskews = r->nskews},
                                      .theme = "default", .mouse = true, .cols = 80, .rows = 24};
-        return sbx_view_compare(&so, in->paths[0], in->formats[0], in->paths[1], in->formats[1],
-                                r->allow);
+        return sbx_view_compare(&so, in->paths[0], in->names[0], in->formats[0], in->paths[1],
+                                in->names[1], in->formats[1], r->allow);
     }
 
     struct side side[2];
@@ -100,8 +102,9 @@ static int run_compare(int argc, char **argv, struct sbx_cli_runs *r)
     if (load_run(&side[0], r, 0) && load_run(&side[1], r, 1)) {
         struct sbx_compare cmp;
         sbx_compare(&side[0].tl, &side[0].sum, &side[1].tl, &side[1].sum, &cmp);
-        struct sbx_cmp_run a = {&side[0].tl, &side[0].sum, in->paths[0]},
-                           b = {&side[1].tl, &side[1].sum, in->paths[1]};
+        /* a run fetched from the store is named by its URL */
+        struct sbx_cmp_run a = {&side[0].tl, &side[0].sum, in->names[0] ? in->names[0] : in->paths[0]},
+                           b = {&side[1].tl, &side[1].sum, in->names[1] ? in->names[1] : in->paths[1]};
         bool ascii = fmt == SBX_SUMMARY_TEXT && strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
         struct sbx_buf out = SBX_BUF_INIT;
         char err[256];

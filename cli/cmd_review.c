@@ -126,20 +126,23 @@ int sbx_cmd_review(int argc, char **argv)
         return sbx_usage_errorf("a tag is 1 to 64 of A-Z a-z 0-9 . _ : -, not %s", pos[3]);
 
     /* a run in the store: read from the cache, its review beside it there */
-    char *local = NULL, *beside = NULL;
+    char *local = NULL, *beside = NULL, *name = NULL;
     if (sbx_is_s3_url(run)) {
         if (!(local = sbx_s3_fetch(run, quiet, NULL)))
             return SBX_EXIT_USAGE;
         struct stat st;
-        beside = sbx_review_s3_beside(run, stat(local, &st) == 0 && S_ISDIR(st.st_mode));
+        bool folder = stat(local, &st) == 0 && S_ISDIR(st.st_mode);
+        beside = sbx_review_s3_beside(run, folder);
+        name = sbx_s3_source_name(run, folder); /* its files named by URL, not by the cache */
         if (!given)
             given = beside;
     }
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    const char *paths[] = {local ? local : run};
-    size_t loaded = sbx_load_paths(&tl, paths, 1, NULL, &rep);
+    const char *paths[] = {local ? local : run}, *names[] = {name};
+    struct sbx_load_opts lo = {.names = names};
+    size_t loaded = sbx_load_paths(&tl, paths, 1, &lo, &rep);
     if (!quiet)
         sbx_warn_load_report(&rep);
     int status = SBX_EXIT_USAGE;
@@ -212,6 +215,7 @@ int sbx_cmd_review(int argc, char **argv)
 done:
     free(local);
     free(beside);
+    free(name);
     sbx_review_free(&review);
     sbx_review_place_free(&place);
     if (summarized)

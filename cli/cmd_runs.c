@@ -63,6 +63,11 @@ static bool runs_from_file(const char *file, struct sbx_runs *runs)
             continue;
         }
         sbx_runs_add(runs, l, local);
+        if (sbx_is_s3_url(l)) { /* its files named by URL, not by the cache */
+            char *name = sbx_s3_source_name(l, S_ISDIR(st.st_mode));
+            sbx_runs_set_source(runs, runs->n - 1, name);
+            free(name);
+        }
         free(local);
     }
     if (fp != stdin)

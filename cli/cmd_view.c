@@ -174,13 +174,36 @@ static int dump(struct view_opts *o, struct sbx_timeline *tl, struct sbx_summary
 
 enum { PREVIEW_BYTES = 2 << 20, PREVIEW_AFTER_MS = 120, FOLLOW_POLL_MS = 250 };
 
-/* The one s3:// input of the interface, fetched behind it (b NULL: none,
- * or in); loading once the loader is started on it. */
+/* The s3:// inputs of the interface, fetched behind it one after another
+ * (b[k] the fetch of input input[k]; n 0: none, or every one in); loading
+ * once the loader is started on them. */
 struct fetch_behind {
-    struct sbx_s3_behind *b;
+    struct sbx_s3_behind **b;
+    size_t *input;
+    size_t n;
     struct sbx_inputs *in;
     bool loading;
 };
+
+static void fetch_behind_add(struct fetch_behind *fb, struct sbx_s3_behind *b, size_t input)
+{
+    fb->b = sbx_xrealloc(fb->b, (fb->n + 1) * sizeof *fb->b);
+    fb->input = sbx_xrealloc(fb->input, (fb->n + 1) * sizeof *fb->input);
+    fb->b[fb->n] = b;
+    fb->input[fb->n++] = input;
+}
+
+/* Quit during the fetch: each stops after the requests under way. */
+static void fetch_behind_free(struct fetch_behind *fb)
+{
+    for (size_t k = 0; k < fb->n; k++)
+        sbx_s3_behind_free(fb->b[k]);
+    free(fb->b);
+    free(fb->input);
+    fb->b = NULL;
+    fb->input = NULL;
+    fb->n = 0;
+}
 
 static double now_ms(void)
 {
@@ -326,16 +349,33 @@ static void start_loading(struct view_opts *o, struct sbx_app *app, struct live 
     }
 }
 
-/* A store input fetched behind the interface: its progress on the status
- * line; once it is in, the input is its cache path and the load starts.
- * False when the fetch failed (the reasons are held for after the screen). */
+/* The store inputs fetched behind the interface, one after another: their
+ * progress together on the status line; once every one is in, each input
+ * is its cache path and the load starts. False when a fetch failed (the
+ * reasons are held for after the screen): the ones after it are not
+ * fetched. */
 static bool fetch_step(struct view_opts *o, struct sbx_app *app, struct live *v,
                        const struct sbx_loader_inputs *in, struct fetch_behind *fb)
 {
-    if (!sbx_s3_behind_done(fb->b)) {
+    size_t k = 0;
+    while (k < fb->n && sbx_s3_behind_done(fb->b[k])) { /* in, or failed: waited for below */
         size_t got, total;
         unsigned long long bytes;
-        sbx_s3_behind_progress(fb->b, &got, &total, &bytes);
+        sbx_s3_behind_progress(fb->b[k], &got, &total, &bytes);
+        if (got < total)
+            break;
+        k++;
+    }
+    if (k < fb->n && !sbx_s3_behind_done(fb->b[k])) {
+        sbx_s3_behind_start(fb->b[k]); /* the next, once the one before is in */
+        size_t got = 0, total = 0;
+        unsigned long long bytes = 0;
+        for (size_t i = 0; i < fb->n; i++) {
+            size_t g, t;
+            unsigned long long by;
+            sbx_s3_behind_progress(fb->b[i], &g, &t, &by);
+            got += g, total += t, bytes += by;
+        }
         char sz[SBX_NUM_BUFSZ], line[160];
         sbx_size_text((int64_t)bytes, sz);
         snprintf(line, sizeof line, "fetching %zu/%zu objects, %s", got, total,
@@ -343,12 +383,16 @@ static bool fetch_step(struct view_opts *o, struct sbx_app *app, struct live *v,
         sbx_app_set_progress(app, line);
         return true;
     }
-    char *local = sbx_s3_behind_wait(fb->b, true);
-    sbx_s3_behind_free(fb->b);
-    fb->b = NULL;
-    if (!local)
+    bool whole = true;
+    for (size_t i = 0; i < fb->n && whole; i++) { /* every one in, or fb->b[k] failed */
+        char *local = sbx_s3_behind_wait(fb->b[i], true);
+        if (local)
+            sbx_inputs_fetched(fb->in, fb->input[i], local);
+        whole = local != NULL;
+    }
+    fetch_behind_free(fb);
+    if (!whole)
         return false;
-    sbx_inputs_fetched(fb->in, 0, local);
     sbx_app_set_progress(app, "");
     start_loading(o, app, v, in);
     fb->loading = true;
@@ -370,7 +414,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     struct sbx_grid grid;
     sbx_grid_init(&grid, o->app.ascii);
     struct live v = {.l = l};
-    if (!fb->b) {
+    if (!fb->n) {
         start_loading(o, &app, &v, in);
         fb->loading = true;
     }
@@ -378,7 +422,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
     int quit_signal = 0;
     char progress[160] = "";
     while (!quit) {
-        if (fb->b) {
+        if (fb->n) {
             if (!fetch_step(o, &app, &v, in, fb)) {
                 failed = true;
                 break;
@@ -400,7 +444,7 @@ static int interactive(struct view_opts *o, struct sbx_loader *l, const struct s
         sbx_term_draw(&grid);
         int mrow = 0, mcol = 0;
         /* while something runs behind, wake up to show how far it got */
-        int wait = fb->b || !v.taken || sbx_app_busy(&app) || sbx_app_review_sending(&app) ? 100
+        int wait = fb->n || !v.taken || sbx_app_busy(&app) || sbx_app_review_sending(&app) ? 100
                    : app.following ? FOLLOW_POLL_MS : -1;
         int key = sbx_term_key(wait, &mrow, &mcol);
         int sig = sbx_term_signal();
@@ -542,29 +586,50 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (!in->n) {
         return sbx_usage_errorf("no input given (a file, a run folder, or - for stdin)");
     }
-    /* one input in the store, fetched behind: a folder of runs opens its list
-     * as its first runs come in; a run or an object opens the interface at
-     * once, the fetch's progress on its status line */
+    /* inputs in the store, fetched behind: a folder of runs opens its list
+     * as its first runs come in; a run or an object, or several inputs,
+     * open the interface at once, the fetch's progress on its status line */
     struct sbx_runs runs;
     struct fetch_behind fb = {.in = in};
     bool as_list = in->n == 1 && !in->formats[0] && !o.follow && !o.first_screen, listed = false;
-    if (in->n == 1 && !in->last_as && !o.follow && !o.first_screen && sbx_is_s3_url(in->paths[0])) {
-        if (!(fb.b = sbx_s3_fetch_runs(in->paths[0], &runs, &listed)))
+    bool behind = !in->last_as && !o.follow && !o.first_screen;
+    size_t in_store = 0;
+    for (size_t i = 0; i < in->n; i++)
+        in_store += sbx_is_s3_url(in->paths[i]);
+    if (behind && in->n == 1 && in_store) {
+        struct sbx_s3_behind *b = sbx_s3_fetch_runs(in->paths[0], &runs, &listed);
+        if (!b)
             return SBX_EXIT_USAGE;
+        fetch_behind_add(&fb, b, 0);
         if (listed && !as_list) {
             sbx_runs_free(&runs);
             listed = false;
         }
         if (!listed && o.dump) { /* --dump's screen is of the whole run */
-            char *local = sbx_s3_behind_wait(fb.b, false);
-            sbx_s3_behind_free(fb.b);
-            fb.b = NULL;
+            char *local = sbx_s3_behind_wait(b, false);
+            fetch_behind_free(&fb);
             if (!local)
                 return SBX_EXIT_USAGE;
             sbx_inputs_fetched(in, 0, local);
         }
+    } else if (behind && in_store && !o.dump) {
+        /* each listed now (its total known, a bad URL said before the
+         * screen), fetched one after another behind the interface; the
+         * other inputs must exist */
+        if (!sbx_inputs_exist(in))
+            return SBX_EXIT_USAGE;
+        for (size_t i = 0; i < in->n; i++) {
+            if (!sbx_is_s3_url(in->paths[i]))
+                continue;
+            struct sbx_s3_behind *b = sbx_s3_fetch_planned(in->paths[i]);
+            if (!b) {
+                fetch_behind_free(&fb);
+                return SBX_EXIT_USAGE;
+            }
+            fetch_behind_add(&fb, b, i);
+        }
     }
-    if (!fb.b && !sbx_inputs_done(in))
+    if (!fb.n && !sbx_inputs_done(in))
         return SBX_EXIT_USAGE;
     o.in = in;
     /* --dump draws no colour, but a theme that cannot load is an error there too */
@@ -572,10 +637,11 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     if (!sbx_pick_theme(o.theme, &theme)) {
         if (listed)
             sbx_runs_free(&runs);
-        sbx_s3_behind_free(fb.b);
+        fetch_behind_free(&fb);
         return SBX_EXIT_USAGE;
     }
-    struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .n = in->n,
+    struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .names = in->names,
+                                   .n = in->n,
                                    .allow = r->allow, .import = sbx_cli_import_opts(r),
                                    .skews = r->skews, .nskews = r->nskews};
     o.app.import = li.import; /* for the runs the runs list and compare view load */
@@ -588,13 +654,15 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     o.app.review_place = review_place;
     o.app.review_place_ctx = &o;
     /* one folder whose subfolders are runs: the runs list (importers/runs.h has the rule) */
-    if (listed || (!fb.b && as_list && sbx_runs_discover(in->paths[0], &runs))) {
+    if (listed || (!fb.n && as_list && sbx_runs_discover(in->paths[0], &runs))) {
+        if (!listed && in->names[0]) /* a store's folder of runs, fetched whole */
+            sbx_runs_sources_under(&runs, in->names[0]);
         runs.review_of = sbx_review_of_run;
         struct sbx_screen_opts so = {.app = o.app, .theme = o.theme, .mouse = o.mouse,
                                      .dump = o.dump, .dump_styles = o.dump_styles,
                                      .cols = o.cols, .rows = o.rows, .keys = o.keys};
         int status = sbx_view_runs(&so, &runs, r->allow);
-        sbx_s3_behind_free(fb.b); /* after the fill that waited on it */
+        fetch_behind_free(&fb); /* after the fill that waited on it */
         sbx_runs_free(&runs);
         return status;
     }
@@ -610,7 +678,7 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
         status = l->loaded ? dump(&o, &l->tl, l->summarized ? &l->sum : NULL) : SBX_EXIT_USAGE;
     } else {
         status = interactive(&o, l, &li, &fb); /* starts the loader (fb.loading) */
-        sbx_s3_behind_free(fb.b); /* quit during the fetch: it stops after the requests under way */
+        fetch_behind_free(&fb); /* quit during the fetch: it stops after the requests under way */
         if (!fb.loading) { /* nothing was loaded */
             free(l);
             return status;

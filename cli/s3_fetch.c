@@ -33,6 +33,23 @@ bool sbx_is_s3_url(const char *s)
     return s && strncmp(s, "s3://", 5) == 0;
 }
 
+char *sbx_s3_source_name(const char *url, bool folder)
+{
+    char *bucket, *key;
+    if (!sbx_s3_parse_url(url, &bucket, &key))
+        return sbx_xstrndup(url, strlen(url));
+    struct sbx_buf b = SBX_BUF_INIT;
+    size_t n = strlen(key);
+    while (folder && n && key[n - 1] == '/')
+        n--;
+    sbx_buf_addf(&b, "s3://%s/%.*s", bucket, (int)n, key);
+    if (folder && n)
+        sbx_buf_addc(&b, '/');
+    free(bucket);
+    free(key);
+    return b.p;
+}
+
 static void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void warnf(const char *fmt, ...)
 {
@@ -661,6 +678,7 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
 struct sbx_s3_behind {
     struct fetch f;
     _Atomic bool stop;
+    bool started; /* the pool (its lock, its threads) */
 };
 
 /* The run a key lies in, directly (PREFIX/RUN/NAME): its name's length,
@@ -731,6 +749,9 @@ static bool plan_rows(struct sbx_s3_behind *b, struct sbx_runs *runs)
     if (!runs->n)
         return false;
     qsort(runs->rows, runs->n, sizeof *runs->rows, cmp_row_name);
+    char *root_name = sbx_s3_source_name(f->url, true); /* the rows' files named by URL */
+    sbx_runs_sources_under(runs, root_name);
+    free(root_name);
     f->pool.row_left = sbx_xcalloc(runs->n, sizeof *f->pool.row_left);
     for (size_t i = 0; i < f->njobs; i++) {
         struct job *j = &f->jobs[i];
@@ -761,7 +782,7 @@ struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, 
     }
     struct sbx_runs rows = {0};
     bool as_runs = !b->f.single && plan_rows(b, &rows);
-    fetch_start(&b->f);
+    sbx_s3_behind_start(b);
     char why[160];
     /* the first run in: its files tell whether this is a folder of runs;
      * when they hold no log, the later runs' may (the rule is over them
@@ -781,10 +802,29 @@ struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, 
     return b; /* a run, an object: fetched whole behind */
 }
 
+struct sbx_s3_behind *sbx_s3_fetch_planned(const char *url)
+{
+    struct sbx_s3_behind *b = sbx_xcalloc(1, sizeof *b);
+    if (!fetch_plan(&b->f, url)) {
+        fetch_free(&b->f);
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void sbx_s3_behind_start(struct sbx_s3_behind *b)
+{
+    if (b->started)
+        return;
+    fetch_start(&b->f);
+    b->started = true;
+}
+
 bool sbx_s3_behind_done(struct sbx_s3_behind *b)
 {
     struct pool *p = &b->f.pool;
-    return atomic_load(&p->done) >= p->ntasks || atomic_load(&p->failed);
+    return b->started && (atomic_load(&p->done) >= p->ntasks || atomic_load(&p->failed));
 }
 
 void sbx_s3_behind_progress(struct sbx_s3_behind *b, size_t *in, size_t *total,
@@ -797,6 +837,7 @@ void sbx_s3_behind_progress(struct sbx_s3_behind *b, size_t *in, size_t *total,
 
 char *sbx_s3_behind_wait(struct sbx_s3_behind *b, bool quiet)
 {
+    sbx_s3_behind_start(b);
     if (!fetch_wait(&b->f, quiet))
         return NULL;
     char *local = b->f.local;
@@ -812,8 +853,10 @@ void sbx_s3_behind_free(struct sbx_s3_behind *b)
     atomic_store(&b->f.pool.failed, true); /* the workers end after their current GET */
     for (size_t t = 0; t < b->f.nthreads; t++)
         pthread_join(b->f.tid[t], NULL);
-    pthread_mutex_destroy(&b->f.pool.lock);
-    pthread_cond_destroy(&b->f.pool.changed);
+    if (b->started) {
+        pthread_mutex_destroy(&b->f.pool.lock);
+        pthread_cond_destroy(&b->f.pool.changed);
+    }
     fetch_free(&b->f);
     free(b);
 }

@@ -60,9 +60,17 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
 struct sbx_runs;
 struct sbx_s3_behind;
 struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list);
-/* Every object in, or one failed. */
+/* url listed and the cache pruned as sbx_s3_fetch_runs does (NULL when the
+ * listing or the plan failed, the reason on stderr), but the pool not
+ * started: sbx_s3_behind_start starts it. Several inputs of the interface
+ * are each planned so, before it opens (their totals known), and fetched
+ * one after another behind it, one pool at a time. */
+struct sbx_s3_behind *sbx_s3_fetch_planned(const char *url);
+void sbx_s3_behind_start(struct sbx_s3_behind *b);
+/* Started, and every object in or one failed. */
 bool sbx_s3_behind_done(struct sbx_s3_behind *b);
-/* Objects in of those to fetch (the unchanged ones not counted), bytes in. */
+/* Objects in of those to fetch (the unchanged ones not counted), bytes in;
+ * before the start, none in of the plan's. */
 void sbx_s3_behind_progress(struct sbx_s3_behind *b, size_t *in, size_t *total,
                             unsigned long long *bytes);
 /* Waits for every object (progress on stderr when it is a terminal and
@@ -94,6 +102,12 @@ bool sbx_s3_append(const char *url, const void *data, size_t n, const char *cont
  * reason(s) on stderr. */
 bool sbx_s3_upload(const char *prefix_url, const char *dir, const char *const *names, size_t n,
                    bool force);
+
+/* The name a fetched input is known by in every output (a fresh string):
+ * s3://BUCKET/KEY for an object, s3://BUCKET/PREFIX/ (one slash at the
+ * end; s3://BUCKET/ for the whole bucket) for a folder, whatever the URL's
+ * spelling and wherever the cache is. url as given (checked already). */
+char *sbx_s3_source_name(const char *url, bool folder);
 
 /* True when s is an s3:// URL. */
 bool sbx_is_s3_url(const char *s);

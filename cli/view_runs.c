@@ -8,6 +8,7 @@
 
 #include "export/output.h"
 #include "importers/runs.h"
+#include "app/app_cmp.h"
 #include "app/app_runs.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
@@ -141,8 +142,8 @@ static const char *base_name(const char *path, char *b, size_t n)
     return b;
 }
 
-int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a,
-                     const struct sbx_format *fmt_a, const char *path_b,
+int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a, const char *source_a,
+                     const struct sbx_format *fmt_a, const char *path_b, const char *source_b,
                      const struct sbx_format *fmt_b, const struct sbx_allowlist *allow)
 {
     struct sbx_runs none;
@@ -154,7 +155,8 @@ int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a,
     base_name(path_a, na, sizeof na);
     base_name(path_b, nb, sizeof nb);
     /* both runs are read before the terminal is taken: an error reads as one */
-    bool ok = sbx_runs_app_compare(&a, path_a, na, fmt_a, path_b, nb, fmt_b, err, sizeof err);
+    struct sbx_cmp_input in_a = {path_a, source_a, na, fmt_a}, in_b = {path_b, source_b, nb, fmt_b};
+    bool ok = sbx_runs_app_compare(&a, &in_a, &in_b, err, sizeof err);
     int status = SBX_EXIT_USAGE;
     if (!ok) {
         sbx_warn(err);

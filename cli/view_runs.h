@@ -27,10 +27,11 @@ struct sbx_screen_opts {
 int sbx_view_runs(const struct sbx_screen_opts *o, struct sbx_runs *runs,
                   const struct sbx_allowlist *allow);
 /* The compare view of run A and run B (a file or a run folder each, read
- * as fmt_a and fmt_b, NULL: detected). Returns the exit status: 0 when
- * closed, 2 when either run cannot be read or there is no terminal. */
-int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a,
-                     const struct sbx_format *fmt_a, const char *path_b,
+ * as fmt_a and fmt_b, NULL: detected; their files named source_a/_b in
+ * outputs, NULL: their paths). Returns the exit status: 0 when closed, 2
+ * when either run cannot be read or there is no terminal. */
+int sbx_view_compare(const struct sbx_screen_opts *o, const char *path_a, const char *source_a,
+                     const struct sbx_format *fmt_a, const char *path_b, const char *source_b,
                      const struct sbx_format *fmt_b, const struct sbx_allowlist *allow);
 
 #endif

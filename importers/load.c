@@ -271,7 +271,8 @@ static void add_message(char ***list, size_t *n, const char *path, const char *r
 enum item_kind { IT_FILE, IT_STREAM, IT_REFUSED, IT_FOLDER_FAILED, IT_FOLDER_END };
 
 struct item {
-    char *path;
+    char *path;       /* where it is read */
+    char *name;       /* what the outputs call it: path, or the name the caller gave */
     enum item_kind kind;
     bool in_folder;   /* an unrecognised file is listed as not read, not an error */
     uint64_t planned; /* bytes expected */
@@ -284,11 +285,18 @@ struct plan {
     size_t n, cap;
 };
 
-static void plan_add(struct plan *pl, char *path, enum item_kind kind, bool in_folder,
+/* Takes path and name (NULL: the path's copy). */
+static void plan_add(struct plan *pl, char *path, char *name, enum item_kind kind, bool in_folder,
                      uint64_t planned, const struct sbx_format *fmt)
 {
     SBX_GROW(pl->items, pl->n, pl->cap);
-    pl->items[pl->n++] = (struct item){path, kind, in_folder, planned, fmt, NULL};
+    pl->items[pl->n++] = (struct item){path, name ? name : sbx_xstrndup(path, strlen(path)), kind,
+                                       in_folder, planned, fmt, NULL};
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? sbx_xstrndup(s, strlen(s)) : NULL;
 }
 
 static uint64_t planned_bytes(const struct stat *st, size_t prefix)
@@ -325,7 +333,8 @@ static const char *refusal(bool link, const struct stat *st, int errno_)
 /* One entry of a run folder: a regular file or a FIFO, itself or where its
  * symbolic links lead (anywhere), is read; anything else is named with the
  * reason, never left out silently. */
-static void plan_entry(struct plan *pl, char *path, size_t prefix, const struct sbx_format *fmt)
+static void plan_entry(struct plan *pl, char *path, char *name, size_t prefix,
+                       const struct sbx_format *fmt)
 {
     struct stat lst, st;
     bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
@@ -333,21 +342,35 @@ static void plan_entry(struct plan *pl, char *path, size_t prefix, const struct 
     if (link ? stat(path, &st) != 0 : lstat(path, &st) != 0)
         err = errno;
     if (!err && S_ISREG(st.st_mode)) {
-        plan_add(pl, path, IT_FILE, true, planned_bytes(&st, prefix), fmt);
+        plan_add(pl, path, name, IT_FILE, true, planned_bytes(&st, prefix), fmt);
     } else if (!err && S_ISFIFO(st.st_mode)) {
-        plan_add(pl, path, IT_STREAM, true, 0, fmt);
+        plan_add(pl, path, name, IT_STREAM, true, 0, fmt);
     } else {
-        plan_add(pl, path, IT_REFUSED, true, 0, fmt);
+        plan_add(pl, path, name, IT_REFUSED, true, 0, fmt);
         pl->items[pl->n - 1].why = refusal(link, &st, err);
     }
 }
 
-static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
+/* The name of a folder's entry: the folder's name (dir's, or the one the
+ * caller gave), a slash unless it ends in one, the entry's. */
+static char *entry_name(const char *dir_name, const char *entry)
+{
+    struct sbx_buf b = SBX_BUF_INIT;
+    size_t n = strlen(dir_name);
+    sbx_buf_add(&b, dir_name, n);
+    if (!n || dir_name[n - 1] != '/')
+        sbx_buf_addc(&b, '/');
+    sbx_buf_adds(&b, entry);
+    return b.p;
+}
+
+static void plan_folder(struct plan *pl, const char *dir, const char *name, size_t prefix,
                         const struct sbx_format *fmt)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_FAILED, false, 0, NULL);
+        plan_add(pl, sbx_xstrndup(dir, strlen(dir)), dup_or_null(name), IT_FOLDER_FAILED, false, 0,
+                 NULL);
         return;
     }
     char **names = NULL;
@@ -372,28 +395,28 @@ static void plan_folder(struct plan *pl, const char *dir, size_t prefix,
         sbx_buf_add(&path, dir, dlen);
         sbx_buf_addc(&path, '/');
         sbx_buf_adds(&path, names[i]);
-        plan_entry(pl, path.p, prefix, fmt);
+        plan_entry(pl, path.p, name ? entry_name(name, names[i]) : NULL, prefix, fmt);
         free(names[i]);
     }
     free(names);
-    plan_add(pl, sbx_xstrndup(dir, strlen(dir)), IT_FOLDER_END, false, 0, NULL);
+    plan_add(pl, sbx_xstrndup(dir, strlen(dir)), dup_or_null(name), IT_FOLDER_END, false, 0, NULL);
 }
 
-static void plan_path(struct plan *pl, const char *path, size_t prefix,
+static void plan_path(struct plan *pl, const char *path, const char *name, size_t prefix,
                       const struct sbx_format *fmt)
 {
     if (strcmp(path, "-") == 0) {
-        plan_add(pl, sbx_xstrndup(path, 1), IT_STREAM, false, 0, fmt);
+        plan_add(pl, sbx_xstrndup(path, 1), dup_or_null(name), IT_STREAM, false, 0, fmt);
         return;
     }
     struct stat st;
     bool known = stat(path, &st) == 0;
     if (known && S_ISDIR(st.st_mode))
-        plan_folder(pl, path, prefix, fmt);
+        plan_folder(pl, path, name, prefix, fmt);
     else if (known && S_ISFIFO(st.st_mode))
-        plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_STREAM, false, 0, fmt);
+        plan_add(pl, sbx_xstrndup(path, strlen(path)), dup_or_null(name), IT_STREAM, false, 0, fmt);
     else /* a missing or odd file: reading it says what is wrong */
-        plan_add(pl, sbx_xstrndup(path, strlen(path)), IT_FILE, false,
+        plan_add(pl, sbx_xstrndup(path, strlen(path)), dup_or_null(name), IT_FILE, false,
                  known && S_ISREG(st.st_mode) ? planned_bytes(&st, prefix) : 0, fmt);
 }
 
@@ -401,7 +424,7 @@ static void add_unread(struct sbx_load_report *rep, const struct item *it, const
 {
     rep->unread = sbx_xrealloc(rep->unread, (rep->nunread + 1) * sizeof *rep->unread);
     rep->unread[rep->nunread++] = (struct sbx_unread){
-        sbx_xstrndup(it->path, strlen(it->path)), sbx_xstrndup(reason, strlen(reason)),
+        sbx_xstrndup(it->name, strlen(it->name)), sbx_xstrndup(reason, strlen(reason)),
         it->in_folder};
 }
 
@@ -422,7 +445,7 @@ static bool forced_read_nothing(const struct sbx_timeline *tl, uint32_t idx, con
                  src->skipped, src->skipped == 1 ? "" : "s");
     sbx_skip_words(tl, idx, &b);
     if (!it->in_folder)
-        add_message(&rep->errors, &rep->nerrors, it->path, b.p);
+        add_message(&rep->errors, &rep->nerrors, it->name, b.p);
     add_unread(rep, it, b.p);
     sbx_buf_free(&b);
     return true;
@@ -460,7 +483,7 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
     }
     if (!ok) {
         if (!it->in_folder)
-            add_message(&rep->errors, &rep->nerrors, it->path, err);
+            add_message(&rep->errors, &rep->nerrors, it->name, err);
         add_unread(rep, it, err);
         file_done(shared, base, planned);
         return NOT_LOADED;
@@ -507,17 +530,17 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
         sbx_release_input(data, size, how);
         enum outcome o = NOT_LOADED;
         if (deferred) {
-            add_message(&rep->deferred, &rep->ndeferred, it->path, NULL);
+            add_message(&rep->deferred, &rep->ndeferred, it->name, NULL);
             o = DEFERRED;
         } else {
             if (!it->in_folder)
-                add_message(&rep->errors, &rep->nerrors, it->path, reason);
+                add_message(&rep->errors, &rep->nerrors, it->name, reason);
             add_unread(rep, it, reason);
         }
         file_done(shared, base, planned);
         return o;
     }
-    uint32_t idx = sbx_timeline_add_source(tl, it->path, data, size, how);
+    uint32_t idx = sbx_timeline_add_source(tl, it->name, data, size, how);
     tl->sources[idx].preview = cut;
     if (cut)
         tl->sources[idx].full_size = file_size;
@@ -537,7 +560,8 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
     size_t prefix = opts ? opts->prefix : 0;
     struct plan pl = {0};
     for (size_t i = 0; i < npaths; i++)
-        plan_path(&pl, paths[i], prefix, opts && opts->formats ? opts->formats[i] : NULL);
+        plan_path(&pl, paths[i], opts && opts->names ? opts->names[i] : NULL, prefix,
+                  opts && opts->formats ? opts->formats[i] : NULL);
     if (shared) {
         uint64_t bytes = 0;
         uint32_t files = 0;
@@ -559,11 +583,11 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
         enum outcome o = NOT_LOADED;
         switch (it->kind) {
         case IT_FOLDER_FAILED:
-            add_message(&report->errors, &report->nerrors, it->path, "cannot open folder");
+            add_message(&report->errors, &report->nerrors, it->name, "cannot open folder");
             break;
         case IT_FOLDER_END:
             if (!in_folder)
-                add_message(&report->errors, &report->nerrors, it->path,
+                add_message(&report->errors, &report->nerrors, it->name,
                             "no file in this folder is a log sbxview reads");
             in_folder = 0;
             break;
@@ -572,7 +596,7 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
             break;
         case IT_STREAM:
             if (prefix)
-                add_message(&report->deferred, &report->ndeferred, it->path, NULL);
+                add_message(&report->deferred, &report->ndeferred, it->name, NULL);
             else
                 o = load_file(tl, it, opts, report);
             break;
@@ -588,8 +612,10 @@ size_t sbx_load_paths(struct sbx_timeline *tl, const char *const *paths, size_t 
             break;
         }
     }
-    for (size_t i = 0; i < pl.n; i++)
+    for (size_t i = 0; i < pl.n; i++) {
         free(pl.items[i].path);
+        free(pl.items[i].name);
+    }
     free(pl.items);
     sbx_mdiff_link(tl); /* manifests paired, diffs' files: needs every source read */
     sbx_timeline_finish(tl);

@@ -52,6 +52,12 @@ struct sbx_load_opts {
      * detection; a NULL array or entry: detected from the content. A folder
      * given with a format has every file in it read as that format. */
     const struct sbx_format *const *formats;
+    /* Optional: the name each path is known by (parallel to paths), for
+     * the sources, the skips, the report and every output: a file's name
+     * is its source's path, a folder's files are NAME/FILE (a NULL array
+     * or entry: the path itself). A run fetched from object storage into
+     * a cache is named by its s3:// URL, not the cache's place. */
+    const char *const *names;
     /* True: regular files are read into the heap, not mapped
      * (sbx_read_input_copy), so that truncating one later leaves what was
      * loaded readable. The interactive review asks for it. */

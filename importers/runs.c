@@ -226,11 +226,12 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
         sbx_run_row_set(f->r, i, &from_manifest);
         return;
     }
-    const char *paths[1] = {row->path};
+    const char *paths[1] = {row->path}, *names[1] = {row->source};
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
-    struct sbx_load_opts opts = {.threads = 1, .shared = progress, .import = f->import};
+    struct sbx_load_opts opts = {.threads = 1, .shared = progress, .import = f->import,
+                                 .names = names};
     size_t loaded = sbx_load_paths(&tl, paths, 1, &opts, &rep);
     if (rep.cancelled) {
         /* stopped: the row stays PENDING */
@@ -238,8 +239,9 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
         const char *why = rep.nerrors ? rep.errors[0]
                           : rep.nunread ? rep.unread[0].reason
                                         : "no file in it is a log sbxview reads";
-        size_t plen = strlen(row->path); /* the row names the run: "path: " is said already */
-        if (strncmp(why, row->path, plen) == 0 && strncmp(why + plen, ": ", 2) == 0)
+        const char *named = sbx_run_row_source(row);
+        size_t plen = strlen(named); /* the row names the run: "path: " is said already */
+        if (strncmp(why, named, plen) == 0 && strncmp(why + plen, ": ", 2) == 0)
             why += plen + 2;
         sbx_run_row_fail(f->r, i, why);
     } else {

@@ -234,7 +234,8 @@ static void compare_moves_by_differences(void **state)
     char a[160], b[160];
     snprintf(a, sizeof a, "%s/gamma", f->root);
     snprintf(b, sizeof b, "%s/beta", f->root);
-    assert_true(sbx_runs_app_compare(&f->app, a, "gamma", NULL, b, "beta", NULL, err, sizeof err));
+    assert_true(sbx_runs_app_compare(&f->app, &(struct sbx_cmp_input){a, NULL, "gamma", NULL},
+                                      &(struct sbx_cmp_input){b, NULL, "beta", NULL}, err, sizeof err));
     assert_int_equal(f->app.screen, SBX_RUNS_COMPARE);
     /* gamma's steps 0-4 failed and printed other output: changed pairs;
      * beta's make test only in B. The view opens on the first difference,
@@ -264,8 +265,8 @@ static void compare_moves_by_differences(void **state)
     assert_int_equal(f->app.screen, SBX_RUNS_LIST);
     /* a run that cannot be read says so */
     snprintf(a, sizeof a, "%s/missing", f->root);
-    assert_false(sbx_runs_app_compare(&f->app, a, "missing", NULL, b, "beta", NULL, err,
-                                      sizeof err));
+    assert_false(sbx_runs_app_compare(&f->app, &(struct sbx_cmp_input){a, NULL, "missing", NULL},
+                                      &(struct sbx_cmp_input){b, NULL, "beta", NULL}, err, sizeof err));
     assert_non_null(strstr(err, "A (missing)"));
 }
 
@@ -290,7 +291,8 @@ static void keys_alike_in_every_screen(void **state)
     /* the compare view: < and > go to the first and last pair */
     snprintf(a, sizeof a, "%s/gamma", f->root);
     snprintf(b, sizeof b, "%s/beta", f->root);
-    assert_true(sbx_runs_app_compare(&f->app, a, "gamma", NULL, b, "beta", NULL, err, sizeof err));
+    assert_true(sbx_runs_app_compare(&f->app, &(struct sbx_cmp_input){a, NULL, "gamma", NULL},
+                                      &(struct sbx_cmp_input){b, NULL, "beta", NULL}, err, sizeof err));
     press(f, ">");
     assert_non_null(strstr(screen(f), "7/7"));
     press(f, "<");
@@ -421,7 +423,8 @@ static void a_given_skew_reaches_every_run_it_reads(void **state)
         press(f, "q");
         /* the compare view of the two: each side summarised with it */
         char err[256];
-        assert_true(sbx_runs_app_compare(&f->app, same, "same", NULL, moved, "moved", NULL, err, sizeof err));
+        assert_true(sbx_runs_app_compare(&f->app, &(struct sbx_cmp_input){same, NULL, "same", NULL},
+                                      &(struct sbx_cmp_input){moved, NULL, "moved", NULL}, err, sizeof err));
         const struct sbx_cmp_side *side = f->app.cmp->side;
         assert_int_equal(side[0].sum.cross.skew.how, cases[k].how);
         assert_int_equal(side[0].sum.cross.noutside + side[0].sum.ngaps, cases[k].outside_same);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "cli/cli_util.h"
+#include "cli/s3_fetch.h"
 
 /* Runs sbx_inputs_done over args and returns its answer; what it wrote on
  * stderr into err (at most errsz - 1 bytes). */
@@ -110,12 +111,80 @@ static void a_named_path_is_sanitised(void **state)
     assert_non_null(strstr(err, "No such file or directory"));
 }
 
+/* Runs sbx_inputs_exist over args (nothing fetched); its stderr into err. */
+static bool exist_with(const char *const *args, size_t n, char *err, size_t errsz)
+{
+    struct sbx_inputs in = {0};
+    for (size_t i = 0; i < n; i++)
+        assert_true(sbx_inputs_add(&in, args[i]));
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    dup2(fileno(f), 2);
+    bool ok = sbx_inputs_exist(&in);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    size_t got = fread(err, 1, errsz - 1, f);
+    err[got] = '\0';
+    fclose(f);
+    sbx_inputs_free(&in);
+    return ok;
+}
+
+/* An s3:// input not fetched yet (the interface fetches several behind it)
+ * is not a missing path: its fetch says what is wrong; the local inputs
+ * beside it are checked as ever. */
+static void store_inputs_are_not_missing_paths(void **state)
+{
+    (void)state;
+    char err[1024], typo[sizeof dir + 32];
+    snprintf(typo, sizeof typo, "%s/run.jsnl", dir);
+    const char *fine[] = {"s3://runs/a/agent-run.jsonl", file, "s3://runs/b/"};
+    assert_true(exist_with(fine, 3, err, sizeof err));
+    assert_string_equal(err, "");
+    const char *one_missing[] = {"s3://runs/a/agent-run.jsonl", typo};
+    assert_false(exist_with(one_missing, 2, err, sizeof err));
+    assert_non_null(strstr(err, "run.jsnl: No such file or directory"));
+    assert_null(strstr(err, "s3://"));
+}
+
+/* The name a fetched input goes by: one spelling whatever the URL's. */
+static void store_names_are_canonical(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *url;
+        bool folder;
+        const char *name;
+    } cases[] = {
+        {"s3://runs/team/run-7", true, "s3://runs/team/run-7/"},
+        {"s3://runs/team/run-7/", true, "s3://runs/team/run-7/"},
+        {"s3://runs/team/run-7//", true, "s3://runs/team/run-7/"},
+        {"s3://runs", true, "s3://runs/"},
+        {"s3://runs/", true, "s3://runs/"},
+        {"s3://runs/team/run-7/agent-run.jsonl", false, "s3://runs/team/run-7/agent-run.jsonl"},
+        {"s3://runs/team/notes", false, "s3://runs/team/notes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *name = sbx_s3_source_name(cases[i].url, cases[i].folder);
+        if (strcmp(name, cases[i].name) != 0)
+            fail_msg("%s (%s): %s, wanted %s", cases[i].url, cases[i].folder ? "folder" : "object",
+                     name, cases[i].name);
+        free(name);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(existing_inputs_pass),
         cmocka_unit_test(every_missing_path_is_named),
         cmocka_unit_test(a_named_path_is_sanitised),
+        cmocka_unit_test(store_inputs_are_not_missing_paths),
+        cmocka_unit_test(store_names_are_canonical),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

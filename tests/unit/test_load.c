@@ -552,6 +552,93 @@ static void folder_links_fifos_and_the_rest(void **state)
     free(fifo);
 }
 
+/* Inputs given names (importers/load.h's names: a run fetched from object
+ * storage, named by its URL): a file's source is its name, a folder's files
+ * NAME/FILE (one slash, whether the name ends in one or not), and so are
+ * the skips, the errors and the files not read; the path read is in none
+ * of them. Without a name, the path. */
+static void names_stand_for_paths(void **state)
+{
+    struct fixture *fx = *state;
+    char *run = path_in(fx, "run"), *empty = path_in(fx, "empty"), *one = path_in(fx, "one.jsonl");
+    assert_int_equal(mkdir(run, 0755), 0);
+    assert_int_equal(mkdir(empty, 0755), 0);
+    struct sbx_buf log = make_log(3);
+    sbx_buf_adds(&log, "not a record {\n"); /* line 4 */
+    char *p = path_in(fx, "run/agent.jsonl");
+    write_file(p, log.p, log.len);
+    free(p);
+    p = path_in(fx, "run/notes.txt");
+    write_file(p, "plain words\n", 12);
+    free(p);
+    p = path_in(fx, "empty/notes.txt");
+    write_file(p, "plain words\n", 12);
+    free(p);
+    write_file(one, log.p, log.len);
+    struct {
+        const char *path, *name;
+        const char *source, *unread, *error; /* NULL: none; "@" the path in front */
+    } cases[] = {
+        {run, "s3://b/run/", "s3://b/run/agent.jsonl", "s3://b/run/notes.txt", NULL},
+        {run, "s3://b/run", "s3://b/run/agent.jsonl", "s3://b/run/notes.txt", NULL},
+        {one, "s3://b/k/one.jsonl", "s3://b/k/one.jsonl", NULL, NULL},
+        {empty, "s3://b/empty/", NULL, "s3://b/empty/notes.txt",
+         "s3://b/empty/: no file in this folder is a log sbxview reads"},
+        {"/nonexistent/gone.jsonl", "s3://b/gone.jsonl", NULL, "s3://b/gone.jsonl",
+         "s3://b/gone.jsonl: "},
+        {run, NULL, "@/agent.jsonl", "@/notes.txt", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_load_report rep = {0};
+        const char *paths[] = {cases[k].path}, *names[] = {cases[k].name};
+        struct sbx_load_opts opts = {.threads = 1, .names = names};
+        sbx_load_paths(&tl, paths, 1, &opts, &rep);
+        char want[256];
+        if (cases[k].source) {
+            snprintf(want, sizeof want, "%s%s", cases[k].source[0] == '@' ? cases[k].path : "",
+                     cases[k].source + (cases[k].source[0] == '@'));
+            assert_int_equal(tl.nsources, 1);
+            assert_string_equal(tl.sources[0].path, want);
+            assert_true(tl.nskips >= 1); /* line 4 is no record, named by its source */
+            assert_int_equal(tl.skips[tl.nskips - 1].line, 4);
+            assert_int_equal(tl.skips[tl.nskips - 1].source, 0);
+        } else {
+            assert_int_equal(tl.nsources, 0);
+        }
+        if (cases[k].unread) {
+            snprintf(want, sizeof want, "%s%s", cases[k].unread[0] == '@' ? cases[k].path : "",
+                     cases[k].unread + (cases[k].unread[0] == '@'));
+            assert_int_equal(rep.nunread, 1);
+            assert_string_equal(rep.unread[0].path, want);
+        } else {
+            assert_int_equal(rep.nunread, 0);
+        }
+        if (cases[k].error) {
+            assert_int_equal(rep.nerrors, 1);
+            if (strncmp(rep.errors[0], cases[k].error, strlen(cases[k].error)) != 0)
+                fail_msg("case %zu: the error is %s, wanted %s...", k, rep.errors[0], cases[k].error);
+        } else {
+            assert_int_equal(rep.nerrors, 0);
+        }
+        if (cases[k].name) { /* the path read is named nowhere */
+            for (size_t i = 0; i < rep.nerrors; i++)
+                assert_null(strstr(rep.errors[i], fx->dir));
+            for (size_t i = 0; i < rep.nunread; i++)
+                assert_null(strstr(rep.unread[i].path, fx->dir));
+            for (size_t i = 0; i < tl.nsources; i++)
+                assert_null(strstr(tl.sources[i].path, fx->dir));
+        }
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+    }
+    sbx_buf_free(&log);
+    free(run);
+    free(empty);
+    free(one);
+}
+
 /* private_copy: a regular file is read into the heap, so a truncation after
  * the load leaves every loaded byte as it was (a mapping's would go). */
 static void private_copy_survives_truncation(void **state)
@@ -592,6 +679,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(forced_format_reading_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(folder_links_fifos_and_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(private_copy_survives_truncation, setup, teardown),
+        cmocka_unit_test_setup_teardown(names_stand_for_paths, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,7 +279,7 @@ static void follow_toggle(struct sbx_app *app, struct live *v)
         sbx_follow_free(v->follow);
         v->follow = NULL;
         app->following = false;
-        sbx_app_message(app, true, "nothing to follow: only files can be followed, not standard input or pipes");
+        sbx_app_message(app, true, "nothing to follow: only local files can be followed, not standard input, pipes or objects in a store");
         return;
     }
     v->next_poll = 0;

@@ -74,18 +74,21 @@ static char *cache_root(void)
     return b.p;
 }
 
+/* The folder and those above it that are missing, the deepest tried first:
+ * a fetch's folders are there but for the first file of each, and a mkdir
+ * of every ancestor (EEXIST, each under its parent's lock) was 9 calls a
+ * file, two files an object. */
 static bool mkdirs(char *path)
 {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        int rc = mkdir(path, 0700);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST)
-            return false;
-    }
-    return mkdir(path, 0700) == 0 || errno == EEXIST;
+    if (mkdir(path, 0700) == 0 || errno == EEXIST)
+        return true;
+    char *slash = strrchr(path, '/');
+    if (errno != ENOENT || !slash || slash == path)
+        return false;
+    *slash = '\0';
+    bool ok = mkdirs(path);
+    *slash = '/';
+    return ok && (mkdir(path, 0700) == 0 || errno == EEXIST);
 }
 
 static bool mkparents(const char *file)

@@ -4,7 +4,15 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const S3rver = require(path.join(__dirname, 'node_modules', 's3rver'));
+const s3rverDir = path.join(__dirname, 'node_modules', 's3rver');
+// s3rver reads an object's file in fs streams' default 64 KiB chunks: a
+// 100 MB GET was 1,500 reads and socket writes, 0.3 s of its CPU. Its files
+// are read in 1 MiB chunks instead (the same bytes, ranges as asked).
+const fse = require(require.resolve('fs-extra', { paths: [s3rverDir] }));
+const openRead = fse.createReadStream;
+fse.createReadStream = (file, options) =>
+  openRead(file, Object.assign({ highWaterMark: 1 << 20 }, options));
+const S3rver = require(s3rverDir);
 
 const [dir, bucket, portFile] = process.argv.slice(2);
 if (!dir || !bucket || !portFile) {

@@ -188,7 +188,8 @@ static bool field_hides(struct worker *w, const struct sbx_event *e, const struc
 static bool hides(struct worker *w, const struct sbx_event *e, const char *out, size_t out_len)
 {
     const struct sbx_command *c = &e->u.cmd;
-    bool out_hides = out ? (c->out.flags & SBX_TEXT_UNUSUAL) && sbx_text_hides(out, out_len, false)
+    bool out_hides = out ? (c->out.flags & SBX_TEXT_UNUSUAL) && !(c->out.flags & SBX_TEXT_SHOWN) &&
+                               sbx_text_hides(out, out_len, false)
                          : field_hides(w, e, &c->out);
     return out_hides || field_hides(w, e, &c->command) || field_hides(w, e, &c->err);
 }

@@ -238,7 +238,7 @@ bool sbx_field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
     const char *raw = sbx_text_raw(tl, e, t);
     bool escaped = t->flags & SBX_TEXT_ESCAPED;
     if (!(t->flags & SBX_TEXT_ARGV))
-        return sbx_text_hides(raw, t->len, escaped);
+        return !(t->flags & SBX_TEXT_SHOWN) && sbx_text_hides(raw, t->len, escaped);
     if (!escaped)
         return sbx_text_hides(raw, t->len, true);
     sbx_buf_clear(scratch);

@@ -83,6 +83,37 @@ static void hosts_diffs(struct sbx_timeline *tl, struct found *out)
     }
 }
 
+/* The prefilter's verdict on recent command lines: agents repeat commands,
+ * and sbx_risky_might's answer depends on the line's bytes alone. A small
+ * cache by line, compared in full; long lines are asked each time. */
+enum { MIGHT_BITS = 12, MIGHT_SLOTS = 1 << MIGHT_BITS, MIGHT_LINE_MAX = 256 };
+
+struct might_memo {
+    uint64_t hash;
+    uint32_t len; /* 0: empty */
+    bool might;
+    char *line; /* MIGHT_LINE_MAX bytes, made on first use; owned */
+};
+
+static bool might_cached(struct might_memo *memo, struct sbx_risky_scanner *s,
+                         const char *raw, size_t n)
+{
+    if (!n || n > MIGHT_LINE_MAX)
+        return sbx_risky_might(s, raw, n);
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)raw[i]) * 1099511628211ull;
+    struct might_memo *m = &memo[(h * 0x9E3779B97F4A7C15ull) >> (64 - MIGHT_BITS)];
+    if (m->len == n && m->hash == h && memcmp(m->line, raw, n) == 0)
+        return m->might;
+    if (!m->line)
+        m->line = sbx_xmalloc(MIGHT_LINE_MAX);
+    m->hash = h;
+    m->len = (uint32_t)n;
+    memcpy(m->line, raw, n);
+    return m->might = sbx_risky_might(s, raw, n);
+}
+
 static int by_time(const void *a, const void *b)
 {
     const struct sbx_risky_found *x = a, *y = b;
@@ -98,6 +129,7 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
     struct sbx_risky_scanner *s = scanner_for(tl);
     struct sbx_buf scratch = SBX_BUF_INIT;
     struct sbx_risky_why why;
+    struct might_memo *memo = sbx_xcalloc(MIGHT_SLOTS, sizeof *memo);
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
@@ -118,7 +150,7 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
             continue;
         const struct sbx_text *t = &e->u.cmd.command;
         /* ordinary commands are ruled out on their stored bytes, undecoded */
-        if (!(t->flags & (SBX_TEXT_UNUSUAL | SBX_TEXT_ARGV)) && !sbx_risky_might(s, sbx_text_raw(tl, e, t), t->len))
+        if (!(t->flags & (SBX_TEXT_UNUSUAL | SBX_TEXT_ARGV)) && !might_cached(memo, s, sbx_text_raw(tl, e, t), t->len))
             continue;
         size_t len;
         const char *cmd = sbx_text_get(tl, e, t, &scratch, &len);
@@ -132,6 +164,9 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
         qsort(out.f, out.n, sizeof *out.f, by_time);
     sum->risky = out.f;
     sum->nrisky = out.n;
+    for (size_t i = 0; i < MIGHT_SLOTS; i++)
+        free(memo[i].line);
+    free(memo);
     sbx_buf_free(&scratch);
     sbx_risky_scanner_free(s);
 }

@@ -80,9 +80,102 @@ static void on_target(const struct sbx_write_target *t, void *ctx)
         add_key(x, t->path + c->cwdlen + 1, t->len - c->cwdlen - 1, id);
 }
 
+/* The targets of recent command lines: agents repeat commands, and a
+ * line's targets from one cwd are always the same (sbx_write_targets keeps
+ * no state). A small cache by line and cwd, the line compared in full,
+ * long lines left out: its memory does not grow with the log. */
+enum { MEMO_BITS = 12, MEMO_SLOTS = 1 << MEMO_BITS, MEMO_LINE_MAX = 512 };
+
+struct memo_target {
+    char *path, *text; /* owned */
+    size_t len, textlen;
+    uint8_t rule;
+    bool removes, tree, has_text;
+};
+
+struct memo {
+    uint64_t hash;
+    uint32_t cwd; /* strtab id */
+    uint32_t len; /* 0: the slot is empty */
+    char *line;   /* MEMO_LINE_MAX bytes, made on the slot's first use; owned */
+    struct memo_target *t;
+    size_t nt, capt;
+};
+
+static void memo_clear(struct memo *m)
+{
+    for (size_t i = 0; i < m->nt; i++) {
+        free(m->t[i].path);
+        free(m->t[i].text);
+    }
+    m->nt = 0;
+    m->len = 0;
+}
+
+static uint64_t line_hash(const char *s, size_t n, uint32_t cwd)
+{
+    uint64_t h = 1469598103934665603ull ^ n ^ (uint64_t)cwd << 32;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+struct recording {
+    struct collecting *c;
+    struct memo *m; /* where the targets are kept, or NULL */
+};
+
+static void on_target_kept(const struct sbx_write_target *t, void *ctx)
+{
+    struct recording *r = ctx;
+    if (r->m) {
+        struct memo *m = r->m;
+        SBX_GROW(m->t, m->nt, m->capt);
+        m->t[m->nt++] = (struct memo_target){sbx_xstrndup(t->path, t->len),
+                                             t->text ? sbx_xstrndup(t->text, t->textlen) : NULL,
+                                             t->len, t->textlen, (uint8_t)t->rule, t->removes,
+                                             t->tree, t->text != NULL};
+    }
+    on_target(t, r->c);
+}
+
+/* The targets of text from cwd (a strtab id, the string cwd_path) to
+ * on_target: from the cache when the same line came from the same cwd
+ * before, else read and kept. */
+static void targets_of(struct memo *memo, const char *text, size_t n, uint32_t cwd,
+                       const char *cwd_path, struct collecting *c)
+{
+    struct memo *m = NULL;
+    if (n && n <= MEMO_LINE_MAX) {
+        uint64_t h = line_hash(text, n, cwd);
+        /* the slot from the top bits: FNV's low bits never see the cwd */
+        m = &memo[(h * 0x9E3779B97F4A7C15ull) >> (64 - MEMO_BITS)];
+        if (m->len == n && m->hash == h && m->cwd == cwd && memcmp(m->line, text, n) == 0) {
+            for (size_t i = 0; i < m->nt; i++) {
+                const struct memo_target *k = &m->t[i];
+                struct sbx_write_target t = {k->path, k->len, (enum sbx_write_rule)k->rule,
+                                             k->removes, k->tree, k->has_text ? k->text : NULL,
+                                             k->textlen};
+                on_target(&t, c);
+            }
+            return;
+        }
+        memo_clear(m);
+        if (!m->line)
+            m->line = sbx_xmalloc(MEMO_LINE_MAX);
+        m->hash = h;
+        m->cwd = cwd;
+        m->len = (uint32_t)n;
+        memcpy(m->line, text, n);
+    }
+    struct recording r = {c, m};
+    sbx_write_targets(text, n, cwd_path, on_target_kept, &r);
+}
+
 static void build_index(const struct sbx_timeline *tl, const struct sbx_witnesses *w, struct index *x)
 {
     struct sbx_buf scratch = SBX_BUF_INIT;
+    struct memo *memo = sbx_xcalloc(MEMO_SLOTS, sizeof *memo);
     for (size_t i = 0; i < tl->n; i++) {
         steps++;
         const struct sbx_event *e = tl->order[i];
@@ -97,8 +190,14 @@ static void build_index(const struct sbx_timeline *tl, const struct sbx_witnesse
             cwdlen--;
         struct collecting c = {x, e, i, cwd, cwd[0] == '/' ? cwdlen : 0};
         /* a relative cwd says nothing of where the workspace is */
-        sbx_write_targets(text, n, cwd[0] == '/' ? cwd : NULL, on_target, &c);
+        targets_of(memo, text, n, e->u.cmd.cwd, cwd[0] == '/' ? cwd : NULL, &c);
     }
+    for (size_t i = 0; i < MEMO_SLOTS; i++) {
+        memo_clear(&memo[i]);
+        free(memo[i].t);
+        free(memo[i].line);
+    }
+    free(memo);
     sbx_buf_free(&scratch);
 }
 

@@ -45,6 +45,9 @@ enum sbx_text_flags {
      * a JSON string body whose decoded content is that array (OpenTelemetry's
      * sandboxio.argv). Bytes that are no such array read as they are. */
     SBX_TEXT_ARGV = 1u << 3,
+    /* the JSON scanner, validating this string body, found no code point
+     * that hides (analyses/hidden.h): sbx_field_hides need not look again */
+    SBX_TEXT_SHOWN = 1u << 4,
 };
 
 /* 12 bytes, 4-aligned (three of them are most of a command): a 48-bit

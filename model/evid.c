@@ -47,8 +47,9 @@ static void sink_piece(void *ctx, const char *piece, size_t len)
 
 /* What is digested of a record: its format's name and NUL, its kind in
  * decimal and NUL, then its canonical bytes. */
-static void add_record(const struct sink *k, const char *format, unsigned kind, const char *bytes,
-                       size_t n)
+static void add_record_bodies(const struct sink *k, const char *format, unsigned kind,
+                              const char *bytes, size_t n, const struct sbx_canon_body *bodies,
+                              size_t nb)
 {
     char num[16]; /* kind in decimal and its NUL, written from the end */
     char *p = num + sizeof num;
@@ -58,16 +59,23 @@ static void add_record(const struct sink *k, const char *format, unsigned kind, 
     while (kind /= 10);
     sink_add(k, format, strlen(format) + 1);
     sink_add(k, p, (size_t)(num + sizeof num - p));
-    sbx_evid_canonical(bytes, n, sink_piece, (void *)k);
+    sbx_evid_canonical_bodies(bytes, n, bodies, nb, sink_piece, (void *)k);
+}
+
+static void add_record(const struct sink *k, const char *format, unsigned kind, const char *bytes,
+                       size_t n)
+{
+    add_record_bodies(k, format, kind, bytes, n, NULL, 0);
 }
 
 static void digest_into(const char *format, unsigned kind, const char *bytes, size_t n,
-                        uint64_t *key, uint64_t *rest)
+                        const struct sbx_canon_body *bodies, size_t nb, uint64_t *key,
+                        uint64_t *rest)
 {
     struct sbx_hash128 h;
     struct sink k = {&h, NULL};
     sbx_hash128_begin(&h);
-    add_record(&k, format, kind, bytes, n);
+    add_record_bodies(&k, format, kind, bytes, n, bodies, nb);
     uint64_t hi, lo;
     sbx_hash128_end(&h, &hi, &lo);
     *key = hi >> (64 - 5 * SBX_EVID_CHARS);
@@ -77,7 +85,7 @@ static void digest_into(const char *format, unsigned kind, const char *bytes, si
 void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_t n,
                      uint64_t *key, uint64_t *rest)
 {
-    digest_into(format, kind, bytes, n, key, rest);
+    digest_into(format, kind, bytes, n, NULL, 0, key, rest);
 }
 
 /* One thread's share of the digests: events [from, to) of the order. */
@@ -100,6 +108,32 @@ static void record_at(const struct sbx_timeline *tl, size_t i, const char **form
     *len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
 }
 
+/* The string bodies of a recorder command's record that the JSON scanner
+ * found (its command, stdout and stderr, as offsets into the record), in
+ * their order; short ones are left to the canonical pass, which reads them
+ * faster than a call. Other records have none. */
+static size_t bodies_of(const struct sbx_event *ev, const char *format, size_t len,
+                        struct sbx_canon_body b[3])
+{
+    enum { BODY_MIN = 64 };
+    if (ev->kind != SBX_EV_COMMAND || strcmp(format, "recorder") != 0)
+        return 0;
+    const struct sbx_text *t[3] = {&ev->u.cmd.command, &ev->u.cmd.out, &ev->u.cmd.err};
+    size_t nb = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!(t[k]->flags & SBX_TEXT_PRESENT) || (t[k]->flags & SBX_TEXT_ARGV) ||
+            t[k]->len < BODY_MIN || t[k]->off < ev->line_off ||
+            t[k]->off - ev->line_off + t[k]->len > len)
+            continue;
+        struct sbx_canon_body x = {(size_t)(t[k]->off - ev->line_off), t[k]->len};
+        size_t j = nb++;
+        for (; j > 0 && b[j - 1].off > x.off; j--)
+            b[j] = b[j - 1];
+        b[j] = x;
+    }
+    return nb;
+}
+
 /* The digest of the event at position i of tl's order. */
 static void digest_at(const struct sbx_timeline *tl, size_t i, uint64_t *key, uint64_t *rest)
 {
@@ -107,7 +141,9 @@ static void digest_at(const struct sbx_timeline *tl, size_t i, uint64_t *key, ui
     unsigned kind;
     size_t len;
     record_at(tl, i, &format, &kind, &line, &len);
-    digest_into(format, kind, line, len, key, rest);
+    struct sbx_canon_body bodies[3];
+    size_t nb = bodies_of(tl->order[i], format, len, bodies);
+    digest_into(format, kind, line, len, bodies, nb, key, rest);
 }
 
 static void *digest_share(void *arg)

@@ -206,22 +206,36 @@ static AVX2 void canon_avx2(struct gather *g, const char *s, size_t i, size_t n)
 }
 #endif
 
-void sbx_evid_canonical(const char *s, size_t n, sbx_canon_add_fn *add, void *ctx)
+/* The canonical bytes of s[i..n), read from outside any string. */
+static void canon_range(struct gather *g, const char *s, size_t i, size_t n)
+{
+#if SBX_X86_64
+    if (sbx_cpu_avx2()) {
+        canon_avx2(g, s, i, n);
+        return;
+    }
+#endif
+    canon_scalar(g, s, i, n, i, false, false);
+}
+
+/* Where a JSON record starts ('{' or '[' after spaces and tabs), or n. */
+static size_t json_start(const char *s, size_t n)
 {
     size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    if (i < n && (s[i] == '{' || s[i] == '[')) {
+    return i < n && (s[i] == '{' || s[i] == '[') ? i : n;
+}
+
+void sbx_evid_canonical(const char *s, size_t n, sbx_canon_add_fn *add, void *ctx)
+{
+    size_t i = json_start(s, n);
+    if (i < n) {
         struct gather g;
         g.add = add;
         g.ctx = ctx;
         g.n = 0;
-#if SBX_X86_64
-        if (sbx_cpu_avx2())
-            canon_avx2(&g, s, i, n);
-        else
-#endif
-            canon_scalar(&g, s, i, n, i, false, false);
+        canon_range(&g, s, i, n);
         if (g.n)
             add(ctx, g.b, g.n);
         return;
@@ -229,4 +243,38 @@ void sbx_evid_canonical(const char *s, size_t n, sbx_canon_add_fn *add, void *ct
     if (n && s[n - 1] == '\r')
         n--;
     add(ctx, s, n);
+}
+
+void sbx_evid_canonical_bodies(const char *s, size_t n, const struct sbx_canon_body *bodies,
+                               size_t nb, sbx_canon_add_fn *add, void *ctx)
+{
+    size_t i = json_start(s, n), from = i;
+    bool fit = i < n;
+    for (size_t k = 0; fit && k < nb; k++) {
+        size_t a = bodies[k].off, b = a + bodies[k].len;
+        fit = a > from && b < n && s[a - 1] == '"' && s[b] == '"';
+        from = b + 1;
+    }
+    if (!fit) {
+        sbx_evid_canonical(s, n, add, ctx);
+        return;
+    }
+    struct gather g;
+    g.add = add;
+    g.ctx = ctx;
+    g.n = 0;
+    for (size_t k = 0; k < nb; k++) {
+        /* up to the opening quote, which leaves the pass inside the string */
+        canon_range(&g, s, i, bodies[k].off);
+        if (g.n)
+            add(ctx, g.b, g.n);
+        g.n = 0;
+        add(ctx, s + bodies[k].off, bodies[k].len);
+        i = bodies[k].off + bodies[k].len;
+        gather_add(&g, s + i, 1); /* the closing quote */
+        i++;
+    }
+    canon_range(&g, s, i, n);
+    if (g.n)
+        add(ctx, g.b, g.n);
 }

@@ -18,4 +18,17 @@ typedef void sbx_canon_add_fn(void *ctx, const char *piece, size_t len);
 
 void sbx_evid_canonical(const char *s, size_t n, sbx_canon_add_fn *add, void *ctx);
 
+/* The same bytes, for a JSON record whose caller knows spans of it that are
+ * string bodies (the bytes between a string's quotes, as a JSON scanner
+ * found them): those go to add whole, without a look, which is all the
+ * pass would do with them. bodies are in the order of their offsets into
+ * s and apart; spans that are not each between two quotes, after the
+ * record's start and inside it, make it read s whole as
+ * sbx_evid_canonical does. */
+struct sbx_canon_body {
+    size_t off, len;
+};
+void sbx_evid_canonical_bodies(const char *s, size_t n, const struct sbx_canon_body *bodies,
+                               size_t nb, sbx_canon_add_fn *add, void *ctx);
+
 #endif

@@ -1019,32 +1019,46 @@ __attribute__((target("avx2"))) static size_t scan_avx2(struct scan *k, size_t i
         h2[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->hi2[r]));
     }
     const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+    /* the candidate pairs that start in the 32 bytes at src: a pair is a
+       byte and the one after it */
+#define SHUFTI32(src)                                                                            \
+    __extension__({                                                                              \
+        __m256i a_ = _mm256_loadu_si256((const __m256i *)(src));                                 \
+        __m256i b_ = _mm256_loadu_si256((const __m256i *)((src) + 1));                           \
+        __m256i alo_ = _mm256_and_si256(a_, low), ahi_ = _mm256_and_si256(_mm256_srli_epi16(a_, 4), low); \
+        __m256i blo_ = _mm256_and_si256(b_, low), bhi_ = _mm256_and_si256(_mm256_srli_epi16(b_, 4), low); \
+        __m256i m_ = zero;                                                                       \
+        for (int r = 0; r < NBUCKET_SETS; r++) {                                                 \
+            __m256i x_ = _mm256_and_si256(_mm256_shuffle_epi8(l1[r], alo_), _mm256_shuffle_epi8(h1[r], ahi_)); \
+            __m256i y_ = _mm256_and_si256(_mm256_shuffle_epi8(l2[r], blo_), _mm256_shuffle_epi8(h2[r], bhi_)); \
+            m_ = _mm256_or_si256(m_, _mm256_and_si256(x_, y_));                                  \
+        }                                                                                        \
+        ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m_, zero));                            \
+    })
     /* the last block comes from a zero-padded copy, so that short texts (one
-       call per command, stdout and stderr) need no byte-at-a-time tail */
+       call per command, stdout and stderr) need no byte-at-a-time tail; 64
+       bytes at a time before it */
     unsigned char tail[64];
     while (i + 1 < n) {
-        const unsigned char *src = t + i;
-        uint32_t valid = ~0u;
-        if (i + 33 > n) {
-            memset(tail, 0, sizeof tail);
-            memcpy(tail, t + i, n - i);
-            src = tail;
-            valid = (uint32_t)((1ull << (n - i - 1)) - 1); /* pairs that start and end inside */
+        uint64_t bits;
+        size_t next;
+        if (i + 65 <= n) {
+            bits = (uint64_t)SHUFTI32(t + i) | (uint64_t)SHUFTI32(t + i + 32) << 32;
+            next = i + 64;
+        } else {
+            const unsigned char *src = t + i;
+            uint32_t valid = ~0u;
+            if (i + 33 > n) {
+                memset(tail, 0, sizeof tail);
+                memcpy(tail, t + i, n - i);
+                src = tail;
+                valid = (uint32_t)((1ull << (n - i - 1)) - 1); /* pairs that start and end inside */
+            }
+            bits = SHUFTI32(src) & valid;
+            next = i + 32;
         }
-        __m256i a = _mm256_loadu_si256((const __m256i *)src);
-        __m256i b = _mm256_loadu_si256((const __m256i *)(src + 1));
-        __m256i alo = _mm256_and_si256(a, low), ahi = _mm256_and_si256(_mm256_srli_epi16(a, 4), low);
-        __m256i blo = _mm256_and_si256(b, low), bhi = _mm256_and_si256(_mm256_srli_epi16(b, 4), low);
-        __m256i m = zero;
-        for (int r = 0; r < NBUCKET_SETS; r++) {
-            __m256i x = _mm256_and_si256(_mm256_shuffle_epi8(l1[r], alo), _mm256_shuffle_epi8(h1[r], ahi));
-            __m256i y = _mm256_and_si256(_mm256_shuffle_epi8(l2[r], blo), _mm256_shuffle_epi8(h2[r], bhi));
-            m = _mm256_or_si256(m, _mm256_and_si256(x, y));
-        }
-        uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero)) & valid;
-        size_t next = i + 32;
         while (bits) {
-            size_t j = i + (size_t)__builtin_ctz(bits);
+            size_t j = i + (size_t)__builtin_ctzll(bits);
             bits &= bits - 1;
             if (!anchor_at(k->s, t, j))
                 continue;
@@ -1056,6 +1070,7 @@ __attribute__((target("avx2"))) static size_t scan_avx2(struct scan *k, size_t i
         }
         i = next;
     }
+#undef SHUFTI32
     return i;
 }
 

@@ -78,7 +78,8 @@ static void state_free(void *p)
 static struct sbx_text text_of(const struct recorder_state *st, const struct sbx_jmember *m)
 {
     return sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
-                                         (m->val_unusual ? SBX_TEXT_UNUSUAL : 0));
+                                         (m->val_unusual ? SBX_TEXT_UNUSUAL : 0) |
+                                         (m->type == SBX_JSTRING && !m->val_hides ? SBX_TEXT_SHOWN : 0));
 }
 
 static bool parse_hash16(const char *s, size_t n, uint64_t *out)

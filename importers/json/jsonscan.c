@@ -445,6 +445,7 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
         m->key_escaped = kesc & SBX_JSTR_ESCAPED;
         m->val_escaped = 0;
         m->val_unusual = 0;
+        m->val_hides = 0;
         if (kesc & SBX_JSTR_ESCAPED) {
             m->ukey = unescape_key(s, k, m->key_len, end, &m->ukey_len);
         } else {
@@ -496,6 +497,7 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             m->val_len = (size_t)(q - v);
             m->val_escaped = vesc & SBX_JSTR_ESCAPED;
             m->val_unusual = (vesc & (SBX_JSTR_UESCAPE | SBX_JSTR_HIGH)) != 0;
+            m->val_hides = (vesc & SBX_JSTR_HIDES) != 0;
             m->i = 0;
             m->d = 0;
             p = q + 1;

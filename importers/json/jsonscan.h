@@ -53,6 +53,8 @@ struct sbx_jmember {
     unsigned char key_escaped, val_escaped; /* body holds a backslash */
     unsigned char val_unusual; /* strings: the body holds a \u escape or a non-ASCII
                                   byte (so it could hold any character); 0 otherwise */
+    unsigned char val_hides;   /* strings: the body holds a code point that hides
+                                  (SBX_JSTR_HIDES); 0 otherwise */
     int64_t i;        /* SBX_JINT: the value; 0 otherwise */
     double d;         /* SBX_JREAL: the value (locale-independent);
                          SBX_JINT: (double)i; 0 otherwise */
@@ -123,12 +125,16 @@ enum {
     SBX_JSTR_UESCAPE = 2, /* a \u escape */
     SBX_JSTR_HIGH = 4,    /* a non-ASCII byte */
     SBX_JSTR_NUL = 8,     /* a \\u0000 escape (also sets UESCAPE) */
+    /* a code point that hides, raw or as a \\u escape: exactly when
+     * sbx_text_hides(body, n, true) of analyses/hidden.h holds */
+    SBX_JSTR_HIDES = 16,
 };
 
 /* Validates the JSON string body at p (just after its opening quote; line is
  * where offsets count from, end the end of the line). Returns the closing
  * quote and sets bits of *escaped (SBX_JSTR_*: whether the body holds an
- * escape, a \u escape, a non-ASCII byte; seen anyway while validating); on failure
+ * escape, a \u escape, a non-ASCII byte, a code point that hides; seen anyway
+ * while validating); on failure
  * returns NULL with s->err, s->err_pos and s->err_code set (and s->n = 0).
  * Used by sbx_jscan_line(); exposed for scanners of other shapes. */
 const char *sbx_jscan_string(struct sbx_jscan *s, const char *line, const char *p,

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyses/hidden.h"
 #include "base/simd.h"
+#include "base/utf8.h"
 
 #if SBX_SSE2
 #include <emmintrin.h>
@@ -131,6 +133,59 @@ static bool utf8_cut(const unsigned char *p, const unsigned char *end)
     return utf8_seq(tmp, tmp + 4) > n;
 }
 
+/* Whether the valid UTF-8 sequence at p (n bytes left in the line) is a
+ * code point that hides (sbx_cp_invisible), read from its bytes without a
+ * decode: U+00AD C2 AD; U+061C D8 9C; U+115F-1160 E1 85 9F-A0; U+180E
+ * E1 A0 8E; U+200B-200F E2 80 8B-8F; U+2028-202E E2 80 A8-AE; U+2060-206F
+ * E2 81 A0-AF; U+3164 E3 85 A4; private use U+E000-F8FF EE, EF 80-A3;
+ * U+FEFF EF BB BF; U+FFA0 EF BE A0; U+FFF9-FFFB EF BF B9-BB; tags
+ * U+E0000-E007F F3 A0 80-81; private use U+F0000-10FFFF F3 B0-BF, F4. */
+static inline bool seq_hides(const unsigned char *p, size_t n)
+{
+    unsigned a = p[0], b = n > 1 ? p[1] : 0, c = n > 2 ? p[2] : 0, d = n > 3 ? p[3] : 0;
+    switch (a) {
+    case 0xC2:
+        return b == 0xAD;
+    case 0xD8:
+        return b == 0x9C;
+    case 0xE1:
+        return (b == 0x85 && (c == 0x9F || c == 0xA0)) || (b == 0xA0 && c == 0x8E);
+    case 0xE2:
+        return (b == 0x80 && ((c >= 0x8B && c <= 0x8F) || (c >= 0xA8 && c <= 0xAE))) ||
+               (b == 0x81 && c >= 0xA0 && c <= 0xAF);
+    case 0xE3:
+        return b == 0x85 && c == 0xA4;
+    case 0xEE:
+        return n >= 3;
+    case 0xEF:
+        return (b >= 0x80 && b <= 0xA3 && c) || (b == 0xBB && c == 0xBF) ||
+               (b == 0xBE && c == 0xA0) || (b == 0xBF && c >= 0xB9 && c <= 0xBB);
+    case 0xF3:
+        return ((b == 0xA0 && (c == 0x80 || c == 0x81)) || b >= 0xB0) && d;
+    case 0xF4:
+        return n >= 4;
+    default:
+        return false;
+    }
+}
+
+/* Whether the \u escape of code unit v hides, lo being the low half that
+ * follows a high surrogate (as analyses/hidden.c weighs it: U+0000 too). */
+static inline bool unit_hides(int v, int lo)
+{
+    /* the high bytes of the units that can: 00, 06, 11, 18, 20, 31, D8-DB,
+     * E0-F8, FE, FF */
+    static const uint64_t high_can[4] = {
+        1ULL << 0x00 | 1ULL << 0x06 | 1ULL << 0x11 | 1ULL << 0x18 | 1ULL << 0x20 | 1ULL << 0x31,
+        0, 0, 0xFULL << (0xD8 - 0xC0) | 0x1FFFFFFULL << (0xE0 - 0xC0) | 3ULL << (0xFE - 0xC0)};
+    unsigned h = (unsigned)v >> 8;
+    if (!(high_can[h >> 6] >> (h & 63) & 1))
+        return false;
+    if (v >= 0xD800 && v <= 0xDBFF)
+        return sbx_cp_invisible(0x10000 + ((uint32_t)(v - 0xD800) << 10) + (uint32_t)(lo - 0xDC00));
+    return v == 0 || sbx_cp_invisible((uint32_t)v);
+}
+
 /* Hex digit value + 1; 0 for anything that is not a hex digit. */
 static const unsigned char hex_tab[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
@@ -159,9 +214,10 @@ static inline int uescape(const char *p, const char *end)
     return -2;
 }
 
-/* Validates the escape at p (the backslash); returns the byte after it. */
+/* Validates the escape at p (the backslash); returns the byte after it and
+ * sets SBX_JSTR_HIDES in *esc for a \u escape that hides. */
 static const char *scan_escape(struct sbx_jscan *s, const char *line, const char *p,
-                               const char *end)
+                               const char *end, unsigned char *esc)
 {
     if (end - p < 2)
         return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line in a string");
@@ -181,8 +237,11 @@ static const char *scan_escape(struct sbx_jscan *s, const char *line, const char
     if (v >= 0xDC00 && v <= 0xDFFF)
         return fail(s, line, p, SBX_JERR_SYNTAX,
                      "unpaired UTF-16 surrogate \\u%04X in a string", (unsigned)v);
-    if (v < 0xD800 || v > 0xDBFF)
+    if (v < 0xD800 || v > 0xDBFF) {
+        if (unit_hides(v, 0))
+            *esc |= SBX_JSTR_HIDES;
         return p + 6;
+    }
     /* a high surrogate must be followed at once by a low one */
     const char *q = p + 6;
     if (end - q >= 2 && q[0] == '\\' && q[1] == 'u') {
@@ -191,8 +250,11 @@ static const char *scan_escape(struct sbx_jscan *s, const char *line, const char
             return fail(s, line, q, SBX_JERR_TRUNCATED, "unexpected end of line in a string");
         if (lo == -1)
             return fail(s, line, q, SBX_JERR_SYNTAX, "invalid \\u escape in a string");
-        if (lo >= 0xDC00 && lo <= 0xDFFF)
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            if (unit_hides(v, lo))
+                *esc |= SBX_JSTR_HIDES;
             return q + 6;
+        }
     } else if (end == q || (end - q == 1 && q[0] == '\\')) {
         /* cut after the high half: it fails either way, but as a cut line */
         return fail(s, line, q, SBX_JERR_TRUNCATED, "unexpected end of line in a string");
@@ -218,7 +280,7 @@ static const char *scan_string_ref(struct sbx_jscan *s, const char *line, const 
             *esc |= SBX_JSTR_ESCAPED | (p + 1 < end && p[1] == 'u' ? SBX_JSTR_UESCAPE : 0);
             if (end - p >= 6 && memcmp(p + 1, "u0000", 5) == 0)
                 *esc |= SBX_JSTR_NUL;
-            p = scan_escape(s, line, p, end);
+            p = scan_escape(s, line, p, end, esc);
             if (!p)
                 return NULL;
         } else if (c < 0x20) {
@@ -235,6 +297,8 @@ static const char *scan_string_ref(struct sbx_jscan *s, const char *line, const 
                                      "UTF-8 sequence cut by the end of the line");
                     return fail(s, line, p, SBX_JERR_UTF8, "invalid UTF-8 in a string");
                 }
+                if (seq_hides((const unsigned char *)p, n))
+                    *esc |= SBX_JSTR_HIDES;
                 p += n;
             } while (p < end && (unsigned char)*p >= 0x80);
         }
@@ -360,17 +424,19 @@ static const char *scan_string_sse2(struct sbx_jscan *s, const char *line, const
                 const char *q = blk + __builtin_ctzll(u);
                 if (q == u_skip)
                     continue;
-                int v = uescape(q - 1, end);
+                int v = uescape(q - 1, end), lo = 0;
                 if (v <= 0 || (v >= 0xDC00 && v <= 0xDFFF))
                     goto slow;
                 if (v >= 0xD800 && v <= 0xDBFF) {
                     if (end - q < 11 || q[5] != '\\' || q[6] != 'u')
                         goto slow;
-                    int lo = uescape(q + 5, end);
+                    lo = uescape(q + 5, end);
                     if (lo < 0xDC00 || lo > 0xDFFF)
                         goto slow;
                     u_skip = q + 6;
                 }
+                if (unit_hides(v, lo))
+                    *esc |= SBX_JSTR_HIDES;
             }
         }
         uint64_t h = m.high & inside;
@@ -384,6 +450,8 @@ static const char *scan_string_sse2(struct sbx_jscan *s, const char *line, const
                 size_t n = utf8_seq((const unsigned char *)q, (const unsigned char *)end);
                 if (!n)
                     goto slow;
+                if (seq_hides((const unsigned char *)q, n))
+                    *esc |= SBX_JSTR_HIDES;
                 q += n;
             } while (q < end && (unsigned char)*q >= 0x80);
             utf8_done = q;
@@ -504,8 +572,9 @@ static AVX2 inline uint64_t escape_letters32(__m256i v, uint64_t *u)
     return ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
 }
 
-/* Hex digits, '0's, and 'd'/'D's of a 32-byte half, as bit masks. */
-static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, uint64_t *d)
+/* Hex digits, '0's, 'a'/'A's and 'd'/'D's of a 32-byte half, as bit masks. */
+static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, uint64_t *a,
+                                     uint64_t *d)
 {
     /* low nibble: 1 for 0..9, 2 for 1..6; high nibble: 1 for 0x3_, 2 for 0x4_/0x6_ */
     const __m256i lo_tab = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
@@ -516,23 +585,45 @@ static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, u
                                   lookup16(shr4(v), hi_tab));
     *hex = ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
     *zero = mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('0')));
-    *d = mask32(_mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)),
-                                  _mm256_set1_epi8('d')));
+    __m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+    *a = mask32(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8('a')));
+    *d = mask32(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8('d')));
 }
 
 /* Of the escaped 'u's in u, those whose four hex digits lie in this block
  * and make a code unit that is neither 0 nor a surrogate (nor D000..D7FF,
  * left to the scalar check with the surrogates): uescape() would accept
- * them, and nothing else is to be done for them. */
-static AVX2 inline uint64_t plain_uescapes(__m256i v0, __m256i v1, uint64_t u)
+ * them. Of those, *shown gets the \u00XX ones but \u00AX, which cannot
+ * hide (unit_hides): nothing else is to be done for them. */
+static AVX2 inline uint64_t plain_uescapes(__m256i v0, __m256i v1, uint64_t u, uint64_t *shown)
 {
-    uint64_t h0, h1, z0, z1, d0, d1;
-    hex_digits32(v0, &h0, &z0, &d0);
-    hex_digits32(v1, &h1, &z1, &d1);
-    uint64_t hex = h0 | h1 << 32, zero = z0 | z1 << 32, d = d0 | d1 << 32;
+    uint64_t h0, h1, z0, z1, a0, a1, d0, d1;
+    hex_digits32(v0, &h0, &z0, &a0, &d0);
+    hex_digits32(v1, &h1, &z1, &a1, &d1);
+    uint64_t hex = h0 | h1 << 32, zero = z0 | z1 << 32, a = a0 | a1 << 32, d = d0 | d1 << 32;
     uint64_t four_hex = hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4;
     uint64_t four_zero = zero >> 1 & zero >> 2 & zero >> 3 & zero >> 4;
-    return u & four_hex & ~four_zero & ~(d >> 1);
+    uint64_t plain = u & four_hex & ~four_zero & ~(d >> 1);
+    *shown = plain & zero >> 1 & zero >> 2 & ~(a >> 3);
+    return plain;
+}
+
+/* The bytes of a 32-byte half that may start a sequence seq_hides holds
+ * for (C2, D8, E1, E3, EE, EF, F3, F4; E2 apart, in *e2), by nibbles:
+ * lo_tab[low nibble] & hi_tab[high nibble]. *e2_next gets the bytes 80 and
+ * 81, which must follow an E2. */
+static AVX2 inline uint64_t hide_leads32(__m256i v, uint64_t *e2, uint64_t *e2_next)
+{
+    const __m256i lo_tab = _mm256_setr_epi8(0, 4, 1, 4 | 8, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 4, 4,
+                                            0, 4, 1, 4 | 8, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 4, 4);
+    const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8,
+                                            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8);
+    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), lo_tab),
+                                  lookup16(shr4(v), hi_tab));
+    *e2 = mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xE2)));
+    *e2_next = mask32(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char)0xFE)),
+                                        _mm256_set1_epi8((char)0x80)));
+    return ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
 }
 
 static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
@@ -574,8 +665,23 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
 
         /* UTF-8 through the closing quote, which completes any cut sequence */
         uint64_t upto = endq ? inside << 1 | 1 : valid;
-        if (high & inside)
+        if (high & inside) {
             *esc |= SBX_JSTR_HIGH;
+            if (!(*esc & SBX_JSTR_HIDES)) {
+                uint64_t e0, e1, n0, n1;
+                uint64_t lead = hide_leads32(v0, &e0, &n0) | hide_leads32(v1, &e1, &n1) << 32;
+                /* an E2 only before 80 or 81 (or at the block's end) */
+                lead |= (e0 | e1 << 32) & ((n0 | n1 << 32) >> 1 | 1ULL << 63);
+                lead &= inside;
+                for (; lead; lead &= lead - 1) {
+                    const char *p = blk + __builtin_ctzll(lead);
+                    if (seq_hides((const unsigned char *)p, (size_t)(end - p))) {
+                        *esc |= SBX_JSTR_HIDES;
+                        break;
+                    }
+                }
+            }
+        }
         if (high) {
             __m256i e0 = utf8_errors(v0, prev), e1 = utf8_errors(v1, v0);
             uint64_t bad = ~(mask32(_mm256_cmpeq_epi8(e0, _mm256_setzero_si256())) |
@@ -598,26 +704,30 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
             uint64_t ok = escape_letters32(v0, &u0) | escape_letters32(v1, &u1) << 32;
             if (e & ~ok)
                 break;
-            uint64_t u = (u0 | u1 << 32) & e;
-            if (u)
+            uint64_t u = (u0 | u1 << 32) & e, plain = 0, shown = 0;
+            if (u) {
                 *esc |= SBX_JSTR_UESCAPE;
-            if (u)
-                u &= ~plain_uescapes(v0, v1, u);
-            for (; u; u &= u - 1) {
+                plain = plain_uescapes(v0, v1, u, &shown);
+            }
+            for (u &= ~shown; u; u &= u - 1) {
                 const char *p = blk + __builtin_ctzll(u);
                 if (p == u_skip)
                     continue;
-                int val = uescape(p - 1, end);
-                if (val <= 0 || (val >= 0xDC00 && val <= 0xDFFF))
-                    goto slow;
-                if (val >= 0xD800 && val <= 0xDBFF) {
-                    if (end - p < 11 || p[5] != '\\' || p[6] != 'u')
+                int val = uescape(p - 1, end), lo = 0;
+                if (!(plain >> __builtin_ctzll(u) & 1)) {
+                    if (val <= 0 || (val >= 0xDC00 && val <= 0xDFFF))
                         goto slow;
-                    int lo = uescape(p + 5, end);
-                    if (lo < 0xDC00 || lo > 0xDFFF)
-                        goto slow;
-                    u_skip = p + 6;
+                    if (val >= 0xD800 && val <= 0xDBFF) {
+                        if (end - p < 11 || p[5] != '\\' || p[6] != 'u')
+                            goto slow;
+                        lo = uescape(p + 5, end);
+                        if (lo < 0xDC00 || lo > 0xDFFF)
+                            goto slow;
+                        u_skip = p + 6;
+                    }
                 }
+                if (unit_hides(val, lo))
+                    *esc |= SBX_JSTR_HIDES;
             }
         }
         if (endq)

@@ -7,6 +7,7 @@
  * disagreement in the verdict or in an extracted value. */
 #include "importers/json/jsonscan.h"
 #include "importers/json/jsonload.h"
+#include "analyses/hidden.h"
 #include "base/jsonstr.h"
 
 #include <jansson.h>
@@ -84,6 +85,7 @@ static void check_member(const struct sbx_jscan *s, const struct sbx_jmember *m,
             k += m->val[k] == '\\'; /* the escaped byte is not a backslash of its own */
         }
         CHECK(m->val_unusual == unusual, "val_unusual flag");
+        CHECK(m->val_hides == sbx_text_hides(m->val, m->val_len, true), "val_hides flag");
         char *u = malloc(m->val_len + 1);
         size_t ulen = sbx_jstr_decode(m->val, m->val_len, u);
         CHECK(ulen == json_string_length(v), "string length");

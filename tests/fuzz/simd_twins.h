@@ -80,7 +80,8 @@ static inline bool twins_same_line(const struct sbx_jscan *a, bool ok_a, const s
         const struct sbx_jmember *x = &a->m[i], *y = &b->m[i];
         if (x->key != y->key || x->key_len != y->key_len || x->val != y->val ||
             x->val_len != y->val_len || x->type != y->type || x->key_escaped != y->key_escaped ||
-            x->val_escaped != y->val_escaped || x->val_unusual != y->val_unusual || x->i != y->i ||
+            x->val_escaped != y->val_escaped || x->val_unusual != y->val_unusual ||
+            x->val_hides != y->val_hides || x->i != y->i ||
             memcmp(&x->d, &y->d, sizeof x->d) != 0 || x->ukey_len != y->ukey_len ||
             memcmp(x->ukey, y->ukey, x->ukey_len) != 0)
             return false;

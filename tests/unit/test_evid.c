@@ -16,8 +16,10 @@
 #include <jansson.h>
 
 #include "base/simd.h"
+#include "importers/json/jsonscan.h"
 #include "importers/load.h"
 #include "model/evid.h"
+#include "model/evid_canon.h"
 #include "tests/fuzz/canon_oracle.h"
 #include "loadtest.h"
 
@@ -301,6 +303,110 @@ static void whitespace_between_tokens(void **state)
         }
     }
     assert_true(checked > 90000 && differ > 10000); /* the class was covered */
+}
+
+struct collect {
+    char *p;
+    size_t n;
+};
+
+static void collect_piece(void *ctx, const char *piece, size_t len)
+{
+    struct collect *c = ctx;
+    memcpy(c->p + c->n, piece, len);
+    c->n += len;
+}
+
+/* Random JSON records (whitespace of every kind between tokens; strings of
+ * escaped quotes, runs of backslashes, spaces and long plain stretches;
+ * numbers and arrays between them): given the string bodies the JSON
+ * scanner found, or any of them, or spans that are not bodies, the
+ * canonical bytes are those of the record read whole, both twins. */
+static void string_bodies(void **state)
+{
+    (void)state;
+    static const char *const ws[] = {"", " ", "  ", "\t", "\n ", " \r\n"};
+    static const char *const piece[] = {"a", " ", "\\\"", "\\\\", "\\\\\\\"", "\\n", "\\u00e9",
+                                        "{[:,]}", "\\t", "x y z ", "\xc3\xa9",
+                                        "................................................................"};
+    enum { RECORDS = 3000 };
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    char rec[8192], want[8192], got[8192];
+    struct sbx_jscan scan;
+    sbx_jscan_init(&scan);
+    size_t bodies_seen = 0, fallbacks = 0;
+    for (int it = 0; it < RECORDS; it++) {
+        size_t n = 0;
+#define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+#define ADD(str) (n += (size_t)sprintf(rec + n, "%s", (str)))
+        ADD(ws[RND() % 3]);
+        ADD("{");
+        int members = 1 + (int)(RND() % 6);
+        for (int m = 0; m < members; m++) {
+            if (m)
+                ADD(","), ADD(ws[RND() % 6]);
+            n += (size_t)sprintf(rec + n, "\"k%d\"", m);
+            ADD(ws[RND() % 6]), ADD(":"), ADD(ws[RND() % 6]);
+            switch (RND() % 4) {
+            case 0:
+                ADD("12");
+                break;
+            case 1:
+                ADD("["), ADD(ws[RND() % 6]), ADD("\"a b\""), ADD(ws[RND() % 6]), ADD(","), ADD("1]");
+                break;
+            default: {
+                ADD("\"");
+                int k = (int)(RND() % 40);
+                for (int j = 0; j < k; j++)
+                    ADD(piece[RND() % (sizeof piece / sizeof *piece)]);
+                ADD("\"");
+            }
+            }
+            ADD(ws[RND() % 6]);
+        }
+        ADD("}");
+        ADD(ws[RND() % 3]);
+#undef ADD
+        assert_true(sbx_jscan_line(&scan, rec, n));
+        struct sbx_canon_body b[8];
+        size_t nb = 0;
+        for (size_t m = 0; m < scan.n; m++)
+            if (scan.m[m].type == SBX_JSTRING && RND() % 4 != 0)
+                b[nb++] = (struct sbx_canon_body){(size_t)(scan.m[m].val - rec), scan.m[m].val_len};
+        bodies_seen += nb;
+        size_t k = nb ? RND() % nb : 0;
+        if (nb && RND() % 5 == 0 && rec[b[k].off] != '"') {
+            /* a span that is no string body: not after a quote, its end
+             * kept (the body without its first byte) or not */
+            b[k].off++;
+            b[k].len -= RND() % 2 && b[k].len;
+            fallbacks++;
+        } else if (nb && RND() % 4 == 0 && rec[b[k].off - 2] != '"') {
+            /* from before the opening quote (a space there would be kept) */
+            b[k].off -= 2;
+            b[k].len += 2;
+            fallbacks++;
+        }
+        struct collect w = {want, 0};
+        sbx_evid_canonical(rec, n, collect_piece, &w);
+        for (int twin = 0; twin < 2; twin++) {
+            sbx_simd_set_scalar(twin == 1);
+            struct collect g = {got, 0};
+            sbx_evid_canonical_bodies(rec, n, b, nb, collect_piece, &g);
+            if (g.n != w.n || memcmp(got, want, w.n) != 0)
+                fail_msg("twin %d, record \"%.*s\": \"%.*s\"", twin, (int)n, rec, (int)g.n, got);
+        }
+        sbx_simd_set_scalar(false);
+        /* and the plain reading agrees with the whole one */
+        size_t i = 0;
+        while (rec[i] == ' ' || rec[i] == '\t' || rec[i] == '\n' || rec[i] == '\r')
+            i++;
+        size_t pn = canon_strip_plain(rec + i, n - i, got);
+        assert_true(i == 0 || rec[0] == ' ' || rec[0] == '\t' || w.n == pn);
+    }
+#undef RND
+    assert_true(bodies_seen > RECORDS && fallbacks > RECORDS / 20);
+    sbx_jscan_free(&scan);
 }
 
 /* The id of a record never changes between versions or machines (review
@@ -684,7 +790,7 @@ int main(void)
         cmocka_unit_test(lookups),           cmocka_unit_test(storage_slots),
         cmocka_unit_test(duplicate_numbers), cmocka_unit_test(whitespace_between_tokens),
         cmocka_unit_test(pinned),            cmocka_unit_test(crafted_collision),
-        cmocka_unit_test(long_records),
+        cmocka_unit_test(long_records),      cmocka_unit_test(string_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,84 @@ static void the_finding(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* The finding on recorder lines, every field and spelling: a code point
+ * that hides or one next to such a range, raw or escaped, in the command,
+ * stdout (decoded for the hash check or not) or stderr. The scanner marks
+ * the texts it found nothing in (SBX_TEXT_SHOWN), and those are not looked
+ * at again: the finding must still be exactly the code point's. */
+static void the_finding_every_way(void **state)
+{
+    (void)state;
+    static const uint32_t cps[] = {
+        0xAD,   0xAC,   0xAE,    0x61C,   0x61B,   0x115F,  0x1160,  0x1161,  0x180E,  0x180F,
+        0x200A, 0x200B, 0x200F,  0x2010,  0x2018,  0x2027,  0x2028,  0x202E,  0x202F,  0x205F,
+        0x2060, 0x206F, 0x2070,  0x2192,  0x2713,  0x3163,  0x3164,  0x3165,  0xDFFF + 1, 0xE000,
+        0xF8FF, 0xF900, 0xFEFE,  0xFEFF,  0xFFA0,  0xFFF8,  0xFFF9,  0xFFFB,  0xFFFC,  0x1F389,
+        0xDFFFF, 0xE0000, 0xE0041, 0xE007F, 0xE0080, 0xEFFFF, 0xF0000, 0x10FFFF, 0x4E2D, 0xE9};
+    static const char *const fields[] = {"command", "stdout", "stderr"};
+    char *log = malloc(1 << 20);
+    size_t n = 0, lines = 0;
+    bool want[2000];
+    for (size_t c = 0; c < sizeof cps / sizeof *cps; c++)
+        for (int f = 0; f < 3; f++)
+            for (int form = 0; form < 2; form++)
+                for (int hash = 0; hash < 2; hash++) {
+                    uint32_t cp = cps[c];
+                    char ch[16];
+                    if (form == 1 && cp >= 0x10000)
+                        snprintf(ch, sizeof ch, "\\u%04x\\u%04x", 0xD800 + ((cp - 0x10000) >> 10),
+                                 0xDC00 + ((cp - 0x10000) & 0x3FF));
+                    else if (form == 1)
+                        snprintf(ch, sizeof ch, "\\u%04x", (unsigned)cp);
+                    else if (cp < 0x800)
+                        snprintf(ch, sizeof ch, "%c%c", 0xC0 | cp >> 6, 0x80 | (cp & 0x3F));
+                    else if (cp < 0x10000)
+                        snprintf(ch, sizeof ch, "%c%c%c", 0xE0 | cp >> 12, 0x80 | (cp >> 6 & 0x3F),
+                                 0x80 | (cp & 0x3F));
+                    else
+                        snprintf(ch, sizeof ch, "%c%c%c%c", 0xF0 | cp >> 18, 0x80 | (cp >> 12 & 0x3F),
+                                 0x80 | (cp >> 6 & 0x3F), 0x80 | (cp & 0x3F));
+                    want[lines++] = sbx_cp_invisible(cp);
+                    n += (size_t)sprintf(log + n,
+                                         "{\"at\": \"2026-01-01T00:%02zu:%02zu.%03zuZ\", \"kind\": \"command\", "
+                                         "\"command\": \"%s\", \"exit\": 0, \"%s\": \"%.*s\\u2713 \u00e9 \\u001b[0m %s "
+                                         "\\n\\\"tail of the text, past a vector block's end\\\"\"%s}\n",
+                                         lines / 3600, lines / 60 % 60, lines % 60, f == 0 ? ch : "ls",
+                                         f == 0 ? "stdout" : fields[f], (int)(lines % 40),
+                                         "........................................", f == 0 ? "" : ch,
+                                         hash ? ", \"stdout_hash\": \"0123456789abcdef\"" : "");
+                }
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    uint32_t src = sbx_timeline_add_source(&tl, "run.jsonl", log, n, SBX_DATA_HEAP);
+    sbx_load_source(&tl, src, &sbx_format_recorder, NULL);
+    sbx_timeline_finish(&tl);
+    assert_int_equal(tl.n, lines);
+    struct sbx_summary sum;
+    char err[160];
+    assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
+    size_t shown = 0, hiding = 0;
+    for (size_t i = 0; i < tl.n; i++) {
+        const struct sbx_event *e = tl.order[i];
+        bool w = want[e->line_no - 1];
+        hiding += w;
+        if (!!(e->findings & SBX_F_HIDDEN_TEXT) != w)
+            fail_msg("line %zu: finding %d, want %d", (size_t)e->line_no,
+                     !!(e->findings & SBX_F_HIDDEN_TEXT), w);
+        const struct sbx_command *c = &e->u.cmd;
+        const struct sbx_text *texts[] = {&c->command, &c->out, &c->err};
+        bool all_shown = true;
+        for (int k = 0; k < 3; k++)
+            if (texts[k]->flags & SBX_TEXT_PRESENT)
+                all_shown = all_shown && (texts[k]->flags & SBX_TEXT_SHOWN);
+        assert_int_equal(all_shown, !w);
+        shown += all_shown;
+    }
+    assert_true(shown > 100 && hiding > 100);
+    sbx_summary_free(&sum);
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +215,7 @@ int main(void)
         cmocka_unit_test(nul),
         cmocka_unit_test(tags),
         cmocka_unit_test(the_finding),
+        cmocka_unit_test(the_finding_every_way),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

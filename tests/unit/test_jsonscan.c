@@ -9,7 +9,9 @@
 
 #include "importers/json/jsonscan.h"
 #include "importers/json/jsonload.h"
+#include "analyses/hidden.h"
 #include "base/jsonstr.h"
+#include "base/simd.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -62,6 +64,14 @@ static bool scan(struct sbx_jscan *s, const char *line, size_t len)
     assert_true(sbx_jscan_line(s, line, len) == ok);
     if (!ok)
         assert_ascii_err(s);
+    /* the scanner's word on hidden text is the hidden-text scan's */
+    for (size_t i = 0; ok && i < s->n; i++)
+        if (s->m[i].type == SBX_JSTRING &&
+            s->m[i].val_hides != sbx_text_hides(s->m[i].val, s->m[i].val_len, true)) {
+            fprintf(stderr, "val_hides %d on: %.*s\n", s->m[i].val_hides,
+                    (int)(s->m[i].val_len > 200 ? 200 : s->m[i].val_len), s->m[i].val);
+            fail();
+        }
     return ok;
 }
 
@@ -802,6 +812,70 @@ static void test_all_utf8_pairs(void **state)
     sbx_jscan_free(&s);
 }
 
+/* Code points, raw and as a \\u escape (a pair above U+FFFF), at a vector
+ * block's start and across its end, both twins: the scanner's
+ * SBX_JSTR_HIDES is set exactly when sbx_text_hides finds it. */
+static void test_hides_every_code_point(void **state)
+{
+    (void)state;
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    char body[160];
+    size_t hiding = 0;
+    for (int twin = 0; twin < 2; twin++) {
+        sbx_simd_set_scalar(twin == 1);
+        /* past the BMP, every seventh but all of the tags' block */
+        for (uint32_t cp = 0; cp <= 0x10FFFF; cp += cp < 0x10000 || (cp >= 0xE0000 && cp < 0xE0100) ? 1 : 7) {
+            if (cp >= 0xD800 && cp <= 0xDFFF)
+                continue;
+            for (int form = 0; form < 2; form++) {
+                for (int off = 0; off < 3; off++) {
+                    size_t at = off == 0 ? 0 : off == 1 ? 62 : 95, n = at;
+                    memset(body, 'a', at);
+                    if (form == 0 && cp >= 0x20 && cp != '"' && cp != '\\') {
+                        unsigned char u[4];
+                        size_t l = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+                        if (l == 1)
+                            u[0] = (unsigned char)cp;
+                        else {
+                            for (size_t k = l - 1; k > 0; k--)
+                                u[k] = (unsigned char)(0x80 | ((cp >> (6 * (l - 1 - k))) & 0x3F));
+                            u[0] = (unsigned char)((0xF00 >> l) | (cp >> (6 * (l - 1))));
+                        }
+                        memcpy(body + n, u, l);
+                        n += l;
+                    } else if (form == 1 && cp < 0x10000) {
+                        n += (size_t)sprintf(body + n, "\\u%04X", (unsigned)cp);
+                    } else if (form == 1) {
+                        uint32_t v = cp - 0x10000;
+                        n += (size_t)sprintf(body + n, "\\u%04x\\u%04X", 0xD800 + (v >> 10),
+                                             0xDC00 + (v & 0x3FF));
+                    } else {
+                        continue;
+                    }
+                    memset(body + n, 'b', 40);
+                    n += 40;
+                    body[n] = '"';
+                    unsigned char esc = 0;
+                    const char *q = sbx_jscan_string(&s, body, body, body + n + 1, &esc);
+                    assert_ptr_equal(q, body + n);
+                    bool want = sbx_text_hides(body, n, true);
+                    hiding += want;
+                    if (((esc & SBX_JSTR_HIDES) != 0) != want) {
+                        fprintf(stderr, "U+%04X form %d at %zu (twin %d): %d\n", (unsigned)cp, form,
+                                at, twin, esc);
+                        fail();
+                    }
+                }
+            }
+        }
+    }
+    sbx_simd_set_scalar(false);
+    /* the invisible code points were among them: raw and escaped, each twin */
+    assert_true(hiding > 2 * 2 * 3 * 20000);
+    sbx_jscan_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -825,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_long_string),
         cmocka_unit_test(test_random_strings_agree),
         cmocka_unit_test(test_all_utf8_pairs),
+        cmocka_unit_test(test_hides_every_code_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

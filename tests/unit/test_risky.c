@@ -14,9 +14,11 @@
 #include <cmocka.h>
 
 #include "analyses/risky.h"
+#include "analyses/summary.h"
 #include "base/buf.h"
 #include "model/shell.h"
 #include "tests/unit/cases.h"
+#include "tests/unit/fixture.h"
 
 static void kind_names(uint32_t kinds, struct sbx_buf *out)
 {
@@ -60,6 +62,70 @@ static void check_case(const struct test_case *c, void *ctx)
         case_fail(c, "no such table in this file's runner");
     }
     sbx_buf_free(&got);
+}
+
+/* The table's command lines, kept for a run made of them. */
+struct lines {
+    char *line[1024];
+    size_t n;
+};
+
+static void keep_command(const struct test_case *c, void *ctx)
+{
+    struct lines *l = ctx;
+    if (strcmp(c->table, "commands") == 0 && l->n < 1024 && !memchr(c->field[0], 0, c->len[0]))
+        l->line[l->n++] = strndup(c->field[0], c->len[0]);
+}
+
+/* The table's lines in a run, each three times among more distinct plain
+ * lines than the analysis keeps verdicts for (agents repeat commands): each
+ * event's kinds are what its line reads as by itself. */
+static void test_repeated_in_a_run(void **state)
+{
+    (void)state;
+    struct lines l = {{0}, 0};
+    cases_run("risky.test", keep_command, &l);
+    assert_true(l.n > 50);
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    int64_t at = INT64_C(1780000000) * FX_S;
+    char filler[64];
+    for (int r = 0; r < 3; r++)
+        for (size_t i = 0; i < l.n; i++) {
+            fixture_command(&fx, "sb", at += FX_MS, 1, l.line[i], 0);
+            for (int k = 0; k < 3; k++) {
+                snprintf(filler, sizeof filler, "echo filler %d %zu %d", r, i, k);
+                fixture_command(&fx, "sb", at += FX_MS, 1, filler, 0);
+            }
+        }
+    fixture_finish(&fx);
+    struct sbx_summary sum;
+    char err[160];
+    assert_true(sbx_summarize(&fx.tl, NULL, &sum, err, sizeof err));
+    const char *logs[] = {"agent-run.jsonl"};
+    struct sbx_risky_scanner *s = sbx_risky_scanner_new(logs, 1);
+    size_t risky_events = 0;
+    for (size_t i = 0; i < fx.tl.n; i++) {
+        const struct sbx_event *e = fx.tl.order[i];
+        struct sbx_buf b = SBX_BUF_INIT;
+        size_t n;
+        const char *cmd = sbx_text_get(&fx.tl, e, &e->u.cmd.command, &b, &n);
+        struct sbx_risky_why why;
+        uint32_t want = sbx_risky_command(s, cmd, n, &why), got = 0;
+        for (size_t k = 0; k < sum.nrisky; k++)
+            if (sum.risky[k].event == e)
+                got |= sum.risky[k].kind;
+        if (got != want)
+            fail_msg("[%.*s]: kinds %x, want %x", (int)n, cmd, got, want);
+        risky_events += want != 0;
+        sbx_buf_free(&b);
+    }
+    assert_true(risky_events > 3 * 20);
+    sbx_risky_scanner_free(s);
+    sbx_summary_free(&sum);
+    fixture_free(&fx);
+    for (size_t i = 0; i < l.n; i++)
+        free(l.line[i]);
 }
 
 static void test_case_file(void **state)
@@ -156,6 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_case_file),
+        cmocka_unit_test(test_repeated_in_a_run),
         cmocka_unit_test(test_reasons),
         cmocka_unit_test(test_hostile_lines),
         cmocka_unit_test(test_linear_time),

@@ -215,6 +215,73 @@ static void test_linear(void **state)
     fixture_free(&fx);
 }
 
+/* Lines repeated (agents repeat commands), from two cwds, more distinct
+ * ones than the cache of recent lines holds and one longer than it keeps:
+ * every run of a line is a writer of what it names from its own cwd, as
+ * if each were read afresh. */
+static void test_repeated_lines(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    enum { N = 5000, ROUNDS = 3 };
+    static int runs[2][N];
+    memset(runs, 0, sizeof runs);
+    char line[700], path[64];
+    int64_t at = T0;
+    for (int r = 0; r < ROUNDS; r++)
+        for (int k = 0; k < N; k++) {
+            int i = (k * 7 + r * 13) % N, w = (i + r) % 2;
+            snprintf(line, sizeof line, "echo %d > out%d.txt && rm -f old%d", i, i, i);
+            cmd_in(&fx, "sb", at += FX_MS, line, w ? "/a" : "/b");
+            runs[w][i]++;
+        }
+    memset(line, 'z', sizeof line - 1);
+    line[sizeof line - 1] = '\0';
+    memcpy(line, "echo x > long.txt #", 19);
+    for (int r = 0; r < ROUNDS; r++) {
+        cmd_in(&fx, "sb", at += FX_MS, line, "/a");
+        /* first in another sandbox: every writer here is a line seen before */
+        cmd_in(&fx, r ? "sb" : "other", at += FX_MS, "echo '203.0.113.7 r.example' >> /etc/hosts", "/a");
+    }
+    struct sbx_event *etc = fixture_files(&fx, "sb", at + FX_S, "/etc");
+    fixture_path(&fx, etc, SBX_CHANGED, "/etc/hosts");
+    struct sbx_event *f = fixture_files(&fx, "sb", at + FX_S, NULL);
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < N; i++) {
+            snprintf(path, sizeof path, "/%c/out%d.txt", w ? 'a' : 'b', i);
+            fixture_path(&fx, f, SBX_ADDED, path);
+            snprintf(path, sizeof path, "/%c/old%d", w ? 'a' : 'b', i);
+            fixture_path(&fx, f, SBX_REMOVED, path);
+        }
+    fixture_path(&fx, f, SBX_ADDED, "/a/long.txt");
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "/a/long.txt");
+    assert_int_equal(w->nby, ROUNDS);
+    w = sbx_written_find(&l, "/etc/hosts");
+    assert_int_equal(w->nby, ROUNDS - 1);
+    assert_true(w->nlines >= 1);
+    for (size_t k = 0; k < w->nlines; k++)
+        assert_string_equal(w->lines[k], "+ 203.0.113.7 r.example");
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < N; i++) {
+            snprintf(path, sizeof path, "/%c/out%d.txt", d ? 'a' : 'b', i);
+            w = sbx_written_find(&l, path);
+            assert_non_null(w);
+            if ((int)w->nby != runs[d][i])
+                fail_msg("%s: %zu writers, want %d", path, w->nby, runs[d][i]);
+            for (size_t k = 0; k < w->nby; k++)
+                assert_string_equal(sbx_write_rule_words(w->by[k].rule), "> redirection");
+            snprintf(path, sizeof path, "/%c/old%d", d ? 'a' : 'b', i);
+            w = sbx_written_find(&l, path);
+            assert_int_equal(w->nby, runs[d][i]);
+            for (size_t k = 0; k < w->nby; k++)
+                assert_string_equal(sbx_write_rule_words(w->by[k].rule), "rm");
+        }
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
 /* The steps sbx_written_run takes (sbx_written_work) on a run of shape
  * `shape` made n times over (names of one width, so twice the run is
  * twice the bytes). */
@@ -280,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_watch_narrows),
         cmocka_unit_test(test_several_writers),
         cmocka_unit_test(test_linear),
+        cmocka_unit_test(test_repeated_lines),
         cmocka_unit_test(test_work_is_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

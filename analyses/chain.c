@@ -439,7 +439,7 @@ bool sbx_analyze_chain(const struct sbx_timeline *tl, struct sbx_summary *sum, c
     struct sbx_timeline own;
     sbx_witness_view(tl, &sum->witness, &own);
     sum->cmds = sbx_cmdindex_new(&own);
-    free(own.order);
+    sbx_witness_view_free(tl, &own);
     collect_audit(&c);
     collect_items(&c, np);
     link_refusals(&c);

@@ -151,14 +151,11 @@ static int by_end(const void *x, const void *y, void *ctx)
     return d ? d : (i > j) - (i < j);
 }
 
-/* Makes the list of keys[0..n) (one list's, sorted), whose slots are
- * slots[0..n). */
-static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const uint64_t *keys,
-                       const uint32_t *slots, size_t n)
+/* Makes l's tree and its order by end, from its sandbox, record and n
+ * (set by sbx_cmdindex_new) and its slots, slots[0..n). */
+static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const uint32_t *slots)
 {
-    l->sandbox = (uint32_t)(keys[0] >> 32);
-    l->record = keys[0] >> 31 & 1;
-    l->n = n;
+    size_t n = l->n;
     l->size = 1;
     while (l->size * BLOCK < n)
         l->size *= 2;
@@ -212,10 +209,14 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
         while (j < n && keys[j] >> 31 == keys[i] >> 31)
             j++;
         SBX_GROW(ix->lists, ix->nlists, cap);
-        build_list(&ix->lists[ix->nlists++], ix, keys + i, ix->all + i, j - i);
+        ix->lists[ix->nlists++] = (struct cmdlist){
+            .sandbox = (uint32_t)(keys[i] >> 32), .record = keys[i] >> 31 & 1, .n = j - i};
         i = j;
     }
+    /* the keys go before the lists' arrays come: they are never held together */
     free(keys);
+    for (size_t i = 0, at = 0; i < ix->nlists; at += ix->lists[i++].n)
+        build_list(&ix->lists[i], ix, ix->all + at);
     return ix;
 }
 

@@ -107,9 +107,10 @@ static const char *field_of_hit(const struct worker *w, const struct sbx_secret_
         const struct sbx_text *t = fields[i];
         if (!(t->flags & SBX_TEXT_PRESENT))
             continue;
-        if (start >= t->off && end <= t->off + t->len)
+        uint64_t from = sbx_text_off(e, t), to = from + sbx_text_len(t);
+        if (start >= from && end <= to)
             return names[i];
-        if (start < t->off + t->len && end > t->off)
+        if (start < to && end > from)
             return NULL;
     }
     return "record";
@@ -197,8 +198,8 @@ static bool hides(struct worker *w, const struct sbx_event *e, const char *out, 
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
                           const struct sbx_text *t)
 {
-    if (!(t->flags & SBX_TEXT_PRESENT) || !t->len ||
-        !sbx_netpat_might_refuse(sbx_text_raw(w->tl, e, t), t->len))
+    if (!(t->flags & SBX_TEXT_PRESENT) || !sbx_text_len(t) ||
+        !sbx_netpat_might_refuse(sbx_text_raw(w->tl, e, t), sbx_text_len(t)))
         return;
     size_t len;
     const char *s = sbx_text_get(w->tl, e, t, &w->scratch, &len);
@@ -252,13 +253,13 @@ static void *run_worker(void *arg)
         scan_refusals(w, ns, e, &c->err);
         scan_refusals(w, ns, e, &c->out);
         struct seen_command *seen = NULL;
-        if (c->command.len && command_seen(w, sbx_text_raw(w->tl, e, &c->command), c->command.len, &seen)) {
+        if (sbx_text_len(&c->command) && command_seen(w, sbx_text_raw(w->tl, e, &c->command), sbx_text_len(&c->command), &seen)) {
             /* the same line again: the same hosts, this time on this event */
             for (size_t k = seen->unlisted_from; k < seen->unlisted_to; k++) {
                 const char *host = w->unlisted.h[k].host;
                 sbx_unlisted_hit_add(&w->unlisted, host, strlen(host), i, e);
             }
-        } else if (c->command.len) {
+        } else if (sbx_text_len(&c->command)) {
             size_t len, from = w->unlisted.n;
             const char *cmd = sbx_text_get(w->tl, e, &c->command, &w->scratch, &len);
             sbx_netpat_hosts(w->netpat, ns, cmd, len, on_host, w);

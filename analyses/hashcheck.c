@@ -33,7 +33,7 @@ enum sbx_hash_state sbx_hash_verdict(const struct sbx_timeline *tl, const struct
     const struct sbx_command *c = &e->u.cmd;
     if (e->kind != SBX_EV_COMMAND || !(c->flags & SBX_CMD_HASH_PRESENT))
         return SBX_HASH_NONE;
-    if (has_clip_mark(sbx_text_raw(tl, e, &c->out), c->out.len, c->out.flags & SBX_TEXT_ESCAPED))
+    if (has_clip_mark(sbx_text_raw(tl, e, &c->out), sbx_text_len(&c->out), c->out.flags & SBX_TEXT_ESCAPED))
         return SBX_HASH_CLIPPED;
     if (!(c->flags & SBX_CMD_HASH_CHECKED))
         return SBX_HASH_PENDING;
@@ -52,7 +52,7 @@ enum sbx_hash_state sbx_hash_check(const struct sbx_timeline *tl, const struct s
     if (e->kind != SBX_EV_COMMAND || !(c->flags & SBX_CMD_HASH_PRESENT))
         return SBX_HASH_NONE;
     const char *raw = sbx_text_raw(tl, e, &c->out);
-    if (has_clip_mark(raw, c->out.len, c->out.flags & SBX_TEXT_ESCAPED))
+    if (has_clip_mark(raw, sbx_text_len(&c->out), c->out.flags & SBX_TEXT_ESCAPED))
         return SBX_HASH_CLIPPED;
     size_t len;
     const char *out = sbx_text_get(tl, e, &c->out, scratch, &len);

@@ -238,12 +238,12 @@ bool sbx_field_hides(const struct sbx_timeline *tl, const struct sbx_event *e,
     const char *raw = sbx_text_raw(tl, e, t);
     bool escaped = t->flags & SBX_TEXT_ESCAPED;
     if (!(t->flags & SBX_TEXT_ARGV))
-        return !(t->flags & SBX_TEXT_SHOWN) && sbx_text_hides(raw, t->len, escaped);
+        return !(t->flags & SBX_TEXT_SHOWN) && sbx_text_hides(raw, sbx_text_len(t), escaped);
     if (!escaped)
-        return sbx_text_hides(raw, t->len, true);
+        return sbx_text_hides(raw, sbx_text_len(t), true);
     sbx_buf_clear(scratch);
-    sbx_buf_reserve(scratch, t->len);
-    scratch->len = sbx_jstr_decode(raw, t->len, scratch->p);
+    sbx_buf_reserve(scratch, sbx_text_len(t));
+    scratch->len = sbx_jstr_decode(raw, sbx_text_len(t), scratch->p);
     return sbx_text_hides(scratch->p, scratch->len, true);
 }
 

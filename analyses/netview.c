@@ -334,9 +334,9 @@ static void scan_field(const struct hostset *hs, const struct sbx_timeline *tl,
     /* escaped text is scanned as it is unless a \u escape could make a host
        character (\u0020 to \u007f): then decoded */
     const char *s = raw;
-    size_t n = t->len;
+    size_t n = sbx_text_len(t);
     bool escaped = t->flags & SBX_TEXT_ESCAPED;
-    if (nodd || (escaped && ascii_escape(raw, t->len))) {
+    if (nodd || (escaped && ascii_escape(raw, sbx_text_len(t)))) {
         s = sbx_text_get(tl, e, t, scratch, &n);
         escaped = false;
     }
@@ -375,7 +375,7 @@ static void *scan_commands(void *arg)
             continue;
         const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
         for (int f = 0; f < 3; f++)
-            if ((fields[f]->flags & SBX_TEXT_PRESENT) && fields[f]->len)
+            if ((fields[f]->flags & SBX_TEXT_PRESENT) && sbx_text_len(fields[f]))
                 scan_field(sc->hs, sc->tl, e, fields[f], i, &sc->ts, sc->odd, sc->nodd, sc->bare,
                            sc->nbare, &scratch);
     }

@@ -115,7 +115,7 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
     sbx_witness_view(tl, &sum->witness, &own);
     sbx_crosscheck_run(&own, &sum->cross);
     sbx_gaps_find(&own, &sum->witness, &sum->cross, &sum->gaps, &sum->ngaps);
-    free(own.order);
+    sbx_witness_view_free(tl, &own);
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);

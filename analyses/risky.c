@@ -134,7 +134,7 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
         struct sbx_event *e = tl->order[i];
         sbx_prefetch_ahead(tl, i);
         /* the text a few commands ahead: the walk waits on the log's bytes */
-        if (i + 8 < tl->n && tl->order[i + 8]->kind == SBX_EV_COMMAND && tl->order[i + 8]->u.cmd.command.len)
+        if (i + 8 < tl->n && tl->order[i + 8]->kind == SBX_EV_COMMAND && sbx_text_len(&tl->order[i + 8]->u.cmd.command))
             __builtin_prefetch(sbx_text_raw(tl, tl->order[i + 8], &tl->order[i + 8]->u.cmd.command));
         if (e->kind == SBX_EV_NETWORK) {
             const char *host = sbx_str(tl, e->u.net.host);
@@ -145,12 +145,12 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
             }
             continue;
         }
-        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) || !e->u.cmd.command.len ||
+        if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) || !sbx_text_len(&e->u.cmd.command) ||
             sbx_witness_is_second(&sum->witness, e))
             continue;
         const struct sbx_text *t = &e->u.cmd.command;
         /* ordinary commands are ruled out on their stored bytes, undecoded */
-        if (!(t->flags & (SBX_TEXT_UNUSUAL | SBX_TEXT_ARGV)) && !might_cached(memo, s, sbx_text_raw(tl, e, t), t->len))
+        if (!(t->flags & (SBX_TEXT_UNUSUAL | SBX_TEXT_ARGV)) && !might_cached(memo, s, sbx_text_raw(tl, e, t), sbx_text_len(t)))
             continue;
         size_t len;
         const char *cmd = sbx_text_get(tl, e, t, &scratch, &len);

@@ -464,25 +464,43 @@ uint32_t sbx_witness_findings(const struct sbx_witnesses *w, const struct sbx_ev
     return f;
 }
 
+/* Whether the cross-check's view leaves e out (unconcluded: sorted by address). */
+static bool left_out(const struct sbx_witnesses *w, const struct sbx_event *const *unconcluded,
+                     const struct sbx_event *e)
+{
+    const struct sbx_event *key = e;
+    return e->kind == SBX_EV_COMMAND &&
+           ((e->findings & SBX_F_UNWRAPPED) || sbx_witness_is_second(w, e) ||
+            (w->nunconcluded && bsearch(&key, unconcluded, w->nunconcluded, sizeof *unconcluded, by_addr)));
+}
+
 void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
                       struct sbx_timeline *view)
 {
     *view = *tl;
-    view->order = sbx_xmalloc((tl->n + 1) * sizeof *view->order);
-    view->n = 0;
     const struct sbx_event **unconcluded = sbx_xmalloc((w->nunconcluded + 1) * sizeof *unconcluded);
     if (w->nunconcluded) {
         memcpy(unconcluded, w->unconcluded, w->nunconcluded * sizeof *unconcluded);
         qsort(unconcluded, w->nunconcluded, sizeof *unconcluded, by_addr);
     }
-    for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
-        const struct sbx_event *key = e;
-        if (e->kind == SBX_EV_COMMAND &&
-            ((e->findings & SBX_F_UNWRAPPED) || sbx_witness_is_second(w, e) ||
-             (w->nunconcluded && bsearch(&key, unconcluded, w->nunconcluded, sizeof *unconcluded, by_addr))))
-            continue;
-        view->order[view->n++] = e;
+    size_t first = 0; /* a log read alone leaves nothing out: its view shares the order */
+    while (first < tl->n && !left_out(w, unconcluded, tl->order[first]))
+        first++;
+    if (first < tl->n) {
+        view->order = sbx_xmalloc((tl->n + 1) * sizeof *view->order);
+        memcpy(view->order, tl->order, first * sizeof *view->order);
+        view->n = first;
+        for (size_t i = first + 1; i < tl->n; i++)
+            if (!left_out(w, unconcluded, tl->order[i]))
+                view->order[view->n++] = tl->order[i];
     }
     free(unconcluded);
+}
+
+void sbx_witness_view_free(const struct sbx_timeline *tl, struct sbx_timeline *view)
+{
+    if (view->order != tl->order)
+        free(view->order);
+    view->order = NULL;
+    view->n = 0;
 }

@@ -76,7 +76,7 @@ bool sbx_copy_text(const struct sbx_timeline *tl, struct sbx_rows_look *look,
     }
     size_t had = out->len;
     add_field(tl, e, &c->out, ascii, out);
-    if (c->err.len) {
+    if (sbx_text_len(&c->err)) {
         if (out->len > had && out->p[out->len - 1] != '\n')
             sbx_buf_addc(out, '\n');
         add_field(tl, e, &c->err, ascii, out);

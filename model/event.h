@@ -9,6 +9,7 @@
 #define SBX_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/timefmt.h" /* SBX_TIME_UNKNOWN */
@@ -50,15 +51,42 @@ enum sbx_text_flags {
     SBX_TEXT_SHOWN = 1u << 4,
 };
 
-/* 12 bytes, 4-aligned (three of them are most of a command): a 48-bit
- * offset reaches past any file a process can map (user space is 47 bits
- * on x86-64 and arm64). */
-struct __attribute__((packed, aligned(4))) sbx_text {
-    uint32_t len;
-    uint64_t off : 48;   /* byte offset into the event's source */
-    uint64_t flags : 16; /* enum sbx_text_flags */
+/* 8 bytes (three of them are most of a command). Its usual form says
+ * where the text lies in its event's line (at: bytes from the line's first
+ * byte; a record's fields are inside the record) and how long it is, up to
+ * SBX_TEXT_SHORT_MAX bytes. A text that does not fit (longer, or not inside
+ * its line) has the general form, SBX_TEXT_LONG: the other 58 bits point
+ * (divided by 16) at a struct sbx_text_long in the event buffer's memory
+ * (sbx_text_make, model/timeline.h, makes either). at_ and len_ are this
+ * header's: read a text with sbx_text_len and sbx_text_off. */
+struct sbx_text {
+    uint64_t at_ : 32;
+    uint64_t len_ : 26;
+    uint64_t flags : 6; /* enum sbx_text_flags */
 };
-_Static_assert(sizeof(struct sbx_text) == 12, "a text is 12 bytes");
+_Static_assert(sizeof(struct sbx_text) == 8, "a text is 8 bytes");
+
+enum {
+    SBX_TEXT_LONG = 1u << 5, /* the general form (this header's, as at_ and len_) */
+    SBX_TEXT_SHORT_MAX = (1u << 26) - 1,
+};
+
+/* A text in the general form: its offset in the source and its length. */
+struct sbx_text_long {
+    uint64_t off;
+    uint32_t len;
+};
+
+static inline const struct sbx_text_long *sbx_text_long_of(const struct sbx_text *t)
+{
+    return (const struct sbx_text_long *)(uintptr_t)(((uint64_t)t->len_ << 32 | t->at_) << 4);
+}
+
+/* A text's length in bytes (as stored: escaped when SBX_TEXT_ESCAPED). */
+static inline size_t sbx_text_len(const struct sbx_text *t)
+{
+    return t->flags & SBX_TEXT_LONG ? sbx_text_long_of(t)->len : t->len_;
+}
 
 enum sbx_command_flags {
     SBX_CMD_EXIT_KNOWN = 1u << 0,
@@ -248,9 +276,15 @@ struct sbx_event {
     } u;
 };
 
-/* The common event, a command, is the header (48 bytes) and u.cmd (72):
+/* The common event, a command, is the header (48 bytes) and u.cmd (56):
  * a 1M-line log keeps a million of them. */
-_Static_assert(sizeof(struct sbx_event) == 120, "an event is 120 bytes");
+_Static_assert(sizeof(struct sbx_event) == 104, "an event is 104 bytes");
+
+/* Where text t of event e starts in e's source. */
+static inline uint64_t sbx_text_off(const struct sbx_event *e, const struct sbx_text *t)
+{
+    return t->flags & SBX_TEXT_LONG ? sbx_text_long_of(t)->off : e->line_off + t->at_;
+}
 
 /* A replayed webhook delivery's signature time minus its event's createdAt,
  * in seconds, whatever kind the delivered event is (a lifecycle change, a

@@ -121,11 +121,12 @@ static size_t bodies_of(const struct sbx_event *ev, const char *format, size_t l
     const struct sbx_text *t[3] = {&ev->u.cmd.command, &ev->u.cmd.out, &ev->u.cmd.err};
     size_t nb = 0;
     for (int k = 0; k < 3; k++) {
-        if (!(t[k]->flags & SBX_TEXT_PRESENT) || (t[k]->flags & SBX_TEXT_ARGV) ||
-            t[k]->len < BODY_MIN || t[k]->off < ev->line_off ||
-            t[k]->off - ev->line_off + t[k]->len > len)
+        uint64_t off = sbx_text_off(ev, t[k]);
+        size_t n = sbx_text_len(t[k]);
+        if (!(t[k]->flags & SBX_TEXT_PRESENT) || (t[k]->flags & SBX_TEXT_ARGV) || n < BODY_MIN ||
+            off < ev->line_off || off - ev->line_off + n > len)
             continue;
-        struct sbx_canon_body x = {(size_t)(t[k]->off - ev->line_off), t[k]->len};
+        struct sbx_canon_body x = {(size_t)(off - ev->line_off), n};
         size_t j = nb++;
         for (; j > 0 && b[j - 1].off > x.off; j--)
             b[j] = b[j - 1];
@@ -182,13 +183,6 @@ static void digest_all(const struct sbx_timeline *tl, uint64_t *key, size_t n)
             pthread_join(th[k], NULL);
 }
 
-struct build {
-    const uint64_t *key;
-    struct sbx_event *const *order;
-};
-
-static struct build sorting; /* qsort has no context: set under the build lock */
-
 static const uint64_t KEY_MASK = ((uint64_t)1 << SBX_EVID_KEY_BITS) - 1;
 
 /* The 50 bits of the id at position p. */
@@ -225,12 +219,40 @@ static void set_dup(struct sbx_evids *ids, size_t p, uint32_t dup, size_t *capov
 }
 
 /* Positions by (key, position): before the dups are set. */
-static int by_key(const void *pa, const void *pb)
+/* Whether position a comes before b: by key, then position. */
+static bool key_before(const uint64_t *key, uint32_t a, uint32_t b)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    if (sorting.key[a] != sorting.key[b])
-        return sorting.key[a] < sorting.key[b] ? -1 : 1;
-    return a < b ? -1 : a > b;
+    return key[a] != key[b] ? key[a] < key[b] : a < b;
+}
+
+/* Moves p[i] down the heap p[0..m) (the largest, by key_before, on top). */
+static void sift_down(uint32_t *p, size_t i, size_t m, const uint64_t *key)
+{
+    uint32_t v = p[i];
+    for (size_t c; (c = 2 * i + 1) < m; i = c) {
+        if (c + 1 < m && key_before(key, p[c], p[c + 1]))
+            c++;
+        if (!key_before(key, v, p[c]))
+            break;
+        p[i] = p[c];
+    }
+    p[i] = v;
+}
+
+/* Sorts positions p[0..n) by (key, position) in place: a heap sort. The
+ * order is total, so any sort gives the same; this one takes no scratch
+ * (glibc's qsort takes n more positions while the ids are made, at the
+ * summary's peak of memory). */
+static void sort_by_key(uint32_t *p, size_t n, const uint64_t *key)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(p, i, n, key);
+    for (size_t m = n; m > 1; m--) {
+        uint32_t top = p[0];
+        p[0] = p[m - 1];
+        p[m - 1] = top;
+        sift_down(p, 0, m - 1, key);
+    }
 }
 
 static const struct sbx_evids *sorting_ids; /* set under the build lock */
@@ -376,8 +398,7 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     ids->by_id = sbx_xmalloc(m * sizeof *ids->by_id);
     for (size_t i = 0; i < n; i++)
         ids->by_id[i] = (uint32_t)i;
-    sorting = (struct build){ids->key, tl->order};
-    qsort(ids->by_id, n, sizeof *ids->by_id, by_key);
+    sort_by_key(ids->by_id, n, ids->key);
     size_t capoverflow = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -396,7 +417,6 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     free(ids->by_id);
     ids->by_id = NULL;
     map_slots(ids, tl);
-    sorting = (struct build){0};
     return ids;
 }
 

@@ -454,35 +454,52 @@ size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32
     return 0;
 }
 
+struct sbx_text sbx_text_make(struct sbx_evbuf *buf, const struct sbx_event *e, uint64_t off,
+                              size_t len, uint32_t flags)
+{
+    uint32_t n = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+    flags &= ~(uint32_t)SBX_TEXT_LONG;
+    if (off >= e->line_off && off - e->line_off + n <= e->line_len && n <= SBX_TEXT_SHORT_MAX)
+        return (struct sbx_text){.at_ = off - e->line_off, .len_ = n, .flags = flags};
+    struct sbx_text_long *l = sbx_evbuf_alloc(buf, sizeof *l); /* 16-aligned */
+    l->off = off;
+    l->len = n;
+    uint64_t p = (uint64_t)(uintptr_t)l >> 4;
+    if (p >> 58) /* user space is 47 or 48 bits: never */
+        abort();
+    return (struct sbx_text){.at_ = p & UINT32_MAX, .len_ = p >> 32, .flags = flags | SBX_TEXT_LONG};
+}
+
 const char *sbx_text_raw(const struct sbx_timeline *tl, const struct sbx_event *ev,
                          const struct sbx_text *t)
 {
-    return tl->sources[ev->source].data + t->off;
+    return tl->sources[ev->source].data + sbx_text_off(ev, t);
 }
 
 const char *sbx_text_get(const struct sbx_timeline *tl, const struct sbx_event *ev,
                          const struct sbx_text *t, struct sbx_buf *scratch, size_t *len)
 {
     const char *raw = sbx_text_raw(tl, ev, t);
+    size_t tlen = sbx_text_len(t);
     if (!(t->flags & (SBX_TEXT_ESCAPED | SBX_TEXT_ARGV))) {
-        *len = t->len;
+        *len = tlen;
         return raw;
     }
     sbx_buf_clear(scratch);
     if (!(t->flags & SBX_TEXT_ESCAPED)) {
-        sbx_buf_reserve(scratch, SBX_ARGV_MAX(t->len));
-        size_t n = sbx_argv_format(raw, t->len, scratch->p);
+        sbx_buf_reserve(scratch, SBX_ARGV_MAX(tlen));
+        size_t n = sbx_argv_format(raw, tlen, scratch->p);
         if (n == SIZE_MAX) { /* not an argument vector: the text as it is */
-            *len = t->len;
+            *len = tlen;
             return raw;
         }
         scratch->len = n;
     } else {
         /* the string's content first, then (for an argv) the line after it,
            moved down over it */
-        size_t cap = t->len + (t->flags & SBX_TEXT_ARGV ? SBX_ARGV_MAX(t->len) : 0);
+        size_t cap = tlen + (t->flags & SBX_TEXT_ARGV ? SBX_ARGV_MAX(tlen) : 0);
         sbx_buf_reserve(scratch, cap);
-        scratch->len = sbx_jstr_decode(raw, t->len, scratch->p);
+        scratch->len = sbx_jstr_decode(raw, tlen, scratch->p);
         if (t->flags & SBX_TEXT_ARGV) {
             char *line = scratch->p + scratch->len;
             size_t n = sbx_argv_format(scratch->p, scratch->len, line);

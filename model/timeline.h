@@ -174,6 +174,13 @@ int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);
  * own position when e is in the timeline. */
 size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_event *e);
 
+/* A text field of e (pushed to buf, its line set): len bytes from off in
+ * e's source, with flags (enum sbx_text_flags). Lengths past UINT32_MAX
+ * are cut to it; a text too long for the usual form, or not inside e's
+ * line, takes the general form (model/event.h), kept in buf's memory. */
+struct sbx_text sbx_text_make(struct sbx_evbuf *buf, const struct sbx_event *e, uint64_t off,
+                              size_t len, uint32_t flags);
+
 /* Text access: the bytes of a text field, decoded into scratch when the field
  * is escaped (then the result points into scratch). *len gets the length. */
 const char *sbx_text_get(const struct sbx_timeline *tl, const struct sbx_event *ev,

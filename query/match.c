@@ -109,7 +109,7 @@ static bool raw_rules_out(const struct sbx_lit *lit, const char *raw, const stru
             if (lit->s[i] == ' ' || lit->s[i] == '\'' || lit->s[i] == '"' || lit->s[i] == '\\')
                 return false;
     }
-    return !sbx_lit_json_may_have(lit, raw, t->len);
+    return !sbx_lit_json_may_have(lit, raw, sbx_text_len(t));
 }
 
 static bool match_field(const struct sbx_qpattern *p, const struct sbx_timeline *tl,
@@ -120,7 +120,7 @@ static bool match_field(const struct sbx_qpattern *p, const struct sbx_timeline 
         return false;
     const char *raw = sbx_text_raw(tl, ev, t);
     if (!(t->flags & (SBX_TEXT_ESCAPED | SBX_TEXT_ARGV)))
-        return match_plain(p, raw, t->len, sc);
+        return match_plain(p, raw, sbx_text_len(t), sc);
     if (p->lit.n && !sc->have[k] && raw_rules_out(&p->lit, raw, t))
         return false;
     size_t n;

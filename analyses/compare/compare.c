@@ -85,8 +85,8 @@ static bool same_text(const struct sbx_timeline *tla, const struct sbx_event *a,
 {
     /* the stored bytes alike (both escaped or both not): equal without decoding */
     unsigned how = SBX_TEXT_ESCAPED | SBX_TEXT_ARGV;
-    if (ta->len == tb->len && (ta->flags & how) == (tb->flags & how) &&
-        (ta->len == 0 || memcmp(sbx_text_raw(tla, a, ta), sbx_text_raw(tlb, b, tb), ta->len) == 0))
+    if (sbx_text_len(ta) == sbx_text_len(tb) && (ta->flags & how) == (tb->flags & how) &&
+        (sbx_text_len(ta) == 0 || memcmp(sbx_text_raw(tla, a, ta), sbx_text_raw(tlb, b, tb), sbx_text_len(ta)) == 0))
         return true;
     size_t na, nb;
     const char *pa = sbx_text_get(tla, a, ta, &s[0], &na);

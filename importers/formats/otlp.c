@@ -152,9 +152,9 @@ static int attr_int(const struct attrs *a, enum attr_id k, int64_t *out)
     return get_i64(a->v[k], out) == 1 ? 1 : -1;
 }
 
-/* The body of a string value in [v, vend) as a text of the source. */
-static bool text_of(const char *v, const char *vend, uint64_t line_off, const char *line,
-                    struct sbx_text *t)
+/* The body of a string value in [v, vend) as a text of event ev (pushed to buf). */
+static bool text_of(struct sbx_evbuf *buf, const struct sbx_event *ev, const char *v,
+                    const char *vend, uint64_t line_off, const char *line, struct sbx_text *t)
 {
     const char *body;
     size_t n;
@@ -172,15 +172,14 @@ static bool text_of(const char *v, const char *vend, uint64_t line_off, const ch
             flags |= SBX_TEXT_UNUSUAL;
         }
     }
-    t->off = line_off + (uint64_t)(body - line);
-    t->len = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-    t->flags = flags;
+    *t = sbx_text_make(buf, ev, line_off + (uint64_t)(body - line), n, flags);
     return true;
 }
 
 /* The stringValue of the idx-th attribute of the span at [s, send), as a text. */
-static bool attr_text(const char *s, const char *send, size_t idx, uint64_t line_off,
-                      const char *line, struct sbx_text *t)
+static bool attr_text(struct sbx_evbuf *buf, const struct sbx_event *ev, const char *s,
+                      const char *send, size_t idx, uint64_t line_off, const char *line,
+                      struct sbx_text *t)
 {
     const char *v, *vend;
     if (!sbx_jwk_member(s, send, "attributes", &v, &vend))
@@ -193,7 +192,7 @@ static bool attr_text(const char *s, const char *send, size_t idx, uint64_t line
             continue;
         return sbx_jwk_member(e, eend, "value", &v, &vend) &&
                sbx_jwk_member(v, vend, "stringValue", &e, &eend) &&
-               text_of(e, eend, line_off, line, t);
+               text_of(buf, ev, e, eend, line_off, line, t);
     }
     return false;
 }
@@ -234,7 +233,8 @@ static bool starts_with(const char *s, const char *prefix)
 
 /* A tool call: the tool, its argv as the command, exit, duration, sandbox,
  * failure and denials. */
-static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct attrs *a,
+static void tool_event(struct otlp_state *st, struct sbx_evbuf *buf, struct sbx_event *e,
+                       const struct attrs *a,
                        const char *name, const char *s, const char *send, uint64_t line_off,
                        const char *line)
 {
@@ -246,19 +246,19 @@ static void tool_event(struct otlp_state *st, struct sbx_event *e, const struct 
     if (tool)
         e->label = intern(st, tool, strlen(tool));
     const char *argv = attr_str(a, A_ARGV);
-    if (argv && attr_text(s, send, a->idx[A_ARGV], line_off, line, &c->command)) {
+    if (argv && attr_text(buf, e, s, send, a->idx[A_ARGV], line_off, line, &c->command)) {
         c->command.flags |= SBX_TEXT_ARGV; /* a JSON string holding the array */
         c->program = argv_program(st, a->v[A_ARGV]);
-    } else if (a->v[A_TOOL] && attr_text(s, send, a->idx[A_TOOL], line_off, line, &c->command)) {
+    } else if (a->v[A_TOOL] && attr_text(buf, e, s, send, a->idx[A_TOOL], line_off, line, &c->command)) {
         c->program = e->label;
     } else {
         /* the span's name, past "execute_tool " */
         const char *v, *vend;
         if (sbx_jwk_member(s, send, "name", &v, &vend) &&
-            text_of(v, vend, line_off, line, &c->command) && starts_with(name, "execute_tool ") &&
+            text_of(buf, e, v, vend, line_off, line, &c->command) && starts_with(name, "execute_tool ") &&
             !(c->command.flags & SBX_TEXT_ESCAPED)) {
-            c->command.off += 13;
-            c->command.len -= 13;
+            c->command = sbx_text_make(buf, e, sbx_text_off(e, &c->command) + 13,
+                                       sbx_text_len(&c->command) - 13, c->command.flags);
         }
         c->program = e->label;
     }
@@ -363,7 +363,7 @@ static bool import_span(struct otlp_state *st, struct sbx_evbuf *out, json_t *sp
     if (sandbox)
         e->sandbox = intern(st, sandbox, strlen(sandbox));
     if ((op && strcmp(op, "execute_tool") == 0) || (!op && starts_with(name, "execute_tool "))) {
-        tool_event(st, e, &a, name, s, send, line_off, line);
+        tool_event(st, out, e, &a, name, s, send, line_off, line);
     } else if ((op && strcmp(op, "invoke_agent") == 0) ||
                (!op && (strcmp(name, "invoke_agent") == 0 || starts_with(name, "invoke_agent ")))) {
         e->kind = SBX_EV_SPAN;

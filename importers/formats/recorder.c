@@ -75,11 +75,12 @@ static void state_free(void *p)
     free(st);
 }
 
-static struct sbx_text text_of(const struct recorder_state *st, const struct sbx_jmember *m)
+static struct sbx_text text_of(const struct recorder_state *st, struct sbx_evbuf *out,
+                               const struct sbx_event *e, const struct sbx_jmember *m)
 {
-    return sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
-                                         (m->val_unusual ? SBX_TEXT_UNUSUAL : 0) |
-                                         (m->type == SBX_JSTRING && !m->val_hides ? SBX_TEXT_SHOWN : 0));
+    return sbx_jline_text(&st->j, out, e, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+                                                 (m->val_unusual ? SBX_TEXT_UNUSUAL : 0) |
+                                                 (m->type == SBX_JSTRING && !m->val_hides ? SBX_TEXT_SHOWN : 0));
 }
 
 static bool parse_hash16(const char *s, size_t n, uint64_t *out)
@@ -195,7 +196,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     const struct sbx_jmember *m;
     if ((m = by[F_COMMAND])) {
         if (m->type == SBX_JSTRING) {
-            c->command = text_of(st, m);
+            c->command = text_of(st, out, e, m);
             set_program(st, e, m);
         } else {
             e->findings |= SBX_F_BAD_FIELD;
@@ -232,9 +233,9 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         }
     }
     if ((m = by[F_STDOUT]) && m->type == SBX_JSTRING)
-        c->out = text_of(st, m);
+        c->out = text_of(st, out, e, m);
     if ((m = by[F_STDERR]) && m->type == SBX_JSTRING)
-        c->err = text_of(st, m);
+        c->err = text_of(st, out, e, m);
     if ((m = by[F_HASH])) {
         size_t n;
         const char *s = m->type == SBX_JSTRING ? sbx_jline_string(&st->j, m, &n) : NULL;

@@ -164,7 +164,7 @@ static enum sbx_kind kind_of(const char *name, size_t n)
     return SBX_EV_NOTE;
 }
 
-static void command_fields(struct sbio_state *st, struct sbx_event *e,
+static void command_fields(struct sbio_state *st, struct sbx_evbuf *out, struct sbx_event *e,
                            const struct sbx_jmember *const *by)
 {
     struct sbx_command *c = &e->u.cmd;
@@ -176,19 +176,19 @@ static void command_fields(struct sbio_state *st, struct sbx_event *e,
         run_code = e->label == st->run_code;
     }
     if ((m = by[F_ARGV]) && m->type == SBX_JARRAY && argv_program(st, m, &c->program)) {
-        c->command = sbx_jline_text(&st->j, m, SBX_TEXT_ARGV |
+        c->command = sbx_jline_text(&st->j, out, e, m, SBX_TEXT_ARGV |
                                     (unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0));
     } else if (m && m->type != SBX_JNULL) {
         /* not an array of strings: shown as it is, flagged */
         e->findings |= SBX_F_BAD_FIELD;
         c->command = m->type == SBX_JSTRING
-                         ? sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+                         ? sbx_jline_text(&st->j, out, e, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
                                               (m->val_unusual ? SBX_TEXT_UNUSUAL : 0))
-                         : sbx_jline_text(&st->j, m, unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0);
+                         : sbx_jline_text(&st->j, out, e, m, unusual_bytes(m->val, m->val_len) ? SBX_TEXT_UNUSUAL : 0);
         c->program = e->label;
     } else if (run_code && (m = by[F_CODE]) && m->type == SBX_JSTRING) {
         /* the code itself, when sandboxio captured it */
-        c->command = sbx_jline_text(&st->j, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
+        c->command = sbx_jline_text(&st->j, out, e, m, (m->val_escaped ? SBX_TEXT_ESCAPED : 0) |
                                         (m->val_unusual ? SBX_TEXT_UNUSUAL : 0));
         c->program = e->label;
     } else {
@@ -284,7 +284,7 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
         return SBX_LINE_OK;
     }
     if (e->kind == SBX_EV_COMMAND) {
-        command_fields(st, e, by);
+        command_fields(st, out, e, by);
         if (ms >= 0) {
             e->u.cmd.ms = ms;
             e->u.cmd.flags |= SBX_CMD_MS_KNOWN;

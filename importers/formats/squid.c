@@ -575,9 +575,8 @@ static void make_event(struct squid_state *st, struct sbx_evbuf *out, const stru
     n->bytes_in = rq->bytes;
     n->bytes_out = -1;
     if (rq->url.n) {
-        n->url.off = off + (uint64_t)(rq->url.p - line);
-        n->url.len = rq->url.n > UINT32_MAX ? UINT32_MAX : (uint32_t)rq->url.n;
-        n->url.flags = SBX_TEXT_PRESENT | (unusual(rq->url) ? SBX_TEXT_UNUSUAL : 0);
+        n->url = sbx_text_make(out, e, off + (uint64_t)(rq->url.p - line), rq->url.n,
+                               SBX_TEXT_PRESENT | (unusual(rq->url) ? SBX_TEXT_UNUSUAL : 0));
     }
     if (connect)
         n->flags |= SBX_NET_CONNECT;

@@ -32,14 +32,10 @@ const char *sbx_jline_string(struct sbx_jline *j, const struct sbx_jmember *m, s
     return j->scratch.p;
 }
 
-struct sbx_text sbx_jline_text(const struct sbx_jline *j, const struct sbx_jmember *m,
-                               uint32_t flags)
+struct sbx_text sbx_jline_text(const struct sbx_jline *j, struct sbx_evbuf *buf,
+                               const struct sbx_event *e, const struct sbx_jmember *m, uint32_t flags)
 {
-    struct sbx_text t;
-    t.off = (uint64_t)(m->val - j->base);
-    t.len = m->val_len > UINT32_MAX ? UINT32_MAX : (uint32_t)m->val_len;
-    t.flags = SBX_TEXT_PRESENT | flags;
-    return t;
+    return sbx_text_make(buf, e, (uint64_t)(m->val - j->base), m->val_len, SBX_TEXT_PRESENT | flags);
 }
 
 enum sbx_line_status sbx_jline_scan(struct sbx_jline *j, const char *line, size_t len,

@@ -32,9 +32,10 @@ void sbx_jline_free(struct sbx_jline *j);
 
 /* The decoded bytes of a string member (into the scratch when escaped). */
 const char *sbx_jline_string(struct sbx_jline *j, const struct sbx_jmember *m, size_t *n);
-/* A text naming m's value in the source: SBX_TEXT_PRESENT and flags. */
-struct sbx_text sbx_jline_text(const struct sbx_jline *j, const struct sbx_jmember *m,
-                               uint32_t flags);
+/* A text of event e (pushed to buf) naming m's value in the source:
+ * SBX_TEXT_PRESENT and flags (sbx_text_make). */
+struct sbx_text sbx_jline_text(const struct sbx_jline *j, struct sbx_evbuf *buf,
+                               const struct sbx_event *e, const struct sbx_jmember *m, uint32_t flags);
 
 /* Scans one line (without its '\n') into j->scan: SBX_LINE_OK, SBX_LINE_BLANK
  * when it holds only white space, SBX_LINE_BAD with the reason ("not JSON:

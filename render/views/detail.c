@@ -428,7 +428,7 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     struct sbx_buf tmp = SBX_BUF_INIT, tags = SBX_BUF_INIT;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
-        if (!t->len || !sbx_field_hides(l->tl, e, t, &tmp))
+        if (!sbx_text_len(t) || !sbx_field_hides(l->tl, e, t, &tmp))
             continue;
         sbx_doc_field(d, "");
         sbx_doc_addf(d, SBX_STYLE_HIDDEN, "hidden text in %s", names[i]);

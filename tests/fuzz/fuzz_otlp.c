@@ -39,7 +39,9 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size, int 
            no command text at all */
         if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             const struct sbx_text *t = &e->u.cmd.command;
-            CHECK(t->off >= e->line_off && t->off + t->len <= e->line_off + e->line_len);
+            uint64_t off = sbx_text_off(e, t);
+            CHECK(off >= e->line_off && off + sbx_text_len(t) <= e->line_off + e->line_len);
+            CHECK(!(t->flags & SBX_TEXT_LONG)); /* inside its line: the usual form */
         }
     }
 }

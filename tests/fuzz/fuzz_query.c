@@ -47,8 +47,7 @@ static struct sbx_timeline *build(const uint8_t *tail, size_t n)
         e->kind = SBX_EV_COMMAND;
         e->line_no = (uint32_t)escaped + 1;
         e->start = e->end = escaped;
-        e->u.cmd.out = (struct sbx_text){.off = 0, .len = (uint32_t)n,
-                                         .flags = SBX_TEXT_PRESENT | (escaped ? SBX_TEXT_ESCAPED : 0)};
+        e->u.cmd.out = sbx_text_make(&buf, e, 0, n, SBX_TEXT_PRESENT | (escaped ? SBX_TEXT_ESCAPED : 0));
     }
     sbx_timeline_adopt(tl, &buf);
     sbx_timeline_finish(tl);

@@ -25,8 +25,12 @@
 
 static void inside(const struct sbx_event *e, const struct sbx_text *t)
 {
+    uint64_t off = sbx_text_off(e, t);
     if ((t->flags & SBX_TEXT_PRESENT) &&
-        (t->off < e->line_off || t->off + t->len > e->line_off + e->line_len))
+        (off < e->line_off || off + sbx_text_len(t) > e->line_off + e->line_len))
+        abort();
+    /* a field inside its line has the usual form */
+    if ((t->flags & SBX_TEXT_PRESENT) && (t->flags & SBX_TEXT_LONG) && sbx_text_len(t) <= SBX_TEXT_SHORT_MAX)
         abort();
 }
 

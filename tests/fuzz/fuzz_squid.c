@@ -24,9 +24,10 @@ static size_t run(const uint8_t *data, size_t size, int threads)
             abort();
         const struct sbx_text *u = &e->u.net.url;
         if (u->flags & SBX_TEXT_PRESENT) {
-            if (u->off < e->line_off || u->off + u->len > e->line_off + e->line_len)
+            if (sbx_text_off(e, u) < e->line_off ||
+                sbx_text_off(e, u) + sbx_text_len(u) > e->line_off + e->line_len || (u->flags & SBX_TEXT_LONG))
                 abort();
-        } else if (u->len) {
+        } else if (sbx_text_len(u)) {
             abort();
         }
         if (e->start != SBX_TIME_UNKNOWN && e->start > e->end)

@@ -53,12 +53,23 @@ static inline uint32_t fixture_id(struct fixture *fx, const char *s)
     return s ? sbx_strtab_intern(&fx->tl.strings, s, strlen(s)) : 0;
 }
 
-/* A text field holding s, stored as flags say, appended to the source. */
+/* A text field holding s, stored as flags say, appended to the source. It
+ * belongs to no event yet: it is in the general form (model/event.h) until
+ * fixture_finish puts each event's texts in the usual form where they lie
+ * inside its line. */
 static inline struct sbx_text fixture_bytes(struct fixture *fx, const char *s, uint32_t flags)
 {
-    struct sbx_text t = {.off = fx->text.len, .len = (uint32_t)strlen(s), .flags = SBX_TEXT_PRESENT | flags};
+    static const struct sbx_event nowhere = {.line_off = UINT64_MAX};
+    struct sbx_text t = sbx_text_make(&fx->buf, &nowhere, fx->text.len, strlen(s), SBX_TEXT_PRESENT | flags);
     sbx_buf_adds(&fx->text, s);
     return t;
+}
+
+/* t as event e keeps it: the usual form when it lies inside e's line. */
+static inline void fixture_place(struct fixture *fx, const struct sbx_event *e, struct sbx_text *t)
+{
+    if (t->flags & SBX_TEXT_LONG)
+        *t = sbx_text_make(&fx->buf, e, sbx_text_off(e, t), sbx_text_len(t), t->flags);
 }
 
 /* A text field holding s, raw (marked unusual when a byte is not printable
@@ -272,6 +283,16 @@ __attribute__((sentinel)) static inline void fixture_paths(struct fixture *fx, s
 /* Sorts the events; the timeline is then read as any loaded one. */
 static inline void fixture_finish(struct fixture *fx)
 {
+    for (size_t i = 0; i < fx->buf.n; i++) {
+        struct sbx_event *e = sbx_evbuf_at(&fx->buf, i);
+        if (e->kind == SBX_EV_COMMAND) {
+            fixture_place(fx, e, &e->u.cmd.command);
+            fixture_place(fx, e, &e->u.cmd.out);
+            fixture_place(fx, e, &e->u.cmd.err);
+        } else if (e->kind == SBX_EV_NETWORK) {
+            fixture_place(fx, e, &e->u.net.url);
+        }
+    }
     sbx_timeline_set_data(&fx->tl, fx->src, fx->text.p, fx->text.len, SBX_DATA_HEAP);
     fx->text = (struct sbx_buf)SBX_BUF_INIT;
     sbx_timeline_adopt(&fx->tl, &fx->buf);

@@ -135,8 +135,7 @@ static struct sbx_timeline *commands(const char *const *texts, size_t n, uint32_
                                                   (uint32_t)i + 1);
         e->kind = SBX_EV_COMMAND;
         e->start = e->end = (int64_t)i * 1000000000;
-        e->u.cmd.command = (struct sbx_text){.off = off[i], .len = (uint32_t)strlen(texts[i]),
-                                             .flags = SBX_TEXT_PRESENT | flags};
+        e->u.cmd.command = sbx_text_make(&buf, e, off[i], strlen(texts[i]), SBX_TEXT_PRESENT | flags);
     }
     sbx_timeline_adopt(tl, &buf);
     sbx_timeline_finish(tl);

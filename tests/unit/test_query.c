@@ -176,8 +176,8 @@ static struct sbx_timeline *raw_events(const char *const *outs, size_t n, bool e
         e->kind = SBX_EV_COMMAND;
         e->line_no = (uint32_t)i + 1;
         e->start = e->end = (int64_t)i * NS;
-        e->u.cmd.out = (struct sbx_text){.off = off[i], .len = (uint32_t)strlen(outs[i]),
-                                         .flags = SBX_TEXT_PRESENT | (escaped ? SBX_TEXT_ESCAPED : 0)};
+        e->u.cmd.out = sbx_text_make(&buf, e, off[i], strlen(outs[i]),
+                                     SBX_TEXT_PRESENT | (escaped ? SBX_TEXT_ESCAPED : 0));
     }
     sbx_timeline_adopt(tl, &buf);
     sbx_timeline_finish(tl);

@@ -191,6 +191,56 @@ static void variants_count_as_the_run(void **state)
     }
 }
 
+/* The cross-check's view (sbx_witness_view): for every variant and a
+ * command only sandboxio saw, the timeline's events in its order without
+ * the commands that are not the wrapper's own (second witnesses,
+ * unwrapped commands); a run that leaves none out shares the timeline's order
+ * (no copy), one that does gets a copy, and each is released. */
+static void the_view_leaves_out_the_second_witnesses(void **state)
+{
+    (void)state;
+    static const struct variant unwrapped = {"+ a command only sandboxio saw", {WIT "/unwrapped.jsonl"}, NULL, 0};
+    size_t nvariants = sizeof variants / sizeof *variants;
+    for (size_t v = 0; v <= nvariants; v++) {
+        const struct variant *var = v < nvariants ? &variants[v] : &unwrapped;
+        const char *paths[5] = {RUN};
+        size_t n = 1;
+        for (size_t k = 0; k < 3 && var->extra[k]; k++)
+            paths[n++] = var->extra[k];
+        char audit[256] = "";
+        if (var->sandboxio_offset_ms) {
+            sandboxio_audit(audit, sizeof audit, var->sandboxio_offset_ms);
+            paths[n++] = audit;
+        }
+        struct loaded *r = load(paths, n, var->secret);
+        const struct sbx_witnesses *w = &r->sum.witness;
+        struct sbx_timeline view;
+        sbx_witness_view(&r->tl, w, &view);
+        size_t kept = 0;
+        for (size_t i = 0; i < r->tl.n; i++) {
+            const struct sbx_event *e = r->tl.order[i];
+            bool out = e->kind == SBX_EV_COMMAND &&
+                       (sbx_witness_is_second(w, e) || (e->findings & SBX_F_UNWRAPPED));
+            if (out)
+                continue;
+            if (kept >= view.n || view.order[kept] != e)
+                fail_msg("%s: event %zu is not the view's %zu", var->name, i, kept);
+            kept++;
+        }
+        assert_int_equal(view.n, kept);
+        if (kept == r->tl.n)
+            assert_ptr_equal(view.order, r->tl.order);
+        else
+            assert_ptr_not_equal(view.order, r->tl.order);
+        print_message("variant: %s: %zu of %zu events in the view\n", var->name, view.n, r->tl.n);
+        sbx_witness_view_free(&r->tl, &view);
+        assert_null(view.order);
+        drop(r);
+        if (audit[0])
+            temp_remove(audit);
+    }
+}
+
 /* A command only sandboxio saw is unwrapped, and the cross-check does not
  * take it for the wrapper's: the record of the curl it matches stays
  * outside the wrapper. It ran, so it counts. */
@@ -705,6 +755,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(variants_count_as_the_run),
+        cmocka_unit_test(the_view_leaves_out_the_second_witnesses),
         cmocka_unit_test(what_one_log_alone_saw_is_a_finding),
         cmocka_unit_test(sandboxio_is_the_wrapper_without_a_recorder),
         cmocka_unit_test(an_id_on_another_event_is_not_the_same_event),

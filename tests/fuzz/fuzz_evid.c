@@ -34,18 +34,6 @@ static size_t canonical_plain(const char *s, size_t n, char *out)
     return canon_strip_plain(s + i, n - i, out);
 }
 
-struct collect {
-    char *p;
-    size_t n;
-};
-
-static void collect_piece(void *ctx, const char *piece, size_t len)
-{
-    struct collect *c = ctx;
-    memcpy(c->p + c->n, piece, len);
-    c->n += len;
-}
-
 static void check_bodies(const char *s, size_t n)
 {
     static struct sbx_jscan scan;
@@ -69,12 +57,12 @@ static void check_bodies(const char *s, size_t n)
             b[j - 1] = t;
         }
     char *want = malloc(n + 1), *got = malloc(n + 1);
-    struct collect w = {want, 0};
-    sbx_evid_canonical(s, n, collect_piece, &w);
+    struct canon_collect w = {want, 0};
+    sbx_evid_canonical(s, n, canon_collect_piece, &w);
     for (int twin = 0; twin < 2; twin++) {
         sbx_simd_set_scalar(twin == 1);
-        struct collect g = {got, 0};
-        sbx_evid_canonical_bodies(s, n, b, nb, collect_piece, &g);
+        struct canon_collect g = {got, 0};
+        sbx_evid_canonical_bodies(s, n, b, nb, canon_collect_piece, &g);
         if (g.n != w.n || memcmp(got, want, w.n) != 0)
             abort();
     }

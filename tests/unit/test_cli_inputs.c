@@ -16,9 +16,10 @@
 #include "cli/cli_util.h"
 #include "cli/s3_fetch.h"
 
-/* Runs sbx_inputs_done over args and returns its answer; what it wrote on
- * stderr into err (at most errsz - 1 bytes). */
-static bool done_with(const char *const *args, size_t n, char *err, size_t errsz)
+/* Runs check (sbx_inputs_done or sbx_inputs_exist) over args and returns
+ * its answer; what it wrote on stderr into err (at most errsz - 1 bytes). */
+static bool stderr_of(bool (*check)(struct sbx_inputs *), const char *const *args, size_t n,
+                      char *err, size_t errsz)
 {
     struct sbx_inputs in = {0};
     for (size_t i = 0; i < n; i++)
@@ -28,7 +29,7 @@ static bool done_with(const char *const *args, size_t n, char *err, size_t errsz
     FILE *f = tmpfile();
     assert_non_null(f);
     dup2(fileno(f), 2);
-    bool ok = sbx_inputs_done(&in);
+    bool ok = check(&in);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -38,6 +39,11 @@ static bool done_with(const char *const *args, size_t n, char *err, size_t errsz
     fclose(f);
     sbx_inputs_free(&in);
     return ok;
+}
+
+static bool done_with(const char *const *args, size_t n, char *err, size_t errsz)
+{
+    return stderr_of(sbx_inputs_done, args, n, err, errsz);
 }
 
 static char dir[] = "/tmp/sbxview-cli-inputs-XXXXXX";
@@ -112,26 +118,14 @@ static void a_named_path_is_sanitised(void **state)
 }
 
 /* Runs sbx_inputs_exist over args (nothing fetched); its stderr into err. */
+static bool exist_check(struct sbx_inputs *in)
+{
+    return sbx_inputs_exist(in);
+}
+
 static bool exist_with(const char *const *args, size_t n, char *err, size_t errsz)
 {
-    struct sbx_inputs in = {0};
-    for (size_t i = 0; i < n; i++)
-        assert_true(sbx_inputs_add(&in, args[i]));
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *f = tmpfile();
-    assert_non_null(f);
-    dup2(fileno(f), 2);
-    bool ok = sbx_inputs_exist(&in);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(f);
-    size_t got = fread(err, 1, errsz - 1, f);
-    err[got] = '\0';
-    fclose(f);
-    sbx_inputs_free(&in);
-    return ok;
+    return stderr_of(exist_check, args, n, err, errsz);
 }
 
 /* An s3:// input not fetched yet (the interface fetches several behind it)

@@ -305,18 +305,6 @@ static void whitespace_between_tokens(void **state)
     assert_true(checked > 90000 && differ > 10000); /* the class was covered */
 }
 
-struct collect {
-    char *p;
-    size_t n;
-};
-
-static void collect_piece(void *ctx, const char *piece, size_t len)
-{
-    struct collect *c = ctx;
-    memcpy(c->p + c->n, piece, len);
-    c->n += len;
-}
-
 /* Random JSON records (whitespace of every kind between tokens; strings of
  * escaped quotes, runs of backslashes, spaces and long plain stretches;
  * numbers and arrays between them): given the string bodies the JSON
@@ -387,12 +375,12 @@ static void string_bodies(void **state)
             b[k].len += 2;
             fallbacks++;
         }
-        struct collect w = {want, 0};
-        sbx_evid_canonical(rec, n, collect_piece, &w);
+        struct canon_collect w = {want, 0};
+        sbx_evid_canonical(rec, n, canon_collect_piece, &w);
         for (int twin = 0; twin < 2; twin++) {
             sbx_simd_set_scalar(twin == 1);
-            struct collect g = {got, 0};
-            sbx_evid_canonical_bodies(rec, n, b, nb, collect_piece, &g);
+            struct canon_collect g = {got, 0};
+            sbx_evid_canonical_bodies(rec, n, b, nb, canon_collect_piece, &g);
             if (g.n != w.n || memcmp(got, want, w.n) != 0)
                 fail_msg("twin %d, record \"%.*s\": \"%.*s\"", twin, (int)n, rec, (int)g.n, got);
         }

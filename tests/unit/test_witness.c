@@ -136,21 +136,36 @@ static size_t failures_of(const struct loaded *r, const char *program)
     return 0;
 }
 
+/* The run with var's logs beside it, and its sandboxio audit log written
+ * into audit (a temporary file's name, or "" when var has none). */
+static struct loaded *load_variant(const struct variant *var, char audit[256])
+{
+    const char *paths[5] = {RUN};
+    size_t n = 1;
+    for (size_t k = 0; k < 3 && var->extra[k]; k++)
+        paths[n++] = var->extra[k];
+    audit[0] = '\0';
+    if (var->sandboxio_offset_ms) {
+        sandboxio_audit(audit, 256, var->sandboxio_offset_ms);
+        paths[n++] = audit;
+    }
+    return load(paths, n, var->secret);
+}
+
+static void drop_variant(struct loaded *r, const char *audit)
+{
+    drop(r);
+    if (audit[0])
+        temp_remove(audit);
+}
+
 static void variants_count_as_the_run(void **state)
 {
     (void)state;
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         const struct variant *var = &variants[v];
-        const char *paths[5] = {RUN};
-        size_t n = 1;
-        for (size_t k = 0; k < 3 && var->extra[k]; k++)
-            paths[n++] = var->extra[k];
-        char audit[256] = "";
-        if (var->sandboxio_offset_ms) {
-            sandboxio_audit(audit, sizeof audit, var->sandboxio_offset_ms);
-            paths[n++] = audit;
-        }
-        struct loaded *r = load(paths, n, var->secret);
+        char audit[256];
+        struct loaded *r = load_variant(var, audit);
         const struct sbx_summary *s = &r->sum;
         print_message("variant: %s\n", var->name);
         assert_int_equal(s->commands, 5);
@@ -185,9 +200,7 @@ static void variants_count_as_the_run(void **state)
             if (first)
                 assert_int_equal(first->kind, e->kind);
         }
-        drop(r);
-        if (audit[0])
-            temp_remove(audit);
+        drop_variant(r, audit);
     }
 }
 
@@ -203,16 +216,8 @@ static void the_view_leaves_out_the_second_witnesses(void **state)
     size_t nvariants = sizeof variants / sizeof *variants;
     for (size_t v = 0; v <= nvariants; v++) {
         const struct variant *var = v < nvariants ? &variants[v] : &unwrapped;
-        const char *paths[5] = {RUN};
-        size_t n = 1;
-        for (size_t k = 0; k < 3 && var->extra[k]; k++)
-            paths[n++] = var->extra[k];
-        char audit[256] = "";
-        if (var->sandboxio_offset_ms) {
-            sandboxio_audit(audit, sizeof audit, var->sandboxio_offset_ms);
-            paths[n++] = audit;
-        }
-        struct loaded *r = load(paths, n, var->secret);
+        char audit[256];
+        struct loaded *r = load_variant(var, audit);
         const struct sbx_witnesses *w = &r->sum.witness;
         struct sbx_timeline view;
         sbx_witness_view(&r->tl, w, &view);
@@ -235,9 +240,7 @@ static void the_view_leaves_out_the_second_witnesses(void **state)
         print_message("variant: %s: %zu of %zu events in the view\n", var->name, view.n, r->tl.n);
         sbx_witness_view_free(&r->tl, &view);
         assert_null(view.order);
-        drop(r);
-        if (audit[0])
-            temp_remove(audit);
+        drop_variant(r, audit);
     }
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -306,6 +307,23 @@ static void pool_fail(struct pool *p, const char *msg)
     pthread_mutex_unlock(&p->lock);
 }
 
+/* A pool with parts reads each into memory of a part's size made once, in
+ * huge pages where the kernel gives them on request (madvise mode): a part
+ * of 4 KiB pages was 2,048 first-touch faults, 16,000 over a pool's threads. */
+static void part_memory(const struct pool *p, struct sbx_buf *body)
+{
+    bool parts = false;
+    for (size_t i = 0; i < p->ntasks && !parts; i++)
+        parts = p->tasks[i].len != 0;
+    const size_t huge = (size_t)2 << 20, cap = (size_t)PART_BYTES + huge;
+    void *mem;
+    if (!parts || posix_memalign(&mem, huge, cap) != 0)
+        return;
+    madvise(mem, cap, MADV_HUGEPAGE);
+    *body = (struct sbx_buf){.p = mem, .len = 0, .cap = cap};
+    body->p[0] = '\0';
+}
+
 static void *worker(void *arg)
 {
     struct pool *p = arg;
@@ -314,6 +332,7 @@ static void *worker(void *arg)
     if (!s)
         pool_fail(p, err);
     struct sbx_buf body = SBX_BUF_INIT;
+    part_memory(p, &body);
     /* the first failure stops the pool: the run cannot be whole */
     for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->ntasks;) {
         struct task *t = &p->tasks[i];

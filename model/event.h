@@ -259,8 +259,8 @@ enum sbx_time_flags {
 };
 
 /* A source holds at most SBX_SOURCE_MAX bytes, so that a line's offset fits
- * the event's SBX_LINE_OFF_BITS (importers/load.c refuses a larger file; a
- * followed file is read up to it). */
+ * the event's SBX_LINE_OFF_BITS (importers/load.c refuses a larger file;
+ * importers/follow.c stops following one that grows past it). */
 enum { SBX_LINE_OFF_BITS = 37 };
 #define SBX_SOURCE_MAX ((uint64_t)1 << SBX_LINE_OFF_BITS)
 _Static_assert(SBX_EV_KIND_COUNT <= 8, "an event's kind is 3 bits");
@@ -296,8 +296,11 @@ struct sbx_event {
  * a 1M-line log keeps a million of them. The event's structs are packed to
  * 4 bytes (the pragma around them), so the header's 44 need no padding
  * before the union's 8-byte fields (x86-64 and arm64 read them unaligned at
- * no cost). */
+ * little cost). */
 _Static_assert(sizeof(struct sbx_event) == 100, "an event is 100 bytes");
+/* So an event's 8-byte fields may lie at 4 bytes from an 8-byte boundary:
+ * read and write them as fields, never through an int64_t * or uint64_t *
+ * to them (that is undefined; UBSan says so). */
 
 #pragma pack(pop)
 

@@ -255,6 +255,9 @@ static void poll_one(struct followed *fw, struct sbx_timeline *tl, const struct 
         out->status = SBX_FOLLOW_TRUNCATED;
         set_message(out, path, "emptied and written again (the bytes loaded changed; the loaded "
                                "lines are kept); no longer followed");
+    } else if (!sbx_source_fits((uint64_t)fst.st_size)) { /* as importers/load.c refuses */
+        out->status = SBX_FOLLOW_ERROR;
+        set_message(out, path, "grew past 128 GiB, the most a file may hold; no longer followed");
     } else if ((uint64_t)fst.st_size > fw->loaded) {
         size_t old = fw->loaded;
         if (take_new_bytes(tl, fw->source, fd, (size_t)fst.st_size)) {

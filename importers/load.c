@@ -481,6 +481,11 @@ static enum outcome load_file(struct sbx_timeline *tl, const struct item *it,
         ok = (opts && opts->private_copy ? sbx_read_input_copy : sbx_read_input)(
             it->path, opts ? opts->import.max_input : 0, &data, &size, &how, err, sizeof err);
     }
+    if (ok && !sbx_source_fits(size)) { /* an event keeps its line's offset in 37 bits */
+        sbx_release_input(data, size, how);
+        snprintf(err, sizeof err, "too large (at most 128 GiB a file)");
+        ok = false;
+    }
     if (!ok) {
         if (!it->in_folder)
             add_message(&rep->errors, &rep->nerrors, it->name, err);

@@ -15,6 +15,9 @@
 #include "base/timefmt.h" /* SBX_TIME_UNKNOWN */
 #include "model/findings.h"
 
+/* Packed to 4 bytes: see the event's size below. */
+#pragma pack(push, 4)
+
 enum sbx_kind {
     SBX_EV_COMMAND,
     SBX_EV_FILES,
@@ -255,14 +258,27 @@ enum sbx_time_flags {
     SBX_EVT_DUP_FIELD = 1u << 7,
 };
 
+/* A source holds at most SBX_SOURCE_MAX bytes, so that a line's offset fits
+ * the event's SBX_LINE_OFF_BITS (importers/load.c refuses a larger file;
+ * importers/follow.c stops following one that grows past it). */
+enum { SBX_LINE_OFF_BITS = 37 };
+#define SBX_SOURCE_MAX ((uint64_t)1 << SBX_LINE_OFF_BITS)
+_Static_assert(SBX_EV_KIND_COUNT <= 8, "an event's kind is 3 bits");
+static inline bool sbx_source_fits(uint64_t size)
+{
+    return size <= SBX_SOURCE_MAX;
+}
+
 struct sbx_event {
     int64_t start, end; /* ns since the epoch, UTC; SBX_TIME_UNKNOWN allowed */
-    uint64_t line_off;  /* the raw line within the source */
+    /* one 64-bit word: the raw line's offset within the source, the
+     * source (an index into the timeline's), the kind and the time flags */
+    uint64_t line_off : SBX_LINE_OFF_BITS;
+    uint64_t source : 16; /* load.c keeps the timeline's sources below 65535 */
+    uint64_t kind : 3;    /* enum sbx_kind */
+    uint64_t tflags : 8;  /* enum sbx_time_flags: the time's, a delivery's, the status's */
     uint32_t line_len;
     uint32_t line_no;   /* 1-based */
-    uint16_t source;    /* index into the timeline's sources */
-    uint8_t kind;       /* enum sbx_kind */
-    uint8_t tflags;     /* enum sbx_time_flags: the time's, a delivery's, the status's */
     uint32_t findings;  /* enum sbx_finding bits */
     uint32_t sandbox;   /* strtab id */
     uint32_t label;     /* strtab id: a note's kind name, a files event's root, … */
@@ -276,9 +292,17 @@ struct sbx_event {
     } u;
 };
 
-/* The common event, a command, is the header (48 bytes) and u.cmd (56):
- * a 1M-line log keeps a million of them. */
-_Static_assert(sizeof(struct sbx_event) == 104, "an event is 104 bytes");
+/* The common event, a command, is the header (44 bytes) and u.cmd (56):
+ * a 1M-line log keeps a million of them. The event's structs are packed to
+ * 4 bytes (the pragma around them), so the header's 44 need no padding
+ * before the union's 8-byte fields (x86-64 and arm64 read them unaligned at
+ * little cost). */
+_Static_assert(sizeof(struct sbx_event) == 100, "an event is 100 bytes");
+/* So an event's 8-byte fields may lie at 4 bytes from an 8-byte boundary:
+ * read and write them as fields, never through an int64_t * or uint64_t *
+ * to them (that is undefined; UBSan says so). */
+
+#pragma pack(pop)
 
 /* Where text t of event e starts in e's source. */
 static inline uint64_t sbx_text_off(const struct sbx_event *e, const struct sbx_text *t)

@@ -238,10 +238,12 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         c->err = text_of(st, out, e, m);
     if ((m = by[F_HASH])) {
         size_t n;
+        uint64_t hash; /* not &c->stdout_hash: the event's fields are 4-aligned (model/event.h) */
         const char *s = m->type == SBX_JSTRING ? sbx_jline_string(&st->j, m, &n) : NULL;
-        if (s && parse_hash16(s, n, &c->stdout_hash))
+        if (s && parse_hash16(s, n, &hash)) {
+            c->stdout_hash = hash;
             c->flags |= SBX_CMD_HASH_PRESENT;
-        else
+        } else
             e->findings |= SBX_F_BAD_FIELD;
     }
     return SBX_LINE_OK;

@@ -59,7 +59,7 @@ static inline uint32_t fixture_id(struct fixture *fx, const char *s)
  * inside its line. */
 static inline struct sbx_text fixture_bytes(struct fixture *fx, const char *s, uint32_t flags)
 {
-    static const struct sbx_event nowhere = {.line_off = UINT64_MAX};
+    static const struct sbx_event nowhere = {.line_off = SBX_SOURCE_MAX - 1}; /* past any fixture's bytes */
     struct sbx_text t = sbx_text_make(&fx->buf, &nowhere, fx->text.len, strlen(s), SBX_TEXT_PRESENT | flags);
     sbx_buf_adds(&fx->text, s);
     return t;

@@ -362,6 +362,37 @@ static void truncated(void **state)
     sbx_buf_free(&b);
 }
 
+/* Grown past what an event can keep its lines' offsets for (SBX_SOURCE_MAX,
+ * model/event.h): no longer followed, the loaded lines kept; the bytes are
+ * never read (the growth is sparse). */
+static void grew_past_the_offset_bits(void **state)
+{
+    struct fixture *fx = *state;
+    struct sbx_buf b = SBX_BUF_INIT;
+    for (int i = 1; i <= 10; i++)
+        add_line(&b, i, i);
+    const uint64_t sizes[] = {SBX_SOURCE_MAX + 1, 2 * SBX_SOURCE_MAX};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        WRITE(fx, b.p);
+        load_and_follow(fx);
+        if (truncate(fx->path, (off_t)sizes[k]) != 0)
+            skip(); /* no sparse files here */
+        assert_int_equal(poll(fx), 0);
+        assert_int_equal(fx->rep.files[0].status, SBX_FOLLOW_ERROR);
+        assert_non_null(strstr(fx->rep.files[0].message, fx->path));
+        assert_non_null(strstr(fx->rep.files[0].message, "grew past 128 GiB"));
+        assert_int_equal(sbx_follow_count(fx->f), 0);
+        assert_int_equal(fx->tl.n, 10);
+        assert_lines_kept(&fx->tl, &b);
+        sbx_follow_report_free(&fx->rep);
+        sbx_follow_free(fx->f);
+        fx->f = NULL;
+        sbx_timeline_free(&fx->tl);
+        sbx_timeline_init(&fx->tl);
+    }
+    sbx_buf_free(&b);
+}
+
 /* Emptied and written again past the old size: not mistaken for growth. */
 static void rewritten(void **state)
 {
@@ -588,7 +619,7 @@ int main(void)
         T(earlier_times_merge),    T(summary_after_follow),   T(truncated),
         T(rewritten),              T(replaced),               T(deleted),
         T(many_polls_nothing_new), T(grows_from_empty),       T(big_append_threads),
-        T(derived_formats_not_followed),
+        T(derived_formats_not_followed), T(grew_past_the_offset_bits),
         cmocka_unit_test(append_merges_into_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -668,6 +668,60 @@ static void private_copy_survives_truncation(void **state)
     sbx_buf_free(&log);
 }
 
+/* A file larger than an event can keep its lines' offsets for
+ * (SBX_SOURCE_MAX, model/event.h) is not read: an error of its own when
+ * named, not read in a folder; beside it a log loads. The files are sparse:
+ * nothing of them is read. */
+static void files_past_the_offset_bits(void **state)
+{
+    struct fixture *fx = *state;
+    const uint64_t sizes[] = {SBX_SOURCE_MAX + 1, SBX_SOURCE_MAX + 4096, 2 * SBX_SOURCE_MAX};
+    char *log = path_in(fx, "a.log");
+    struct sbx_buf lines = make_log(3);
+    write_file(log, lines.p, lines.len);
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        char *big = path_in(fx, "big.log");
+        int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        assert_true(fd >= 0);
+        if (ftruncate(fd, (off_t)sizes[k]) != 0) {
+            close(fd);
+            free(big);
+            skip(); /* no sparse files here */
+        }
+        close(fd);
+        const char *paths[] = {big, log};
+        struct sbx_timeline tl;
+        sbx_timeline_init(&tl);
+        struct sbx_load_report rep = {0};
+        struct sbx_load_opts opts = {.threads = 1};
+        assert_int_equal(sbx_load_paths(&tl, paths, 2, &opts, &rep), 1);
+        assert_int_equal(rep.nerrors, 1);
+        char want[512];
+        snprintf(want, sizeof want, "%s: too large (at most 128 GiB a file)", big);
+        assert_string_equal(rep.errors[0], want);
+        assert_int_equal(tl.nsources, 1);
+        assert_int_equal(tl.n, 3);
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+        /* in a folder: listed as not read */
+        const char *folder[] = {fx->dir};
+        sbx_timeline_init(&tl);
+        memset(&rep, 0, sizeof rep);
+        assert_int_equal(sbx_load_paths(&tl, folder, 1, &opts, &rep), 1);
+        assert_int_equal(rep.nerrors, 0);
+        assert_int_equal(rep.nunread, 1);
+        assert_string_equal(rep.unread[0].path, big);
+        assert_string_equal(rep.unread[0].reason, "too large (at most 128 GiB a file)");
+        assert_int_equal(tl.n, 3);
+        sbx_load_report_free(&rep);
+        sbx_timeline_free(&tl);
+        unlink(big);
+        free(big);
+    }
+    sbx_buf_free(&lines);
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +734,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(folder_links_fifos_and_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(private_copy_survives_truncation, setup, teardown),
         cmocka_unit_test_setup_teardown(names_stand_for_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(files_past_the_offset_bits, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

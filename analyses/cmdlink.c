@@ -151,6 +151,18 @@ static int by_end(const void *x, const void *y, void *ctx)
     return d ? d : (i > j) - (i < j);
 }
 
+/* Whether the list's indexes are in by_end's order already: commands
+ * mostly end in the order they start, and a check is one compare each
+ * where qsort_r takes a few dozen. by_end is a total order, so skipping
+ * the sort then leaves the same array. */
+static bool in_end_order(const struct cmdlist *l)
+{
+    for (size_t i = 1; i < l->n; i++)
+        if (by_end(&l->by_end[i - 1], &l->by_end[i], (void *)l) > 0)
+            return false;
+    return true;
+}
+
 /* Makes l's tree and its order by end, from its sandbox, record and n
  * (set by sbx_cmdindex_new) and its slots, slots[0..n). */
 static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const uint32_t *slots)
@@ -174,7 +186,17 @@ static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const u
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
     for (size_t i = 0; i < n; i++)
         l->by_end[i] = (uint32_t)i;
-    qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
+    if (!in_end_order(l))
+        qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
+}
+
+/* Whether keys[0..n) ascend already (one sandbox: they are made in order). */
+static bool keys_ascend(const uint64_t *keys, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (keys[i - 1] > keys[i])
+            return false;
+    return true;
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -194,7 +216,8 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
         if (is_command(c) && c->sandbox)
             keys[k++] = key_of(c, i);
     }
-    qsort(keys, n, sizeof *keys, by_key);
+    if (!keys_ascend(keys, n))
+        qsort(keys, n, sizeof *keys, by_key);
     ix->all = sbx_xmalloc(n * sizeof *ix->all);
     for (size_t i = 0; i < n; i++) {
         /* every event of an order lives in its timeline's blocks */

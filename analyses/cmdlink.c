@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyses/cmdlink.h"
+#include "base/radix.h"
 #include "model/slots.h"
 
 static int64_t event_time(const struct sbx_event *e)
@@ -131,12 +132,6 @@ static uint64_t key_of(const struct sbx_event *c, size_t pos)
     return (uint64_t)c->sandbox << 32 | (uint64_t)is_record(c) << 31 | (pos & 0x7fffffffu);
 }
 
-static int by_key(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* qsort_r's order of indexes into a list's events (ctx, the list) by
  * their end; ties by start, then by place in the list. */
 static int by_end(const void *x, const void *y, void *ctx)
@@ -190,15 +185,6 @@ static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const u
         qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
 }
 
-/* Whether keys[0..n) ascend already (one sandbox: they are made in order). */
-static bool keys_ascend(const uint64_t *keys, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        if (keys[i - 1] > keys[i])
-            return false;
-    return true;
-}
-
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
 {
     struct sbx_cmdindex *ix = sbx_xcalloc(1, sizeof *ix);
@@ -216,8 +202,8 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
         if (is_command(c) && c->sandbox)
             keys[k++] = key_of(c, i);
     }
-    if (!keys_ascend(keys, n))
-        qsort(keys, n, sizeof *keys, by_key);
+    /* made in ascending position: sorting by list keeps the positions in order */
+    sbx_radix_sort_high(keys, n, 31);
     ix->all = sbx_xmalloc(n * sizeof *ix->all);
     for (size_t i = 0; i < n; i++) {
         /* every event of an order lives in its timeline's blocks */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyses/cmdlink.h"
+#include "base/radix.h"
 #include "model/slots.h"
 
 static int64_t event_time(const struct sbx_event *e)
@@ -131,12 +132,6 @@ static uint64_t key_of(const struct sbx_event *c, size_t pos)
     return (uint64_t)c->sandbox << 32 | (uint64_t)is_record(c) << 31 | (pos & 0x7fffffffu);
 }
 
-static int by_key(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* qsort_r's order of indexes into a list's events (ctx, the list) by
  * their end; ties by start, then by place in the list. */
 static int by_end(const void *x, const void *y, void *ctx)
@@ -149,6 +144,18 @@ static int by_end(const void *x, const void *y, void *ctx)
         return ea < eb ? -1 : 1;
     int d = sbx_event_cmp(a, b);
     return d ? d : (i > j) - (i < j);
+}
+
+/* Whether the list's indexes are in by_end's order already: commands
+ * mostly end in the order they start, and a check is one compare each
+ * where qsort_r takes a few dozen. by_end is a total order, so skipping
+ * the sort then leaves the same array. */
+static bool in_end_order(const struct cmdlist *l)
+{
+    for (size_t i = 1; i < l->n; i++)
+        if (by_end(&l->by_end[i - 1], &l->by_end[i], (void *)l) > 0)
+            return false;
+    return true;
 }
 
 /* Makes l's tree and its order by end, from its sandbox, record and n
@@ -174,7 +181,8 @@ static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const u
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
     for (size_t i = 0; i < n; i++)
         l->by_end[i] = (uint32_t)i;
-    qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
+    if (!in_end_order(l))
+        qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -194,7 +202,8 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
         if (is_command(c) && c->sandbox)
             keys[k++] = key_of(c, i);
     }
-    qsort(keys, n, sizeof *keys, by_key);
+    /* made in ascending position: sorting by list keeps the positions in order */
+    sbx_radix_sort_high(keys, n, 31);
     ix->all = sbx_xmalloc(n * sizeof *ix->all);
     for (size_t i = 0; i < n; i++) {
         /* every event of an order lives in its timeline's blocks */

@@ -154,28 +154,43 @@ static bool pair_at(const char *p)
 }
 
 #if SBX_X86_64
-/* The same pass 32 bytes at a time, where the CPU has AVX2 (chosen at run
- * time: the build targets plain x86-64). */
+/* Where the 32 bytes at p start one of the pairs: "nn" and "dd" are a byte
+ * equal to the next that is an n or a d, "so" the two compares. */
+__attribute__((target("avx2"))) static inline uint32_t pairs32(const char *p)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 1));
+    __m256i nd = _mm256_or_si256(_mm256_cmpeq_epi8(a, _mm256_set1_epi8('n')),
+                                 _mm256_cmpeq_epi8(a, _mm256_set1_epi8('d')));
+    __m256i doubled = _mm256_and_si256(_mm256_cmpeq_epi8(a, b), nd);
+    __m256i so = _mm256_and_si256(_mm256_cmpeq_epi8(a, _mm256_set1_epi8('s')),
+                                  _mm256_cmpeq_epi8(b, _mm256_set1_epi8('o')));
+    return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(doubled, so));
+}
+
+/* The same pass 64 bytes a round (then 32), where the CPU has AVX2 (chosen
+ * at run time: the build targets plain x86-64). */
 __attribute__((target("avx2"))) static size_t pairs_avx2(const char *text, size_t n, bool *found)
 {
-    const __m256i N = _mm256_set1_epi8('n'), S = _mm256_set1_epi8('s'),
-                  O = _mm256_set1_epi8('o'), D = _mm256_set1_epi8('d');
     const char *end = text + n;
     size_t i = 0;
-    for (; i + 33 <= n; i += 32) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(text + i));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(text + i + 1));
-        __m256i nn = _mm256_and_si256(_mm256_cmpeq_epi8(a, N), _mm256_cmpeq_epi8(b, N));
-        __m256i so = _mm256_and_si256(_mm256_cmpeq_epi8(a, S), _mm256_cmpeq_epi8(b, O));
-        __m256i dd = _mm256_and_si256(_mm256_cmpeq_epi8(a, D), _mm256_cmpeq_epi8(b, D));
-        unsigned mask = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(nn, _mm256_or_si256(so, dd)));
-        while (mask) {
-            if (keyword_at(text, text + i + (unsigned)__builtin_ctz(mask), end)) {
+    while (i + 33 <= n) {
+        uint64_t mask;
+        size_t step;
+        if (i + 65 <= n) {
+            mask = (uint64_t)pairs32(text + i) | (uint64_t)pairs32(text + i + 32) << 32;
+            step = 64;
+        } else {
+            mask = pairs32(text + i);
+            step = 32;
+        }
+        for (; mask; mask &= mask - 1) {
+            if (keyword_at(text, text + i + (unsigned)__builtin_ctzll(mask), end)) {
                 *found = true;
                 return i;
             }
-            mask &= mask - 1;
         }
+        i += step;
     }
     return i;
 }

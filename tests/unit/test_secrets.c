@@ -449,6 +449,68 @@ static void test_portable_agrees(void **state)
     sbx_secrets_free(p);
 }
 
+/* Every hit, for texts with more than MAX_HITS of them. */
+struct all_hits {
+    struct sbx_secret_hit *v;
+    size_t n, cap;
+};
+
+static void collect_all(const struct sbx_secret_hit *h, void *ctx)
+{
+    struct all_hits *a = ctx;
+    SBX_GROW(a->v, a->n, a->cap);
+    a->v[a->n++] = *h;
+}
+
+/* A large generated text dense in the anchors' letters (both cases, with
+ * the separators that follow them), so that nearly every pair of letters
+ * lands in some bucket, real secrets at every alignment: the SIMD
+ * prefilter, which merges anchor pairs into buckets, finds exactly what the
+ * plain one does, from every start in a 64-byte block. */
+static void test_portable_agrees_generated(void **state)
+{
+    struct fx *f = *state;
+    char err[256];
+    struct sbx_secrets *p = sbx_secrets_new_with(SBX_SECRETS_PORTABLE, err, sizeof err);
+    assert_non_null(p);
+    struct sbx_secrets_scratch *psc = sbx_secrets_scratch_new(p);
+    static const char alphabet[] = "oOkKcCrRsSwWzZaAgGhHlLxXnNpPiIyYjJbBeEfFtT_-.:/ =\"\n";
+    static const char *const secrets[] = {
+        GHP, "AKIAIOSFODNN7EXAMPLE", "token: Zq8xLp2Wm4Rt6Yu8", JWT, "sk-ant-Ab3De5Fg7Hi9Jk1Lm3No5Pq7",
+        "https://u:Sup3rS3cret!@h", "xoxb-1234567890-AbCdEfGhIj", "api_key=Qw8Er7Ty6Ui5Op4As3",
+        "AUTHORIZATION: Bearer Zx9Cv8Bn7Mm6Lk5Jh4", "--password Pq9Wo8Ei7Ru6Ty5",
+    };
+    struct sbx_buf b = SBX_BUF_INIT;
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; b.len < 300000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (x % 97 == 0)
+            sbx_buf_adds(&b, secrets[i % (sizeof secrets / sizeof *secrets)]);
+        else
+            sbx_buf_addc(&b, alphabet[x % (sizeof alphabet - 1)]);
+    }
+    size_t total = 0;
+    for (size_t start = 0; start < 64; start += 7) {
+        struct all_hits a = {0}, c = {0};
+        size_t na = sbx_secrets_scan(f->s, f->sc, b.p + start, b.len - start, collect_all, &a);
+        size_t nc = sbx_secrets_scan(p, psc, b.p + start, b.len - start, collect_all, &c);
+        assert_int_equal(na, nc);
+        assert_int_equal(a.n, c.n);
+        for (size_t i = 0; i < a.n; i++) {
+            assert_int_equal(a.v[i].kind, c.v[i].kind);
+            assert_int_equal(a.v[i].off, c.v[i].off);
+            assert_int_equal(a.v[i].len, c.v[i].len);
+        }
+        total += na;
+        free(a.v);
+        free(c.v);
+    }
+    assert_true(total > 1000);
+    sbx_buf_free(&b);
+    sbx_secrets_scratch_free(psc);
+    sbx_secrets_free(p);
+}
+
 struct thread_job {
     const struct sbx_secrets *s;
     const char *text;
@@ -534,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_hostile_lines_linear),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_portable_agrees),
+        cmocka_unit_test(test_portable_agrees_generated),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_redact_lowered),
         cmocka_unit_test(test_redact_any),

@@ -86,6 +86,16 @@ static void load_and_follow(struct fixture *fx)
     assert_int_equal(sbx_follow_count(fx->f), 1);
 }
 
+/* The report, the follow and the timeline dropped, for a case's next round. */
+static void follow_again(struct fixture *fx)
+{
+    sbx_follow_report_free(&fx->rep);
+    sbx_follow_free(fx->f);
+    fx->f = NULL;
+    sbx_timeline_free(&fx->tl);
+    sbx_timeline_init(&fx->tl);
+}
+
 static size_t poll(struct fixture *fx)
 {
     sbx_follow_report_free(&fx->rep);
@@ -353,11 +363,7 @@ static void truncated(void **state)
         assert_int_equal(fx->rep.nfiles, 0);
         assert_int_equal(fx->tl.n, 100);
         assert_lines_kept(&fx->tl, &b);
-        sbx_follow_report_free(&fx->rep);
-        sbx_follow_free(fx->f);
-        fx->f = NULL;
-        sbx_timeline_free(&fx->tl);
-        sbx_timeline_init(&fx->tl);
+        follow_again(fx);
     }
     sbx_buf_free(&b);
 }
@@ -384,11 +390,7 @@ static void grew_past_the_offset_bits(void **state)
         assert_int_equal(sbx_follow_count(fx->f), 0);
         assert_int_equal(fx->tl.n, 10);
         assert_lines_kept(&fx->tl, &b);
-        sbx_follow_report_free(&fx->rep);
-        sbx_follow_free(fx->f);
-        fx->f = NULL;
-        sbx_timeline_free(&fx->tl);
-        sbx_timeline_init(&fx->tl);
+        follow_again(fx);
     }
     sbx_buf_free(&b);
 }

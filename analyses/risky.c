@@ -8,6 +8,7 @@
 
 #include "analyses/analyses.h"
 #include "analyses/risky.h"
+#include "analyses/line_key.h"
 #include "model/diffs.h"
 
 struct found {
@@ -89,10 +90,8 @@ static void hosts_diffs(struct sbx_timeline *tl, struct found *out)
 enum { MIGHT_BITS = 12, MIGHT_SLOTS = 1 << MIGHT_BITS, MIGHT_LINE_MAX = 256 };
 
 struct might_memo {
-    uint64_t hash;
-    uint32_t len; /* 0: empty */
+    struct sbx_line_key key;
     bool might;
-    char *line; /* MIGHT_LINE_MAX bytes, made on first use; owned */
 };
 
 static bool might_cached(struct might_memo *memo, struct sbx_risky_scanner *s,
@@ -100,17 +99,11 @@ static bool might_cached(struct might_memo *memo, struct sbx_risky_scanner *s,
 {
     if (!n || n > MIGHT_LINE_MAX)
         return sbx_risky_might(s, raw, n);
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)raw[i]) * 1099511628211ull;
-    struct might_memo *m = &memo[(h * 0x9E3779B97F4A7C15ull) >> (64 - MIGHT_BITS)];
-    if (m->len == n && m->hash == h && memcmp(m->line, raw, n) == 0)
+    uint64_t h = sbx_line_key_hash(raw, n, 0);
+    struct might_memo *m = &memo[sbx_line_key_slot(h, MIGHT_BITS)];
+    if (sbx_line_key_is(&m->key, h, raw, n, 0))
         return m->might;
-    if (!m->line)
-        m->line = sbx_xmalloc(MIGHT_LINE_MAX);
-    m->hash = h;
-    m->len = (uint32_t)n;
-    memcpy(m->line, raw, n);
+    sbx_line_key_set(&m->key, h, raw, n, 0, MIGHT_LINE_MAX);
     return m->might = sbx_risky_might(s, raw, n);
 }
 
@@ -165,7 +158,7 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
     sum->risky = out.f;
     sum->nrisky = out.n;
     for (size_t i = 0; i < MIGHT_SLOTS; i++)
-        free(memo[i].line);
+        sbx_line_key_free(&memo[i].key);
     free(memo);
     sbx_buf_free(&scratch);
     sbx_risky_scanner_free(s);

@@ -1,5 +1,6 @@
 /* Which command wrote each file (the rule is in analyses/written.h). */
 #include "analyses/written.h"
+#include "analyses/line_key.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,10 +95,7 @@ struct memo_target {
 };
 
 struct memo {
-    uint64_t hash;
-    uint32_t cwd; /* strtab id */
-    uint32_t len; /* 0: the slot is empty */
-    char *line;   /* MEMO_LINE_MAX bytes, made on the slot's first use; owned */
+    struct sbx_line_key key; /* the line and its cwd's strtab id */
     struct memo_target *t;
     size_t nt, capt;
 };
@@ -109,15 +107,7 @@ static void memo_clear(struct memo *m)
         free(m->t[i].text);
     }
     m->nt = 0;
-    m->len = 0;
-}
-
-static uint64_t line_hash(const char *s, size_t n, uint32_t cwd)
-{
-    uint64_t h = 1469598103934665603ull ^ n ^ (uint64_t)cwd << 32;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    m->key.len = 0;
 }
 
 struct recording {
@@ -147,10 +137,9 @@ static void targets_of(struct memo *memo, const char *text, size_t n, uint32_t c
 {
     struct memo *m = NULL;
     if (n && n <= MEMO_LINE_MAX) {
-        uint64_t h = line_hash(text, n, cwd);
-        /* the slot from the top bits: FNV's low bits never see the cwd */
-        m = &memo[(h * 0x9E3779B97F4A7C15ull) >> (64 - MEMO_BITS)];
-        if (m->len == n && m->hash == h && m->cwd == cwd && memcmp(m->line, text, n) == 0) {
+        uint64_t h = sbx_line_key_hash(text, n, cwd);
+        m = &memo[sbx_line_key_slot(h, MEMO_BITS)];
+        if (sbx_line_key_is(&m->key, h, text, n, cwd)) {
             for (size_t i = 0; i < m->nt; i++) {
                 const struct memo_target *k = &m->t[i];
                 struct sbx_write_target t = {k->path, k->len, (enum sbx_write_rule)k->rule,
@@ -161,12 +150,7 @@ static void targets_of(struct memo *memo, const char *text, size_t n, uint32_t c
             return;
         }
         memo_clear(m);
-        if (!m->line)
-            m->line = sbx_xmalloc(MEMO_LINE_MAX);
-        m->hash = h;
-        m->cwd = cwd;
-        m->len = (uint32_t)n;
-        memcpy(m->line, text, n);
+        sbx_line_key_set(&m->key, h, text, n, cwd, MEMO_LINE_MAX);
     }
     struct recording r = {c, m};
     sbx_write_targets(text, n, cwd_path, on_target_kept, &r);
@@ -195,7 +179,7 @@ static void build_index(const struct sbx_timeline *tl, const struct sbx_witnesse
     for (size_t i = 0; i < MEMO_SLOTS; i++) {
         memo_clear(&memo[i]);
         free(memo[i].t);
-        free(memo[i].line);
+        sbx_line_key_free(&memo[i].key);
     }
     free(memo);
     sbx_buf_free(&scratch);

@@ -23,7 +23,8 @@ struct sbx_http {
     /* during sbx_http_do only */
     const char *token;
     struct sbx_http_response *resp;
-    bool too_big;
+    const struct sbx_http_request *req;
+    bool too_big, sink_failed;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -103,11 +104,22 @@ static size_t on_body(char *data, size_t size, size_t n, void *ctx)
 {
     struct sbx_http *h = ctx;
     size_t len = size * n;
-    if (len > h->req_max_body - h->resp->body.len) {
+    long status = 0;
+    bool sink = h->req->sink && curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status) ==
+                                    CURLE_OK && status >= 200 && status < 300;
+    uint64_t have = sink ? h->resp->sunk : h->resp->body.len;
+    if (len > h->req_max_body - have) {
         h->too_big = true;
         return 0; /* aborts the transfer */
     }
-    sbx_buf_add(&h->resp->body, data, len);
+    if (!sink) {
+        sbx_buf_add(&h->resp->body, data, len);
+    } else if (h->req->sink(h->req->sink_ctx, status, data, len, have)) {
+        h->resp->sunk += len;
+    } else {
+        h->sink_failed = true;
+        return 0;
+    }
     return len;
 }
 
@@ -438,7 +450,8 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
     curl_easy_reset(h->curl);
     h->errbuf[0] = '\0';
     h->resp = resp;
-    h->too_big = false;
+    h->req = req;
+    h->too_big = h->sink_failed = false;
     if (!ok || !set_options(h, req, headers)) {
         wipe_headers(headers);
         curl_easy_reset(h->curl);
@@ -463,6 +476,11 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
         result = SBX_HTTP_TOO_BIG;
         goto out;
     }
+    if (h->sink_failed) {
+        set_err(h, err, errsz, "the body could not be taken where it goes", NULL);
+        result = SBX_HTTP_ERROR;
+        goto out;
+    }
     if (rc != CURLE_OK) {
         result = classify(rc);
         if (result == SBX_HTTP_TOO_BIG) {
@@ -482,6 +500,7 @@ enum sbx_http_result sbx_http_do(struct sbx_http *h, const struct sbx_http_reque
 out:
     h->token = NULL;
     h->resp = NULL;
+    h->req = NULL;
     return result;
 }
 

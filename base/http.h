@@ -71,6 +71,15 @@ struct sbx_http_request {
      * x-amz-security-token and redacted as the bearer token is. */
     const char *aws_sigv4, *aws_key_id, *aws_secret, *aws_token;
     size_t max_body;             /* 0: the client's max_body */
+    /* Optional: the body of a 2xx answer goes to sink as it arrives, not
+     * into resp->body (the other answers' bodies, a store's error, still
+     * go there): status is the answer's, at how many of its body's bytes
+     * came before data. The bytes reach the sink before the call returns
+     * and before anything else of the answer is judged: a failed request's
+     * bytes are the caller's to throw away. The sink returns false to stop
+     * the transfer (SBX_HTTP_ERROR). max_body caps what it is given. */
+    bool (*sink)(void *ctx, long status, const char *data, size_t n, uint64_t at);
+    void *sink_ctx;
 };
 
 enum sbx_http_result {
@@ -89,6 +98,7 @@ struct sbx_http_response {
     long status;             /* the HTTP status code; 0 without a response */
     int version;             /* what it came over: 1 (HTTP/1.x), 2, 3; 0 without a response */
     struct sbx_buf body;     /* the body (NUL-terminated), at most max_body bytes */
+    uint64_t sunk;           /* with a request's sink: the body's bytes it was given */
     /* Header values (NULL when absent), each cut to 1 KiB, as received. */
     char *retry_after, *request_id /* x-request-id */, *location, *content_type;
     /* Rate limits (GitHub, GitLab): x-ratelimit-remaining, x-ratelimit-reset. */

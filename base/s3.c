@@ -11,6 +11,7 @@
 #include <openssl/evp.h>
 
 #include "base/http.h"
+#include "base/s3_place.h"
 
 #define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 #define LIST_MAX_BODY ((size_t)16 << 20)
@@ -160,8 +161,11 @@ struct call {
     size_t body_len;
     size_t max_body;
     /* a GET that can resume: a body cut after some bytes is not retried
-     * here but returned (SBX_S3_FAILED, *cut set, those bytes in resp) */
+     * here but returned (SBX_S3_FAILED, *cut set, those bytes sunk) */
     bool *cut;
+    /* a 2xx answer's body goes there (base/http.h) */
+    bool (*sink)(void *ctx, long status, const char *data, size_t n, uint64_t at);
+    void *sink_ctx;
 };
 
 static void sleep_ms(long ms)
@@ -241,7 +245,7 @@ static enum sbx_s3_result perform(struct sbx_s3 *s, const char *what, const char
             .method = c->method, .url = url.p, .headers = headers, .body = c->body,
             .body_len = c->body_len, .aws_sigv4 = sig, .aws_key_id = s->access_key,
             .aws_secret = s->secret_key, .aws_token = s->session_token,
-            .max_body = c->max_body};
+            .max_body = c->max_body, .sink = c->sink, .sink_ctx = c->sink_ctx};
         char herr[512];
         enum sbx_http_result r = sbx_http_do(s->http, &req, resp, herr, sizeof herr);
         sbx_buf_free(&url);
@@ -279,7 +283,7 @@ static enum sbx_s3_result perform(struct sbx_s3 *s, const char *what, const char
             }
             sbx_s3xml_error_free(&e);
             wait = (long)sbx_http_retry_after_ms(resp->retry_after, (int64_t)time(NULL));
-        } else if (r == SBX_HTTP_CUT && c->cut && resp->body.len &&
+        } else if (r == SBX_HTTP_CUT && c->cut && resp->sunk &&
                    (resp->status == 200 || resp->status == 206)) {
             *c->cut = true;
             snprintf(err, errsz, "%s: %s", what, herr);
@@ -379,26 +383,51 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
     }
 }
 
-/* Bytes [from, from + len) of the object (len 0: to its end) into *body,
+/* Where one read's bytes go: the caller's sink, each byte at its offset
+ * in the part asked ([from, from + len), len 0: to the object's end). got
+ * is how many of the part's first bytes are in. */
+struct part_out {
+    sbx_s3_sink sink;
+    void *ctx;
+    uint64_t from, len, asked; /* asked: where this request's Range starts */
+    uint64_t got;
+};
+
+/* base/http's sink: an answer's bytes placed in the part (base/s3_place.h). */
+static bool part_sink(void *ctx, long status, const char *data, size_t n, uint64_t at)
+{
+    struct part_out *o = ctx;
+    struct sbx_s3_placed p = sbx_s3_place(o->from, o->len, o->asked, status, at, n);
+    if (!p.take)
+        return true;
+    if (!o->sink(o->ctx, data + p.skip, p.take, p.off))
+        return false;
+    if (p.off + p.take > o->got)
+        o->got = p.off + p.take;
+    return true;
+}
+
+/* Bytes [from, from + len) of the object (len 0: to its end) to the sink,
  * a cut resumed from where it stopped; see sbx_s3_get. */
 static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const char *key,
                                    const char *if_none_match, uint64_t from, uint64_t len,
-                                   size_t max_body, struct sbx_buf *body, char **etag, char *err,
-                                   size_t errsz)
+                                   size_t max_body, sbx_s3_sink sink, void *ctx, char **etag,
+                                   char *err, size_t errsz)
 {
-    sbx_buf_clear(body);
     *etag = NULL;
     char what[256];
     snprintf(what, sizeof what, "reading s3://%s/%s", bucket, key);
     char *first = NULL; /* the ETag of the first part: every later part's */
+    struct part_out out = {.sink = sink, .ctx = ctx, .from = from, .len = len};
     enum sbx_s3_result r;
     for (int resumed = 0;; resumed++) {
         /* a body cut short is asked again from where it stopped */
         struct sbx_buf inm = SBX_BUF_INIT, range = SBX_BUF_INIT;
         const char *extra[3] = {NULL, NULL, NULL};
         size_t ne = 0;
-        uint64_t at = from + body->len;
+        uint64_t at = from + out.got;
         bool ranged = at || len;
+        out.asked = at;
         if (ranged) {
             sbx_buf_addf(&range, "Range: bytes=%llu-", (unsigned long long)at);
             if (len)
@@ -409,13 +438,9 @@ static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const c
             extra[ne++] = inm.p;
         }
         bool cut = false;
-        struct call c = {.method = "GET", .extra = extra, .max_body = max_body - body->len,
-                         .cut = &cut};
+        struct call c = {.method = "GET", .extra = extra, .max_body = max_body - (size_t)out.got,
+                         .cut = &cut, .sink = part_sink, .sink_ctx = &out};
         struct sbx_http_response resp = {0};
-        if (!body->len) { /* the caller's memory is read into, and handed back: no copy */
-            resp.body = *body;
-            *body = (struct sbx_buf)SBX_BUF_INIT;
-        }
         r = perform(s, what, bucket, key, NULL, &c, &resp, err, errsz);
         sbx_buf_free(&inm);
         sbx_buf_free(&range);
@@ -431,21 +456,8 @@ static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const c
                 sbx_http_response_free(&resp);
                 break;
             }
-            if (ranged && resp.status == 200) {
-                /* the store ignored the Range: the whole object, of which the part */
-                sbx_buf_clear(body);
-                size_t n = resp.body.len > from ? resp.body.len - (size_t)from : 0;
-                if (len && n > len)
-                    n = (size_t)len;
-                sbx_buf_add(body, resp.body.p + (n ? from : 0), n);
+            if (ranged && resp.status == 200)
                 cut = cut && !len; /* a whole object cut: asked again below */
-            } else if (!body->len) {
-                struct sbx_buf t = *body;
-                *body = resp.body;
-                resp.body = t;
-            } else {
-                sbx_buf_add(body, resp.body.p, resp.body.len);
-            }
             if (cut && resumed < s->retries) {
                 sbx_http_response_free(&resp);
                 s->resumed++;
@@ -455,6 +467,10 @@ static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const c
             if (cut) {
                 size_t l = strlen(err);
                 snprintf(err + l, errsz - l, " (cut %d times)", resumed + 1);
+            } else if (r == SBX_S3_OK && len && out.got != len) {
+                snprintf(err, errsz, "%s: the store sent %llu of the %llu bytes asked", what,
+                         (unsigned long long)out.got, (unsigned long long)len);
+                r = SBX_S3_FAILED;
             }
         }
         sbx_http_response_free(&resp);
@@ -467,18 +483,36 @@ static enum sbx_s3_result get_part(struct sbx_s3 *s, const char *bucket, const c
     return r;
 }
 
+/* The sink of a read into a buffer: a byte read again (a store that ignored
+ * a Range sends the part's start again) replaces the one there. */
+static bool buf_sink(void *ctx, const char *data, size_t n, uint64_t off)
+{
+    struct sbx_buf *b = ctx;
+    if (off < b->len) {
+        b->len = (size_t)off;
+        b->p[b->len] = '\0';
+    }
+    sbx_buf_add(b, data, n);
+    return true;
+}
+
 enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *key,
                               const char *if_none_match, size_t max_body, struct sbx_buf *body,
                               char **etag, char *err, size_t errsz)
 {
-    return get_part(s, bucket, key, if_none_match, 0, 0, max_body, body, etag, err, errsz);
+    sbx_buf_clear(body);
+    enum sbx_s3_result r = get_part(s, bucket, key, if_none_match, 0, 0, max_body, buf_sink, body,
+                                    etag, err, errsz);
+    if (!body->p)
+        sbx_buf_add(body, "", 0);
+    return r;
 }
 
-enum sbx_s3_result sbx_s3_get_range(struct sbx_s3 *s, const char *bucket, const char *key,
-                                    uint64_t from, uint64_t len, struct sbx_buf *body,
-                                    char **etag, char *err, size_t errsz)
+enum sbx_s3_result sbx_s3_get_range_to(struct sbx_s3 *s, const char *bucket, const char *key,
+                                       uint64_t from, uint64_t len, sbx_s3_sink sink, void *ctx,
+                                       char **etag, char *err, size_t errsz)
 {
-    return get_part(s, bucket, key, NULL, from, len, (size_t)len, body, etag, err, errsz);
+    return get_part(s, bucket, key, NULL, from, len, (size_t)len, sink, ctx, etag, err, errsz);
 }
 
 unsigned long sbx_s3_resumed(const struct sbx_s3 *s)

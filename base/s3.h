@@ -79,12 +79,20 @@ enum sbx_s3_result sbx_s3_get(struct sbx_s3 *s, const char *bucket, const char *
                               const char *if_none_match, size_t max_body, struct sbx_buf *body,
                               char **etag, char *err, size_t errsz);
 
-/* Bytes [from, from + len) of the object (len > 0) into *body, as
- * sbx_s3_get reads (a cut resumed; the ETag into *etag), by Range: one part
- * of a large object fetched in parts at once. */
-enum sbx_s3_result sbx_s3_get_range(struct sbx_s3 *s, const char *bucket, const char *key,
-                                    uint64_t from, uint64_t len, struct sbx_buf *body,
-                                    char **etag, char *err, size_t errsz);
+/* Where sbx_s3_get_range_to puts a part's bytes: data[0..n) are the part's
+ * bytes from off on (a byte may come again, the same, after a store ignored
+ * a Range); false stops the read (SBX_S3_FAILED). */
+typedef bool (*sbx_s3_sink)(void *ctx, const char *data, size_t n, uint64_t off);
+
+/* Bytes [from, from + len) of the object (len > 0), as sbx_s3_get reads (a
+ * cut resumed; the ETag into *etag), by Range: one part of a large object
+ * fetched in parts at once. The bytes go to sink as they arrive, not
+ * gathered: SBX_S3_OK only when all len of them came. The sink sees them
+ * before the read's ETags are compared: after a failure, what it was given
+ * is not the object's. */
+enum sbx_s3_result sbx_s3_get_range_to(struct sbx_s3 *s, const char *bucket, const char *key,
+                                       uint64_t from, uint64_t len, sbx_s3_sink sink, void *ctx,
+                                       char **etag, char *err, size_t errsz);
 
 /* How many reads this client resumed with a Range after a cut body. */
 unsigned long sbx_s3_resumed(const struct sbx_s3 *s);

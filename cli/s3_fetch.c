@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -307,21 +306,29 @@ static void pool_fail(struct pool *p, const char *msg)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* A pool with parts reads each into memory of a part's size made once, in
- * huge pages where the kernel gives them on request (madvise mode): a part
- * of 4 KiB pages was 2,048 first-touch faults, 16,000 over a pool's threads. */
-static void part_memory(const struct pool *p, struct sbx_buf *body)
+/* A part's bytes go into the cache file at their offsets as they arrive
+ * (no part-sized buffer between: each of those was fresh memory to fault
+ * in, 8 MiB a thread). */
+struct part_file {
+    int fd;
+    uint64_t off;
+    bool failed;
+};
+
+static bool part_write(void *ctx, const char *data, size_t n, uint64_t off)
 {
-    bool parts = false;
-    for (size_t i = 0; i < p->ntasks && !parts; i++)
-        parts = p->tasks[i].len != 0;
-    const size_t huge = (size_t)2 << 20, cap = (size_t)PART_BYTES + huge;
-    void *mem;
-    if (!parts || posix_memalign(&mem, huge, cap) != 0)
-        return;
-    madvise(mem, cap, MADV_HUGEPAGE);
-    *body = (struct sbx_buf){.p = mem, .len = 0, .cap = cap};
-    body->p[0] = '\0';
+    struct part_file *w = ctx;
+    while (n) {
+        ssize_t k = pwrite(w->fd, data, n, (off_t)(w->off + off));
+        if (k <= 0) {
+            w->failed = true;
+            return false;
+        }
+        data += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return true;
 }
 
 static void *worker(void *arg)
@@ -332,27 +339,26 @@ static void *worker(void *arg)
     if (!s)
         pool_fail(p, err);
     struct sbx_buf body = SBX_BUF_INIT;
-    part_memory(p, &body);
     /* the first failure stops the pool: the run cannot be whole */
     for (size_t i; s && !atomic_load(&p->failed) && (i = atomic_fetch_add(&p->next, 1)) < p->ntasks;) {
         struct task *t = &p->tasks[i];
         struct job *j = t->j;
         char *etag = NULL;
+        struct part_file pf = {.fd = j->fd, .off = t->off};
         enum sbx_s3_result r =
-            t->len ? sbx_s3_get_range(s, p->bucket, j->e->key, t->off, t->len, &body, &etag, err,
-                                      sizeof err)
+            t->len ? sbx_s3_get_range_to(s, p->bucket, j->e->key, t->off, t->len, part_write, &pf,
+                                         &etag, err, sizeof err)
                    : sbx_s3_get(s, p->bucket, j->e->key, NULL, OBJECT_MAX, &body, &etag, err,
                                 sizeof err);
         const char *why = NULL;
         bool whole = !t->len;
-        if (r != SBX_S3_OK)
+        if (pf.failed)
+            why = "cannot be written into the cache";
+        else if (r != SBX_S3_OK)
             why = err;
         else if (j->e->etag && etag && strcmp(j->e->etag, etag) != 0)
             why = "the object changed while it was read (its ETag is not the listing's): "
                   "read it again";
-        else if (t->len && (body.len != t->len ||
-                            pwrite(j->fd, body.p, body.len, (off_t)t->off) != (ssize_t)body.len))
-            why = "cannot be written into the cache";
         else if (t->len && atomic_fetch_sub(&j->parts_left, 1) == 1) {
             whole = true; /* the last part: the file is whole */
             if (close(j->fd) != 0 || rename(j->tmp, j->local) != 0)
@@ -376,7 +382,7 @@ static void *worker(void *arg)
         } else {
             if (whole)
                 stamp(j->local, j->e);
-            atomic_fetch_add(&p->bytes, (unsigned long long)body.len);
+            atomic_fetch_add(&p->bytes, (unsigned long long)(t->len ? t->len : body.len));
             if (whole) {
                 atomic_fetch_add(&p->objects_in, 1);
                 object_in(p, j);

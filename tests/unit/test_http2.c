@@ -3,7 +3,10 @@
  * module, a certificate made here by openssl(1)), responses come over
  * HTTP/2, two requests of one client too; against one offering HTTP/1.1
  * only, over HTTP/1.1; without the server's certificate as the CA file,
- * the connection is refused. Skipped when node or openssl is missing. */
+ * the connection is refused. A request's sink (base/http.h) takes a 2xx
+ * answer's body in order, each chunk with its offset, over either version;
+ * a 404's body stays the response's; a sink that refuses stops the request.
+ * Skipped when node or openssl is missing. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -188,11 +191,94 @@ static void refused_without_its_certificate(void **state)
     assert_int_equal(v[0], 0); /* no response at all */
 }
 
+/* What a sink was given: the bytes, in order of their offsets. */
+struct sunk {
+    struct sbx_buf bytes;
+    long status;
+    bool out_of_order, refuse;
+    size_t calls;
+};
+
+static bool take(void *ctx, long status, const char *data, size_t n, uint64_t at)
+{
+    struct sunk *k = ctx;
+    k->calls++;
+    k->status = status;
+    if (at != k->bytes.len)
+        k->out_of_order = true;
+    sbx_buf_add(&k->bytes, data, n);
+    return !k->refuse;
+}
+
+static void read_file(const char *path, struct sbx_buf *out)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sbx_buf_add(out, chunk, n);
+    fclose(f);
+}
+
+static void a_sink_takes_the_body(void **state)
+{
+    struct group *g = *state;
+    if (!g->usable)
+        skip();
+    struct sbx_buf want = SBX_BUF_INIT;
+    read_file("examples/csv-fix/agent-run.jsonl", &want);
+    for (int h1 = 0; h1 < 2; h1++) {
+        char url[128], missing[160], err[512];
+        pid_t pid = start(g, h1, url, sizeof url);
+        snprintf(missing, sizeof missing, "%.*s/nothing", (int)(strrchr(url, '/') - url), url);
+        struct sbx_http_config cfg = {.ca_file = g->cert, .connect_timeout_ms = 5000,
+                                      .timeout_ms = 10000};
+        struct sbx_http *h = sbx_http_new(&cfg, err, sizeof err);
+        assert_non_null(h);
+        static const struct {
+            bool missing, refuse;
+            enum sbx_http_result result;
+        } cases[] = {{false, false, SBX_HTTP_DONE}, {true, false, SBX_HTTP_DONE},
+                     {false, true, SBX_HTTP_ERROR}};
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            struct sunk k = {.bytes = SBX_BUF_INIT, .refuse = cases[i].refuse};
+            struct sbx_http_response resp = {0};
+            struct sbx_http_request req = {.url = cases[i].missing ? missing : url, .sink = take,
+                                           .sink_ctx = &k};
+            enum sbx_http_result r = sbx_http_do(h, &req, &resp, err, sizeof err);
+            if (r != cases[i].result)
+                fail_msg("h1 %d, case %zu: result %d (%s)", h1, i, (int)r, err);
+            if (cases[i].missing) { /* the store's error is the response's, not the sink's */
+                assert_int_equal(resp.status, 404);
+                assert_int_equal(k.calls, 0);
+                assert_non_null(strstr(resp.body.p, "NoSuchKey"));
+            } else if (cases[i].refuse) {
+                assert_int_equal(k.calls, 1);
+                assert_int_equal(resp.sunk, 0);
+            } else {
+                assert_int_equal(k.status, 200);
+                assert_false(k.out_of_order);
+                assert_int_equal(resp.sunk, want.len);
+                assert_int_equal(k.bytes.len, want.len);
+                assert_memory_equal(k.bytes.p, want.p, want.len);
+                assert_int_equal(resp.body.len, 0);
+            }
+            sbx_buf_free(&k.bytes);
+            sbx_http_response_free(&resp);
+        }
+        sbx_http_free(h);
+        stop(pid);
+    }
+    sbx_buf_free(&want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(over_http2_where_offered),
         cmocka_unit_test(refused_without_its_certificate),
+        cmocka_unit_test(a_sink_takes_the_body),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -243,7 +243,7 @@ static void sift_down(uint32_t *p, size_t i, size_t m, const uint64_t *key)
  * order is total, so any sort gives the same; this one takes no scratch
  * (glibc's qsort takes n more positions while the ids are made, at the
  * summary's peak of memory). */
-static void sort_by_key(uint32_t *p, size_t n, const uint64_t *key)
+static void heap_by_key(uint32_t *p, size_t n, const uint64_t *key)
 {
     for (size_t i = n / 2; i-- > 0;)
         sift_down(p, i, n, key);
@@ -253,6 +253,80 @@ static void sort_by_key(uint32_t *p, size_t n, const uint64_t *key)
         p[m - 1] = top;
         sift_down(p, 0, m - 1, key);
     }
+}
+
+enum { RADIX_SMALL = 24 }; /* buckets up to this size are sorted by insertion */
+
+/* The 8 bits of a key from bit `shift` up; below 0, the lowest bits left,
+ * at the digit's top. */
+static inline unsigned key_digit(uint64_t k, int shift)
+{
+    return (unsigned)(shift >= 0 ? k >> shift : k << -shift) & 0xFF;
+}
+
+/* The same order, sooner: an in-place radix sort by the key's bytes, the
+ * highest first (each bucket's positions moved into place by swaps, as the
+ * "American flag" sort does), no scratch but two tables of 256 counts a
+ * level (at most 8 levels: the key has SBX_EVID_KEY_BITS bits here, the
+ * dups not yet set above them). A small bucket is sorted by insertion; one
+ * whose keys are all equal (the same record several times) by position,
+ * with the heap sort, so no input is quadratic. */
+static void sort_by_key_from(uint32_t *p, size_t n, const uint64_t *key, int shift)
+{
+    if (n <= RADIX_SMALL) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t v = p[i];
+            size_t j = i;
+            for (; j > 0 && key_before(key, v, p[j - 1]); j--)
+                p[j] = p[j - 1];
+            p[j] = v;
+        }
+        return;
+    }
+    uint32_t count[256], next[256];
+    for (;; shift -= 8) {
+        if (shift <= -8) {
+            heap_by_key(p, n, key); /* all the keys are equal */
+            return;
+        }
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[key_digit(key[p[i]], shift)]++;
+        if (count[key_digit(key[p[0]], shift)] != n)
+            break; /* this byte tells them apart */
+    }
+    uint32_t at = 0;
+    for (int b = 0; b < 256; b++) {
+        next[b] = at;
+        at += count[b];
+    }
+    uint32_t end = 0;
+    for (int b = 0; b < 256; b++) {
+        end += count[b];
+        /* every position before next[b] in this bucket is in place */
+        while (next[b] < end) {
+            uint32_t v = p[next[b]];
+            unsigned d = key_digit(key[v], shift);
+            while (d != (unsigned)b) {
+                uint32_t w = p[next[d]];
+                p[next[d]++] = v;
+                v = w;
+                d = key_digit(key[v], shift);
+            }
+            p[next[b]++] = v;
+        }
+    }
+    size_t from = 0;
+    for (int b = 0; b < 256; b++) {
+        if (count[b] > 1)
+            sort_by_key_from(p + from, count[b], key, shift - 8);
+        from += count[b];
+    }
+}
+
+static void sort_by_key(uint32_t *p, size_t n, const uint64_t *key)
+{
+    sort_by_key_from(p, n, key, SBX_EVID_KEY_BITS - 8);
 }
 
 static const struct sbx_evids *sorting_ids; /* set under the build lock */

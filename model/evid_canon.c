@@ -34,6 +34,20 @@ static void gather_add(struct gather *g, const char *s, size_t n)
     g->n += n;
 }
 
+/* The same for a piece that ends at least 16 bytes before limit, the end
+ * of what may be read: a short piece (most are a token between two
+ * blanks) is copied as 16 bytes, without a call. */
+static inline void gather_add_before(struct gather *g, const char *s, size_t n,
+                                     const char *limit)
+{
+    if (n <= 16 && limit - s >= 16 && g->n + 16 <= sizeof g->b) {
+        memcpy(g->b + g->n, s, 16);
+        g->n += n;
+        return;
+    }
+    gather_add(g, s, n);
+}
+
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -99,12 +113,13 @@ static AVX2 inline uint64_t mask_of(__m256i a, __m256i b, __m256i k)
 
 static AVX2 inline uint64_t space_mask(__m256i a, __m256i b)
 {
-    __m256i sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'),
-            cr = _mm256_set1_epi8('\r'), lf = _mm256_set1_epi8('\n');
-    __m256i wa = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, sp), _mm256_cmpeq_epi8(a, tab)),
-                                 _mm256_or_si256(_mm256_cmpeq_epi8(a, cr), _mm256_cmpeq_epi8(a, lf)));
-    __m256i wb = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b, sp), _mm256_cmpeq_epi8(b, tab)),
-                                 _mm256_or_si256(_mm256_cmpeq_epi8(b, cr), _mm256_cmpeq_epi8(b, lf)));
+    /* each blank by its low nibble ('\t' 9, '\n' A, '\r' D, ' ' 0; 0 where
+     * none): a byte is a blank when the table's byte for its low nibble is
+     * itself (the shuffle gives 0 for bytes from 0x80) */
+    const __m256i blanks = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0,
+                                            ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
+    __m256i wa = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(blanks, a), a);
+    __m256i wb = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(blanks, b), b);
     return (uint32_t)_mm256_movemask_epi8(wa) | (uint64_t)(uint32_t)_mm256_movemask_epi8(wb) << 32;
 }
 
@@ -196,7 +211,7 @@ static AVX2 void canon_avx2(struct gather *g, const char *s, size_t i, size_t n)
         uint64_t drop = ~in & valid ? space_mask(a, b) & ~in & valid : 0;
         for (; drop; drop &= drop - 1) {
             size_t at = i + (size_t)__builtin_ctzll(drop);
-            gather_add(g, s + run, at - run);
+            gather_add_before(g, s + run, at - run, s + n);
             run = at + 1;
         }
         inside = (uint64_t)((int64_t)in >> 63);

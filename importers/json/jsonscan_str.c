@@ -476,6 +476,34 @@ slow:
 
 #define AVX2 __attribute__((target("avx2")))
 
+/* The broadcast bytes the loop compares with, made once per string and then
+ * read from memory (one load, folded into the instruction that uses it):
+ * GCC otherwise builds each from an immediate in three instructions, in
+ * every block. */
+struct bytes32 {
+    __m256i quote, bslash, space, low4, u, zero, lower, a, d, e2, fe, x80, e0_80, f0_80;
+};
+
+static AVX2 inline void bytes32_init(struct bytes32 *k)
+{
+    k->quote = _mm256_set1_epi8('"');
+    k->bslash = _mm256_set1_epi8('\\');
+    k->space = _mm256_set1_epi8(0x20);
+    k->low4 = _mm256_set1_epi8(0x0F);
+    k->u = _mm256_set1_epi8('u');
+    k->zero = _mm256_set1_epi8('0');
+    k->lower = _mm256_set1_epi8(0x20);
+    k->a = _mm256_set1_epi8('a');
+    k->d = _mm256_set1_epi8('d');
+    k->e2 = _mm256_set1_epi8((char)0xE2);
+    k->fe = _mm256_set1_epi8((char)0xFE);
+    k->x80 = _mm256_set1_epi8((char)0x80);
+    k->e0_80 = _mm256_set1_epi8((char)(0xE0 - 0x80));
+    k->f0_80 = _mm256_set1_epi8((char)(0xF0 - 0x80));
+    /* the compiler must now read them back rather than rebuild them */
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+
 enum {
     TOO_SHORT = 1 << 0,  /* lead or ASCII followed by a lead or ASCII where a continuation is due */
     TOO_LONG = 1 << 1,   /* ASCII followed by a continuation */
@@ -494,9 +522,9 @@ static AVX2 inline __m256i lookup16(__m256i idx, __m256i table)
     return _mm256_shuffle_epi8(table, idx);
 }
 
-static AVX2 inline __m256i shr4(__m256i v)
+static AVX2 inline __m256i shr4(const struct bytes32 *k, __m256i v)
 {
-    return _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F));
+    return _mm256_and_si256(_mm256_srli_epi16(v, 4), k->low4);
 }
 
 /* v shifted back by n bytes, with the last bytes of prev shifted in */
@@ -528,19 +556,19 @@ static AVX2 inline __m256i table16(const uint8_t *t)
     return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t));
 }
 
-static AVX2 inline __m256i utf8_errors(__m256i v, __m256i prev)
+static AVX2 inline __m256i utf8_errors(const struct bytes32 *k, __m256i v, __m256i prev)
 {
     const __m256i t1 = table16(utf8_byte1_high), t2 = table16(utf8_byte1_low),
                   t3 = table16(utf8_byte2_high);
     __m256i prev1 = PREV(v, prev, 1);
     __m256i sc = _mm256_and_si256(
-        _mm256_and_si256(lookup16(shr4(prev1), t1),
-                         lookup16(_mm256_and_si256(prev1, _mm256_set1_epi8(0x0F)), t2)),
-        lookup16(shr4(v), t3));
+        _mm256_and_si256(lookup16(shr4(k, prev1), t1),
+                         lookup16(_mm256_and_si256(prev1, k->low4), t2)),
+        lookup16(shr4(k, v), t3));
     /* third and fourth bytes must be continuations: only TWO_CONTS there */
-    __m256i third = _mm256_subs_epu8(PREV(v, prev, 2), _mm256_set1_epi8((char)(0xE0 - 0x80)));
-    __m256i fourth = _mm256_subs_epu8(PREV(v, prev, 3), _mm256_set1_epi8((char)(0xF0 - 0x80)));
-    __m256i must23 = _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8((char)0x80));
+    __m256i third = _mm256_subs_epu8(PREV(v, prev, 2), k->e0_80);
+    __m256i fourth = _mm256_subs_epu8(PREV(v, prev, 3), k->f0_80);
+    __m256i must23 = _mm256_and_si256(_mm256_or_si256(third, fourth), k->x80);
     return _mm256_xor_si256(must23, sc);
 }
 
@@ -560,20 +588,20 @@ static AVX2 inline uint64_t mask32(__m256i v)
 
 /* 'u's and the bytes that may follow a backslash ("\/bfnrtu), by nibbles:
  * a byte is in the set when lo_tab[low nibble] & hi_tab[high nibble]. */
-static AVX2 inline uint64_t escape_letters32(__m256i v, uint64_t *u)
+static AVX2 inline uint64_t escape_letters32(const struct bytes32 *k, __m256i v, uint64_t *u)
 {
     const __m256i lo_tab = _mm256_setr_epi8(0, 0, 1 | 4 | 8, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1,
                                             0, 0, 1 | 4 | 8, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
     const __m256i hi_tab = _mm256_setr_epi8(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
                                             0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
-    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), lo_tab),
-                                  lookup16(shr4(v), hi_tab));
-    *u = mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('u')));
+    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, k->low4), lo_tab),
+                                  lookup16(shr4(k, v), hi_tab));
+    *u = mask32(_mm256_cmpeq_epi8(v, k->u));
     return ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
 }
 
 /* Hex digits, '0's, 'a'/'A's and 'd'/'D's of a 32-byte half, as bit masks. */
-static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, uint64_t *a,
+static AVX2 inline void hex_digits32(const struct bytes32 *k, __m256i v, uint64_t *hex, uint64_t *zero, uint64_t *a,
                                      uint64_t *d)
 {
     /* low nibble: 1 for 0..9, 2 for 1..6; high nibble: 1 for 0x3_, 2 for 0x4_/0x6_ */
@@ -581,13 +609,13 @@ static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, u
                                             1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
     const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                             0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), lo_tab),
-                                  lookup16(shr4(v), hi_tab));
+    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, k->low4), lo_tab),
+                                  lookup16(shr4(k, v), hi_tab));
     *hex = ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
-    *zero = mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('0')));
-    __m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-    *a = mask32(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8('a')));
-    *d = mask32(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8('d')));
+    *zero = mask32(_mm256_cmpeq_epi8(v, k->zero));
+    __m256i lower = _mm256_or_si256(v, k->lower);
+    *a = mask32(_mm256_cmpeq_epi8(lower, k->a));
+    *d = mask32(_mm256_cmpeq_epi8(lower, k->d));
 }
 
 /* Of the escaped 'u's in u, those whose four hex digits lie in this block
@@ -595,11 +623,11 @@ static AVX2 inline void hex_digits32(__m256i v, uint64_t *hex, uint64_t *zero, u
  * left to the scalar check with the surrogates): uescape() would accept
  * them. Of those, *shown gets the \u00XX ones but \u00AX, which cannot
  * hide (unit_hides): nothing else is to be done for them. */
-static AVX2 inline uint64_t plain_uescapes(__m256i v0, __m256i v1, uint64_t u, uint64_t *shown)
+static AVX2 inline uint64_t plain_uescapes(const struct bytes32 *k, __m256i v0, __m256i v1, uint64_t u, uint64_t *shown)
 {
     uint64_t h0, h1, z0, z1, a0, a1, d0, d1;
-    hex_digits32(v0, &h0, &z0, &a0, &d0);
-    hex_digits32(v1, &h1, &z1, &a1, &d1);
+    hex_digits32(k, v0, &h0, &z0, &a0, &d0);
+    hex_digits32(k, v1, &h1, &z1, &a1, &d1);
     uint64_t hex = h0 | h1 << 32, zero = z0 | z1 << 32, a = a0 | a1 << 32, d = d0 | d1 << 32;
     uint64_t four_hex = hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4;
     uint64_t four_zero = zero >> 1 & zero >> 2 & zero >> 3 & zero >> 4;
@@ -612,17 +640,16 @@ static AVX2 inline uint64_t plain_uescapes(__m256i v0, __m256i v1, uint64_t u, u
  * for (C2, D8, E1, E3, EE, EF, F3, F4; E2 apart, in *e2), by nibbles:
  * lo_tab[low nibble] & hi_tab[high nibble]. *e2_next gets the bytes 80 and
  * 81, which must follow an E2. */
-static AVX2 inline uint64_t hide_leads32(__m256i v, uint64_t *e2, uint64_t *e2_next)
+static AVX2 inline uint64_t hide_leads32(const struct bytes32 *k, __m256i v, uint64_t *e2, uint64_t *e2_next)
 {
     const __m256i lo_tab = _mm256_setr_epi8(0, 4, 1, 4 | 8, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 4, 4,
                                             0, 4, 1, 4 | 8, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 4, 4);
     const __m256i hi_tab = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8,
                                             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8);
-    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), lo_tab),
-                                  lookup16(shr4(v), hi_tab));
-    *e2 = mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)0xE2)));
-    *e2_next = mask32(_mm256_cmpeq_epi8(_mm256_and_si256(v, _mm256_set1_epi8((char)0xFE)),
-                                        _mm256_set1_epi8((char)0x80)));
+    __m256i in = _mm256_and_si256(lookup16(_mm256_and_si256(v, k->low4), lo_tab),
+                                  lookup16(shr4(k, v), hi_tab));
+    *e2 = mask32(_mm256_cmpeq_epi8(v, k->e2));
+    *e2_next = mask32(_mm256_cmpeq_epi8(_mm256_and_si256(v, k->fe), k->x80));
     return ~mask32(_mm256_cmpeq_epi8(in, _mm256_setzero_si256())) & 0xFFFFFFFFu;
 }
 
@@ -635,6 +662,9 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
     uint64_t carry = 0;
     __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
     char tmp[64];
+    struct bytes32 k;
+    bytes32_init(&k);
+    unsigned char f = *esc; /* written back on the way out: a store a block otherwise */
     for (;;) {
         const char *src = blk;
         uint64_t valid = ~0ULL;
@@ -647,15 +677,13 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
         }
         __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)src);
         __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(src + 32));
-        const __m256i quote = _mm256_set1_epi8('"'), bslash = _mm256_set1_epi8('\\'),
-                      space = _mm256_set1_epi8(0x20);
         uint64_t high = mask32(v0) | mask32(v1) << 32;
-        uint64_t q = mask32(_mm256_cmpeq_epi8(v0, quote)) | mask32(_mm256_cmpeq_epi8(v1, quote)) << 32;
-        uint64_t bs = mask32(_mm256_cmpeq_epi8(v0, bslash)) |
-                      mask32(_mm256_cmpeq_epi8(v1, bslash)) << 32;
+        uint64_t q = mask32(_mm256_cmpeq_epi8(v0, k.quote)) | mask32(_mm256_cmpeq_epi8(v1, k.quote)) << 32;
+        uint64_t bs = mask32(_mm256_cmpeq_epi8(v0, k.bslash)) |
+                      mask32(_mm256_cmpeq_epi8(v1, k.bslash)) << 32;
         /* signed "< 0x20" holds for controls and for bytes >= 0x80 */
-        uint64_t ctl = (mask32(_mm256_cmpgt_epi8(space, v0)) |
-                        mask32(_mm256_cmpgt_epi8(space, v1)) << 32) & ~high;
+        uint64_t ctl = (mask32(_mm256_cmpgt_epi8(k.space, v0)) |
+                        mask32(_mm256_cmpgt_epi8(k.space, v1)) << 32) & ~high;
 
         uint64_t escaped = find_escaped(bs & valid, &carry);
         uint64_t endq = q & ~escaped & valid;
@@ -666,24 +694,24 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
         /* UTF-8 through the closing quote, which completes any cut sequence */
         uint64_t upto = endq ? inside << 1 | 1 : valid;
         if (high & inside) {
-            *esc |= SBX_JSTR_HIGH;
-            if (!(*esc & SBX_JSTR_HIDES)) {
+            f |= SBX_JSTR_HIGH;
+            if (!(f & SBX_JSTR_HIDES)) {
                 uint64_t e0, e1, n0, n1;
-                uint64_t lead = hide_leads32(v0, &e0, &n0) | hide_leads32(v1, &e1, &n1) << 32;
+                uint64_t lead = hide_leads32(&k, v0, &e0, &n0) | hide_leads32(&k, v1, &e1, &n1) << 32;
                 /* an E2 only before 80 or 81 (or at the block's end) */
                 lead |= (e0 | e1 << 32) & ((n0 | n1 << 32) >> 1 | 1ULL << 63);
                 lead &= inside;
                 for (; lead; lead &= lead - 1) {
                     const char *p = blk + __builtin_ctzll(lead);
                     if (seq_hides((const unsigned char *)p, (size_t)(end - p))) {
-                        *esc |= SBX_JSTR_HIDES;
+                        f |= SBX_JSTR_HIDES;
                         break;
                     }
                 }
             }
         }
         if (high) {
-            __m256i e0 = utf8_errors(v0, prev), e1 = utf8_errors(v1, v0);
+            __m256i e0 = utf8_errors(&k, v0, prev), e1 = utf8_errors(&k, v1, v0);
             uint64_t bad = ~(mask32(_mm256_cmpeq_epi8(e0, _mm256_setzero_si256())) |
                              mask32(_mm256_cmpeq_epi8(e1, _mm256_setzero_si256())) << 32);
             if (bad & upto)
@@ -700,14 +728,14 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
         uint64_t e = escaped & inside;
         if (e) {
             uint64_t u0, u1;
-            *esc |= SBX_JSTR_ESCAPED;
-            uint64_t ok = escape_letters32(v0, &u0) | escape_letters32(v1, &u1) << 32;
+            f |= SBX_JSTR_ESCAPED;
+            uint64_t ok = escape_letters32(&k, v0, &u0) | escape_letters32(&k, v1, &u1) << 32;
             if (e & ~ok)
                 break;
             uint64_t u = (u0 | u1 << 32) & e, plain = 0, shown = 0;
             if (u) {
-                *esc |= SBX_JSTR_UESCAPE;
-                plain = plain_uescapes(v0, v1, u, &shown);
+                f |= SBX_JSTR_UESCAPE;
+                plain = plain_uescapes(&k, v0, v1, u, &shown);
             }
             for (u &= ~shown; u; u &= u - 1) {
                 const char *p = blk + __builtin_ctzll(u);
@@ -727,16 +755,19 @@ static AVX2 const char *scan_string_avx2(struct sbx_jscan *s, const char *line,
                     }
                 }
                 if (unit_hides(val, lo))
-                    *esc |= SBX_JSTR_HIDES;
+                    f |= SBX_JSTR_HIDES;
             }
         }
-        if (endq)
+        if (endq) {
+            *esc = f;
             return blk + __builtin_ctzll(endq);
+        }
         if (valid != ~0ULL)
             break; /* the line ends inside the string */
         blk += 64;
     }
 slow:
+    *esc = f;
     return scan_string_ref(s, line, start, end, esc);
 }
 #endif /* USE_AVX2 */

@@ -769,6 +769,62 @@ static void duplicate_numbers(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* Many distinct records, most of them more than once, their copies far
+ * apart: the sort by key (a radix sort by the key's bytes, small buckets by
+ * insertion) must bring every record's copies together, or two events
+ * would share an id or a copy would be numbered as a first. Each copy
+ * spells its number in timeline order and is found by its id (so no two
+ * share one). */
+static void many_records_numbered(void **state)
+{
+    (void)state;
+    enum { DISTINCT = 6000, MOST = 4 };
+    struct sbx_timeline tl;
+    sbx_timeline_init(&tl);
+    struct sbx_buf data = SBX_BUF_INIT;
+    struct sbx_evbuf buf = {0};
+    uint32_t src = sbx_timeline_add_source(&tl, "log", NULL, 0, SBX_DATA_HEAP);
+    uint32_t line = 0;
+    for (size_t r = 0; r < MOST; r++)
+        for (size_t k = 0; k < DISTINCT; k++) {
+            if (r > k % MOST)
+                continue; /* record k comes k % MOST + 1 times */
+            size_t off = data.len;
+            sbx_buf_addf(&data, "record %zu\n", k);
+            struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, ++line);
+            e->start = (int64_t)line;
+            e->kind = SBX_EV_NOTE;
+        }
+    sbx_timeline_set_data(&tl, src, data.p, data.len, SBX_DATA_HEAP);
+    sbx_timeline_adopt(&tl, &buf);
+    sbx_timeline_finish(&tl);
+    static size_t seen[DISTINCT];
+    static char first[DISTINCT][SBX_EVID_LEN];
+    memset(seen, 0, sizeof seen);
+    for (size_t pos = 0; pos < tl.n; pos++) {
+        const struct sbx_event *e = tl.order[pos];
+        size_t k = strtoul(tl.sources[src].data + e->line_off + strlen("record "), NULL, 10);
+        char id[SBX_EVID_LEN], want[SBX_EVID_LEN];
+        sbx_event_id(&tl, e, id);
+        if (!seen[k]) {
+            if (strlen(id) != SBX_EVID_CHARS)
+                fail_msg("record %zu: its first copy has the id %s", k, id);
+            memcpy(first[k], id, sizeof id);
+            snprintf(want, sizeof want, "%s", id);
+        } else {
+            snprintf(want, sizeof want, "%s.%zu", first[k], seen[k] + 1);
+        }
+        if (strcmp(id, want) != 0)
+            fail_msg("record %zu, copy %zu: id %s, want %s", k, seen[k] + 1, id, want);
+        if (sbx_event_by_id(&tl, id, strlen(id)) != e)
+            fail_msg("record %zu, copy %zu: %s does not find it", k, seen[k] + 1, id);
+        seen[k]++;
+    }
+    for (size_t k = 0; k < DISTINCT; k++)
+        assert_int_equal(seen[k], k % MOST + 1);
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -776,7 +832,7 @@ int main(void)
         cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
         cmocka_unit_test(lookups),           cmocka_unit_test(storage_slots),
-        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(many_records_numbered), cmocka_unit_test(whitespace_between_tokens),
         cmocka_unit_test(pinned),            cmocka_unit_test(crafted_collision),
         cmocka_unit_test(long_records),      cmocka_unit_test(string_bodies),
     };

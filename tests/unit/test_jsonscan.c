@@ -12,6 +12,7 @@
 #include "analyses/hidden.h"
 #include "base/jsonstr.h"
 #include "base/simd.h"
+#include "tests/unit/cases.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -876,6 +877,108 @@ static void test_hides_every_code_point(void **state)
     sbx_jscan_free(&s);
 }
 
+/* The flags a case names: e u h n H (tests/unit/cases/jscan_strings.test). */
+static unsigned char hostile_flags(const struct test_case *c, const char *f)
+{
+    unsigned char v = 0;
+    for (; *f && *f != '-'; f++)
+        switch (*f) {
+        case 'e': v |= SBX_JSTR_ESCAPED; break;
+        case 'u': v |= SBX_JSTR_UESCAPE; break;
+        case 'h': v |= SBX_JSTR_HIGH; break;
+        case 'n': v |= SBX_JSTR_NUL; break;
+        case 'H': v |= SBX_JSTR_HIDES; break;
+        default: case_fail(c, "unknown flag '%c'", *f);
+        }
+    return v;
+}
+
+static enum sbx_jerr hostile_code(const struct test_case *c, const char *kind)
+{
+    if (strcmp(kind, "syntax") == 0)
+        return SBX_JERR_SYNTAX;
+    if (strcmp(kind, "utf8") == 0)
+        return SBX_JERR_UTF8;
+    if (strcmp(kind, "truncated") == 0)
+        return SBX_JERR_TRUNCATED;
+    case_fail(c, "unknown error kind %s", kind);
+    return SBX_JERR_NONE;
+}
+
+/* One body after every length of filler from 0 to 140 bytes, plain ASCII
+ * (the vector scans start their blocks at the body) or two-byte UTF-8
+ * (they start at the filler, so the body lies at every offset in a block;
+ * the flags gain h), for each twin. */
+static void check_hostile(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    bool ok = strcmp(c->field[1], "ok") == 0;
+    case_want_fields(c, ok ? 4 : 3);
+    bool cut = strcmp(c->table, "cut") == 0;
+    size_t blen = c->len[0];
+    size_t stop = ok && strcmp(c->field[2], "all") != 0 ? (size_t)case_int(c, 2) : blen;
+    unsigned char want = ok ? hostile_flags(c, c->field[3]) : 0;
+    enum sbx_jerr code = ok ? SBX_JERR_NONE : hostile_code(c, c->field[2]);
+    char line[512];
+    struct sbx_jscan s[2];
+    for (int twin = 0; twin < 2; twin++)
+        sbx_jscan_init(&s[twin]);
+    for (int wide = 0; wide < 2; wide++)
+        for (size_t pre = 0; pre <= 140; pre++) {
+            size_t n = 0;
+            if (wide) {
+                /* the vector scans' blocks start at the first é: the body
+                 * lies at every offset from a block's start */
+                for (; n + 2 <= pre; n += 2)
+                    memcpy(line + n, "\xc3\xa9", 2);
+                if (n < pre)
+                    line[n++] = 'a';
+            } else {
+                memset(line, 'a', pre);
+                n = pre;
+            }
+            memcpy(line + n, c->field[0], blen);
+            n += blen;
+            if (!cut) {
+                memcpy(line + n, "\"xyz", 4);
+                n += 4;
+            }
+            unsigned char flags = want | (wide && pre >= 2 ? SBX_JSTR_HIGH : 0);
+            const char *end[2];
+            for (int twin = 0; twin < 2; twin++) {
+                sbx_simd_set_scalar(twin == 1);
+                unsigned char esc = 0;
+                end[twin] = sbx_jscan_string(&s[twin], line, line, line + n, &esc);
+                sbx_simd_set_scalar(false);
+                const char *who = twin ? "the scalar twin" : "the vector twin";
+                if (ok && end[twin] != line + pre + stop)
+                    case_fail(c, "%s, after %zu bytes of %s: the string ends at %td, want %zu",
+                              who, pre, wide ? "UTF-8" : "ASCII",
+                              end[twin] ? end[twin] - line - (ptrdiff_t)pre : -1, stop);
+                if (ok && esc != flags)
+                    case_fail(c, "%s, after %zu bytes: flags %#x, want %#x", who, pre, esc, flags);
+                if (!ok && (end[twin] || s[twin].err_code != code))
+                    case_fail(c, "%s, after %zu bytes: %s (code %d), want error %d", who, pre,
+                              end[twin] ? "accepted" : s[twin].err, (int)s[twin].err_code,
+                              (int)code);
+            }
+            if (!ok && (s[0].err_pos != s[1].err_pos || strcmp(s[0].err, s[1].err) != 0))
+                case_fail(c, "after %zu bytes: the twins word the error apart: %zu %s, %zu %s",
+                          pre, s[0].err_pos, s[0].err, s[1].err_pos, s[1].err);
+        }
+    for (int twin = 0; twin < 2; twin++)
+        sbx_jscan_free(&s[twin]);
+}
+
+/* The hostile bodies' table: escapes and backslash runs, \u escapes and
+ * surrogates, controls and NUL, invalid and cut UTF-8, lone quotes, a line
+ * that ends mid-escape, each across the blocks' edges. */
+static void test_hostile_strings(void **state)
+{
+    (void)state;
+    assert_true(cases_run("jscan_strings.test", check_hostile, NULL) >= 55);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -900,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_random_strings_agree),
         cmocka_unit_test(test_all_utf8_pairs),
         cmocka_unit_test(test_hides_every_code_point),
+        cmocka_unit_test(test_hostile_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

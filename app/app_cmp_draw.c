@@ -383,7 +383,8 @@ static void field_text(struct sbx_cmpview *v, int s, const struct sbx_event *e, 
     sbx_buf_clear(out);
     if (!e)
         return;
-    const struct sbx_text *t = err ? &e->u.cmd.err : &e->u.cmd.out;
+    const struct sbx_text err_text = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *t = err ? &err_text : &e->u.cmd.out;
     if (!(t->flags & SBX_TEXT_PRESENT))
         return;
     struct sbx_cmp_side *sd = &v->side[s];

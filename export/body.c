@@ -126,7 +126,8 @@ static void outputs(struct ctx *c, struct sbx_buf *out, size_t max, unsigned lin
         sbx_buf_addf(out, " at %s: ", sbx_time_format(e->start, t));
         code(c, out, cmd, n);
         sbx_buf_adds(out, "\n");
-        const struct sbx_text *fields[2] = {&e->u.cmd.out, &e->u.cmd.err};
+        const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+        const struct sbx_text *fields[2] = {&e->u.cmd.out, &err};
         static const char *const names[2] = {"stdout", "stderr"};
         for (int k = 0; k < 2; k++) {
             const char *s = sbx_text_get(c->tl, e, fields[k], &c->tmp, &n);

@@ -113,15 +113,21 @@ enum sbx_command_flags {
     SBX_CMD_HASH_VERIFIED = 1u << 10,
 };
 
+enum { SBX_CMD_FLAG_BITS = 11 };
+_Static_assert(SBX_CMD_HASH_VERIFIED < 1u << SBX_CMD_FLAG_BITS, "a command's flags fit their bits");
+
 struct sbx_command {
-    struct sbx_text command, out, err; /* command line, stdout, stderr */
+    struct sbx_text command, out;      /* command line, stdout */
     union {
         uint32_t cwd;                  /* strtab id */
         uint32_t actor_id;             /* SBX_CMD_RECORD: the actor's id (the key it ran under) */
     };
     uint32_t program;                  /* strtab id of the program label */
     int32_t exit;                      /* valid with SBX_CMD_EXIT_KNOWN */
-    uint32_t flags;                    /* enum sbx_command_flags */
+    uint32_t flags : SBX_CMD_FLAG_BITS; /* enum sbx_command_flags */
+    /* stderr: model/evblock.h's (sbx_cmd_err, sbx_cmd_set_err) */
+    uint32_t err_flags_ : 6;
+    uint32_t err_at_ : 15;
     union {                            /* no source gives both */
         uint64_t stdout_hash;          /* SBX_CMD_HASH_PRESENT: first 16 hex digits, as a number */
         uint64_t denials;              /* SBX_CMD_DENIALS: connections refused */
@@ -140,7 +146,10 @@ static inline bool sbx_command_failed(const struct sbx_command *c)
  * names) keeps its denials in u.cmd the same way (the rest of u.cmd zero). */
 
 /* An account audit log entry (kind audit; label is the action, e.g.
- * "network.rules_changed"). Strings are strtab ids, 0 when absent. */
+ * "network.rules_changed"). Strings are strtab ids, 0 when absent. The
+ * event keeps a pointer to it (u.audit, never NULL for an audit event), in
+ * the event buffer's memory (sbx_evbuf_alloc), as a files event its lists:
+ * at 54 bytes it would be the largest of the union's records. */
 enum sbx_audit_family {
     SBX_AUDIT_OTHER,   /* any other action: the detail flattened */
     SBX_AUDIT_NETWORK, /* network.*: the allow list's hosts, the upstream proxy */
@@ -285,19 +294,20 @@ struct sbx_event {
     union {
         struct sbx_command cmd;
         struct sbx_files *files;
-        struct sbx_audit audit;
+        struct sbx_audit *audit;
         struct sbx_lifecycle life;
         struct sbx_metric metric;
         struct sbx_network net;
     } u;
 };
 
-/* The common event, a command, is the header (44 bytes) and u.cmd (56):
- * a 1M-line log keeps a million of them. The event's structs are packed to
+/* The common event, a command, is the header (44 bytes) and u.cmd (48,
+ * as large as u.net): a 1M-line log keeps a million of them. The event's structs are packed to
  * 4 bytes (the pragma around them), so the header's 44 need no padding
  * before the union's 8-byte fields (x86-64 and arm64 read them unaligned at
  * little cost). */
-_Static_assert(sizeof(struct sbx_event) == 100, "an event is 100 bytes");
+_Static_assert(sizeof(struct sbx_command) == 48, "a command is 48 bytes");
+_Static_assert(sizeof(struct sbx_event) == 92, "an event is 92 bytes");
 /* So an event's 8-byte fields may lie at 4 bytes from an 8-byte boundary:
  * read and write them as fields, never through an int64_t * or uint64_t *
  * to them (that is undefined; UBSan says so). */

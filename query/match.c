@@ -133,8 +133,9 @@ static bool match_pattern(const struct sbx_qpattern *p, const struct sbx_timelin
 {
     if (ev->kind == SBX_EV_COMMAND) {
         const struct sbx_command *c = &ev->u.cmd;
+        const struct sbx_text err = sbx_cmd_err(c);
         if (match_field(p, tl, ev, &c->command, 0, sc) || match_field(p, tl, ev, &c->out, 1, sc) ||
-            match_field(p, tl, ev, &c->err, 2, sc))
+            match_field(p, tl, ev, &err, 2, sc))
             return true;
     } else if (ev->kind == SBX_EV_FILES && ev->u.files) {
         const struct sbx_files *f = ev->u.files;

@@ -153,14 +153,14 @@ static void collect(struct report *r)
     struct sbx_buf words = SBX_BUF_INIT;
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
-        if (!e->u.audit.inside)
+        if (!e->u.audit->inside)
             continue;
         sbx_buf_clear(&words);
         sbx_audit_words(r->tl, e, &words);
         /* the words of an action of no known family begin with it */
-        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        bool named = e->u.audit->family == SBX_AUDIT_OTHER;
         add(r, SBX_F_ACCOUNT_INSIDE, e, "%s%son %s: %s", named ? "" : str(r, e->label), named ? "" : " ",
-            str(r, e->u.audit.target), words.p);
+            str(r, e->u.audit->target), words.p);
     }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];

@@ -121,8 +121,9 @@ static unsigned pair_diff(const struct sbx_timeline *tla, const struct sbx_event
     /* the stdout hash shares its storage with the denials: only with the flag */
     if ((x->flags & y->flags & SBX_CMD_HASH_PRESENT) && x->stdout_hash != y->stdout_hash)
         d |= SBX_CMP_D_STDOUT_HASH;
+    const struct sbx_text xerr = sbx_cmd_err(x), yerr = sbx_cmd_err(y);
     if (!same_text(tla, a, &x->out, tlb, b, &y->out, s) ||
-        !same_text(tla, a, &x->err, tlb, b, &y->err, s))
+        !same_text(tla, a, &xerr, tlb, b, &yerr, s))
         d |= SBX_CMP_D_OUTPUT;
     return d;
 }

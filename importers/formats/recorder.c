@@ -235,7 +235,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     if ((m = by[F_STDOUT]) && m->type == SBX_JSTRING)
         c->out = text_of(st, out, e, m);
     if ((m = by[F_STDERR]) && m->type == SBX_JSTRING)
-        c->err = text_of(st, out, e, m);
+        sbx_cmd_set_err(c, text_of(st, out, e, m));
     if ((m = by[F_HASH])) {
         size_t n;
         uint64_t hash; /* not &c->stdout_hash: the event's fields are 4-aligned (model/event.h) */

@@ -485,11 +485,11 @@ static void account_lines(struct line *l, struct sbx_buf *out)
         const struct sbx_event *e = s->account[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
-        const char *target = sbx_str(l->c->tl, e->u.audit.target);
-        const char *inside = sbx_str(l->c->tl, e->u.audit.inside);
+        const char *target = sbx_str(l->c->tl, e->u.audit->target);
+        const char *inside = sbx_str(l->c->tl, e->u.audit->inside);
         sbx_buf_clear(&w);
         /* the words of an action of no known family begin with it */
-        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        bool named = e->u.audit->family == SBX_AUDIT_OTHER;
         if (!named)
             sbx_buf_adds(&w, sbx_str(l->c->tl, e->label));
         /* the sandbox it acted on is often the one it acted from: say it once */

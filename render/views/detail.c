@@ -424,7 +424,8 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     if (e->kind != SBX_EV_COMMAND || !(e->findings & SBX_F_HIDDEN_TEXT))
         return;
     static const char *const names[] = {"command", "stdout", "stderr"};
-    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &err};
     struct sbx_buf tmp = SBX_BUF_INIT, tags = SBX_BUF_INIT;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
@@ -640,7 +641,7 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
 
 static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
-    const struct sbx_audit *a = &e->u.audit;
+    const struct sbx_audit *a = e->u.audit;
     static const char *const names[] = {"Actor", "Actor kind", "Target", "Via"};
     const uint32_t ids[] = {a->actor, a->actor_kind, a->target, a->via};
     for (int i = 0; i < 4; i++) {
@@ -996,7 +997,8 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_end_line(d);
         sbx_buf_free(&tmp);
         output_block(d, l, e, &c->out, "stdout", SBX_STYLE_NORMAL);
-        output_block(d, l, e, &c->err, "stderr", SBX_STYLE_STDERR);
+        const struct sbx_text err = sbx_cmd_err(c);
+        output_block(d, l, e, &err, "stderr", SBX_STYLE_STDERR);
     } else if (e->kind == SBX_EV_FILES) {
         files_fields(d, l, e);
     } else {

@@ -331,7 +331,7 @@ after_time:
         break;
         }
     case SBX_EV_AUDIT: {
-        const struct sbx_audit *a = &e->u.audit;
+        const struct sbx_audit *a = e->u.audit;
         /* each name redacted on its own: one cut where it was stored is a
          * secret's end only within its own text */
         add_redacted(&t, "", sbx_str(l->tl, e->label));

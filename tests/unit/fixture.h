@@ -108,6 +108,8 @@ static inline struct sbx_event *fixture_event(struct fixture *fx, enum sbx_kind 
     e->start = start;
     e->end = end;
     e->sandbox = fixture_id(fx, sandbox);
+    if (kind == SBX_EV_AUDIT) /* as the importer: the entry's record behind its pointer */
+        e->u.audit = sbx_evbuf_alloc(&fx->buf, sizeof *e->u.audit);
     return e;
 }
 
@@ -145,7 +147,7 @@ static inline struct sbx_event *fixture_command(struct fixture *fx, const char *
     c->ms = ms;
     c->flags = SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN;
     c->out = fixture_append(fx, e, fixture_text, "");
-    c->err = fixture_append(fx, e, fixture_text, "");
+    sbx_cmd_set_err(c, fixture_append(fx, e, fixture_text, ""));
     return e;
 }
 
@@ -154,7 +156,7 @@ static inline void fixture_output(struct fixture *fx, struct sbx_event *e, const
                                   const char *err)
 {
     e->u.cmd.out = fixture_append(fx, e, fixture_text, out);
-    e->u.cmd.err = fixture_append(fx, e, fixture_text, err);
+    sbx_cmd_set_err(&e->u.cmd, fixture_append(fx, e, fixture_text, err));
 }
 
 /* Gives a command its stdout and stderr as JSON string bodies, still
@@ -163,7 +165,7 @@ static inline void fixture_output_json(struct fixture *fx, struct sbx_event *e, 
                                        const char *err)
 {
     e->u.cmd.out = fixture_append(fx, e, fixture_json, out);
-    e->u.cmd.err = fixture_append(fx, e, fixture_json, err);
+    sbx_cmd_set_err(&e->u.cmd, fixture_append(fx, e, fixture_json, err));
 }
 
 /* A field of a command's record that none of its texts refers to (an
@@ -288,7 +290,9 @@ static inline void fixture_finish(struct fixture *fx)
         if (e->kind == SBX_EV_COMMAND) {
             fixture_place(fx, e, &e->u.cmd.command);
             fixture_place(fx, e, &e->u.cmd.out);
-            fixture_place(fx, e, &e->u.cmd.err);
+            struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+            fixture_place(fx, e, &err);
+            sbx_cmd_set_err(&e->u.cmd, err);
         } else if (e->kind == SBX_EV_NETWORK) {
             fixture_place(fx, e, &e->u.net.url);
         }

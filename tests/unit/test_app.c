@@ -264,7 +264,8 @@ static bool has_float(const struct run *r, const struct sbx_event *e)
 {
     if (e->kind != SBX_EV_COMMAND)
         return false;
-    const struct sbx_text *t[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *t[] = {&e->u.cmd.command, &e->u.cmd.out, &err};
     bool yes = false;
     for (int k = 0; k < 3 && !yes; k++) {
         struct sbx_buf tmp = SBX_BUF_INIT;

@@ -272,19 +272,19 @@ static void audit_fields_and_shapes(void **state)
         assert_int_equal(a->kind, SBX_EV_AUDIT);
         assert_int_equal(a->start, ts("2026-10-08T14:22:40.512Z"));
         assert_string_equal(str(tl, a->label), "network.rules_changed");
-        assert_string_equal(str(tl, a->u.audit.actor), "ci-agent");
-        assert_string_equal(str(tl, a->u.audit.actor_kind), "agent");
-        assert_string_equal(str(tl, a->u.audit.target), "sandbox:7f3a2c10");
-        assert_string_equal(str(tl, a->u.audit.via), "api");
+        assert_string_equal(str(tl, a->u.audit->actor), "ci-agent");
+        assert_string_equal(str(tl, a->u.audit->actor_kind), "agent");
+        assert_string_equal(str(tl, a->u.audit->target), "sandbox:7f3a2c10");
+        assert_string_equal(str(tl, a->u.audit->via), "api");
         /* made from inside a sandbox: that one is the event's sandbox */
-        assert_string_equal(str(tl, a->u.audit.inside), "9e0b1d22");
+        assert_string_equal(str(tl, a->u.audit->inside), "9e0b1d22");
         assert_string_equal(str(tl, a->sandbox), "9e0b1d22");
         /* not from inside: the target sandbox */
-        assert_int_equal(b->u.audit.inside, 0);
+        assert_int_equal(b->u.audit->inside, 0);
         assert_string_equal(str(tl, b->sandbox), "7f3a2c10");
         /* neither */
         assert_int_equal(c->sandbox, 0);
-        assert_string_equal(str(tl, c->u.audit.target), "key:key_ci");
+        assert_string_equal(str(tl, c->u.audit->target), "key:key_ci");
         assert_int_equal(a->findings | b->findings | c->findings, 0);
         drop(tl);
     }

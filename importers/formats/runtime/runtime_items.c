@@ -351,7 +351,7 @@ static bool read_audit(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *o
     e->start = e->end = at;
     e->tflags = tf;
     e->label = sbx_rt_intern(st, json_string_value(action), json_string_length(action));
-    struct sbx_audit *a = &e->u.audit;
+    struct sbx_audit *a = e->u.audit = sbx_evbuf_alloc(out, sizeof *a);
     bool bad = false;
     json_t *actor = object_member(o, "actor", NULL, &bad);
     if (actor) {

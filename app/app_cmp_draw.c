@@ -401,7 +401,7 @@ static const char *duration(const struct sbx_event *e, char *b)
         return "-";
     if (!(e->u.cmd.flags & SBX_CMD_MS_KNOWN))
         return "?";
-    return sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_WORDS, b);
+    return sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&e->u.cmd)), SBX_DUR_WORDS, b);
 }
 
 void sbx_cmpview_diff_doc(struct sbx_cmpview *v)

@@ -45,24 +45,36 @@ struct sbx_event *sbx_evblock_new(bool populate)
     return (struct sbx_event *)(at + HEAD);
 }
 
+static void side_free(struct sbx_evside *t)
+{
+    free(t->slot);
+    free(t->val);
+}
+
 void sbx_evblock_free(struct sbx_event *block)
 {
     if (!block)
         return;
     struct sbx_evblock_head *h = sbx_evblock_head_of(block);
-    free(h->err_slot);
-    free(h->err);
+    side_free(&h->err);
+    side_free(&h->ms);
     munmap(h, page_round(BLOCK_BYTES));
+}
+
+static void side_trim(struct sbx_evside *t)
+{
+    if (t->n == t->cap || !t->n)
+        return;
+    t->slot = sbx_xrealloc(t->slot, t->n * sizeof *t->slot);
+    t->val = sbx_xrealloc(t->val, t->n * sizeof *t->val);
+    t->cap = t->n;
 }
 
 void sbx_evblock_trim(struct sbx_event *block)
 {
     struct sbx_evblock_head *h = sbx_evblock_head_of(block);
-    if (h->nerr == h->caperr || !h->nerr)
-        return;
-    h->err_slot = sbx_xrealloc(h->err_slot, h->nerr * sizeof *h->err_slot);
-    h->err = sbx_xrealloc(h->err, h->nerr * sizeof *h->err);
-    h->caperr = h->nerr;
+    side_trim(&h->err);
+    side_trim(&h->ms);
 }
 
 /* c's index in its block. */
@@ -72,13 +84,13 @@ static uint16_t slot_in_block(const struct sbx_evblock_head *h, const struct sbx
     return (uint16_t)(((uintptr_t)c - first) / sizeof(struct sbx_event));
 }
 
-/* The first entry of the table not below slot. */
-static uint32_t err_lower_bound(const struct sbx_evblock_head *h, uint16_t slot)
+/* The first entry of t not below slot. */
+static uint32_t lower_bound(const struct sbx_evside *t, uint16_t slot)
 {
-    uint32_t lo = 0, hi = h->nerr;
+    uint32_t lo = 0, hi = t->n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (h->err_slot[mid] < slot)
+        if (t->slot[mid] < slot)
             lo = mid + 1;
         else
             hi = mid;
@@ -86,14 +98,42 @@ static uint32_t err_lower_bound(const struct sbx_evblock_head *h, uint16_t slot)
     return lo;
 }
 
+/* slot's value in t; 0 when it has none (only an event whose accessor
+ * wrote to the table reads it). */
+static uint64_t side_get(const struct sbx_evside *t, uint16_t slot)
+{
+    uint32_t i = lower_bound(t, slot);
+    return i < t->n && t->slot[i] == slot ? t->val[i] : 0;
+}
+
+/* Sets slot's value in t, inserted in slot order (events are written in
+ * order, so nearly always at the end). */
+static void side_put(struct sbx_evside *t, uint16_t slot, uint64_t v)
+{
+    uint32_t i = lower_bound(t, slot);
+    if (i == t->n || t->slot[i] != slot) {
+        if (t->n == t->cap) {
+            t->cap = t->cap ? t->cap * 2 : 16;
+            t->slot = sbx_xrealloc(t->slot, t->cap * sizeof *t->slot);
+            t->val = sbx_xrealloc(t->val, t->cap * sizeof *t->val);
+        }
+        memmove(t->slot + i + 1, t->slot + i, (t->n - i) * sizeof *t->slot);
+        memmove(t->val + i + 1, t->val + i, (t->n - i) * sizeof *t->val);
+        t->slot[i] = slot;
+        t->n++;
+    }
+    t->val[i] = v;
+}
+
+_Static_assert(sizeof(struct sbx_text) == sizeof(uint64_t), "a text is one table value");
+
 struct sbx_text sbx_evblock_err(const struct sbx_command *c)
 {
     const struct sbx_evblock_head *h = sbx_evblock_head_of(c);
-    uint16_t slot = slot_in_block(h, c);
-    uint32_t i = err_lower_bound(h, slot);
-    if (i < h->nerr && h->err_slot[i] == slot)
-        return h->err[i];
-    return (struct sbx_text){0}; /* only a command set by sbx_cmd_set_err reads its table */
+    uint64_t v = side_get(&h->err, slot_in_block(h, c));
+    struct sbx_text t;
+    memcpy(&t, &v, sizeof t);
+    return t;
 }
 
 void sbx_cmd_set_err(struct sbx_command *c, struct sbx_text t)
@@ -104,20 +144,26 @@ void sbx_cmd_set_err(struct sbx_command *c, struct sbx_text t)
         return; /* an entry the table may still hold for c is no longer read */
     }
     struct sbx_evblock_head *h = sbx_evblock_head_of(c);
-    uint16_t slot = slot_in_block(h, c);
-    uint32_t i = err_lower_bound(h, slot);
-    if (i == h->nerr || h->err_slot[i] != slot) {
-        if (h->nerr == h->caperr) {
-            h->caperr = h->caperr ? h->caperr * 2 : 16;
-            h->err_slot = sbx_xrealloc(h->err_slot, h->caperr * sizeof *h->err_slot);
-            h->err = sbx_xrealloc(h->err, h->caperr * sizeof *h->err);
-        }
-        memmove(h->err_slot + i + 1, h->err_slot + i, (h->nerr - i) * sizeof *h->err_slot);
-        memmove(h->err + i + 1, h->err + i, (h->nerr - i) * sizeof *h->err);
-        h->err_slot[i] = slot;
-        h->nerr++;
-    }
-    h->err[i] = t;
+    uint64_t v;
+    memcpy(&v, &t, sizeof v);
+    side_put(&h->err, slot_in_block(h, c), v);
     c->err_flags_ = SBX_TEXT_LONG;
     c->err_at_ = 0;
+}
+
+int64_t sbx_evblock_ms(const struct sbx_command *c)
+{
+    const struct sbx_evblock_head *h = sbx_evblock_head_of(c);
+    return (int64_t)side_get(&h->ms, slot_in_block(h, c));
+}
+
+void sbx_cmd_set_ms(struct sbx_command *c, int64_t ms)
+{
+    if (ms >= 0 && ms <= SBX_MS_KEPT_MAX) {
+        c->ms_ = (uint32_t)ms;
+        return;
+    }
+    struct sbx_evblock_head *h = sbx_evblock_head_of(c);
+    side_put(&h->ms, slot_in_block(h, c), (uint64_t)ms);
+    c->ms_ = UINT32_MAX;
 }

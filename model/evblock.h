@@ -1,23 +1,26 @@
 /* Event blocks: the fixed storage events live in (model/timeline.h's
- * buffers hold lists of them), and the side tables of each block — fields
- * most events leave empty, kept by the event's index in its block (its
+ * buffers hold lists of them), and the side tables of each block — values
+ * most events do not need, kept by the event's index in its block (its
  * slot's low part, model/slots.h) so that the event itself need not hold
  * them. A block is mapped at a multiple of SBX_EVBLOCK_ALIGN with its head
  * (the side tables) first, so an event's address finds its block's head
  * and its index without the timeline.
  *
- * Side table: a command's stderr (empty in most commands of most logs).
- * The command keeps an absent stderr, or an empty one that starts within
- * SBX_ERR_AT_MAX bytes of its line's start, in 21 bits of its own (the
- * empty one's position counts: the secrets scan tells by it which field a
- * hit lies in); any other stderr is in its block's table. Read it with
- * sbx_cmd_err and write it with sbx_cmd_set_err, never as a field.
+ * Side tables, each of 8-byte values:
+ *   - a command's stderr (empty in most commands of most logs). The command
+ *     keeps an absent stderr, or an empty one that starts within
+ *     SBX_ERR_AT_MAX bytes of its line's start, in 21 bits of its own (the
+ *     empty one's position counts: the secrets scan tells by it which field
+ *     a hit lies in); any other stderr is in the table.
+ *   - a command's duration in milliseconds: in the command's 32 bits from 0
+ *     to SBX_MS_KEPT_MAX (49 days), any other in the table.
+ * Read them with sbx_cmd_err and sbx_cmd_ms, write them with
+ * sbx_cmd_set_err and sbx_cmd_set_ms, never as fields.
  *
  * Ownership: a block and its side tables belong to whoever holds the block
  * (an event buffer, then the timeline) and are freed with sbx_evblock_free.
- * A copy of an event outside its block (on the stack) reads its stderr only
- * when the command keeps it itself: sbx_cmd_err reads the block's table of
- * the event in its block. */
+ * A copy of an event outside its block (on the stack) reads only what its
+ * command keeps itself: the accessors read the table of the event's block. */
 #ifndef SBX_EVBLOCK_H
 #define SBX_EVBLOCK_H
 
@@ -36,22 +39,26 @@ enum { SBX_EVBLOCK = 2048 };
  * events. */
 #define SBX_EVBLOCK_ALIGN ((uintptr_t)1 << 18)
 
-/* A block's head: its side tables. err_slot[i] (ascending) is the index in
- * the block of the command whose stderr is err[i]. */
-struct sbx_evblock_head {
-    uint16_t *err_slot;
-    struct sbx_text *err;
-    uint32_t nerr, caperr;
-    uint64_t pad_; /* the events start 32 bytes in */
+/* One side table: slot[i] (ascending) is the index in the block of the
+ * event whose value is val[i]. */
+struct sbx_evside {
+    uint16_t *slot;
+    uint64_t *val;
+    uint32_t n, cap;
 };
-_Static_assert(sizeof(struct sbx_evblock_head) == 32, "a block's head is 32 bytes");
+
+/* A block's head: its side tables. */
+struct sbx_evblock_head {
+    struct sbx_evside err; /* struct sbx_text, as its 8 bytes */
+    struct sbx_evside ms;  /* int64_t */
+};
+_Static_assert(sizeof(struct sbx_evblock_head) % 16 == 0, "the events start 16-aligned");
 _Static_assert(sizeof(struct sbx_evblock_head) + SBX_EVBLOCK * sizeof(struct sbx_event) <= SBX_EVBLOCK_ALIGN,
                "a block fits its alignment");
 _Static_assert(SBX_EVBLOCK <= UINT16_MAX + 1, "an index in a block is 16 bits");
 
-/* A new block of SBX_EVBLOCK events (not zeroed beyond what a fresh mapping
- * is: all zero), its pages in place when populate says so. Aborts when out
- * of memory. */
+/* A new block of SBX_EVBLOCK events, all zero, its pages in place when
+ * populate says so. Aborts when out of memory. */
 struct sbx_event *sbx_evblock_new(bool populate);
 /* Frees a block from sbx_evblock_new and its side tables. */
 void sbx_evblock_free(struct sbx_event *block);
@@ -66,9 +73,13 @@ static inline struct sbx_evblock_head *sbx_evblock_head_of(const void *p)
 }
 
 enum { SBX_ERR_AT_MAX = (1u << 15) - 1 };
+#define SBX_MS_KEPT_MAX ((int64_t)UINT32_MAX - 1)
 
-/* The stderr of command c (stored in an event in its block). */
+/* What the tables hold for command c (an event's in its block). */
 struct sbx_text sbx_evblock_err(const struct sbx_command *c);
+int64_t sbx_evblock_ms(const struct sbx_command *c);
+
+/* The stderr of command c. */
 static inline struct sbx_text sbx_cmd_err(const struct sbx_command *c)
 {
     if (!(c->err_flags_ & SBX_TEXT_LONG))
@@ -77,5 +88,14 @@ static inline struct sbx_text sbx_cmd_err(const struct sbx_command *c)
 }
 /* Sets the stderr of command c, an event's in its block. */
 void sbx_cmd_set_err(struct sbx_command *c, struct sbx_text t);
+
+/* The duration of command c in milliseconds (valid with SBX_CMD_MS_KNOWN;
+ * 0 when never set). */
+static inline int64_t sbx_cmd_ms(const struct sbx_command *c)
+{
+    return c->ms_ != UINT32_MAX ? (int64_t)c->ms_ : sbx_evblock_ms(c);
+}
+/* Sets the duration of command c, an event's in its block. */
+void sbx_cmd_set_ms(struct sbx_command *c, int64_t ms);
 
 #endif

@@ -132,7 +132,8 @@ struct sbx_command {
         uint64_t stdout_hash;          /* SBX_CMD_HASH_PRESENT: first 16 hex digits, as a number */
         uint64_t denials;              /* SBX_CMD_DENIALS: connections refused */
     };
-    int64_t ms;                        /* wrapper-measured duration */
+    /* the wrapper-measured duration: model/evblock.h's (sbx_cmd_ms, sbx_cmd_set_ms) */
+    uint32_t ms_;
 };
 /* Whether a command failed: it timed out, or exited with a known code
  * other than 0 (a signal's 128+N among them). An unknown exit is no
@@ -216,8 +217,8 @@ struct sbx_network {
     uint32_t method;      /* GET, CONNECT, … */
     uint32_t result;      /* Squid's result code, e.g. TCP_MISS; 0 for Apache lines */
     uint32_t client;      /* the client's address */
-    int32_t status;       /* HTTP status; -1 when unknown */
-    uint32_t flags;       /* enum sbx_network_flags */
+    int16_t status;       /* HTTP status (0 to 999); -1 when unknown */
+    uint16_t flags;       /* enum sbx_network_flags */
     int64_t bytes_in;     /* bytes sent to the client; -1 when unknown */
     int64_t bytes_out;    /* bytes the client sent; -1 when the log does not say */
     struct sbx_text url;  /* the URL (CONNECT: host:port), in the source */
@@ -301,13 +302,14 @@ struct sbx_event {
     } u;
 };
 
-/* The common event, a command, is the header (44 bytes) and u.cmd (48,
+/* The common event, a command, is the header (44 bytes) and u.cmd (44,
  * as large as u.net): a 1M-line log keeps a million of them. The event's structs are packed to
  * 4 bytes (the pragma around them), so the header's 44 need no padding
  * before the union's 8-byte fields (x86-64 and arm64 read them unaligned at
  * little cost). */
-_Static_assert(sizeof(struct sbx_command) == 48, "a command is 48 bytes");
-_Static_assert(sizeof(struct sbx_event) == 92, "an event is 92 bytes");
+_Static_assert(sizeof(struct sbx_command) == 44, "a command is 44 bytes");
+_Static_assert(sizeof(struct sbx_network) == 44, "a request is 44 bytes");
+_Static_assert(sizeof(struct sbx_event) == 88, "an event is 88 bytes");
 /* So an event's 8-byte fields may lie at 4 bytes from an 8-byte boundary:
  * read and write them as fields, never through an int64_t * or uint64_t *
  * to them (that is undefined; UBSan says so). */

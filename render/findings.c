@@ -175,7 +175,7 @@ static void collect(struct report *r)
         char dur[SBX_NUM_BUFSZ];
         if (c->flags & SBX_CMD_MS_KNOWN)
             snprintf(how + strlen(how), sizeof how - strlen(how), ", %s",
-                     sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
+                     sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(c)), SBX_DUR_WORDS, dur));
         add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
             str(r, c->program), how);
     }

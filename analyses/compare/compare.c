@@ -112,9 +112,10 @@ static unsigned pair_diff(const struct sbx_timeline *tla, const struct sbx_event
         d |= SBX_CMP_D_EXIT;
     *ratio = 0;
     if ((x->flags & SBX_CMD_MS_KNOWN) && (y->flags & SBX_CMD_MS_KNOWN)) {
-        if (x->ms > 0)
-            *ratio = (double)y->ms / (double)x->ms;
-        int64_t lo = x->ms < y->ms ? x->ms : y->ms, hi = x->ms < y->ms ? y->ms : x->ms;
+        int64_t xms = sbx_cmd_ms(x), yms = sbx_cmd_ms(y);
+        if (xms > 0)
+            *ratio = (double)yms / (double)xms;
+        int64_t lo = xms < yms ? xms : yms, hi = xms < yms ? yms : xms;
         if (hi >= 2 * lo && hi - lo >= 1000)
             d |= SBX_CMP_D_DURATION;
     }

@@ -272,14 +272,14 @@ static void tool_event(struct otlp_state *st, struct sbx_evbuf *buf, struct sbx_
     }
     r = attr_int(a, A_DURATION, &v);
     if (r == 1 && v >= 0) {
-        c->ms = v;
+        sbx_cmd_set_ms(c, v);
         c->flags |= SBX_CMD_MS_KNOWN;
     } else if (r) {
         e->findings |= SBX_F_BAD_FIELD;
     }
     if (!(c->flags & SBX_CMD_MS_KNOWN) && e->start != SBX_TIME_UNKNOWN &&
         e->end != SBX_TIME_UNKNOWN && e->end >= e->start) {
-        c->ms = sbx_ns_to_ms(e->end - e->start);
+        sbx_cmd_set_ms(c, sbx_ns_to_ms(e->end - e->start));
         c->flags |= SBX_CMD_MS_KNOWN;
     }
     r = attr_int(a, A_DENIALS, &v);

@@ -224,7 +224,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     if ((m = by[F_MS])) {
         /* a duration beyond a year is not a duration the wrapper measured */
         if (m->type == SBX_JINT && m->i >= 0 && m->i <= 366LL * 24 * 3600 * 1000) {
-            c->ms = m->i;
+            sbx_cmd_set_ms(c, m->i);
             c->flags |= SBX_CMD_MS_KNOWN;
             if (at != SBX_TIME_UNKNOWN)
                 e->start = at - m->i * 1000000;

@@ -286,7 +286,7 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
     if (e->kind == SBX_EV_COMMAND) {
         command_fields(st, out, e, by);
         if (ms >= 0) {
-            e->u.cmd.ms = ms;
+            sbx_cmd_set_ms(&e->u.cmd, ms);
             e->u.cmd.flags |= SBX_CMD_MS_KNOWN;
         }
     }

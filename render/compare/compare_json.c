@@ -49,7 +49,7 @@ static void cmd_object(struct sbx_cmpctx *x, struct sbx_jsonw *w, int side, size
     sbx_jw_bool(w, c->flags & SBX_CMD_TIMED_OUT);
     sbx_jw_key(w, "ms");
     if (c->flags & SBX_CMD_MS_KNOWN)
-        sbx_jw_int(w, c->ms);
+        sbx_jw_int(w, sbx_cmd_ms(c));
     else
         sbx_jw_null(w);
     sbx_jw_key(w, "failed");

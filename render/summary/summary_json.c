@@ -138,7 +138,7 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
         size_t n;
         const char *cmd = sbx_sum_command(c, e, &n);
         sbx_untrusted_json(w, cmd, n);
-        int_field(w, "ms", e->u.cmd.ms);
+        int_field(w, "ms", sbx_cmd_ms(&e->u.cmd));
         sbx_jw_key(w, "start");
         time_value(w, e->start);
         id_field(c, w, e);

@@ -292,7 +292,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_addf(out, "**Commands:** %zu, %zu failed, %zu timed out", s->commands, s->failed,
                  s->timed_out);
     if (s->longest) {
-        sbx_buf_addf(out, "; longest %s at %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d),
+        sbx_buf_addf(out, "; longest %s at %s: ", sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&s->longest->u.cmd)), SBX_DUR_WORDS, d),
                      sbx_time_format(s->longest->start, a));
         size_t n;
         const char *cmd = sbx_sum_command(c, s->longest, &n);

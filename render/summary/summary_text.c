@@ -191,7 +191,7 @@ static void commands_line(struct line *l, struct sbx_buf *out)
             sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "longest %s at %s: ",
-                     sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d),
+                     sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&s->longest->u.cmd)), SBX_DUR_WORDS, d),
                      sbx_time_format(s->longest->start, t) + 11);
         l->event = s->longest;
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);

@@ -545,7 +545,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     if (c->flags & SBX_CMD_MS_KNOWN) {
         char dur[SBX_NUM_BUFSZ];
         sbx_doc_addf(d, SBX_STYLE_NORMAL, " after %s",
-                     sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
+                     sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(c)), SBX_DUR_WORDS, dur));
     }
     sbx_doc_end_line(d);
     const char *cwd = sbx_str(l->tl, c->cwd), *prog = sbx_str(l->tl, c->program);
@@ -569,7 +569,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
                 sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
             char dur[SBX_NUM_BUFSZ];
             sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %s, started %+lld ms from the wrapper's start%s",
-                         sbx_duration_text(sbx_ms_to_ns(r->u.cmd.ms), SBX_DUR_WORDS, dur),
+                         sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&r->u.cmd)), SBX_DUR_WORDS, dur),
                          (long long)sbx_ns_to_ms(r->start - e->start),
                          l->tl->sources[r->source].clock != SBX_CLOCK_OWN ? " once the skew is off" : "");
             if (r->label) {
@@ -604,7 +604,7 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unread (started in the background, exit never read)");
     else if (c->flags & SBX_CMD_EXIT_KNOWN)
         sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "exited %d after %lld ms",
-                     (int)c->exit, (long long)c->ms);
+                     (int)c->exit, (long long)sbx_cmd_ms(c));
     sbx_doc_end_line(d);
     if (e->label) {
         sbx_doc_field(d, "Actor");

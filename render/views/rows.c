@@ -269,7 +269,7 @@ after_time:
         if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end > e->start)
             sbx_duration_text(e->end - e->start, SBX_DUR_SHORT, buf);
         else if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_MS_KNOWN))
-            sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_SHORT, buf);
+            sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&e->u.cmd)), SBX_DUR_SHORT, buf);
         int w = (int)strlen(buf);
         sbx_grid_text(g, row, col + DUR_W - 1 - w, col + DUR_W - 1,
                       selected ? base : SBX_STYLE_DURATION, buf, (size_t)w);

@@ -144,7 +144,7 @@ static inline struct sbx_event *fixture_command(struct fixture *fx, const char *
     size_t n = sbx_program_label(cmd, strlen(cmd), label, sizeof label);
     c->program = sbx_strtab_intern(&fx->tl.strings, label, n);
     c->exit = exit;
-    c->ms = ms;
+    sbx_cmd_set_ms(c, ms);
     c->flags = SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN;
     c->out = fixture_append(fx, e, fixture_text, "");
     sbx_cmd_set_err(c, fixture_append(fx, e, fixture_text, ""));
@@ -204,7 +204,7 @@ static inline struct sbx_event *fixture_record(struct fixture *fx, const char *s
     struct sbx_command *c = &e->u.cmd;
     c->program = fixture_id(fx, program);
     c->flags = SBX_CMD_RECORD | SBX_CMD_MS_KNOWN | state_flags;
-    c->ms = 5;
+    sbx_cmd_set_ms(c, 5);
     if (!(state_flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))) {
         c->flags |= SBX_CMD_EXIT_KNOWN;
         c->exit = exit;

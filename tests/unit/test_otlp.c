@@ -119,7 +119,7 @@ static void new_keys_string_ints(void **state)
     assert_true(tool->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_int_equal(tool->u.cmd.exit, 0);
     assert_true(tool->u.cmd.flags & SBX_CMD_MS_KNOWN);
-    assert_int_equal(tool->u.cmd.ms, 24);
+    assert_int_equal(sbx_cmd_ms(&tool->u.cmd), 24);
     assert_int_equal(tool->findings, 0);
 
     const struct sbx_event *note = span_event(tl, "a000000000000003");
@@ -165,7 +165,7 @@ static void old_keys_number_ints(void **state)
     assert_true(e->start == 1795942252000000000LL);
     assert_int_equal(e->u.cmd.exit, 3);
     /* no duration attribute: end - start */
-    assert_int_equal(e->u.cmd.ms, 250);
+    assert_int_equal(sbx_cmd_ms(&e->u.cmd), 250);
     /* no argv: the tool's name is the command */
     assert_command(tl, e, "run_code");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "run_code");
@@ -208,7 +208,7 @@ static void int64_extremes(void **state)
     assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_true(e->findings & SBX_F_BAD_FIELD);
     /* the duration given as a string value: not read; end - start instead */
-    assert_int_equal(e->u.cmd.ms, 0);
+    assert_int_equal(sbx_cmd_ms(&e->u.cmd), 0);
     loadtest_drop(tl);
 }
 
@@ -410,8 +410,8 @@ static void derived_duration_rounds(void **state)
         struct sbx_timeline *tl = load(line, 1);
         assert_int_equal(tl->n, 1);
         assert_true(tl->order[0]->u.cmd.flags & SBX_CMD_MS_KNOWN);
-        if (tl->order[0]->u.cmd.ms != cases[i].ms)
-            fail_msg("case %zu: %lld ms, want %lld", i, (long long)tl->order[0]->u.cmd.ms, cases[i].ms);
+        if (sbx_cmd_ms(&tl->order[0]->u.cmd) != cases[i].ms)
+            fail_msg("case %zu: %lld ms, want %lld", i, (long long)sbx_cmd_ms(&tl->order[0]->u.cmd), cases[i].ms);
         loadtest_drop(tl);
     }
 }

@@ -144,7 +144,7 @@ static void command_fields(void **state)
     assert_string_equal(str(tl, a->u.cmd.program), "pytest");
     assert_string_equal(str(tl, a->label), "ci-agent");
     assert_int_equal(a->u.cmd.exit, 1);
-    assert_int_equal(a->u.cmd.ms, 2140);
+    assert_int_equal(sbx_cmd_ms(&a->u.cmd), 2140);
     assert_int_equal(a->u.cmd.flags, SBX_CMD_RECORD | SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN);
     assert_false(a->u.cmd.command.flags & SBX_TEXT_PRESENT);
     assert_false(a->u.cmd.out.flags & SBX_TEXT_PRESENT);

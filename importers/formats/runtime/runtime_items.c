@@ -166,7 +166,7 @@ static bool read_command(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t 
         json_int_t x = json_is_integer(ms) ? json_integer_value(ms) : -1;
         int64_t end;
         if (x >= 0 && x <= MAX_MS && !__builtin_add_overflow(at, x * 1000000, &end)) {
-            c->ms = x;
+            sbx_cmd_set_ms(c, x);
             c->flags |= SBX_CMD_MS_KNOWN;
             e->end = end;
         } else {

@@ -1,8 +1,9 @@
-/* A command's stderr (model/evblock.h): kept in the command or in its
- * block's side table by the event's index in the block, it reads back bit
- * for bit (tests/unit/cases/cmd_err.test), whatever is set before and after
- * it, in every block, set again in either form, after the timeline adopts
- * and sorts the events, and in the general form (outside the line). */
+/* A command's side fields (model/evblock.h): its stderr and duration, kept
+ * in the command or in its block's side tables by the event's index in the
+ * block, read back bit for bit (tests/unit/cases/cmd_side.test), whatever
+ * is set before and after them, in every block, set again in either form,
+ * after the timeline adopts and sorts the events, and a stderr in the
+ * general form (outside the line). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,9 +46,8 @@ static struct sbx_command *cmd(struct sbx_evbuf *buf, size_t i)
     return &sbx_evbuf_at(buf, i)->u.cmd;
 }
 
-static void check_case(const struct test_case *c, void *ctx)
+static void check_err(const struct test_case *c)
 {
-    (*(int *)ctx)++;
     case_want_fields(c, 5);
     size_t i = (size_t)case_int(c, 0);
     struct sbx_text want = text((uint64_t)case_int(c, 1), (uint64_t)case_int(c, 2), (uint64_t)case_int(c, 3));
@@ -60,7 +60,7 @@ static void check_case(const struct test_case *c, void *ctx)
     struct sbx_command *c_i = cmd(&buf, i);
     c_i->flags = (1u << SBX_CMD_FLAG_BITS) - 1;
     c_i->exit = -1;
-    c_i->ms = INT64_MIN;
+    sbx_cmd_set_ms(c_i, INT64_MIN);
     sbx_cmd_set_err(c_i, want);
     for (int round = 0; round < 2; round++) {
         struct sbx_text got = sbx_cmd_err(c_i);
@@ -69,7 +69,8 @@ static void check_case(const struct test_case *c, void *ctx)
                       (unsigned)got.len_, (unsigned)got.flags);
         if (!!(c_i->err_flags_ & SBX_TEXT_LONG) != in_table)
             case_fail(c, "kept in the %s", in_table ? "command" : "table");
-        if (c_i->flags != (1u << SBX_CMD_FLAG_BITS) - 1 || c_i->exit != -1 || c_i->ms != INT64_MIN)
+        if (c_i->flags != (1u << SBX_CMD_FLAG_BITS) - 1 || c_i->exit != -1 ||
+            sbx_cmd_ms(c_i) != INT64_MIN)
             case_fail(c, "the command's other fields changed");
         if ((i && !same(sbx_cmd_err(cmd(&buf, i - 1)), neighbour(i - 1))) ||
             !same(sbx_cmd_err(cmd(&buf, i + 1)), neighbour(i + 1)))
@@ -81,16 +82,62 @@ static void check_case(const struct test_case *c, void *ctx)
     sbx_evbuf_free(&buf);
 }
 
+static void check_ms(const struct test_case *c)
+{
+    case_want_fields(c, 3);
+    size_t i = (size_t)case_int(c, 0);
+    int64_t want = (int64_t)case_int(c, 1);
+    bool in_table = strcmp(c->field[2], "table") == 0;
+    struct sbx_evbuf buf = {0};
+    push(&buf, i + 2);
+    if (i)
+        sbx_cmd_set_ms(cmd(&buf, i - 1), -(int64_t)i); /* in the table */
+    sbx_cmd_set_ms(cmd(&buf, i + 1), INT64_MAX - 1);
+    struct sbx_command *c_i = cmd(&buf, i);
+    sbx_cmd_set_err(c_i, neighbour(i));
+    if (want != 0)
+        sbx_cmd_set_ms(c_i, want);
+    for (int round = 0; round < 2; round++) {
+        if (sbx_cmd_ms(c_i) != want)
+            case_fail(c, "round %d read back %lld", round, (long long)sbx_cmd_ms(c_i));
+        if ((c_i->ms_ == UINT32_MAX) != in_table)
+            case_fail(c, "kept in the %s", in_table ? "command" : "table");
+        if (!same(sbx_cmd_err(c_i), neighbour(i)))
+            case_fail(c, "the command's stderr changed");
+        if ((i && sbx_cmd_ms(cmd(&buf, i - 1)) != -(int64_t)i) ||
+            sbx_cmd_ms(cmd(&buf, i + 1)) != INT64_MAX - 1)
+            case_fail(c, "a neighbour's duration changed");
+        sbx_cmd_set_ms(c_i, in_table ? 7 : -7);
+        sbx_cmd_set_ms(c_i, want);
+    }
+    sbx_evbuf_free(&buf);
+}
+
+static void check_case(const struct test_case *c, void *ctx)
+{
+    int *seen = ctx;
+    if (strcmp(c->table, "err") == 0) {
+        check_err(c);
+        seen[0]++;
+    } else if (strcmp(c->table, "ms") == 0) {
+        check_ms(c);
+        seen[1]++;
+    } else {
+        case_fail(c, "an unknown table");
+    }
+}
+
 static void kept_and_read_back(void **state)
 {
     (void)state;
-    int n = 0;
-    cases_run("cmd_err.test", check_case, &n);
-    assert_true(n >= 10);
+    int seen[2] = {0, 0};
+    cases_run("cmd_side.test", check_case, seen);
+    assert_true(seen[0] >= 10);
+    assert_true(seen[1] >= 9);
 }
 
-/* Every event of several blocks, its stderr in the table or in the command
- * by turns, read back through the timeline's order after adopt and sort;
+/* Every event of several blocks, its stderr and duration in the table or
+ * in the command by turns, read back through the timeline's order after adopt and sort;
  * events never set read as absent. */
 static void through_the_timeline(void **state)
 {
@@ -107,6 +154,8 @@ static void through_the_timeline(void **state)
             sbx_cmd_set_err(&e->u.cmd, neighbour(i));
         else if (i % 3 == 1)
             sbx_cmd_set_err(&e->u.cmd, text(i % 30000, 0, SBX_TEXT_PRESENT));
+        if (i % 2)
+            sbx_cmd_set_ms(&e->u.cmd, (int64_t)i << 33);
     }
     sbx_timeline_adopt(&tl, &buf);
     sbx_timeline_finish(&tl);
@@ -119,6 +168,8 @@ static void through_the_timeline(void **state)
                                           : text(0, 0, 0);
         if (!same(sbx_cmd_err(&e->u.cmd), want))
             fail_msg("event %zu: another stderr", i);
+        if (sbx_cmd_ms(&e->u.cmd) != (i % 2 ? (int64_t)i << 33 : 0))
+            fail_msg("event %zu: another duration", i);
     }
     sbx_timeline_free(&tl);
 }

@@ -85,7 +85,7 @@ static void exit_text(const struct sbx_event *e, char *b, size_t n)
     else if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
         snprintf(b, n, "T/O");
     else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-        snprintf(b, n, "%d", e->u.cmd.exit);
+        snprintf(b, n, "%d", sbx_cmd_exit(&e->u.cmd));
     else
         snprintf(b, n, "?");
 }

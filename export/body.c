@@ -120,7 +120,7 @@ static void outputs(struct ctx *c, struct sbx_buf *out, size_t max, unsigned lin
         if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
             sbx_buf_adds(out, "**Timed out**");
         else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(out, "**Exit %d**", (int)e->u.cmd.exit);
+            sbx_buf_addf(out, "**Exit %d**", (int)sbx_cmd_exit(&e->u.cmd));
         else
             sbx_buf_adds(out, "**Failed**");
         sbx_buf_addf(out, " at %s: ", sbx_time_format(e->start, t));

@@ -58,6 +58,7 @@ void sbx_evblock_free(struct sbx_event *block)
     struct sbx_evblock_head *h = sbx_evblock_head_of(block);
     side_free(&h->err);
     side_free(&h->ms);
+    side_free(&h->exit);
     munmap(h, page_round(BLOCK_BYTES));
 }
 
@@ -75,6 +76,7 @@ void sbx_evblock_trim(struct sbx_event *block)
     struct sbx_evblock_head *h = sbx_evblock_head_of(block);
     side_trim(&h->err);
     side_trim(&h->ms);
+    side_trim(&h->exit);
 }
 
 /* c's index in its block. */
@@ -165,5 +167,22 @@ void sbx_cmd_set_ms(struct sbx_command *c, int64_t ms)
     }
     struct sbx_evblock_head *h = sbx_evblock_head_of(c);
     side_put(&h->ms, slot_in_block(h, c), (uint64_t)ms);
-    c->ms_ = UINT32_MAX;
+    c->ms_ = SBX_MS_TABLE;
+}
+
+int32_t sbx_evblock_exit(const struct sbx_command *c)
+{
+    const struct sbx_evblock_head *h = sbx_evblock_head_of(c);
+    return (int32_t)(uint32_t)side_get(&h->exit, slot_in_block(h, c));
+}
+
+void sbx_cmd_set_exit(struct sbx_command *c, int32_t exit)
+{
+    if (exit >= 0 && exit < SBX_EXIT_TABLE) {
+        c->exit_ = (uint32_t)exit;
+        return;
+    }
+    struct sbx_evblock_head *h = sbx_evblock_head_of(c);
+    side_put(&h->exit, slot_in_block(h, c), (uint32_t)exit);
+    c->exit_ = SBX_EXIT_TABLE;
 }

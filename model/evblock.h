@@ -12,10 +12,12 @@
  *     SBX_ERR_AT_MAX bytes of its line's start, in 21 bits of its own (the
  *     empty one's position counts: the secrets scan tells by it which field
  *     a hit lies in); any other stderr is in the table.
- *   - a command's duration in milliseconds: in the command's 32 bits from 0
- *     to SBX_MS_KEPT_MAX (49 days), any other in the table.
- * Read them with sbx_cmd_err and sbx_cmd_ms, write them with
- * sbx_cmd_set_err and sbx_cmd_set_ms, never as fields.
+ *   - a command's duration in milliseconds: in the command's 24 bits from 0
+ *     to SBX_MS_KEPT_MAX (4.6 hours), any other in the table;
+ *   - a command's exit code: in the command's 8 bits from 0 to 254, any
+ *     other (255 too) in the table.
+ * Read them with sbx_cmd_err, sbx_cmd_ms and sbx_cmd_exit, write them with
+ * sbx_cmd_set_err, sbx_cmd_set_ms and sbx_cmd_set_exit, never as fields.
  *
  * Ownership: a block and its side tables belong to whoever holds the block
  * (an event buffer, then the timeline) and are freed with sbx_evblock_free.
@@ -51,8 +53,9 @@ struct sbx_evside {
 struct sbx_evblock_head {
     struct sbx_evside err; /* struct sbx_text, as its 8 bytes */
     struct sbx_evside ms;  /* int64_t */
+    struct sbx_evside exit; /* int32_t */
 };
-_Static_assert(sizeof(struct sbx_evblock_head) % 16 == 0, "the events start 16-aligned");
+_Static_assert(sizeof(struct sbx_evblock_head) % 8 == 0, "the events start 8-aligned");
 _Static_assert(sizeof(struct sbx_evblock_head) + SBX_EVBLOCK * sizeof(struct sbx_event) <= SBX_EVBLOCK_ALIGN,
                "a block fits its alignment");
 _Static_assert(SBX_EVBLOCK <= UINT16_MAX + 1, "an index in a block is 16 bits");
@@ -73,11 +76,13 @@ static inline struct sbx_evblock_head *sbx_evblock_head_of(const void *p)
 }
 
 enum { SBX_ERR_AT_MAX = (1u << 15) - 1 };
-#define SBX_MS_KEPT_MAX ((int64_t)UINT32_MAX - 1)
+enum { SBX_EXIT_TABLE = 255, SBX_MS_TABLE = (1u << 24) - 1 };
+#define SBX_MS_KEPT_MAX ((int64_t)SBX_MS_TABLE - 1)
 
 /* What the tables hold for command c (an event's in its block). */
 struct sbx_text sbx_evblock_err(const struct sbx_command *c);
 int64_t sbx_evblock_ms(const struct sbx_command *c);
+int32_t sbx_evblock_exit(const struct sbx_command *c);
 
 /* The stderr of command c. */
 static inline struct sbx_text sbx_cmd_err(const struct sbx_command *c)
@@ -89,11 +94,28 @@ static inline struct sbx_text sbx_cmd_err(const struct sbx_command *c)
 /* Sets the stderr of command c, an event's in its block. */
 void sbx_cmd_set_err(struct sbx_command *c, struct sbx_text t);
 
+/* The exit code of command c (valid with SBX_CMD_EXIT_KNOWN; 0 when never
+ * set). */
+static inline int32_t sbx_cmd_exit(const struct sbx_command *c)
+{
+    return c->exit_ != SBX_EXIT_TABLE ? (int32_t)c->exit_ : sbx_evblock_exit(c);
+}
+/* Sets the exit code of command c, an event's in its block. */
+void sbx_cmd_set_exit(struct sbx_command *c, int32_t exit);
+
+/* Whether a command failed: it timed out, or exited with a known code
+ * other than 0 (a signal's 128+N among them). An unknown exit is no
+ * failure. */
+static inline bool sbx_command_failed(const struct sbx_command *c)
+{
+    return (c->flags & SBX_CMD_TIMED_OUT) || ((c->flags & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(c) != 0);
+}
+
 /* The duration of command c in milliseconds (valid with SBX_CMD_MS_KNOWN;
  * 0 when never set). */
 static inline int64_t sbx_cmd_ms(const struct sbx_command *c)
 {
-    return c->ms_ != UINT32_MAX ? (int64_t)c->ms_ : sbx_evblock_ms(c);
+    return c->ms_ != SBX_MS_TABLE ? (int64_t)c->ms_ : sbx_evblock_ms(c);
 }
 /* Sets the duration of command c, an event's in its block. */
 void sbx_cmd_set_ms(struct sbx_command *c, int64_t ms);

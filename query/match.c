@@ -191,7 +191,7 @@ static bool term_holds(const struct sbx_term *t, const struct sbx_timeline *tl,
         return sbx_event_id_has_prefix(tl, ev, t->u.str.s, t->u.str.n) &&
                (!t->id_kind || (ev->findings & t->id_kind));
     case SBX_T_EXIT:
-        return cmd && (ev->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && ev->u.cmd.exit == t->u.exit;
+        return cmd && (ev->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(&ev->u.cmd) == t->u.exit;
     case SBX_T_SINCE:
         return at != SBX_TIME_UNKNOWN && at >= t->u.t;
     case SBX_T_UNTIL:

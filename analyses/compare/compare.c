@@ -108,7 +108,7 @@ static unsigned pair_diff(const struct sbx_timeline *tla, const struct sbx_event
     unsigned d = 0;
     unsigned xk = x->flags & (SBX_CMD_EXIT_KNOWN | SBX_CMD_TIMED_OUT),
              yk = y->flags & (SBX_CMD_EXIT_KNOWN | SBX_CMD_TIMED_OUT);
-    if (xk != yk || ((xk & SBX_CMD_EXIT_KNOWN) && x->exit != y->exit))
+    if (xk != yk || ((xk & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(x) != sbx_cmd_exit(y)))
         d |= SBX_CMP_D_EXIT;
     *ratio = 0;
     if ((x->flags & SBX_CMD_MS_KNOWN) && (y->flags & SBX_CMD_MS_KNOWN)) {

@@ -208,7 +208,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         /* -0 is no exit status a process returns: someone wrote it by hand */
         bool negative_zero = m->type == SBX_JINT && m->i == 0 && m->val_len && m->val[0] == '-';
         if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX && !negative_zero) {
-            c->exit = (int32_t)m->i;
+            sbx_cmd_set_exit(c, (int32_t)m->i);
             c->flags |= SBX_CMD_EXIT_KNOWN;
         } else if (m->type != SBX_JNULL) {
             e->findings |= SBX_F_BAD_FIELD; /* "not a valid exit code": shown as ? */

@@ -197,7 +197,7 @@ static void command_fields(struct sbio_state *st, struct sbx_evbuf *out, struct 
     if ((m = by[F_EXIT])) {
         bool negative_zero = m->type == SBX_JINT && m->i == 0 && m->val_len && m->val[0] == '-';
         if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX && !negative_zero) {
-            c->exit = (int32_t)m->i;
+            sbx_cmd_set_exit(c, (int32_t)m->i);
             c->flags |= SBX_CMD_EXIT_KNOWN;
         } else if (m->type != SBX_JNULL) {
             e->findings |= SBX_F_BAD_FIELD;

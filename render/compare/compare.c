@@ -36,7 +36,7 @@ const char *sbx_cmp_exit_words(const struct sbx_event *e, char buf[32])
         return "timed out";
     if (!(c->flags & SBX_CMD_EXIT_KNOWN))
         return "exit ?";
-    snprintf(buf, 32, "exit %d", (int)c->exit);
+    snprintf(buf, 32, "exit %d", (int)sbx_cmd_exit(c));
     return buf;
 }
 

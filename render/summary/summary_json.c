@@ -421,7 +421,7 @@ static void command_entry_during(struct sbx_sumctx *c, struct sbx_jsonw *w, cons
     time_value(w, e->start);
     sbx_jw_key(w, "exit");
     if (cmd->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_jw_int(w, cmd->exit);
+        sbx_jw_int(w, sbx_cmd_exit(cmd));
     else
         sbx_jw_null(w);
     if (cmd->flags & SBX_CMD_RECORD) {

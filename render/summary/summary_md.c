@@ -251,7 +251,7 @@ static void record_program(struct sbx_sumctx *c, struct sbx_buf *out, const stru
         sbx_buf_adds(out, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
                           : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
     if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-        sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+        sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)sbx_cmd_exit(&e->u.cmd));
     if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
         sbx_buf_adds(out, ")");
 }

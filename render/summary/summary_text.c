@@ -675,7 +675,7 @@ static void record_command(struct line *l, const struct sbx_event *e)
         sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
                             : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
     if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-        sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+        sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)sbx_cmd_exit(&e->u.cmd));
     if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
         sbx_buf_adds(&l->b, ")");
     sbx_buf_adds(&l->b, " in ");
@@ -824,7 +824,7 @@ static void integrity_line(struct line *l, struct sbx_buf *out)
         const char *cmd = sbx_sum_command(l->c, e, &n);
         add_untrusted(l, cmd, n);
         if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+            sbx_buf_addf(&l->b, " (exit %d)", (int)sbx_cmd_exit(&e->u.cmd));
         sbx_buf_adds(&l->b, " in ");
         add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
         l->event = e;

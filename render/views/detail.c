@@ -539,7 +539,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     if (c->flags & SBX_CMD_TIMED_OUT)
         sbx_doc_adds(d, SBX_STYLE_TIMEDOUT, "timed out");
     else if (c->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "%d", (int)c->exit);
+        sbx_doc_addf(d, sbx_cmd_exit(c) ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "%d", (int)sbx_cmd_exit(c));
     else
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unknown");
     if (c->flags & SBX_CMD_MS_KNOWN) {
@@ -566,7 +566,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
         if (r) {
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
             if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-                sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
+                sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)sbx_cmd_exit(&r->u.cmd));
             char dur[SBX_NUM_BUFSZ];
             sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %s, started %+lld ms from the wrapper's start%s",
                          sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&r->u.cmd)), SBX_DUR_WORDS, dur),
@@ -603,8 +603,8 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     else if (c->flags & SBX_CMD_UNREAD)
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unread (started in the background, exit never read)");
     else if (c->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "exited %d after %lld ms",
-                     (int)c->exit, (long long)sbx_cmd_ms(c));
+        sbx_doc_addf(d, sbx_cmd_exit(c) ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "exited %d after %lld ms",
+                     (int)sbx_cmd_exit(c), (long long)sbx_cmd_ms(c));
     sbx_doc_end_line(d);
     if (e->label) {
         sbx_doc_field(d, "Actor");

@@ -289,7 +289,7 @@ after_time:
         if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
             snprintf(buf, sizeof buf, "T/O");
         else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            snprintf(buf, sizeof buf, "%d", (int)e->u.cmd.exit);
+            snprintf(buf, sizeof buf, "%d", (int)sbx_cmd_exit(&e->u.cmd));
         else
             snprintf(buf, sizeof buf, "?");
     }

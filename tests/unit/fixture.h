@@ -143,7 +143,7 @@ static inline struct sbx_event *fixture_command(struct fixture *fx, const char *
     char label[128];
     size_t n = sbx_program_label(cmd, strlen(cmd), label, sizeof label);
     c->program = sbx_strtab_intern(&fx->tl.strings, label, n);
-    c->exit = exit;
+    sbx_cmd_set_exit(c, exit);
     sbx_cmd_set_ms(c, ms);
     c->flags = SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN;
     c->out = fixture_append(fx, e, fixture_text, "");
@@ -207,7 +207,7 @@ static inline struct sbx_event *fixture_record(struct fixture *fx, const char *s
     sbx_cmd_set_ms(c, 5);
     if (!(state_flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))) {
         c->flags |= SBX_CMD_EXIT_KNOWN;
-        c->exit = exit;
+        sbx_cmd_set_exit(c, exit);
     }
     return e;
 }

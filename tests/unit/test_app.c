@@ -226,7 +226,7 @@ static bool is_failed(const struct run *r, const struct sbx_event *e)
     (void)r;
     return e->kind == SBX_EV_COMMAND &&
            ((e->u.cmd.flags & SBX_CMD_TIMED_OUT) ||
-            ((e->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && e->u.cmd.exit != 0));
+            ((e->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(&e->u.cmd) != 0));
 }
 
 static bool in_s2(const struct run *r, const struct sbx_event *e)

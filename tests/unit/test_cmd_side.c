@@ -1,5 +1,5 @@
-/* A command's side fields (model/evblock.h): its stderr and duration, kept
- * in the command or in its block's side tables by the event's index in the
+/* A command's side fields (model/evblock.h): its stderr, duration and exit,
+ * kept in the command or in its block's side tables by the event's index in the
  * block, read back bit for bit (tests/unit/cases/cmd_side.test), whatever
  * is set before and after them, in every block, set again in either form,
  * after the timeline adopts and sorts the events, and a stderr in the
@@ -59,7 +59,7 @@ static void check_err(const struct test_case *c)
     sbx_cmd_set_err(cmd(&buf, i + 1), neighbour(i + 1)); /* after it, set before it */
     struct sbx_command *c_i = cmd(&buf, i);
     c_i->flags = (1u << SBX_CMD_FLAG_BITS) - 1;
-    c_i->exit = -1;
+    sbx_cmd_set_exit(c_i, -1);
     sbx_cmd_set_ms(c_i, INT64_MIN);
     sbx_cmd_set_err(c_i, want);
     for (int round = 0; round < 2; round++) {
@@ -69,7 +69,7 @@ static void check_err(const struct test_case *c)
                       (unsigned)got.len_, (unsigned)got.flags);
         if (!!(c_i->err_flags_ & SBX_TEXT_LONG) != in_table)
             case_fail(c, "kept in the %s", in_table ? "command" : "table");
-        if (c_i->flags != (1u << SBX_CMD_FLAG_BITS) - 1 || c_i->exit != -1 ||
+        if (c_i->flags != (1u << SBX_CMD_FLAG_BITS) - 1 || sbx_cmd_exit(c_i) != -1 ||
             sbx_cmd_ms(c_i) != INT64_MIN)
             case_fail(c, "the command's other fields changed");
         if ((i && !same(sbx_cmd_err(cmd(&buf, i - 1)), neighbour(i - 1))) ||
@@ -100,7 +100,7 @@ static void check_ms(const struct test_case *c)
     for (int round = 0; round < 2; round++) {
         if (sbx_cmd_ms(c_i) != want)
             case_fail(c, "round %d read back %lld", round, (long long)sbx_cmd_ms(c_i));
-        if ((c_i->ms_ == UINT32_MAX) != in_table)
+        if ((c_i->ms_ == SBX_MS_TABLE) != in_table)
             case_fail(c, "kept in the %s", in_table ? "command" : "table");
         if (!same(sbx_cmd_err(c_i), neighbour(i)))
             case_fail(c, "the command's stderr changed");
@@ -109,6 +109,38 @@ static void check_ms(const struct test_case *c)
             case_fail(c, "a neighbour's duration changed");
         sbx_cmd_set_ms(c_i, in_table ? 7 : -7);
         sbx_cmd_set_ms(c_i, want);
+    }
+    sbx_evbuf_free(&buf);
+}
+
+static void check_exit(const struct test_case *c)
+{
+    case_want_fields(c, 3);
+    size_t i = (size_t)case_int(c, 0);
+    int32_t want = (int32_t)case_int(c, 1);
+    bool in_table = strcmp(c->field[2], "table") == 0;
+    struct sbx_evbuf buf = {0};
+    push(&buf, i + 2);
+    if (i)
+        sbx_cmd_set_exit(cmd(&buf, i - 1), -(int32_t)i); /* in the table */
+    sbx_cmd_set_exit(cmd(&buf, i + 1), INT32_MAX - 1);
+    struct sbx_command *c_i = cmd(&buf, i);
+    sbx_cmd_set_ms(c_i, -5);
+    sbx_cmd_set_err(c_i, neighbour(i));
+    if (want != 0)
+        sbx_cmd_set_exit(c_i, want);
+    for (int round = 0; round < 2; round++) {
+        if (sbx_cmd_exit(c_i) != want)
+            case_fail(c, "round %d read back %d", round, (int)sbx_cmd_exit(c_i));
+        if ((c_i->exit_ == SBX_EXIT_TABLE) != in_table)
+            case_fail(c, "kept in the %s", in_table ? "command" : "table");
+        if (!same(sbx_cmd_err(c_i), neighbour(i)) || sbx_cmd_ms(c_i) != -5)
+            case_fail(c, "the command's stderr or duration changed");
+        if ((i && sbx_cmd_exit(cmd(&buf, i - 1)) != -(int32_t)i) ||
+            sbx_cmd_exit(cmd(&buf, i + 1)) != INT32_MAX - 1)
+            case_fail(c, "a neighbour's exit changed");
+        sbx_cmd_set_exit(c_i, in_table ? 1 : -1);
+        sbx_cmd_set_exit(c_i, want);
     }
     sbx_evbuf_free(&buf);
 }
@@ -122,6 +154,9 @@ static void check_case(const struct test_case *c, void *ctx)
     } else if (strcmp(c->table, "ms") == 0) {
         check_ms(c);
         seen[1]++;
+    } else if (strcmp(c->table, "exit") == 0) {
+        check_exit(c);
+        seen[2]++;
     } else {
         case_fail(c, "an unknown table");
     }
@@ -130,13 +165,14 @@ static void check_case(const struct test_case *c, void *ctx)
 static void kept_and_read_back(void **state)
 {
     (void)state;
-    int seen[2] = {0, 0};
+    int seen[3] = {0, 0, 0};
     cases_run("cmd_side.test", check_case, seen);
     assert_true(seen[0] >= 10);
-    assert_true(seen[1] >= 9);
+    assert_true(seen[1] >= 10);
+    assert_true(seen[2] >= 8);
 }
 
-/* Every event of several blocks, its stderr and duration in the table or
+/* Every event of several blocks, its stderr, duration and exit in the table or
  * in the command by turns, read back through the timeline's order after adopt and sort;
  * events never set read as absent. */
 static void through_the_timeline(void **state)
@@ -156,6 +192,7 @@ static void through_the_timeline(void **state)
             sbx_cmd_set_err(&e->u.cmd, text(i % 30000, 0, SBX_TEXT_PRESENT));
         if (i % 2)
             sbx_cmd_set_ms(&e->u.cmd, (int64_t)i << 33);
+        sbx_cmd_set_exit(&e->u.cmd, i % 4 == 1 ? -(int32_t)i : (int32_t)(i % 300));
     }
     sbx_timeline_adopt(&tl, &buf);
     sbx_timeline_finish(&tl);
@@ -170,6 +207,8 @@ static void through_the_timeline(void **state)
             fail_msg("event %zu: another stderr", i);
         if (sbx_cmd_ms(&e->u.cmd) != (i % 2 ? (int64_t)i << 33 : 0))
             fail_msg("event %zu: another duration", i);
+        if (sbx_cmd_exit(&e->u.cmd) != (i % 4 == 1 ? -(int32_t)i : (int32_t)(i % 300)))
+            fail_msg("event %zu: another exit", i);
     }
     sbx_timeline_free(&tl);
 }

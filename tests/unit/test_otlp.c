@@ -117,7 +117,7 @@ static void new_keys_string_ints(void **state)
     assert_string_equal(sbx_str(tl, tool->u.cmd.program), "cat");
     assert_string_equal(sbx_str(tl, tool->sandbox), "sbx-1");
     assert_true(tool->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
-    assert_int_equal(tool->u.cmd.exit, 0);
+    assert_int_equal(sbx_cmd_exit(&tool->u.cmd), 0);
     assert_true(tool->u.cmd.flags & SBX_CMD_MS_KNOWN);
     assert_int_equal(sbx_cmd_ms(&tool->u.cmd), 24);
     assert_int_equal(tool->findings, 0);
@@ -163,7 +163,7 @@ static void old_keys_number_ints(void **state)
     /* no gen_ai.operation.name: the name says execute_tool */
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_true(e->start == 1795942252000000000LL);
-    assert_int_equal(e->u.cmd.exit, 3);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 3);
     /* no duration attribute: end - start */
     assert_int_equal(sbx_cmd_ms(&e->u.cmd), 250);
     /* no argv: the tool's name is the command */
@@ -315,7 +315,7 @@ static void failed_and_denied(void **state)
     const struct sbx_event *e = span_event(tl, "f000000000000001");
     /* facts only: the summary makes them findings (test_findings.c) */
     assert_true(e->tflags & SBX_EVT_ERROR);
-    assert_int_equal(e->u.cmd.exit, 137);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 137);
     assert_true(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
     assert_int_equal(e->findings, 0);
     e = span_event(tl, "f000000000000002");

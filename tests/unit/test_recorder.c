@@ -51,7 +51,7 @@ static void python_spelling(void **state)
     assert_string_equal(sbx_str(tl, e->sandbox), "b4d49ff8");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "python3");
     assert_string_equal(sbx_str(tl, e->u.cmd.cwd), "/workspace");
-    assert_int_equal(e->u.cmd.exit, 1);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 1);
     assert_true(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_false(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
     assert_int_equal(e->u.cmd.stdout_hash, 0xe3b0c44298fc1c14ULL);

@@ -143,7 +143,7 @@ static void command_fields(void **state)
     assert_string_equal(str(tl, a->sandbox), "7f3a2c10");
     assert_string_equal(str(tl, a->u.cmd.program), "pytest");
     assert_string_equal(str(tl, a->label), "ci-agent");
-    assert_int_equal(a->u.cmd.exit, 1);
+    assert_int_equal(sbx_cmd_exit(&a->u.cmd), 1);
     assert_int_equal(sbx_cmd_ms(&a->u.cmd), 2140);
     assert_int_equal(a->u.cmd.flags, SBX_CMD_RECORD | SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN);
     assert_false(a->u.cmd.command.flags & SBX_TEXT_PRESENT);
@@ -229,7 +229,7 @@ static void pretty_items_lines(void **state)
     assert_int_equal(tl->order[1]->line_no, 8);
     assert_int_equal(tl->sources[0].lines, lines_in(in.p));
     assert_int_equal(tl->sources[0].lines, 15);
-    assert_int_equal(tl->order[1]->u.cmd.exit, 2);
+    assert_int_equal(sbx_cmd_exit(&tl->order[1]->u.cmd), 2);
     drop(tl);
     sbx_buf_free(&in);
 }

@@ -153,7 +153,7 @@ static bool read_command(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t 
     if (code && !json_is_null(code)) {
         json_int_t x = json_is_integer(code) ? json_integer_value(code) : 0;
         if (json_is_integer(code) && x >= INT32_MIN && x <= INT32_MAX && exited) {
-            c->exit = (int32_t)x;
+            sbx_cmd_set_exit(c, (int32_t)x);
             c->flags |= SBX_CMD_EXIT_KNOWN;
         } else {
             bad = true; /* not an exit code, or one for a command that has not exited */

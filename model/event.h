@@ -137,6 +137,9 @@ struct sbx_command {
     uint32_t ms_ : 24;
 };
 
+/* Whether a command failed: sbx_command_failed, in model/evblock.h with the
+ * accessors of the fields a block's side tables may hold. */
+
 /* A note for an operation sbxview does not know (sandboxio's unknown event
  * names) keeps its denials in u.cmd the same way (the rest of u.cmd zero). */
 

@@ -61,7 +61,7 @@ static void network(const struct sbx_timeline *tl, const struct sbx_audit *a, st
 
 static void other(const struct sbx_timeline *tl, const struct sbx_event *e, struct sbx_buf *out)
 {
-    const struct sbx_audit *a = &e->u.audit;
+    const struct sbx_audit *a = e->u.audit;
     const char *flat = str(tl, a->a);
     sbx_buf_adds(out, str(tl, e->label));
     if (!flat[0]) {
@@ -85,7 +85,7 @@ static void other(const struct sbx_timeline *tl, const struct sbx_event *e, stru
 void sbx_audit_change_words(const struct sbx_timeline *tl, const struct sbx_event *e,
                             struct sbx_buf *out)
 {
-    const struct sbx_audit *a = &e->u.audit;
+    const struct sbx_audit *a = e->u.audit;
     const char *action = str(tl, e->label);
     switch (a->family) {
     case SBX_AUDIT_NETWORK: network(tl, a, out); return;
@@ -124,7 +124,7 @@ void sbx_audit_change_words(const struct sbx_timeline *tl, const struct sbx_even
 void sbx_audit_who_words(const struct sbx_timeline *tl, const struct sbx_event *e,
                          struct sbx_buf *out)
 {
-    const struct sbx_audit *a = &e->u.audit;
+    const struct sbx_audit *a = e->u.audit;
     size_t start = out->len;
     if (a->inside) {
         sbx_buf_adds(out, "from inside sandbox ");
@@ -163,9 +163,9 @@ void sbx_audit_words(const struct sbx_timeline *tl, const struct sbx_event *e, s
 bool sbx_audit_adds_host(const struct sbx_timeline *tl, const struct sbx_event *e,
                          const char *host, size_t n)
 {
-    if (e->kind != SBX_EV_AUDIT || e->u.audit.family != SBX_AUDIT_NETWORK || !n)
+    if (e->kind != SBX_EV_AUDIT || e->u.audit->family != SBX_AUDIT_NETWORK || !n)
         return false;
-    for (const char *p = str(tl, e->u.audit.a); *p;) {
+    for (const char *p = str(tl, e->u.audit->a); *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         if (len == n && strncasecmp(p, host, n) == 0)

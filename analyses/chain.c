@@ -115,7 +115,7 @@ static void collect_audit(struct chain *c)
     c->first_widening = INT64_MAX;
     for (size_t i = 0; i < c->sum->naccount; i++) {
         const struct sbx_event *e = c->sum->account[i];
-        const struct sbx_audit *a = &e->u.audit;
+        const struct sbx_audit *a = e->u.audit;
         if (a->family != SBX_AUDIT_NETWORK || e->start == SBX_TIME_UNKNOWN)
             continue;
         for (const char *p = sbx_str(c->tl, a->a); *p;) {
@@ -136,8 +136,8 @@ static void collect_audit(struct chain *c)
         const struct sbx_event *e = c->tl->order[i];
         if (e->kind != SBX_EV_AUDIT || !in_window(c, e->start))
             continue;
-        const char *actor = sbx_str(c->tl, e->u.audit.actor_id);
-        const char *target = sbx_str(c->tl, e->u.audit.target);
+        const char *actor = sbx_str(c->tl, e->u.audit->actor_id);
+        const char *target = sbx_str(c->tl, e->u.audit->target);
         if (actor[0]) {
             SBX_GROW(c->k, c->nk, capk);
             c->k[c->nk++] = (struct keyed){actor, e};
@@ -188,7 +188,7 @@ static struct widening *widened_after(struct chain *c, const char *host, size_t 
         struct widening *w = &c->w[i];
         if (w->t <= t || !applies(w, sandbox))
             continue;
-        if (sandbox && w->change->u.audit.inside == sandbox)
+        if (sandbox && w->change->u.audit->inside == sandbox)
             return w;
         if (!first)
             first = w;
@@ -230,9 +230,9 @@ static const char *clock_of(int64_t t, char *buf)
 /* ", from inside sandbox S" when the change was made from one */
 static void inside_words(struct chain *c, const struct sbx_event *change)
 {
-    if (change->u.audit.inside) {
+    if (change->u.audit->inside) {
         sbx_buf_adds(&c->words, ", from inside sandbox ");
-        sbx_buf_adds(&c->words, sbx_str(c->tl, change->u.audit.inside));
+        sbx_buf_adds(&c->words, sbx_str(c->tl, change->u.audit->inside));
     }
 }
 

@@ -57,8 +57,8 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
             fails[c->program]++;
         }
         /* the longest: ties go to the earlier command (timeline order) */
-        if ((c->flags & SBX_CMD_MS_KNOWN) && c->ms > longest_ms) {
-            longest_ms = c->ms;
+        if ((c->flags & SBX_CMD_MS_KNOWN) && sbx_cmd_ms(c) > longest_ms) {
+            longest_ms = sbx_cmd_ms(c);
             sum->longest = e;
         }
     }

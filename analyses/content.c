@@ -101,7 +101,8 @@ static const char *field_of_hit(const struct worker *w, const struct sbx_secret_
 {
     const struct sbx_event *e = w->event;
     static const char *const names[] = {"command", "stdout", "stderr"};
-    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &err};
     uint64_t start = e->line_off + hit->off, end = start + hit->len;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
@@ -192,7 +193,8 @@ static bool hides(struct worker *w, const struct sbx_event *e, const char *out, 
     bool out_hides = out ? (c->out.flags & SBX_TEXT_UNUSUAL) && !(c->out.flags & SBX_TEXT_SHOWN) &&
                                sbx_text_hides(out, out_len, false)
                          : field_hides(w, e, &c->out);
-    return out_hides || field_hides(w, e, &c->command) || field_hides(w, e, &c->err);
+    const struct sbx_text err = sbx_cmd_err(c);
+    return out_hides || field_hides(w, e, &c->command) || field_hides(w, e, &err);
 }
 
 static void scan_refusals(struct worker *w, struct sbx_netpat_scratch *ns, struct sbx_event *e,
@@ -250,7 +252,8 @@ static void *run_worker(void *arg)
         if (hides(w, e, out, out_len))
             e->findings |= SBX_F_HIDDEN_TEXT;
         scan_secrets(w, ss, e);
-        scan_refusals(w, ns, e, &c->err);
+        const struct sbx_text err = sbx_cmd_err(c);
+        scan_refusals(w, ns, e, &err);
         scan_refusals(w, ns, e, &c->out);
         struct seen_command *seen = NULL;
         if (sbx_text_len(&c->command) && command_seen(w, sbx_text_raw(w->tl, e, &c->command), sbx_text_len(&c->command), &seen)) {

@@ -54,7 +54,7 @@ bool sbx_cc_exits_agree(const struct sbx_event *w, const struct sbx_event *r)
         return true;
     if (!(rc->flags & SBX_CMD_EXIT_KNOWN) || !(wc->flags & SBX_CMD_EXIT_KNOWN))
         return (rc->flags & SBX_CMD_EXIT_KNOWN) == (wc->flags & SBX_CMD_EXIT_KNOWN);
-    return rc->exit == wc->exit;
+    return sbx_cmd_exit(rc) == sbx_cmd_exit(wc);
 }
 
 

@@ -373,7 +373,8 @@ static void *scan_commands(void *arg)
         const struct sbx_event *e = sc->tl->order[i];
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
-        const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+        const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+        const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &err};
         for (int f = 0; f < 3; f++)
             if ((fields[f]->flags & SBX_TEXT_PRESENT) && sbx_text_len(fields[f]))
                 scan_field(sc->hs, sc->tl, e, fields[f], i, &sc->ts, sc->odd, sc->nodd, sc->bare,

@@ -31,7 +31,7 @@ static bool run_sandbox(const struct sbx_summary *sum, uint32_t id)
 static bool about_run(const struct sbx_timeline *tl, const struct sbx_summary *sum,
                       const struct sbx_event *e)
 {
-    const struct sbx_audit *a = &e->u.audit;
+    const struct sbx_audit *a = e->u.audit;
     if (run_sandbox(sum, a->inside) || run_sandbox(sum, e->sandbox))
         return true;
     const char *target = sbx_str(tl, a->target);
@@ -64,7 +64,7 @@ static void audit(struct sbx_timeline *tl, struct sbx_summary *sum, struct sbx_e
     if (!changes_account(sbx_str(tl, e->label)))
         return;
     e->findings |= SBX_F_ACCOUNT_CHANGE;
-    if (e->u.audit.inside) {
+    if (e->u.audit->inside) {
         e->findings |= SBX_F_ACCOUNT_INSIDE;
         sum->account_inside++;
     }

@@ -85,7 +85,7 @@ static bool exits_agree(const struct sbx_command *a, const struct sbx_command *b
 {
     if (!(a->flags & SBX_CMD_EXIT_KNOWN) || !(b->flags & SBX_CMD_EXIT_KNOWN))
         return true;
-    return a->exit == b->exit;
+    return sbx_cmd_exit(a) == sbx_cmd_exit(b);
 }
 
 struct cand {

@@ -85,7 +85,7 @@ static void exit_text(const struct sbx_event *e, char *b, size_t n)
     else if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
         snprintf(b, n, "T/O");
     else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-        snprintf(b, n, "%d", e->u.cmd.exit);
+        snprintf(b, n, "%d", sbx_cmd_exit(&e->u.cmd));
     else
         snprintf(b, n, "?");
 }
@@ -383,7 +383,8 @@ static void field_text(struct sbx_cmpview *v, int s, const struct sbx_event *e, 
     sbx_buf_clear(out);
     if (!e)
         return;
-    const struct sbx_text *t = err ? &e->u.cmd.err : &e->u.cmd.out;
+    const struct sbx_text err_text = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *t = err ? &err_text : &e->u.cmd.out;
     if (!(t->flags & SBX_TEXT_PRESENT))
         return;
     struct sbx_cmp_side *sd = &v->side[s];
@@ -400,7 +401,7 @@ static const char *duration(const struct sbx_event *e, char *b)
         return "-";
     if (!(e->u.cmd.flags & SBX_CMD_MS_KNOWN))
         return "?";
-    return sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_WORDS, b);
+    return sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&e->u.cmd)), SBX_DUR_WORDS, b);
 }
 
 void sbx_cmpview_diff_doc(struct sbx_cmpview *v)

@@ -76,10 +76,11 @@ bool sbx_copy_text(const struct sbx_timeline *tl, struct sbx_rows_look *look,
     }
     size_t had = out->len;
     add_field(tl, e, &c->out, ascii, out);
-    if (sbx_text_len(&c->err)) {
+    const struct sbx_text err = sbx_cmd_err(c);
+    if (sbx_text_len(&err)) {
         if (out->len > had && out->p[out->len - 1] != '\n')
             sbx_buf_addc(out, '\n');
-        add_field(tl, e, &c->err, ascii, out);
+        add_field(tl, e, &err, ascii, out);
     }
     if (out->len == had) {
         snprintf(why, whysz, "the command printed nothing");

@@ -120,13 +120,14 @@ static void outputs(struct ctx *c, struct sbx_buf *out, size_t max, unsigned lin
         if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
             sbx_buf_adds(out, "**Timed out**");
         else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(out, "**Exit %d**", (int)e->u.cmd.exit);
+            sbx_buf_addf(out, "**Exit %d**", (int)sbx_cmd_exit(&e->u.cmd));
         else
             sbx_buf_adds(out, "**Failed**");
         sbx_buf_addf(out, " at %s: ", sbx_time_format(e->start, t));
         code(c, out, cmd, n);
         sbx_buf_adds(out, "\n");
-        const struct sbx_text *fields[2] = {&e->u.cmd.out, &e->u.cmd.err};
+        const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+        const struct sbx_text *fields[2] = {&e->u.cmd.out, &err};
         static const char *const names[2] = {"stdout", "stderr"};
         for (int k = 0; k < 2; k++) {
             const char *s = sbx_text_get(c->tl, e, fields[k], &c->tmp, &n);

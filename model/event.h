@@ -113,34 +113,41 @@ enum sbx_command_flags {
     SBX_CMD_HASH_VERIFIED = 1u << 10,
 };
 
+enum { SBX_CMD_FLAG_BITS = 11 };
+_Static_assert(SBX_CMD_HASH_VERIFIED < 1u << SBX_CMD_FLAG_BITS, "a command's flags fit their bits");
+
 struct sbx_command {
-    struct sbx_text command, out, err; /* command line, stdout, stderr */
+    struct sbx_text command, out;      /* command line, stdout */
     union {
         uint32_t cwd;                  /* strtab id */
         uint32_t actor_id;             /* SBX_CMD_RECORD: the actor's id (the key it ran under) */
     };
     uint32_t program;                  /* strtab id of the program label */
-    int32_t exit;                      /* valid with SBX_CMD_EXIT_KNOWN */
-    uint32_t flags;                    /* enum sbx_command_flags */
+    uint32_t flags : SBX_CMD_FLAG_BITS; /* enum sbx_command_flags */
+    /* stderr: model/evblock.h's (sbx_cmd_err, sbx_cmd_set_err) */
+    uint32_t err_flags_ : 6;
+    uint32_t err_at_ : 15;
     union {                            /* no source gives both */
         uint64_t stdout_hash;          /* SBX_CMD_HASH_PRESENT: first 16 hex digits, as a number */
         uint64_t denials;              /* SBX_CMD_DENIALS: connections refused */
     };
-    int64_t ms;                        /* wrapper-measured duration */
+    /* the exit code (valid with SBX_CMD_EXIT_KNOWN) and the wrapper-measured
+     * duration: model/evblock.h's (sbx_cmd_exit, sbx_cmd_ms and their setters) */
+    uint32_t exit_ : 8;
+    uint32_t ms_ : 24;
 };
-/* Whether a command failed: it timed out, or exited with a known code
- * other than 0 (a signal's 128+N among them). An unknown exit is no
- * failure. */
-static inline bool sbx_command_failed(const struct sbx_command *c)
-{
-    return (c->flags & SBX_CMD_TIMED_OUT) || ((c->flags & SBX_CMD_EXIT_KNOWN) && c->exit != 0);
-}
+
+/* Whether a command failed: sbx_command_failed, in model/evblock.h with the
+ * accessors of the fields a block's side tables may hold. */
 
 /* A note for an operation sbxview does not know (sandboxio's unknown event
  * names) keeps its denials in u.cmd the same way (the rest of u.cmd zero). */
 
 /* An account audit log entry (kind audit; label is the action, e.g.
- * "network.rules_changed"). Strings are strtab ids, 0 when absent. */
+ * "network.rules_changed"). Strings are strtab ids, 0 when absent. The
+ * event keeps a pointer to it (u.audit, never NULL for an audit event), in
+ * the event buffer's memory (sbx_evbuf_alloc), as a files event its lists:
+ * at 54 bytes it would be the largest of the union's records. */
 enum sbx_audit_family {
     SBX_AUDIT_OTHER,   /* any other action: the detail flattened */
     SBX_AUDIT_NETWORK, /* network.*: the allow list's hosts, the upstream proxy */
@@ -207,11 +214,11 @@ struct sbx_network {
     uint32_t method;      /* GET, CONNECT, … */
     uint32_t result;      /* Squid's result code, e.g. TCP_MISS; 0 for Apache lines */
     uint32_t client;      /* the client's address */
-    int32_t status;       /* HTTP status; -1 when unknown */
-    uint32_t flags;       /* enum sbx_network_flags */
-    int64_t bytes_in;     /* bytes sent to the client; -1 when unknown */
-    int64_t bytes_out;    /* bytes the client sent; -1 when the log does not say */
-    struct sbx_text url;  /* the URL (CONNECT: host:port), in the source */
+    int64_t bytes_in : 61;  /* bytes sent to the client (at most 2^53, the parser's bound); -1 when unknown */
+    uint64_t flags : 3;     /* enum sbx_network_flags */
+    int64_t bytes_out : 53; /* bytes the client sent (below 2^52); -1 when the log does not say (no format gives them yet) */
+    int64_t status : 11;    /* HTTP status (0 to 999); -1 when unknown */
+    struct sbx_text url;    /* the URL (CONNECT: host:port), in the source */
 };
 
 /* Paths of a files event: three lists, in timeline storage. */
@@ -285,19 +292,21 @@ struct sbx_event {
     union {
         struct sbx_command cmd;
         struct sbx_files *files;
-        struct sbx_audit audit;
+        struct sbx_audit *audit;
         struct sbx_lifecycle life;
         struct sbx_metric metric;
         struct sbx_network net;
     } u;
 };
 
-/* The common event, a command, is the header (44 bytes) and u.cmd (56):
- * a 1M-line log keeps a million of them. The event's structs are packed to
+/* The common event, a command, is the header (44 bytes) and u.cmd (40,
+ * as large as u.net): a 1M-line log keeps a million of them. The event's structs are packed to
  * 4 bytes (the pragma around them), so the header's 44 need no padding
  * before the union's 8-byte fields (x86-64 and arm64 read them unaligned at
  * little cost). */
-_Static_assert(sizeof(struct sbx_event) == 100, "an event is 100 bytes");
+_Static_assert(sizeof(struct sbx_command) == 40, "a command is 40 bytes");
+_Static_assert(sizeof(struct sbx_network) == 40, "a request is 40 bytes");
+_Static_assert(sizeof(struct sbx_event) == 84, "an event is 84 bytes");
 /* So an event's 8-byte fields may lie at 4 bytes from an 8-byte boundary:
  * read and write them as fields, never through an int64_t * or uint64_t *
  * to them (that is undefined; UBSan says so). */

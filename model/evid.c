@@ -118,7 +118,8 @@ static size_t bodies_of(const struct sbx_event *ev, const char *format, size_t l
     enum { BODY_MIN = 64 };
     if (ev->kind != SBX_EV_COMMAND || strcmp(format, "recorder") != 0)
         return 0;
-    const struct sbx_text *t[3] = {&ev->u.cmd.command, &ev->u.cmd.out, &ev->u.cmd.err};
+    const struct sbx_text err = sbx_cmd_err(&ev->u.cmd);
+    const struct sbx_text *t[3] = {&ev->u.cmd.command, &ev->u.cmd.out, &err};
     size_t nb = 0;
     for (int k = 0; k < 3; k++) {
         uint64_t off = sbx_text_off(ev, t[k]);

@@ -19,7 +19,7 @@ const char *sbx_kind_name(enum sbx_kind k)
     return (unsigned)k < SBX_EV_KIND_COUNT ? kind_names[k] : "?";
 }
 
-/* Memory mapped directly, for event blocks and a big sort's arrays; with
+/* Memory mapped directly, for a big sort's arrays; with
  * populate its pages come in place (MAP_POPULATE): a 1 GiB log fills a
  * quarter of a million pages, and faulting them in one at a time costs more
  * than the parse that fills them. Freed with unmap_big. */
@@ -37,18 +37,6 @@ static void *map_big(size_t size, bool populate)
 static void unmap_big(void *p, size_t size)
 {
     munmap(p, size);
-}
-
-/* A buffer's first block fills page by page as events come (a small load
- * stays small); the blocks after it belong to a big load. */
-static struct sbx_event *block_new(bool populate)
-{
-    return map_big(SBX_EVBLOCK * sizeof(struct sbx_event), populate);
-}
-
-static void block_free(struct sbx_event *b)
-{
-    unmap_big(b, SBX_EVBLOCK * sizeof(struct sbx_event));
 }
 
 void sbx_timeline_init(struct sbx_timeline *tl)
@@ -75,7 +63,7 @@ void sbx_timeline_free(struct sbx_timeline *tl)
     }
     free(tl->sources);
     for (size_t i = 0; i < tl->nblocks; i++)
-        block_free(tl->blocks[i]);
+        sbx_evblock_free(tl->blocks[i]);
     free(tl->blocks);
     for (size_t i = 0; i < tl->nowned; i++)
         free(tl->owned[i]);
@@ -116,8 +104,10 @@ void sbx_timeline_set_data(struct sbx_timeline *tl, uint32_t source, const char 
 struct sbx_event *sbx_evbuf_push(struct sbx_evbuf *buf)
 {
     if (buf->n == buf->nblocks * SBX_EVBLOCK) {
+        if (buf->nblocks) /* the full block's events are written */
+            sbx_evblock_trim(buf->blocks[buf->nblocks - 1]);
         buf->blocks = sbx_xrealloc(buf->blocks, (buf->nblocks + 1) * sizeof *buf->blocks);
-        buf->blocks[buf->nblocks] = block_new(buf->nblocks > 0);
+        buf->blocks[buf->nblocks] = sbx_evblock_new(buf->nblocks > 0) /* the first fills page by page: a small load stays small */;
         buf->nblocks++;
     }
     struct sbx_event *e = sbx_evbuf_at(buf, buf->n++);
@@ -217,7 +207,7 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 void sbx_evbuf_free(struct sbx_evbuf *buf)
 {
     for (size_t i = 0; i < buf->nblocks; i++)
-        block_free(buf->blocks[i]);
+        sbx_evblock_free(buf->blocks[i]);
     free(buf->blocks);
     free(buf->skips);
     for (size_t i = 0; i < buf->nowned; i++)

@@ -24,6 +24,7 @@
 
 #include "base/buf.h"
 #include "model/event.h"
+#include "model/evblock.h"
 #include "model/strtab.h"
 
 struct sbx_diff_file;
@@ -62,12 +63,8 @@ struct sbx_skip {
 };
 
 /* Events made by one importer thread; adopted by the timeline afterwards.
- * Events live in fixed blocks that never move, so a pointer to one stays
- * valid from its push until the timeline is freed. A block's pages come in
- * all at once (model/timeline.c), so its size is what a thread's last,
- * partly filled block may waste: 2,048 events keep that to a few hundred
- * kB. */
-enum { SBX_EVBLOCK = 2048 };
+ * Events live in fixed blocks that never move (model/evblock.h), so a
+ * pointer to one stays valid from its push until the timeline is freed. */
 
 struct sbx_evbuf {
     struct sbx_event **blocks; /* each holds SBX_EVBLOCK events; the last one n % SBX_EVBLOCK */

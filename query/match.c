@@ -133,8 +133,9 @@ static bool match_pattern(const struct sbx_qpattern *p, const struct sbx_timelin
 {
     if (ev->kind == SBX_EV_COMMAND) {
         const struct sbx_command *c = &ev->u.cmd;
+        const struct sbx_text err = sbx_cmd_err(c);
         if (match_field(p, tl, ev, &c->command, 0, sc) || match_field(p, tl, ev, &c->out, 1, sc) ||
-            match_field(p, tl, ev, &c->err, 2, sc))
+            match_field(p, tl, ev, &err, 2, sc))
             return true;
     } else if (ev->kind == SBX_EV_FILES && ev->u.files) {
         const struct sbx_files *f = ev->u.files;
@@ -190,7 +191,7 @@ static bool term_holds(const struct sbx_term *t, const struct sbx_timeline *tl,
         return sbx_event_id_has_prefix(tl, ev, t->u.str.s, t->u.str.n) &&
                (!t->id_kind || (ev->findings & t->id_kind));
     case SBX_T_EXIT:
-        return cmd && (ev->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && ev->u.cmd.exit == t->u.exit;
+        return cmd && (ev->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(&ev->u.cmd) == t->u.exit;
     case SBX_T_SINCE:
         return at != SBX_TIME_UNKNOWN && at >= t->u.t;
     case SBX_T_UNTIL:

@@ -153,14 +153,14 @@ static void collect(struct report *r)
     struct sbx_buf words = SBX_BUF_INIT;
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
-        if (!e->u.audit.inside)
+        if (!e->u.audit->inside)
             continue;
         sbx_buf_clear(&words);
         sbx_audit_words(r->tl, e, &words);
         /* the words of an action of no known family begin with it */
-        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        bool named = e->u.audit->family == SBX_AUDIT_OTHER;
         add(r, SBX_F_ACCOUNT_INSIDE, e, "%s%son %s: %s", named ? "" : str(r, e->label), named ? "" : " ",
-            str(r, e->u.audit.target), words.p);
+            str(r, e->u.audit->target), words.p);
     }
     for (size_t i = 0; i < x->noutside; i++) {
         const struct sbx_event *e = x->outside[i];
@@ -171,11 +171,11 @@ static void collect(struct report *r)
         else if (c->flags & SBX_CMD_UNREAD)
             snprintf(how, sizeof how, "unread: started in the background");
         else if (c->flags & SBX_CMD_EXIT_KNOWN)
-            snprintf(how, sizeof how, "exit %d", (int)c->exit);
+            snprintf(how, sizeof how, "exit %d", (int)sbx_cmd_exit(c));
         char dur[SBX_NUM_BUFSZ];
         if (c->flags & SBX_CMD_MS_KNOWN)
             snprintf(how + strlen(how), sizeof how - strlen(how), ", %s",
-                     sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
+                     sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(c)), SBX_DUR_WORDS, dur));
         add(r, SBX_F_OUTSIDE_WRAPPER, e, "%s (%s) is in Runtime's record but not in the wrapper's log",
             str(r, c->program), how);
     }
@@ -185,7 +185,7 @@ static void collect(struct report *r)
         const struct sbx_command *c = &g->record->u.cmd;
         char how[32] = "exit unknown";
         if (c->flags & SBX_CMD_EXIT_KNOWN)
-            snprintf(how, sizeof how, "exit %d", (int)c->exit);
+            snprintf(how, sizeof how, "exit %d", (int)sbx_cmd_exit(c));
         add(r, SBX_F_REMOVED_FROM_LOG, g->record,
             "%s (%s) is in Runtime's record and fits the gap between line %u and %u of %s: possibly removed from the log",
             str(r, c->program), how, g->before->line_no, g->after->line_no, file_name(r->tl->sources[g->before->source].path));
@@ -204,7 +204,7 @@ static void collect(struct report *r)
         const struct sbx_pair *p = &x->exit_mismatch[i];
         command_line(r, p->wrapper, cmd, sizeof cmd);
         add(r, SBX_F_EXIT_MISMATCH, p->wrapper, "$ %s: the wrapper saw exit %d, Runtime's record %d", cmd,
-            (int)p->wrapper->u.cmd.exit, (int)p->record->u.cmd.exit);
+            (int)sbx_cmd_exit(&p->wrapper->u.cmd), (int)sbx_cmd_exit(&p->record->u.cmd));
     }
     for (size_t i = 0; i < s->nrefused; i++) {
         const struct sbx_refusal *f = &s->refused[i];

@@ -108,21 +108,23 @@ static unsigned pair_diff(const struct sbx_timeline *tla, const struct sbx_event
     unsigned d = 0;
     unsigned xk = x->flags & (SBX_CMD_EXIT_KNOWN | SBX_CMD_TIMED_OUT),
              yk = y->flags & (SBX_CMD_EXIT_KNOWN | SBX_CMD_TIMED_OUT);
-    if (xk != yk || ((xk & SBX_CMD_EXIT_KNOWN) && x->exit != y->exit))
+    if (xk != yk || ((xk & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(x) != sbx_cmd_exit(y)))
         d |= SBX_CMP_D_EXIT;
     *ratio = 0;
     if ((x->flags & SBX_CMD_MS_KNOWN) && (y->flags & SBX_CMD_MS_KNOWN)) {
-        if (x->ms > 0)
-            *ratio = (double)y->ms / (double)x->ms;
-        int64_t lo = x->ms < y->ms ? x->ms : y->ms, hi = x->ms < y->ms ? y->ms : x->ms;
+        int64_t xms = sbx_cmd_ms(x), yms = sbx_cmd_ms(y);
+        if (xms > 0)
+            *ratio = (double)yms / (double)xms;
+        int64_t lo = xms < yms ? xms : yms, hi = xms < yms ? yms : xms;
         if (hi >= 2 * lo && hi - lo >= 1000)
             d |= SBX_CMP_D_DURATION;
     }
     /* the stdout hash shares its storage with the denials: only with the flag */
     if ((x->flags & y->flags & SBX_CMD_HASH_PRESENT) && x->stdout_hash != y->stdout_hash)
         d |= SBX_CMP_D_STDOUT_HASH;
+    const struct sbx_text xerr = sbx_cmd_err(x), yerr = sbx_cmd_err(y);
     if (!same_text(tla, a, &x->out, tlb, b, &y->out, s) ||
-        !same_text(tla, a, &x->err, tlb, b, &y->err, s))
+        !same_text(tla, a, &xerr, tlb, b, &yerr, s))
         d |= SBX_CMP_D_OUTPUT;
     return d;
 }

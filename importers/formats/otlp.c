@@ -265,21 +265,21 @@ static void tool_event(struct otlp_state *st, struct sbx_evbuf *buf, struct sbx_
     int64_t v;
     int r = attr_int(a, A_EXIT, &v);
     if (r == 1 && v >= INT32_MIN && v <= INT32_MAX) {
-        c->exit = (int32_t)v;
+        sbx_cmd_set_exit(c, (int32_t)v);
         c->flags |= SBX_CMD_EXIT_KNOWN;
     } else if (r) {
         e->findings |= SBX_F_BAD_FIELD;
     }
     r = attr_int(a, A_DURATION, &v);
     if (r == 1 && v >= 0) {
-        c->ms = v;
+        sbx_cmd_set_ms(c, v);
         c->flags |= SBX_CMD_MS_KNOWN;
     } else if (r) {
         e->findings |= SBX_F_BAD_FIELD;
     }
     if (!(c->flags & SBX_CMD_MS_KNOWN) && e->start != SBX_TIME_UNKNOWN &&
         e->end != SBX_TIME_UNKNOWN && e->end >= e->start) {
-        c->ms = sbx_ns_to_ms(e->end - e->start);
+        sbx_cmd_set_ms(c, sbx_ns_to_ms(e->end - e->start));
         c->flags |= SBX_CMD_MS_KNOWN;
     }
     r = attr_int(a, A_DENIALS, &v);
@@ -319,7 +319,7 @@ static bool timed_out(const struct attrs *a, const struct sbx_command *c, const 
     const char *type = attr_str(a, A_ERROR);
     if (type && strcasecmp(type, "timeout") == 0)
         return true;
-    if (!(c->flags & SBX_CMD_EXIT_KNOWN) || c->exit != 137 || !message)
+    if (!(c->flags & SBX_CMD_EXIT_KNOWN) || sbx_cmd_exit(c) != 137 || !message)
         return false;
     static const char *const words[] = {"timeout", "timed out", "time out", "deadline exceeded"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)

@@ -208,7 +208,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
         /* -0 is no exit status a process returns: someone wrote it by hand */
         bool negative_zero = m->type == SBX_JINT && m->i == 0 && m->val_len && m->val[0] == '-';
         if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX && !negative_zero) {
-            c->exit = (int32_t)m->i;
+            sbx_cmd_set_exit(c, (int32_t)m->i);
             c->flags |= SBX_CMD_EXIT_KNOWN;
         } else if (m->type != SBX_JNULL) {
             e->findings |= SBX_F_BAD_FIELD; /* "not a valid exit code": shown as ? */
@@ -224,7 +224,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     if ((m = by[F_MS])) {
         /* a duration beyond a year is not a duration the wrapper measured */
         if (m->type == SBX_JINT && m->i >= 0 && m->i <= 366LL * 24 * 3600 * 1000) {
-            c->ms = m->i;
+            sbx_cmd_set_ms(c, m->i);
             c->flags |= SBX_CMD_MS_KNOWN;
             if (at != SBX_TIME_UNKNOWN)
                 e->start = at - m->i * 1000000;
@@ -235,7 +235,7 @@ static enum sbx_line_status import_scanned(struct recorder_state *st, struct sbx
     if ((m = by[F_STDOUT]) && m->type == SBX_JSTRING)
         c->out = text_of(st, out, e, m);
     if ((m = by[F_STDERR]) && m->type == SBX_JSTRING)
-        c->err = text_of(st, out, e, m);
+        sbx_cmd_set_err(c, text_of(st, out, e, m));
     if ((m = by[F_HASH])) {
         size_t n;
         uint64_t hash; /* not &c->stdout_hash: the event's fields are 4-aligned (model/event.h) */

@@ -197,7 +197,7 @@ static void command_fields(struct sbio_state *st, struct sbx_evbuf *out, struct 
     if ((m = by[F_EXIT])) {
         bool negative_zero = m->type == SBX_JINT && m->i == 0 && m->val_len && m->val[0] == '-';
         if (m->type == SBX_JINT && m->i >= INT32_MIN && m->i <= INT32_MAX && !negative_zero) {
-            c->exit = (int32_t)m->i;
+            sbx_cmd_set_exit(c, (int32_t)m->i);
             c->flags |= SBX_CMD_EXIT_KNOWN;
         } else if (m->type != SBX_JNULL) {
             e->findings |= SBX_F_BAD_FIELD;
@@ -286,7 +286,7 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
     if (e->kind == SBX_EV_COMMAND) {
         command_fields(st, out, e, by);
         if (ms >= 0) {
-            e->u.cmd.ms = ms;
+            sbx_cmd_set_ms(&e->u.cmd, ms);
             e->u.cmd.flags |= SBX_CMD_MS_KNOWN;
         }
     }

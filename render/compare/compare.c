@@ -36,7 +36,7 @@ const char *sbx_cmp_exit_words(const struct sbx_event *e, char buf[32])
         return "timed out";
     if (!(c->flags & SBX_CMD_EXIT_KNOWN))
         return "exit ?";
-    snprintf(buf, 32, "exit %d", (int)c->exit);
+    snprintf(buf, 32, "exit %d", (int)sbx_cmd_exit(c));
     return buf;
 }
 
@@ -82,8 +82,8 @@ void sbx_cmp_diff_words(const struct sbx_compare *c, const struct sbx_cmp_row *r
             sbx_buf_addf(out, "%lld.%lld%s %s", (long long)(tenths / 10), (long long)(tenths % 10),
                          ascii ? "x" : "\xC3\x97", r->ratio >= 1 ? "slower" : "faster");
         else
-            sbx_buf_addf(out, "%s%s%s", sbx_duration_text(sbx_ms_to_ns(a->u.cmd.ms), SBX_DUR_WORDS, x),
-                         arrow, sbx_duration_text(sbx_ms_to_ns(b->u.cmd.ms), SBX_DUR_WORDS, y));
+            sbx_buf_addf(out, "%s%s%s", sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&a->u.cmd)), SBX_DUR_WORDS, x),
+                         arrow, sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&b->u.cmd)), SBX_DUR_WORDS, y));
     }
     if (r->diff & SBX_CMP_D_STDOUT_HASH)
         sbx_buf_adds(out, out->len > start ? ", stdout hash" : "stdout hash");

@@ -42,14 +42,14 @@ static void cmd_object(struct sbx_cmpctx *x, struct sbx_jsonw *w, int side, size
     command(x, w, side, i);
     sbx_jw_key(w, "exit");
     if (c->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_jw_int(w, c->exit);
+        sbx_jw_int(w, sbx_cmd_exit(c));
     else
         sbx_jw_null(w);
     sbx_jw_key(w, "timed_out");
     sbx_jw_bool(w, c->flags & SBX_CMD_TIMED_OUT);
     sbx_jw_key(w, "ms");
     if (c->flags & SBX_CMD_MS_KNOWN)
-        sbx_jw_int(w, c->ms);
+        sbx_jw_int(w, sbx_cmd_ms(c));
     else
         sbx_jw_null(w);
     sbx_jw_key(w, "failed");

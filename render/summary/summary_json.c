@@ -138,7 +138,7 @@ static void commands(struct sbx_sumctx *c, struct sbx_jsonw *w)
         size_t n;
         const char *cmd = sbx_sum_command(c, e, &n);
         sbx_untrusted_json(w, cmd, n);
-        int_field(w, "ms", e->u.cmd.ms);
+        int_field(w, "ms", sbx_cmd_ms(&e->u.cmd));
         sbx_jw_key(w, "start");
         time_value(w, e->start);
         id_field(c, w, e);
@@ -421,7 +421,7 @@ static void command_entry_during(struct sbx_sumctx *c, struct sbx_jsonw *w, cons
     time_value(w, e->start);
     sbx_jw_key(w, "exit");
     if (cmd->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_jw_int(w, cmd->exit);
+        sbx_jw_int(w, sbx_cmd_exit(cmd));
     else
         sbx_jw_null(w);
     if (cmd->flags & SBX_CMD_RECORD) {
@@ -690,29 +690,29 @@ static void account(struct sbx_sumctx *c, struct sbx_jsonw *w)
     sbx_jw_array(w);
     for (size_t i = 0; i < s->naccount; i++) {
         const struct sbx_event *e = s->account[i];
-        const char *inside = sbx_str(c->tl, e->u.audit.inside);
+        const char *inside = sbx_str(c->tl, e->u.audit->inside);
         sbx_jw_object(w);
         sbx_jw_key(w, "at");
         time_value(w, e->start);
         sbx_jw_key(w, "action");
         sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->label));
         sbx_jw_key(w, "actor");
-        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit.actor));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit->actor));
         sbx_jw_key(w, "sandbox");
         sbx_untrusted_json_cstr(w, inside[0] ? inside : NULL);
         sbx_jw_key(w, "target"); /* added to schema 1 */
-        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit.target));
+        sbx_untrusted_json_cstr(w, sbx_str(c->tl, e->u.audit->target));
         /* added to schema 1: what it changed, who from where, what ran then */
         sbx_buf_clear(&words);
         sbx_audit_change_words(c->tl, e, &words);
         sbx_jw_key(w, "change");
         sbx_untrusted_json(w, words.p ? words.p : "", words.len);
         sbx_jw_key(w, "person");
-        sbx_untrusted_json_cstr(w, e->u.audit.person ? sbx_str(c->tl, e->u.audit.person) : NULL);
+        sbx_untrusted_json_cstr(w, e->u.audit->person ? sbx_str(c->tl, e->u.audit->person) : NULL);
         sbx_jw_key(w, "ip");
-        sbx_untrusted_json_cstr(w, e->u.audit.ip ? sbx_str(c->tl, e->u.audit.ip) : NULL);
+        sbx_untrusted_json_cstr(w, e->u.audit->ip ? sbx_str(c->tl, e->u.audit->ip) : NULL);
         sbx_jw_key(w, "request_id");
-        sbx_untrusted_json_cstr(w, e->u.audit.request ? sbx_str(c->tl, e->u.audit.request) : NULL);
+        sbx_untrusted_json_cstr(w, e->u.audit->request ? sbx_str(c->tl, e->u.audit->request) : NULL);
         during_members(c, w, e);
         sbx_jw_end_object(w);
     }

@@ -251,7 +251,7 @@ static void record_program(struct sbx_sumctx *c, struct sbx_buf *out, const stru
         sbx_buf_adds(out, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
                           : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
     if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-        sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+        sbx_buf_addf(out, "%sexit %d", record ? ", " : " (", (int)sbx_cmd_exit(&e->u.cmd));
     if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
         sbx_buf_adds(out, ")");
 }
@@ -292,7 +292,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     sbx_buf_addf(out, "**Commands:** %zu, %zu failed, %zu timed out", s->commands, s->failed,
                  s->timed_out);
     if (s->longest) {
-        sbx_buf_addf(out, "; longest %s at %s: ", sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d),
+        sbx_buf_addf(out, "; longest %s at %s: ", sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&s->longest->u.cmd)), SBX_DUR_WORDS, d),
                      sbx_time_format(s->longest->start, a));
         size_t n;
         const char *cmd = sbx_sum_command(c, s->longest, &n);

@@ -81,7 +81,7 @@ static void what(struct sbx_sumctx *c, const struct sbx_event *e, struct sbx_buf
     } else if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
         command_line(c, e, out);
         if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(out, " exited %d", (int)e->u.cmd.exit);
+            sbx_buf_addf(out, " exited %d", (int)sbx_cmd_exit(&e->u.cmd));
     } else if (e->kind == SBX_EV_NETWORK) {
         size_t len;
         const char *url = sbx_text_get(c->tl, e, &e->u.net.url, &c->tmp, &len);

@@ -191,7 +191,7 @@ static void commands_line(struct line *l, struct sbx_buf *out)
             sbx_buf_addf(&l->b, "%zu timed out; ", s->timed_out);
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "longest %s at %s: ",
-                     sbx_duration_text(sbx_ms_to_ns(s->longest->u.cmd.ms), SBX_DUR_WORDS, d),
+                     sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&s->longest->u.cmd)), SBX_DUR_WORDS, d),
                      sbx_time_format(s->longest->start, t) + 11);
         l->event = s->longest;
         const char *cmd = sbx_sum_command(l->c, s->longest, &n);
@@ -485,11 +485,11 @@ static void account_lines(struct line *l, struct sbx_buf *out)
         const struct sbx_event *e = s->account[i];
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s ", sbx_time_format(e->start, t) + 11);
-        const char *target = sbx_str(l->c->tl, e->u.audit.target);
-        const char *inside = sbx_str(l->c->tl, e->u.audit.inside);
+        const char *target = sbx_str(l->c->tl, e->u.audit->target);
+        const char *inside = sbx_str(l->c->tl, e->u.audit->inside);
         sbx_buf_clear(&w);
         /* the words of an action of no known family begin with it */
-        bool named = e->u.audit.family == SBX_AUDIT_OTHER;
+        bool named = e->u.audit->family == SBX_AUDIT_OTHER;
         if (!named)
             sbx_buf_adds(&w, sbx_str(l->c->tl, e->label));
         /* the sandbox it acted on is often the one it acted from: say it once */
@@ -675,7 +675,7 @@ static void record_command(struct line *l, const struct sbx_event *e)
         sbx_buf_adds(&l->b, e->u.cmd.flags & SBX_CMD_RUNNING ? " (running"
                             : e->u.cmd.flags & SBX_CMD_UNREAD ? " (unread" : " (exited");
     if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-        sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)e->u.cmd.exit);
+        sbx_buf_addf(&l->b, "%sexit %d", record ? ", " : " (", (int)sbx_cmd_exit(&e->u.cmd));
     if (record || (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
         sbx_buf_adds(&l->b, ")");
     sbx_buf_adds(&l->b, " in ");
@@ -824,7 +824,7 @@ static void integrity_line(struct line *l, struct sbx_buf *out)
         const char *cmd = sbx_sum_command(l->c, e, &n);
         add_untrusted(l, cmd, n);
         if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            sbx_buf_addf(&l->b, " (exit %d)", (int)e->u.cmd.exit);
+            sbx_buf_addf(&l->b, " (exit %d)", (int)sbx_cmd_exit(&e->u.cmd));
         sbx_buf_adds(&l->b, " in ");
         add_untrusted_cstr(l, sbx_str(l->c->tl, e->sandbox));
         l->event = e;

@@ -424,7 +424,8 @@ static void hidden_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     if (e->kind != SBX_EV_COMMAND || !(e->findings & SBX_F_HIDDEN_TEXT))
         return;
     static const char *const names[] = {"command", "stdout", "stderr"};
-    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *fields[] = {&e->u.cmd.command, &e->u.cmd.out, &err};
     struct sbx_buf tmp = SBX_BUF_INIT, tags = SBX_BUF_INIT;
     for (int i = 0; i < 3; i++) {
         const struct sbx_text *t = fields[i];
@@ -538,13 +539,13 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
     if (c->flags & SBX_CMD_TIMED_OUT)
         sbx_doc_adds(d, SBX_STYLE_TIMEDOUT, "timed out");
     else if (c->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "%d", (int)c->exit);
+        sbx_doc_addf(d, sbx_cmd_exit(c) ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "%d", (int)sbx_cmd_exit(c));
     else
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unknown");
     if (c->flags & SBX_CMD_MS_KNOWN) {
         char dur[SBX_NUM_BUFSZ];
         sbx_doc_addf(d, SBX_STYLE_NORMAL, " after %s",
-                     sbx_duration_text(sbx_ms_to_ns(c->ms), SBX_DUR_WORDS, dur));
+                     sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(c)), SBX_DUR_WORDS, dur));
     }
     sbx_doc_end_line(d);
     const char *cwd = sbx_str(l->tl, c->cwd), *prog = sbx_str(l->tl, c->program);
@@ -565,10 +566,10 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
         if (r) {
             sbx_doc_addf(d, SBX_STYLE_GOOD, "matched: %s", sbx_str(l->tl, r->u.cmd.program));
             if (r->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-                sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)r->u.cmd.exit);
+                sbx_doc_addf(d, SBX_STYLE_NORMAL, ", exit %d", (int)sbx_cmd_exit(&r->u.cmd));
             char dur[SBX_NUM_BUFSZ];
             sbx_doc_addf(d, SBX_STYLE_NORMAL, ", %s, started %+lld ms from the wrapper's start%s",
-                         sbx_duration_text(sbx_ms_to_ns(r->u.cmd.ms), SBX_DUR_WORDS, dur),
+                         sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&r->u.cmd)), SBX_DUR_WORDS, dur),
                          (long long)sbx_ns_to_ms(r->start - e->start),
                          l->tl->sources[r->source].clock != SBX_CLOCK_OWN ? " once the skew is off" : "");
             if (r->label) {
@@ -602,8 +603,8 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     else if (c->flags & SBX_CMD_UNREAD)
         sbx_doc_adds(d, SBX_STYLE_WARNING, "unread (started in the background, exit never read)");
     else if (c->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_doc_addf(d, c->exit ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "exited %d after %lld ms",
-                     (int)c->exit, (long long)c->ms);
+        sbx_doc_addf(d, sbx_cmd_exit(c) ? SBX_STYLE_FAILED : SBX_STYLE_GOOD, "exited %d after %lld ms",
+                     (int)sbx_cmd_exit(c), (long long)sbx_cmd_ms(c));
     sbx_doc_end_line(d);
     if (e->label) {
         sbx_doc_field(d, "Actor");
@@ -640,7 +641,7 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
 
 static void audit_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_event *e)
 {
-    const struct sbx_audit *a = &e->u.audit;
+    const struct sbx_audit *a = e->u.audit;
     static const char *const names[] = {"Actor", "Actor kind", "Target", "Via"};
     const uint32_t ids[] = {a->actor, a->actor_kind, a->target, a->via};
     for (int i = 0; i < 4; i++) {
@@ -996,7 +997,8 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         sbx_doc_end_line(d);
         sbx_buf_free(&tmp);
         output_block(d, l, e, &c->out, "stdout", SBX_STYLE_NORMAL);
-        output_block(d, l, e, &c->err, "stderr", SBX_STYLE_STDERR);
+        const struct sbx_text err = sbx_cmd_err(c);
+        output_block(d, l, e, &err, "stderr", SBX_STYLE_STDERR);
     } else if (e->kind == SBX_EV_FILES) {
         files_fields(d, l, e);
     } else {

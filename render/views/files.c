@@ -138,7 +138,7 @@ static void command_line(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     if (k->flags & SBX_CMD_TIMED_OUT)
         sbx_doc_adds(d, SBX_STYLE_TIMEDOUT, "  T/O ");
     else if (k->flags & SBX_CMD_EXIT_KNOWN)
-        sbx_doc_addf(d, k->exit ? SBX_STYLE_FAILED : SBX_STYLE_EXIT_OK, "  %4d", (int)k->exit);
+        sbx_doc_addf(d, sbx_cmd_exit(k) ? SBX_STYLE_FAILED : SBX_STYLE_EXIT_OK, "  %4d", (int)sbx_cmd_exit(k));
     else
         sbx_doc_adds(d, SBX_STYLE_WARNING, "     ?");
     sbx_doc_addf(d, SBX_STYLE_LABEL, "  %s", rule);

@@ -269,7 +269,7 @@ after_time:
         if (e->start != SBX_TIME_UNKNOWN && e->end != SBX_TIME_UNKNOWN && e->end > e->start)
             sbx_duration_text(e->end - e->start, SBX_DUR_SHORT, buf);
         else if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_MS_KNOWN))
-            sbx_duration_text(sbx_ms_to_ns(e->u.cmd.ms), SBX_DUR_SHORT, buf);
+            sbx_duration_text(sbx_ms_to_ns(sbx_cmd_ms(&e->u.cmd)), SBX_DUR_SHORT, buf);
         int w = (int)strlen(buf);
         sbx_grid_text(g, row, col + DUR_W - 1 - w, col + DUR_W - 1,
                       selected ? base : SBX_STYLE_DURATION, buf, (size_t)w);
@@ -289,7 +289,7 @@ after_time:
         if (e->u.cmd.flags & SBX_CMD_TIMED_OUT)
             snprintf(buf, sizeof buf, "T/O");
         else if (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN)
-            snprintf(buf, sizeof buf, "%d", (int)e->u.cmd.exit);
+            snprintf(buf, sizeof buf, "%d", (int)sbx_cmd_exit(&e->u.cmd));
         else
             snprintf(buf, sizeof buf, "?");
     }
@@ -331,7 +331,7 @@ after_time:
         break;
         }
     case SBX_EV_AUDIT: {
-        const struct sbx_audit *a = &e->u.audit;
+        const struct sbx_audit *a = e->u.audit;
         /* each name redacted on its own: one cut where it was stored is a
          * secret's end only within its own text */
         add_redacted(&t, "", sbx_str(l->tl, e->label));

@@ -99,7 +99,7 @@ static void tree_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct s
     sbx_doc_addf(d, SBX_STYLE_KIND, "%c ", sbx_kind_mark((enum sbx_kind)e->kind));
     char exit[16] = "";
     if (e->kind == SBX_EV_COMMAND && (e->u.cmd.flags & SBX_CMD_EXIT_KNOWN))
-        snprintf(exit, sizeof exit, "%d", (int)e->u.cmd.exit);
+        snprintf(exit, sizeof exit, "%d", (int)sbx_cmd_exit(&e->u.cmd));
     else if (e->kind == SBX_EV_COMMAND)
         snprintf(exit, sizeof exit, "?");
     bool bad = e->findings & (SBX_F_FAILED | SBX_F_TIMED_OUT);

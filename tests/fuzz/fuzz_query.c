@@ -68,7 +68,8 @@ static int ref_match(pcre2_code *re, pcre2_match_data *md, pcre2_match_context *
     struct sbx_buf scratch = SBX_BUF_INIT;
     int hit = 0, r;
     if (ev->kind == SBX_EV_COMMAND) {
-        const struct sbx_text *t[] = {&ev->u.cmd.command, &ev->u.cmd.out, &ev->u.cmd.err};
+        const struct sbx_text err = sbx_cmd_err(&ev->u.cmd);
+        const struct sbx_text *t[] = {&ev->u.cmd.command, &ev->u.cmd.out, &err};
         for (int k = 0; k < 3 && hit != 1; k++) {
             if (!(t[k]->flags & SBX_TEXT_PRESENT))
                 continue;

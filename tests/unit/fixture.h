@@ -108,6 +108,8 @@ static inline struct sbx_event *fixture_event(struct fixture *fx, enum sbx_kind 
     e->start = start;
     e->end = end;
     e->sandbox = fixture_id(fx, sandbox);
+    if (kind == SBX_EV_AUDIT) /* as the importer: the entry's record behind its pointer */
+        e->u.audit = sbx_evbuf_alloc(&fx->buf, sizeof *e->u.audit);
     return e;
 }
 
@@ -141,11 +143,11 @@ static inline struct sbx_event *fixture_command(struct fixture *fx, const char *
     char label[128];
     size_t n = sbx_program_label(cmd, strlen(cmd), label, sizeof label);
     c->program = sbx_strtab_intern(&fx->tl.strings, label, n);
-    c->exit = exit;
-    c->ms = ms;
+    sbx_cmd_set_exit(c, exit);
+    sbx_cmd_set_ms(c, ms);
     c->flags = SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN;
     c->out = fixture_append(fx, e, fixture_text, "");
-    c->err = fixture_append(fx, e, fixture_text, "");
+    sbx_cmd_set_err(c, fixture_append(fx, e, fixture_text, ""));
     return e;
 }
 
@@ -154,7 +156,7 @@ static inline void fixture_output(struct fixture *fx, struct sbx_event *e, const
                                   const char *err)
 {
     e->u.cmd.out = fixture_append(fx, e, fixture_text, out);
-    e->u.cmd.err = fixture_append(fx, e, fixture_text, err);
+    sbx_cmd_set_err(&e->u.cmd, fixture_append(fx, e, fixture_text, err));
 }
 
 /* Gives a command its stdout and stderr as JSON string bodies, still
@@ -163,7 +165,7 @@ static inline void fixture_output_json(struct fixture *fx, struct sbx_event *e, 
                                        const char *err)
 {
     e->u.cmd.out = fixture_append(fx, e, fixture_json, out);
-    e->u.cmd.err = fixture_append(fx, e, fixture_json, err);
+    sbx_cmd_set_err(&e->u.cmd, fixture_append(fx, e, fixture_json, err));
 }
 
 /* A field of a command's record that none of its texts refers to (an
@@ -202,10 +204,10 @@ static inline struct sbx_event *fixture_record(struct fixture *fx, const char *s
     struct sbx_command *c = &e->u.cmd;
     c->program = fixture_id(fx, program);
     c->flags = SBX_CMD_RECORD | SBX_CMD_MS_KNOWN | state_flags;
-    c->ms = 5;
+    sbx_cmd_set_ms(c, 5);
     if (!(state_flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD))) {
         c->flags |= SBX_CMD_EXIT_KNOWN;
-        c->exit = exit;
+        sbx_cmd_set_exit(c, exit);
     }
     return e;
 }
@@ -288,7 +290,9 @@ static inline void fixture_finish(struct fixture *fx)
         if (e->kind == SBX_EV_COMMAND) {
             fixture_place(fx, e, &e->u.cmd.command);
             fixture_place(fx, e, &e->u.cmd.out);
-            fixture_place(fx, e, &e->u.cmd.err);
+            struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+            fixture_place(fx, e, &err);
+            sbx_cmd_set_err(&e->u.cmd, err);
         } else if (e->kind == SBX_EV_NETWORK) {
             fixture_place(fx, e, &e->u.net.url);
         }

@@ -226,7 +226,7 @@ static bool is_failed(const struct run *r, const struct sbx_event *e)
     (void)r;
     return e->kind == SBX_EV_COMMAND &&
            ((e->u.cmd.flags & SBX_CMD_TIMED_OUT) ||
-            ((e->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && e->u.cmd.exit != 0));
+            ((e->u.cmd.flags & SBX_CMD_EXIT_KNOWN) && sbx_cmd_exit(&e->u.cmd) != 0));
 }
 
 static bool in_s2(const struct run *r, const struct sbx_event *e)
@@ -264,7 +264,8 @@ static bool has_float(const struct run *r, const struct sbx_event *e)
 {
     if (e->kind != SBX_EV_COMMAND)
         return false;
-    const struct sbx_text *t[] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+    const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+    const struct sbx_text *t[] = {&e->u.cmd.command, &e->u.cmd.out, &err};
     bool yes = false;
     for (int k = 0; k < 3 && !yes; k++) {
         struct sbx_buf tmp = SBX_BUF_INIT;

@@ -623,7 +623,7 @@ static void story_walk(void **state)
     apptest_keys(&a, "}L");
     const struct sbx_event *reached = sbx_app_event(&a, a.cur);
     assert_int_equal(reached->kind, SBX_EV_COMMAND);
-    assert_int_equal(reached->u.cmd.exit, 0);
+    assert_int_equal(sbx_cmd_exit(&reached->u.cmd), 0);
     assert_doc_has(&a, "widened before: the allow list gained paste.example.com");
     apptest_keys(&a, "<BS>");
     assert_ptr_equal(sbx_app_event(&a, a.cur), change);

@@ -185,7 +185,7 @@ static void story_run(void **state)
     assert_ptr_equal(link_of(change, SBX_LINK_REFUSED_BEFORE)->event, refused->event);
     const struct sbx_story_link *reach = link_of(change, SBX_LINK_REACHED_AFTER);
     assert_non_null(reach);
-    assert_int_equal(reach->event->u.cmd.exit, 0);
+    assert_int_equal(sbx_cmd_exit(&reach->event->u.cmd), 0);
     assert_non_null(outside);
     assert_non_null(removed);
     assert_true(links_to(change, SBX_LINK_KEY_COMMAND, outside->event));

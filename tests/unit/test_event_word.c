@@ -2,7 +2,8 @@
  * kind and the time flags share one 64-bit word; each reads back what was
  * stored whatever the others and the rest of the header hold
  * (tests/unit/cases/event_word.test), and a source's size fits the offset's
- * bits up to SBX_SOURCE_MAX. */
+ * bits up to SBX_SOURCE_MAX. A request's packed byte counts, flags and
+ * status read back the same way. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +45,26 @@ static void check_word_over(const struct test_case *c, unsigned char fill)
         case_fail(c, "over 0x%02x another field of the header changed", fill);
 }
 
+/* Stores the case's request fields over fill and reads them back. */
+static void check_request_over(const struct test_case *c, unsigned char fill)
+{
+    int64_t in = (int64_t)case_int(c, 0), out = (int64_t)case_int(c, 2), status = (int64_t)case_int(c, 3);
+    uint64_t flags = (uint64_t)case_int(c, 1);
+    struct sbx_network n;
+    memset(&n, fill, sizeof n);
+    struct sbx_network before = n;
+    n.bytes_in = in;
+    n.flags = flags;
+    n.bytes_out = out;
+    n.status = status;
+    if (n.bytes_in != in || n.flags != flags || n.bytes_out != out || n.status != status)
+        case_fail(c, "over 0x%02x read back %lld %llu %lld %lld", fill, (long long)n.bytes_in,
+                  (unsigned long long)n.flags, (long long)n.bytes_out, (long long)n.status);
+    if (n.host != before.host || n.method != before.method || n.result != before.result ||
+        n.client != before.client || memcmp(&n.url, &before.url, sizeof n.url) != 0)
+        case_fail(c, "over 0x%02x another field of the request changed", fill);
+}
+
 static void check_case(const struct test_case *c, void *ctx)
 {
     int *seen = ctx;
@@ -59,6 +80,12 @@ static void check_case(const struct test_case *c, void *ctx)
         if (sbx_source_fits(field_u64(c, 0)) != want)
             case_fail(c, "%s fits: %s", c->field[0], want ? "no" : "yes");
         seen[1]++;
+    } else if (strcmp(c->table, "request") == 0) {
+        case_want_fields(c, 4);
+        check_request_over(c, 0x00);
+        check_request_over(c, 0xff);
+        check_request_over(c, 0x5a);
+        seen[2]++;
     } else {
         case_fail(c, "an unknown table");
     }
@@ -67,10 +94,11 @@ static void check_case(const struct test_case *c, void *ctx)
 static void word_and_fits(void **state)
 {
     (void)state;
-    int seen[2] = {0, 0};
+    int seen[3] = {0, 0, 0};
     cases_run("event_word.test", check_case, seen);
     assert_true(seen[0] >= 9);
     assert_true(seen[1] >= 6);
+    assert_true(seen[2] >= 4);
 }
 
 int main(void)

@@ -34,7 +34,7 @@ static void record_durations(void **state)
         fixture_command(&fx, "sb1", t0, 10, "make", 0);
         fixture_record(&fx, "sb1", t0 + 2 * FX_MS, "make", 0, 0);
         struct sbx_event *r = fixture_record(&fx, "sb1", t0 + 4 * FX_S, "curl", 0, 0);
-        r->u.cmd.ms = cases[i].ms;
+        sbx_cmd_set_ms(&r->u.cmd, cases[i].ms);
         r->end = r->start + cases[i].ms * FX_MS;
         fixture_finish(&fx);
         struct sbx_summary sum;

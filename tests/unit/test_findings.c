@@ -273,11 +273,15 @@ static void command_failed_cases(void **state)
         {"exit unknown, a stale code", 0, 2, false},
         {"still running", SBX_CMD_RECORD | SBX_CMD_RUNNING, 0, false},
     };
+    struct sbx_evbuf buf = {0}; /* an exit outside 0 to 254 is kept in the event's block */
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct sbx_command c = {.flags = cases[i].flags, .exit = cases[i].exit};
-        if (sbx_command_failed(&c) != cases[i].failed)
+        struct sbx_command *c = &sbx_evbuf_push(&buf)->u.cmd;
+        c->flags = cases[i].flags;
+        sbx_cmd_set_exit(c, cases[i].exit);
+        if (sbx_command_failed(c) != cases[i].failed)
             fail_msg("%s: failed is %d", cases[i].what, !cases[i].failed);
     }
+    sbx_evbuf_free(&buf);
 }
 
 int main(void)

@@ -194,7 +194,8 @@ static void the_finding_every_way(void **state)
             fail_msg("line %zu: finding %d, want %d", (size_t)e->line_no,
                      !!(e->findings & SBX_F_HIDDEN_TEXT), w);
         const struct sbx_command *c = &e->u.cmd;
-        const struct sbx_text *texts[] = {&c->command, &c->out, &c->err};
+        const struct sbx_text err = sbx_cmd_err(c);
+        const struct sbx_text *texts[] = {&c->command, &c->out, &err};
         bool all_shown = true;
         for (int k = 0; k < 3; k++)
             if (texts[k]->flags & SBX_TEXT_PRESENT)

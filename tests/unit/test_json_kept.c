@@ -143,7 +143,7 @@ static void last_value_read(void **state)
         const struct sbx_event *e = loadtest_at_line(tl, 2);
         assert_int_equal(e->kind, SBX_EV_COMMAND);
         assert_true(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
-        assert_int_equal(e->u.cmd.exit, 0);
+        assert_int_equal(sbx_cmd_exit(&e->u.cmd), 0);
         loadtest_drop(tl);
     }
     /* and a value in a nested object: the lifecycle's state */

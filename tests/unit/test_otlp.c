@@ -117,9 +117,9 @@ static void new_keys_string_ints(void **state)
     assert_string_equal(sbx_str(tl, tool->u.cmd.program), "cat");
     assert_string_equal(sbx_str(tl, tool->sandbox), "sbx-1");
     assert_true(tool->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
-    assert_int_equal(tool->u.cmd.exit, 0);
+    assert_int_equal(sbx_cmd_exit(&tool->u.cmd), 0);
     assert_true(tool->u.cmd.flags & SBX_CMD_MS_KNOWN);
-    assert_int_equal(tool->u.cmd.ms, 24);
+    assert_int_equal(sbx_cmd_ms(&tool->u.cmd), 24);
     assert_int_equal(tool->findings, 0);
 
     const struct sbx_event *note = span_event(tl, "a000000000000003");
@@ -163,9 +163,9 @@ static void old_keys_number_ints(void **state)
     /* no gen_ai.operation.name: the name says execute_tool */
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_true(e->start == 1795942252000000000LL);
-    assert_int_equal(e->u.cmd.exit, 3);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 3);
     /* no duration attribute: end - start */
-    assert_int_equal(e->u.cmd.ms, 250);
+    assert_int_equal(sbx_cmd_ms(&e->u.cmd), 250);
     /* no argv: the tool's name is the command */
     assert_command(tl, e, "run_code");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "run_code");
@@ -208,7 +208,7 @@ static void int64_extremes(void **state)
     assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_true(e->findings & SBX_F_BAD_FIELD);
     /* the duration given as a string value: not read; end - start instead */
-    assert_int_equal(e->u.cmd.ms, 0);
+    assert_int_equal(sbx_cmd_ms(&e->u.cmd), 0);
     loadtest_drop(tl);
 }
 
@@ -315,7 +315,7 @@ static void failed_and_denied(void **state)
     const struct sbx_event *e = span_event(tl, "f000000000000001");
     /* facts only: the summary makes them findings (test_findings.c) */
     assert_true(e->tflags & SBX_EVT_ERROR);
-    assert_int_equal(e->u.cmd.exit, 137);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 137);
     assert_true(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
     assert_int_equal(e->findings, 0);
     e = span_event(tl, "f000000000000002");
@@ -410,8 +410,8 @@ static void derived_duration_rounds(void **state)
         struct sbx_timeline *tl = load(line, 1);
         assert_int_equal(tl->n, 1);
         assert_true(tl->order[0]->u.cmd.flags & SBX_CMD_MS_KNOWN);
-        if (tl->order[0]->u.cmd.ms != cases[i].ms)
-            fail_msg("case %zu: %lld ms, want %lld", i, (long long)tl->order[0]->u.cmd.ms, cases[i].ms);
+        if (sbx_cmd_ms(&tl->order[0]->u.cmd) != cases[i].ms)
+            fail_msg("case %zu: %lld ms, want %lld", i, (long long)sbx_cmd_ms(&tl->order[0]->u.cmd), cases[i].ms);
         loadtest_drop(tl);
     }
 }

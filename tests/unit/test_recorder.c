@@ -51,13 +51,14 @@ static void python_spelling(void **state)
     assert_string_equal(sbx_str(tl, e->sandbox), "b4d49ff8");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "python3");
     assert_string_equal(sbx_str(tl, e->u.cmd.cwd), "/workspace");
-    assert_int_equal(e->u.cmd.exit, 1);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 1);
     assert_true(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     assert_false(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
     assert_int_equal(e->u.cmd.stdout_hash, 0xe3b0c44298fc1c14ULL);
     struct sbx_buf scratch = SBX_BUF_INIT;
     size_t len;
-    const char *err = sbx_text_get(tl, e, &e->u.cmd.err, &scratch, &len);
+    const struct sbx_text err_text = sbx_cmd_err(&e->u.cmd);
+    const char *err = sbx_text_get(tl, e, &err_text, &scratch, &len);
     assert_int_equal(len, 10);
     assert_memory_equal(err, "Trace\nback", 10);
     sbx_buf_free(&scratch);

@@ -143,8 +143,8 @@ static void command_fields(void **state)
     assert_string_equal(str(tl, a->sandbox), "7f3a2c10");
     assert_string_equal(str(tl, a->u.cmd.program), "pytest");
     assert_string_equal(str(tl, a->label), "ci-agent");
-    assert_int_equal(a->u.cmd.exit, 1);
-    assert_int_equal(a->u.cmd.ms, 2140);
+    assert_int_equal(sbx_cmd_exit(&a->u.cmd), 1);
+    assert_int_equal(sbx_cmd_ms(&a->u.cmd), 2140);
     assert_int_equal(a->u.cmd.flags, SBX_CMD_RECORD | SBX_CMD_EXIT_KNOWN | SBX_CMD_MS_KNOWN);
     assert_false(a->u.cmd.command.flags & SBX_TEXT_PRESENT);
     assert_false(a->u.cmd.out.flags & SBX_TEXT_PRESENT);
@@ -229,7 +229,7 @@ static void pretty_items_lines(void **state)
     assert_int_equal(tl->order[1]->line_no, 8);
     assert_int_equal(tl->sources[0].lines, lines_in(in.p));
     assert_int_equal(tl->sources[0].lines, 15);
-    assert_int_equal(tl->order[1]->u.cmd.exit, 2);
+    assert_int_equal(sbx_cmd_exit(&tl->order[1]->u.cmd), 2);
     drop(tl);
     sbx_buf_free(&in);
 }
@@ -272,19 +272,19 @@ static void audit_fields_and_shapes(void **state)
         assert_int_equal(a->kind, SBX_EV_AUDIT);
         assert_int_equal(a->start, ts("2026-10-08T14:22:40.512Z"));
         assert_string_equal(str(tl, a->label), "network.rules_changed");
-        assert_string_equal(str(tl, a->u.audit.actor), "ci-agent");
-        assert_string_equal(str(tl, a->u.audit.actor_kind), "agent");
-        assert_string_equal(str(tl, a->u.audit.target), "sandbox:7f3a2c10");
-        assert_string_equal(str(tl, a->u.audit.via), "api");
+        assert_string_equal(str(tl, a->u.audit->actor), "ci-agent");
+        assert_string_equal(str(tl, a->u.audit->actor_kind), "agent");
+        assert_string_equal(str(tl, a->u.audit->target), "sandbox:7f3a2c10");
+        assert_string_equal(str(tl, a->u.audit->via), "api");
         /* made from inside a sandbox: that one is the event's sandbox */
-        assert_string_equal(str(tl, a->u.audit.inside), "9e0b1d22");
+        assert_string_equal(str(tl, a->u.audit->inside), "9e0b1d22");
         assert_string_equal(str(tl, a->sandbox), "9e0b1d22");
         /* not from inside: the target sandbox */
-        assert_int_equal(b->u.audit.inside, 0);
+        assert_int_equal(b->u.audit->inside, 0);
         assert_string_equal(str(tl, b->sandbox), "7f3a2c10");
         /* neither */
         assert_int_equal(c->sandbox, 0);
-        assert_string_equal(str(tl, c->u.audit.target), "key:key_ci");
+        assert_string_equal(str(tl, c->u.audit->target), "key:key_ci");
         assert_int_equal(a->findings | b->findings | c->findings, 0);
         drop(tl);
     }

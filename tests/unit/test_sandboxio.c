@@ -98,9 +98,9 @@ static void commands(void **state)
     assert_int_equal(e->tflags, 0);
     assert_string_equal(sbx_str(tl, e->sandbox), "b4d49ff8e1d2");
     assert_true(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
-    assert_int_equal(e->u.cmd.exit, 1);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 1);
     assert_true(e->u.cmd.flags & SBX_CMD_MS_KNOWN);
-    assert_int_equal(e->u.cmd.ms, 113);
+    assert_int_equal(sbx_cmd_ms(&e->u.cmd), 113);
     assert_true(e->u.cmd.command.flags & SBX_TEXT_ARGV);
     assert_false(e->u.cmd.command.flags & SBX_TEXT_UNUSUAL);
     assert_string_equal(command_of(tl, e), "python3 csvsum.py prices.csv price");
@@ -119,7 +119,7 @@ static void commands(void **state)
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_string_equal(command_of(tl, e), "(absent)");
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "run_code");
-    assert_int_equal(e->u.cmd.exit, 0);
+    assert_int_equal(sbx_cmd_exit(&e->u.cmd), 0);
     /* with it, the code is the command; exit_code null is unknown, not bad */
     e = loadtest_at_line(tl, 5);
     assert_string_equal(command_of(tl, e), "import os\nprint(os.environ['TOKEN'])\n");
@@ -271,7 +271,7 @@ static void wrong_types(void **state)
     /* no zone: read as UTC and said so; a real duration rounds; -0 is no exit */
     e = loadtest_at_line(tl, 10);
     assert_true(e->tflags & SBX_EVT_NO_ZONE);
-    assert_int_equal(e->u.cmd.ms, 3);
+    assert_int_equal(sbx_cmd_ms(&e->u.cmd), 3);
     assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     loadtest_drop(tl);
 }

@@ -93,7 +93,7 @@ static void commands(void **state)
     assert_string_equal(sbx_str(&r->fx.tl, r->sum.failed_by[1].program), "pip install");
     assert_string_equal(sbx_str(&r->fx.tl, r->sum.failed_by[2].program), "sleep");
     assert_non_null(r->sum.longest);
-    assert_int_equal(r->sum.longest->u.cmd.ms, 134000);
+    assert_int_equal(sbx_cmd_ms(&r->sum.longest->u.cmd), 134000);
     assert_int_equal(r->sum.nsandboxes, 1);
     assert_true(r->fx.tl.order[0]->findings & SBX_F_FAILED);
     done(r);

@@ -74,7 +74,7 @@ static void bytes_after_adopt(void **state)
          * line before (the first event's in its own line: usual) */
         e->u.cmd.command = sbx_text_make(b, e, i * LINE + i % LINE, LINE - i % LINE, SBX_TEXT_PRESENT);
         e->u.cmd.out = sbx_text_make(b, e, ((i + 1) % n) * LINE, LINE / 2, SBX_TEXT_PRESENT);
-        e->u.cmd.err = sbx_text_make(b, e, i ? (i - 1) * LINE + 3 : 3, 5, SBX_TEXT_PRESENT);
+        sbx_cmd_set_err(&e->u.cmd, sbx_text_make(b, e, i ? (i - 1) * LINE + 3 : 3, 5, SBX_TEXT_PRESENT));
     }
     sbx_timeline_adopt(&tl, &bufs[0]);
     sbx_timeline_adopt(&tl, &bufs[1]);
@@ -84,7 +84,8 @@ static void bytes_after_adopt(void **state)
     for (size_t i = 0; i < n; i++) {
         const struct sbx_event *e = tl.order[i];
         assert_int_equal(e->line_no, i + 1);
-        const struct sbx_text *texts[3] = {&e->u.cmd.command, &e->u.cmd.out, &e->u.cmd.err};
+        const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
+        const struct sbx_text *texts[3] = {&e->u.cmd.command, &e->u.cmd.out, &err};
         uint64_t offs[3] = {i * LINE + i % LINE, ((i + 1) % n) * LINE, i ? (i - 1) * LINE + 3 : 3};
         size_t lens[3] = {LINE - i % LINE, LINE / 2, 5};
         bool general[3] = {false, true, i != 0};

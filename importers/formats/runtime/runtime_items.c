@@ -153,7 +153,7 @@ static bool read_command(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t 
     if (code && !json_is_null(code)) {
         json_int_t x = json_is_integer(code) ? json_integer_value(code) : 0;
         if (json_is_integer(code) && x >= INT32_MIN && x <= INT32_MAX && exited) {
-            c->exit = (int32_t)x;
+            sbx_cmd_set_exit(c, (int32_t)x);
             c->flags |= SBX_CMD_EXIT_KNOWN;
         } else {
             bad = true; /* not an exit code, or one for a command that has not exited */
@@ -166,7 +166,7 @@ static bool read_command(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t 
         json_int_t x = json_is_integer(ms) ? json_integer_value(ms) : -1;
         int64_t end;
         if (x >= 0 && x <= MAX_MS && !__builtin_add_overflow(at, x * 1000000, &end)) {
-            c->ms = x;
+            sbx_cmd_set_ms(c, x);
             c->flags |= SBX_CMD_MS_KNOWN;
             e->end = end;
         } else {
@@ -351,7 +351,7 @@ static bool read_audit(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *o
     e->start = e->end = at;
     e->tflags = tf;
     e->label = sbx_rt_intern(st, json_string_value(action), json_string_length(action));
-    struct sbx_audit *a = &e->u.audit;
+    struct sbx_audit *a = e->u.audit = sbx_evbuf_alloc(out, sizeof *a);
     bool bad = false;
     json_t *actor = object_member(o, "actor", NULL, &bad);
     if (actor) {

@@ -63,7 +63,9 @@ void sbx_runs_app_init(struct sbx_runs_app *a, const struct sbx_app_opts *opts,
     a->sort = SBX_RUN_NAME;
     a->marks[0] = a->marks[1] = -1;
     a->order = sbx_xmalloc((runs->n ? runs->n : 1) * sizeof *a->order);
-    a->listing = sbx_runs_listing(runs, NULL, 0);
+    /* not looked at yet: a listing that ended before the list opened is said
+     * by the first poll */
+    a->listing = runs->more ? SBX_RUNS_LISTING : SBX_RUNS_WHOLE;
     sbx_doc_init(&a->help, cols, opts->ascii);
     reorder(a, true);
 }

@@ -680,6 +680,45 @@ static void every_column_keeps_its_order_as_rows_arrive(void **state)
         }
 }
 
+/* A listing that ended before the list opened (its rows offered, not taken
+ * in yet): the first poll takes them in and says how it ended. */
+static void an_end_before_the_list_opened_is_said(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t offered;
+        const char *error; /* NULL: complete */
+        const char *said;
+        bool is_error;
+    } cases[] = {
+        {2, NULL, "listing complete: 3 runs", false},
+        {2, "listing s3://b/runs/: 403 AccessDenied", "listing stopped after 3 runs: listing s3://b/runs/: 403 AccessDenied", true},
+        {0, NULL, "listing complete: 1 run", false},
+        {0, "listing s3://b/runs/: 403 AccessDenied", "listing stopped after 1 run: listing s3://b/runs/: 403 AccessDenied", true},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct sbx_runs runs;
+        sbx_runs_init(&runs, "/nonexistent");
+        sbx_runs_add(&runs, "alpha", "alpha");
+        set_row(&runs, 0, 1);
+        sbx_runs_expect_more(&runs);
+        const char *more[] = {"bravo", "charlie"};
+        for (size_t i = 0; i < cases[k].offered; i++)
+            sbx_runs_offer(&runs, more[i], more[i], NULL);
+        sbx_runs_offer_end(&runs, cases[k].error);
+        struct sbx_runs_app a;
+        struct sbx_app_opts opts = {.threads = 1};
+        sbx_runs_app_init(&a, &opts, NULL, &runs, 120, 30);
+        assert_true(sbx_runs_app_poll(&a));
+        assert_int_equal(runs.n, 1 + cases[k].offered);
+        assert_int_equal(a.norder, 1 + cases[k].offered);
+        assert_string_equal(a.msg, cases[k].said);
+        assert_int_equal(a.msg_error, cases[k].is_error);
+        sbx_runs_app_free(&a);
+        sbx_runs_free(&runs);
+    }
+}
+
 static void keys_of_runs_listed_whole(void **state)
 {
     (void)state;
@@ -700,6 +739,7 @@ int main(void)
         cmocka_unit_test(rows_arrive_while_shown),
         cmocka_unit_test_setup_teardown(a_fill_reads_rows_that_arrive, setup, teardown),
         cmocka_unit_test(keys_of_runs_listed_whole),
+        cmocka_unit_test(an_end_before_the_list_opened_is_said),
         cmocka_unit_test(every_column_keeps_its_order_as_rows_arrive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "analyses/secrets/secrets.h"
+#include "analyses/runs_more.h"
 #include "analyses/summary.h"
 #include "model/review.h"
 #include "model/timeline.h"
@@ -38,6 +39,7 @@ void sbx_runs_free(struct sbx_runs *r)
     }
     free(r->rows);
     free(r->root);
+    sbx_runs_more_free(r->more);
     memset(r, 0, sizeof *r);
 }
 

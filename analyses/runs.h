@@ -101,6 +101,9 @@ struct sbx_runs {
      * NULL: every run's files are there. Called from the fill's workers. */
     bool (*await_run)(void *ctx, size_t i, const _Atomic bool *stop, char *why, size_t whysz);
     void *await_ctx;
+    /* rows still to come, and the lock of the rows while they do
+     * (analyses/runs_more.h); NULL: the list is whole. Owned */
+    struct sbx_runs_more *more;
 };
 
 /* An empty list for root (copied). */

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses/runs_more.h"
 #include "app/app_cmp.h"
 #include "app/app_runs_keys.h"
 #include "app/keymap.h"
 #include "app/list_window.h"
+#include "render/views/views.h"
 
 static void message(struct sbx_runs_app *a, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -61,6 +63,9 @@ void sbx_runs_app_init(struct sbx_runs_app *a, const struct sbx_app_opts *opts,
     a->sort = SBX_RUN_NAME;
     a->marks[0] = a->marks[1] = -1;
     a->order = sbx_xmalloc((runs->n ? runs->n : 1) * sizeof *a->order);
+    /* not looked at yet: a listing that ended before the list opened is said
+     * by the first poll */
+    a->listing = runs->more ? SBX_RUNS_LISTING : SBX_RUNS_WHOLE;
     sbx_doc_init(&a->help, cols, opts->ascii);
     reorder(a, true);
 }
@@ -444,6 +449,33 @@ unsigned sbx_runs_app_key(struct sbx_runs_app *a, int key, int mrow, int mcol)
     return handlers[act](a, key);
 }
 
+/* Runs the listing has given since the last look taken in, the order made
+ * again with the selection on its run; the listing's end said once. */
+static bool take_listed(struct sbx_runs_app *a)
+{
+    if (a->listing == SBX_RUNS_WHOLE || a->listing == SBX_RUNS_LISTED ||
+        a->listing == SBX_RUNS_LIST_FAILED)
+        return false;
+    size_t got = sbx_runs_take(a->runs);
+    char why[200];
+    enum sbx_runs_listing now = sbx_runs_listing(a->runs, why, sizeof why);
+    if (got) {
+        a->order = sbx_xrealloc(a->order, a->runs->n * sizeof *a->order);
+        reorder(a, false);
+    }
+    if (now == a->listing)
+        return got != 0;
+    a->listing = now;
+    char b[32];
+    if (now == SBX_RUNS_LISTED)
+        message(a, false, "listing complete: %s run%s", sbx_thousands(a->runs->n, b),
+                a->runs->n == 1 ? "" : "s");
+    else if (now == SBX_RUNS_LIST_FAILED)
+        message(a, true, "listing stopped after %s run%s: %s", sbx_thousands(a->runs->n, b),
+                a->runs->n == 1 ? "" : "s", why);
+    return true;
+}
+
 bool sbx_runs_app_poll(struct sbx_runs_app *a)
 {
     bool changed = false;
@@ -452,6 +484,7 @@ bool sbx_runs_app_poll(struct sbx_runs_app *a)
         if (a->app_fed)
             changed |= sbx_app_poll(&a->app);
     }
+    changed |= take_listed(a);
     if (atomic_load(&a->runs->done) != a->seen_done) {
         reorder(a, false);
         changed = true;
@@ -463,5 +496,5 @@ bool sbx_runs_app_busy(const struct sbx_runs_app *a)
 {
     if (a->app_open && (!a->app_fed || sbx_app_busy(&a->app)))
         return true;
-    return atomic_load(&a->runs->done) < a->runs->n;
+    return atomic_load(&a->runs->done) < a->runs->n || a->listing == SBX_RUNS_LISTING;
 }

@@ -4,7 +4,10 @@
  * (< and > pick it, r reverses), filtered (&); Enter opens the run's
  * timeline (an sbx_app; q comes back to the list), m marks runs and two
  * marked runs open the compare view (app/app_cmp.h): c, or Enter on one
- * of them.
+ * of them. A list that grows (analyses/runs_more.h: a store's listing read
+ * behind it) takes its new runs in at each poll, in the sort shown, the
+ * selection staying on its run; the status line says the listing goes on
+ * and how it ended.
  *
  * Memory: a run opened from the list is loaded again each time it is
  * opened and freed when the list is back; the list keeps only the rows'
@@ -23,6 +26,7 @@
 
 #include "base/buf.h"
 #include "analyses/runs.h"
+#include "analyses/runs_more.h"
 #include "render/doc.h"
 #include "render/grid.h"
 #include "app/app.h"
@@ -44,6 +48,7 @@ struct sbx_runs_app {
     uint32_t *order;                     /* rows in sight: indices into runs->rows */
     size_t norder, cur, top;
     size_t seen_done;                    /* runs->done when the order was made */
+    enum sbx_runs_listing listing;       /* when last looked at */
     enum sbx_run_col sort;
     bool reverse;
     char *filter;                        /* NULL: none */

@@ -6,6 +6,7 @@
 #include "base/timefmt.h"
 #include "render/sanitize.h"
 #include "render/views/views.h"
+#include "analyses/runs_more.h"
 #include "app/app_cmp.h"
 #include "app/app_runs.h"
 
@@ -244,6 +245,9 @@ static void status(struct sbx_runs_app *a, struct sbx_grid *g)
                 snprintf(more, sizeof more, " and %zu more", sel->mismatches - 1);
             sbx_buf_addf(&left, "stdout hash mismatch: %s%s  ", sel->mismatch, more);
         }
+        if (a->listing == SBX_RUNS_LISTING) /* the store's listing, read behind */
+            sbx_buf_addf(&left, "listing: %s run%s so far  ", sbx_thousands(a->runs->n, b),
+                         a->runs->n == 1 ? "" : "s");
         if (a->filter)
             sbx_buf_addf(&left, "& %s  (& changes the filter)", a->filter);
         else

@@ -301,6 +301,52 @@ static enum sbx_s3_result perform(struct sbx_s3 *s, const char *what, const char
     }
 }
 
+enum sbx_s3_result sbx_s3_list_page(struct sbx_s3 *s, const char *bucket, const char *prefix,
+                                    const char *delimiter, const char *token,
+                                    struct sbx_s3_page *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    char what[256];
+    snprintf(what, sizeof what, "listing s3://%s/%s", bucket, prefix ? prefix : "");
+    /* the query in SigV4's canonical order (sorted, escaped): libcurl signs
+     * it as written */
+    struct sbx_buf q = SBX_BUF_INIT;
+    if (token) {
+        sbx_buf_adds(&q, "continuation-token=");
+        sbx_http_escape(&q, token, strlen(token));
+        sbx_buf_addc(&q, '&');
+    }
+    if (delimiter && *delimiter) {
+        sbx_buf_adds(&q, "delimiter=");
+        sbx_http_escape(&q, delimiter, strlen(delimiter));
+        sbx_buf_addc(&q, '&');
+    }
+    sbx_buf_adds(&q, "list-type=2&prefix=");
+    if (prefix)
+        sbx_http_escape(&q, prefix, strlen(prefix));
+    struct call c = {.method = "GET", .max_body = LIST_MAX_BODY};
+    struct sbx_http_response resp = {0};
+    enum sbx_s3_result r = perform(s, what, bucket, NULL, q.p, &c, &resp, err, errsz);
+    sbx_buf_free(&q);
+    if (r != SBX_S3_OK) {
+        sbx_http_response_free(&resp);
+        return r;
+    }
+    char why[160];
+    if (!sbx_s3xml_list(resp.body.p, resp.body.len, out, why, sizeof why)) {
+        snprintf(err, errsz, "%s: the store's answer is not a listing (%s)", what, why);
+        sbx_http_response_free(&resp);
+        return SBX_S3_FAILED;
+    }
+    sbx_http_response_free(&resp);
+    if (out->truncated && token && strcmp(token, out->next_token) == 0) {
+        snprintf(err, errsz, "%s: the store gave the same continuation token twice", what);
+        sbx_s3xml_page_free(out);
+        return SBX_S3_FAILED;
+    }
+    return SBX_S3_OK;
+}
+
 enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char *prefix,
                                const char *delimiter, struct sbx_s3_page *out, char *err,
                                size_t errsz)
@@ -308,45 +354,16 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
     memset(out, 0, sizeof *out);
     char *token = NULL;
     size_t cap = 0, pcap = 0;
-    char what[256];
-    snprintf(what, sizeof what, "listing s3://%s/%s", bucket, prefix ? prefix : "");
     for (;;) {
-        /* the query in SigV4's canonical order (sorted, escaped): libcurl
-         * signs it as written */
-        struct sbx_buf q = SBX_BUF_INIT;
-        if (token) {
-            sbx_buf_adds(&q, "continuation-token=");
-            sbx_http_escape(&q, token, strlen(token));
-            sbx_buf_addc(&q, '&');
-        }
-        if (delimiter && *delimiter) {
-            sbx_buf_adds(&q, "delimiter=");
-            sbx_http_escape(&q, delimiter, strlen(delimiter));
-            sbx_buf_addc(&q, '&');
-        }
-        sbx_buf_adds(&q, "list-type=2&prefix=");
-        if (prefix)
-            sbx_http_escape(&q, prefix, strlen(prefix));
-        struct call c = {.method = "GET", .max_body = LIST_MAX_BODY};
-        struct sbx_http_response resp = {0};
-        enum sbx_s3_result r = perform(s, what, bucket, NULL, q.p, &c, &resp, err, errsz);
-        sbx_buf_free(&q);
+        struct sbx_s3_page page;
+        enum sbx_s3_result r =
+            sbx_s3_list_page(s, bucket, prefix, delimiter, token, &page, err, errsz);
+        free(token);
+        token = NULL;
         if (r != SBX_S3_OK) {
-            sbx_http_response_free(&resp);
-            free(token);
             sbx_s3xml_page_free(out);
             return r;
         }
-        struct sbx_s3_page page;
-        char why[160];
-        if (!sbx_s3xml_list(resp.body.p, resp.body.len, &page, why, sizeof why)) {
-            snprintf(err, errsz, "%s: the store's answer is not a listing (%s)", what, why);
-            sbx_http_response_free(&resp);
-            free(token);
-            sbx_s3xml_page_free(out);
-            return SBX_S3_FAILED;
-        }
-        sbx_http_response_free(&resp);
         if (out->n + page.n > cap) {
             cap = (out->n + page.n) * 2;
             out->entries = realloc(out->entries, cap * sizeof *out->entries);
@@ -366,20 +383,11 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
         out->nprefixes += page.nprefixes;
         free(page.entries);
         free(page.prefixes);
-        bool more = page.truncated;
-        if (more && token && strcmp(token, page.next_token) == 0) {
-            snprintf(err, errsz, "%s: the store gave the same continuation token twice", what);
+        if (!page.truncated) {
             free(page.next_token);
-            free(token);
-            sbx_s3xml_page_free(out);
-            return SBX_S3_FAILED;
-        }
-        free(token);
-        token = page.next_token;
-        if (!more) {
-            free(token);
             return SBX_S3_OK;
         }
+        token = page.next_token;
     }
 }
 

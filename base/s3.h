@@ -68,6 +68,14 @@ enum sbx_s3_result sbx_s3_list(struct sbx_s3 *s, const char *bucket, const char 
                                const char *delimiter, struct sbx_s3_page *out, char *err,
                                size_t errsz);
 
+/* One page of that listing into *out (zeroed first): the first with token
+ * NULL, else the one after the page whose next_token it is. out->truncated
+ * says more follow. A store that gives back the token it was asked with is
+ * an error (not a loop). */
+enum sbx_s3_result sbx_s3_list_page(struct sbx_s3 *s, const char *bucket, const char *prefix,
+                                    const char *delimiter, const char *token,
+                                    struct sbx_s3_page *out, char *err, size_t errsz);
+
 /* The object into *body (cleared first), its ETag into *etag (fresh, may be
  * NULL when the store sent none). With if_none_match, an unchanged object is
  * SBX_S3_NOT_MODIFIED and nothing is read. Bodies over max_body fail. A

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -184,6 +185,16 @@ struct fetch_behind {
     struct sbx_inputs *in;
     bool loading;
 };
+
+/* The rows of the terminal the review is about to take (60 when it cannot
+ * tell): the runs a store's listing must give before the list opens. */
+static size_t first_screen_rows(void)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
+        return ws.ws_row;
+    return 60;
+}
 
 static void fetch_behind_add(struct fetch_behind *fb, struct sbx_s3_behind *b, size_t input)
 {
@@ -597,7 +608,10 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     for (size_t i = 0; i < in->n; i++)
         in_store += sbx_is_s3_url(in->paths[i]);
     if (behind && in->n == 1 && in_store) {
-        struct sbx_s3_behind *b = sbx_s3_fetch_runs(in->paths[0], &runs, &listed);
+        /* the review opens its list once the first screen's runs are listed
+         * (--dump's screen waits for the whole listing, so it is always the same) */
+        struct sbx_s3_behind *b = sbx_s3_fetch_runs(in->paths[0], &runs, &listed,
+                                                    as_list && !o.dump ? first_screen_rows() : 0);
         if (!b)
             return SBX_EXIT_USAGE;
         fetch_behind_add(&fb, b, 0);
@@ -635,9 +649,9 @@ static int run_view(int argc, char **argv, struct sbx_cli_runs *r)
     /* --dump draws no colour, but a theme that cannot load is an error there too */
     struct sbx_theme theme;
     if (!sbx_pick_theme(o.theme, &theme)) {
+        fetch_behind_free(&fb); /* first: its listing may still grow the runs */
         if (listed)
             sbx_runs_free(&runs);
-        fetch_behind_free(&fb);
         return SBX_EXIT_USAGE;
     }
     struct sbx_loader_inputs li = {.paths = in->paths, .formats = in->formats, .names = in->names,

@@ -20,7 +20,9 @@
 #include "base/timefmt.h"
 #include "cli/cli_util.h"
 #include "cli/s3_settings.h"
+#include "analyses/runs_more.h"
 #include "importers/runs.h"
+#include "importers/runs_keys.h"
 #include "importers/runs_manifest.h"
 #include "model/review.h"
 #include "render/sanitize.h"
@@ -479,9 +481,161 @@ static void fetch_free(struct fetch *f)
     free(f->key);
 }
 
-/* The listing, what to fetch of it (jobs), and the cache pruned of what it
- * no longer lists; false with the reason on stderr. */
-static bool fetch_plan(struct fetch *f, const char *url)
+/* What a listing read only as far as the first screen needs leaves for
+ * later: the next page's token (NULL: the listing is whole) and the keys of
+ * the run that may go on in it. */
+struct listing_rest {
+    char *token;
+    struct sbx_s3_entry *carry;
+    size_t ncarry, cap;
+};
+
+/* The entries of page appended to *to (of *cap), moved: page is freed. */
+static void take_entries(struct sbx_s3_entry **to, size_t *n, size_t *cap, struct sbx_s3_page *page)
+{
+    if (*n + page->n > *cap) {
+        *cap = (*n + page->n) * 2;
+        *to = sbx_xrealloc(*to, *cap * sizeof **to);
+    }
+    if (page->n)
+        memcpy(*to + *n, page->entries, page->n * sizeof *page->entries);
+    *n += page->n;
+    page->n = 0;
+    sbx_s3xml_page_free(page);
+}
+
+/* How many of the entries belong to runs listed whole (importers/runs_keys.h). */
+static size_t whole_runs(const struct sbx_s3_entry *e, size_t n, size_t plen, bool last,
+                         size_t *runs)
+{
+    const char **keys = sbx_xmalloc((n ? n : 1) * sizeof *keys);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = e[i].key;
+    size_t k = sbx_runs_keys_whole(keys, n, plen, last);
+    if (runs)
+        *runs = sbx_runs_keys_count(keys, k, plen);
+    free(keys);
+    return k;
+}
+
+/* The listing's pages into f->page until they hold first_rows runs listed
+ * whole or the listing ends; the rest (the next token, the keys of a run
+ * not listed whole yet) into *rest. */
+static bool list_first(struct fetch *f, size_t first_rows, struct listing_rest *rest, char *err,
+                       size_t errsz)
+{
+    struct sbx_s3_page *page = &f->page;
+    size_t cap = 0;
+    memset(page, 0, sizeof *page);
+    for (;;) {
+        struct sbx_s3_page pg;
+        char *token = rest->token;
+        enum sbx_s3_result r = sbx_s3_list_page(f->s, f->bucket, f->prefix.p ? f->prefix.p : "",
+                                                NULL, token, &pg, err, errsz);
+        free(token);
+        rest->token = NULL;
+        if (r != SBX_S3_OK)
+            return false;
+        if (pg.truncated) {
+            rest->token = pg.next_token;
+            pg.next_token = NULL;
+        }
+        take_entries(&page->entries, &page->n, &cap, &pg);
+        size_t runs, k = whole_runs(page->entries, page->n, f->prefix.len, !rest->token, &runs);
+        if (!rest->token || runs >= first_rows) {
+            rest->ncarry = rest->cap = page->n - k;
+            rest->carry = sbx_xmalloc((rest->cap ? rest->cap : 1) * sizeof *rest->carry);
+            memcpy(rest->carry, page->entries + k, rest->ncarry * sizeof *rest->carry);
+            page->n = k;
+            return true;
+        }
+    }
+}
+
+/* What to fetch of f->page (jobs) and the keys it lists (keys): the review
+ * and the logs a manifest stands for are not fetched, an unsafe key is
+ * skipped with a warning, an object the cache has at the listed ETag is not
+ * fetched again. */
+static void plan_jobs(struct fetch *f)
+{
+    struct sbx_s3_page *page = &f->page;
+    size_t n = f->single ? 1 : page->n;
+    f->jobs = sbx_xcalloc(n ? n : 1, sizeof *f->jobs);
+    f->keys = sbx_xcalloc(n ? n : 1, sizeof *f->keys);
+    f->skip = sbx_xcalloc(n ? n : 1, sizeof *f->skip);
+    f->skipped = f->single ? 0 : manifest_skips(page, f->prefix.len, f->skip);
+    for (size_t i = 0; i < n; i++) {
+        const struct sbx_s3_entry *e = &page->entries[i];
+        /* the run's review is read from the store itself when it is read
+         * (cli/review_cli.h), and may change under a reviewer at any time */
+        const char *base = strrchr(e->key, '/');
+        if (!f->single && strcmp(base ? base + 1 : e->key, SBX_REVIEW_FILE_NAME) == 0)
+            f->skip[i] = true;
+        if (f->skip[i] && safe_key(e->key)) {
+            f->keys[f->nkeys++] = e->key; /* still listed: a cached copy stays */
+            continue;
+        }
+        if (!safe_key(e->key)) {
+            warnf("s3://%s/%s: skipped: the key is not a safe relative path", f->bucket, e->key);
+            continue;
+        }
+        f->keys[f->nkeys++] = e->key;
+        struct sbx_buf local = SBX_BUF_INIT, tag = SBX_BUF_INIT;
+        sbx_buf_addf(&local, "%s/%s/objects/%s", f->root, f->bucket, e->key);
+        sbx_buf_addf(&tag, "%s/%s/etags/%s", f->root, f->bucket, e->key);
+        struct stat st;
+        char *have = e->etag ? read_small(tag.p) : NULL;
+        if (have && strcmp(have, e->etag) == 0 && stat(local.p, &st) == 0 &&
+            (uint64_t)st.st_size == e->size) {
+            f->unchanged++;
+            stamp(local.p, e);
+            sbx_buf_free(&local);
+            sbx_buf_free(&tag);
+        } else {
+            f->jobs[f->njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p,
+                                               .fd = -1, .row = SIZE_MAX};
+        }
+        free(have);
+    }
+}
+
+/* Cached files under dir (a folder of the cache's objects/, whose path is
+ * objects_len bytes) that keys[0..n) do not list are removed. */
+static void prune(const char *dir, size_t objects_len, const char *const *keys, size_t n)
+{
+    const char **sorted = sbx_xmalloc((n ? n : 1) * sizeof *sorted);
+    memcpy(sorted, keys, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_str);
+    listed_keys = sorted, nlisted = n, objects_prefix_len = objects_len;
+    nftw(dir, prune_one, 16, FTW_PHYS);
+    free(sorted);
+}
+
+/* The run folders of f's keys pruned, each of what the listing does not
+ * list in it (a listing read as far as the first screen: the runs after
+ * are pruned as their keys come). */
+static void prune_runs(const struct fetch *f, const char *objects, size_t objects_len)
+{
+    size_t plen = f->prefix.len;
+    for (size_t a = 0, b; a < f->nkeys; a = b) {
+        const char *k = f->keys[a];
+        size_t seg = run_segment(k, plen);
+        for (b = a + 1; seg && b < f->nkeys && strncmp(f->keys[b], k, plen + seg) == 0; b++)
+            ;
+        if (!seg)
+            continue;
+        struct sbx_buf dir = SBX_BUF_INIT;
+        sbx_buf_addf(&dir, "%s%.*s", objects, (int)(plen + seg - 1), k);
+        prune(dir.p, objects_len, f->keys + a, b - a);
+        sbx_buf_free(&dir);
+    }
+}
+
+/* The listing (with rest, only as far as first_rows runs listed whole: the
+ * rest of it is left in *rest), what to fetch of it (jobs), and the cache
+ * pruned of what it no longer lists; false with the reason on stderr. */
+static bool fetch_plan_first(struct fetch *f, const char *url, size_t first_rows,
+                             struct listing_rest *rest)
 {
     memset(f, 0, sizeof *f);
     f->url = url;
@@ -524,54 +678,20 @@ static bool fetch_plan(struct fetch *f, const char *url)
             sbx_buf_addc(&f->prefix, '/');
         }
     }
-    if (!f->single && sbx_s3_list(f->s, f->bucket, f->prefix.p ? f->prefix.p : "", NULL, page,
-                                  err, sizeof err) != SBX_S3_OK) {
+    if (!f->single &&
+        !(rest ? list_first(f, first_rows, rest, err, sizeof err)
+               : sbx_s3_list(f->s, f->bucket, f->prefix.p ? f->prefix.p : "", NULL, page, err,
+                             sizeof err) == SBX_S3_OK)) {
         warnf("%s", err);
         return false;
     }
-    size_t n = f->single ? 1 : page->n;
-    if (n == 0) {
+    bool partial = rest && rest->token;
+    if ((f->single ? 1 : page->n) == 0 && !partial) {
         warnf("%s: no object under it", url);
         return false;
     }
-    f->jobs = sbx_xcalloc(n, sizeof *f->jobs);
-    f->keys = sbx_xcalloc(n, sizeof *f->keys);
-    f->skip = sbx_xcalloc(n, sizeof *f->skip);
-    f->skipped = f->single ? 0 : manifest_skips(page, f->prefix.len, f->skip);
-    for (size_t i = 0; i < n; i++) {
-        const struct sbx_s3_entry *e = &page->entries[i];
-        /* the run's review is read from the store itself when it is read
-         * (cli/review_cli.h), and may change under a reviewer at any time */
-        const char *base = strrchr(e->key, '/');
-        if (!f->single && strcmp(base ? base + 1 : e->key, SBX_REVIEW_FILE_NAME) == 0)
-            f->skip[i] = true;
-        if (f->skip[i] && safe_key(e->key)) {
-            f->keys[f->nkeys++] = e->key; /* still listed: a cached copy stays */
-            continue;
-        }
-        if (!safe_key(e->key)) {
-            warnf("s3://%s/%s: skipped: the key is not a safe relative path", f->bucket, e->key);
-            continue;
-        }
-        f->keys[f->nkeys++] = e->key;
-        struct sbx_buf local = SBX_BUF_INIT, tag = SBX_BUF_INIT;
-        sbx_buf_addf(&local, "%s/%s/objects/%s", f->root, f->bucket, e->key);
-        sbx_buf_addf(&tag, "%s/%s/etags/%s", f->root, f->bucket, e->key);
-        struct stat st;
-        char *have = e->etag ? read_small(tag.p) : NULL;
-        if (have && strcmp(have, e->etag) == 0 && stat(local.p, &st) == 0 &&
-            (uint64_t)st.st_size == e->size) {
-            f->unchanged++;
-            stamp(local.p, e);
-            sbx_buf_free(&local);
-            sbx_buf_free(&tag);
-        } else {
-            f->jobs[f->njobs++] = (struct job){.e = e, .local = local.p, .etag_file = tag.p,
-                                               .fd = -1, .row = SIZE_MAX};
-        }
-        free(have);
-    }
-    if (!f->nkeys) {
+    plan_jobs(f);
+    if (!f->nkeys && !partial) {
         warnf("%s: no object with a key the cache can hold", url);
         return false;
     }
@@ -580,21 +700,27 @@ static bool fetch_plan(struct fetch *f, const char *url)
     struct sbx_buf path = SBX_BUF_INIT;
     sbx_buf_addf(&path, "%s/%s/objects/", f->root, f->bucket);
     if (!f->single) {
-        const char **sorted = sbx_xmalloc(f->nkeys * sizeof *sorted);
-        memcpy(sorted, f->keys, f->nkeys * sizeof *sorted);
-        qsort(sorted, f->nkeys, sizeof *sorted, cmp_str);
-        listed_keys = sorted, nlisted = f->nkeys, objects_prefix_len = path.len;
+        size_t objects_len = path.len;
+        char *objects = sbx_xstrndup(path.p, path.len);
         sbx_buf_adds(&path, f->prefix.p ? f->prefix.p : "");
         while (path.len && path.p[path.len - 1] == '/')
             path.p[--path.len] = '\0';
         mkdirs(path.p);
-        nftw(path.p, prune_one, 16, FTW_PHYS);
-        free(sorted);
+        if (partial)
+            prune_runs(f, objects, objects_len);
+        else
+            prune(path.p, objects_len, f->keys, f->nkeys);
+        free(objects);
     } else {
         sbx_buf_adds(&path, key);
     }
     f->local = path.p;
     return true;
+}
+
+static bool fetch_plan(struct fetch *f, const char *url)
+{
+    return fetch_plan_first(f, url, 0, NULL);
 }
 
 static int job_row_cmp(const void *a, const void *b)
@@ -703,10 +829,29 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
 
 /* --- a folder of runs, read behind its list -------------------------------- */
 
+/* The objects of rows [first_row, first_row + nrows), fetched by f's pool. */
+struct batch {
+    struct fetch *f;
+    size_t first_row, nrows;
+};
+
 struct sbx_s3_behind {
     struct fetch f;
     _Atomic bool stop;
     bool started; /* the pool (its lock, its threads) */
+    /* a listing read behind the list, page after page: the list it grows,
+     * what the first pages left, the batches of rows fetched so far (the
+     * first is f's), the name the rows' files go by */
+    struct sbx_runs *runs;
+    struct listing_rest rest;
+    pthread_t lister;
+    bool listing;
+    pthread_mutex_t lock; /* the batches */
+    struct batch *batches;
+    size_t nbatches, bcap;
+    char *root_name, *last_name;
+    const char **all_keys; /* every key listed, for the last prune */
+    size_t nall, allcap;
 };
 
 /* The run a key lies in, directly (PREFIX/RUN/NAME): its name's length,
@@ -722,10 +867,24 @@ static int cmp_row_name(const void *a, const void *b)
     return strcmp(((const struct sbx_run_row *)a)->name, ((const struct sbx_run_row *)b)->name);
 }
 
+/* The fetch of row i's objects (the first batch's before the lister runs). */
+static struct fetch *batch_of(struct sbx_s3_behind *b, size_t i)
+{
+    if (!b->listing)
+        return &b->f;
+    struct fetch *f = &b->f;
+    pthread_mutex_lock(&b->lock);
+    for (size_t k = 0; k < b->nbatches; k++)
+        if (i >= b->batches[k].first_row && i < b->batches[k].first_row + b->batches[k].nrows)
+            f = b->batches[k].f;
+    pthread_mutex_unlock(&b->lock);
+    return f;
+}
+
 static bool await_run(void *ctx, size_t i, const _Atomic bool *stop, char *why, size_t whysz)
 {
     struct sbx_s3_behind *b = ctx;
-    struct pool *p = &b->f.pool;
+    struct pool *p = &batch_of(b, i)->pool;
     pthread_mutex_lock(&p->lock);
     while (p->row_left[i] && !atomic_load(&p->failed) && !atomic_load(stop) &&
            !atomic_load(&b->stop)) {
@@ -777,9 +936,8 @@ static bool plan_rows(struct sbx_s3_behind *b, struct sbx_runs *runs)
     if (!runs->n)
         return false;
     qsort(runs->rows, runs->n, sizeof *runs->rows, cmp_row_name);
-    char *root_name = sbx_s3_source_name(f->url, true); /* the rows' files named by URL */
-    sbx_runs_sources_under(runs, root_name);
-    free(root_name);
+    b->root_name = sbx_s3_source_name(f->url, true); /* the rows' files named by URL */
+    sbx_runs_sources_under(runs, b->root_name);
     f->pool.row_left = sbx_xcalloc(runs->n, sizeof *f->pool.row_left);
     for (size_t i = 0; i < f->njobs; i++) {
         struct job *j = &f->jobs[i];
@@ -796,20 +954,209 @@ static bool plan_rows(struct sbx_s3_behind *b, struct sbx_runs *runs)
     }
     /* the first rows' objects first: the list's first screen fills first */
     qsort(f->jobs, f->njobs, sizeof *f->jobs, job_row_cmp);
+    b->last_name = runs->n ? sbx_xstrndup(runs->rows[runs->n - 1].name,
+                                          strlen(runs->rows[runs->n - 1].name)) : NULL;
     return true;
 }
 
-struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list)
+static void keep_keys(struct sbx_s3_behind *b, const struct fetch *f)
+{
+    for (size_t i = 0; i < f->nkeys; i++) {
+        SBX_GROW(b->all_keys, b->nall, b->allcap);
+        b->all_keys[b->nall++] = f->keys[i];
+    }
+}
+
+/* A later page's runs listed whole (n entries, moved from the carry) as a
+ * batch: its fetch planned (not started), its runs' folders pruned, its
+ * rows named in *names (the runs after the list's last, in order; a key
+ * not in a run's folder is left out with a warning), its jobs given their
+ * rows from first_row on. */
+static struct fetch *plan_batch(struct sbx_s3_behind *b, size_t n, size_t first_row,
+                                char ***names, size_t *nrows)
+{
+    const struct fetch *f0 = &b->f;
+    struct fetch *f = sbx_xcalloc(1, sizeof *f);
+    f->url = f0->url;
+    f->bucket = sbx_xstrndup(f0->bucket, strlen(f0->bucket));
+    f->root = sbx_xstrndup(f0->root, strlen(f0->root));
+    f->cfg = f0->cfg; /* its strings are f0's settings', which outlive it */
+    sbx_buf_adds(&f->prefix, f0->prefix.p ? f0->prefix.p : "");
+    f->page.entries = sbx_xmalloc((n ? n : 1) * sizeof *f->page.entries);
+    memcpy(f->page.entries, b->rest.carry, n * sizeof *f->page.entries);
+    f->page.n = n;
+    b->rest.ncarry -= n;
+    memmove(b->rest.carry, b->rest.carry + n, b->rest.ncarry * sizeof *b->rest.carry);
+    plan_jobs(f);
+    struct sbx_buf objects = SBX_BUF_INIT;
+    sbx_buf_addf(&objects, "%s/%s/objects/", f->root, f->bucket);
+    prune_runs(f, objects.p, objects.len);
+    sbx_buf_free(&objects);
+    keep_keys(b, f);
+    size_t plen = f->prefix.len, cap = 0;
+    *names = NULL;
+    *nrows = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = f->page.entries[i].key;
+        size_t seg = run_of(k, plen);
+        if (!seg) {
+            struct sbx_buf m = SBX_BUF_INIT;
+            sbx_untrusted_cstr(&m, k, SBX_SAN_ONE_LINE, 300);
+            warnf("s3://%s/%s: left out of the runs list: not in a run's folder", f->bucket,
+                  m.p ? m.p : "");
+            sbx_buf_free(&m);
+            continue;
+        }
+        const char *base = k + plen + seg + 1;
+        if (k[plen] == '.' || !safe_key(k) || strcmp(base, SBX_REVIEW_FILE_NAME) == 0)
+            continue;
+        char name[1025];
+        snprintf(name, sizeof name, "%.*s", (int)seg, k + plen);
+        /* in the store's order each run comes after the last: one that
+         * does not (a store listing out of order) is not a second row */
+        if (b->last_name && strcmp(name, b->last_name) <= 0)
+            continue;
+        free(b->last_name);
+        b->last_name = sbx_xstrndup(name, strlen(name));
+        SBX_GROW(*names, *nrows, cap);
+        (*names)[(*nrows)++] = sbx_xstrndup(name, strlen(name));
+    }
+    f->pool.row_left = sbx_xcalloc(first_row + *nrows + 1, sizeof *f->pool.row_left);
+    size_t kept = 0;
+    for (size_t i = 0; i < f->njobs; i++) {
+        struct job *j = &f->jobs[i];
+        size_t seg = run_of(j->e->key, plen), r = 0;
+        while (seg && r < *nrows &&
+               !(strncmp((*names)[r], j->e->key + plen, seg) == 0 && !(*names)[r][seg]))
+            r++;
+        if (!seg || r == *nrows) { /* no row's: not fetched */
+            free(j->local);
+            free(j->etag_file);
+            continue;
+        }
+        j->row = first_row + r;
+        f->pool.row_left[j->row]++;
+        f->jobs[kept++] = *j;
+    }
+    f->njobs = kept;
+    return f;
+}
+
+/* Ends a batch's pool: its threads joined. True when every object is in. */
+static bool batch_end(struct fetch *f)
+{
+    return fetch_wait(f, true);
+}
+
+/* The listing's later pages, behind the list: each page's runs listed
+ * whole are fetched once the batch before is in, and offered to the list
+ * as their fetch starts; the cache pruned of what the whole listing does
+ * not hold at its end. */
+static void *lister(void *arg)
+{
+    struct sbx_s3_behind *b = arg;
+    struct fetch *f0 = &b->f, *prev = f0;
+    size_t plen = f0->prefix.len, next_row = b->runs->n;
+    char err[1024];
+    const char *failed = NULL;
+    bool warned = false;
+    while (b->rest.token && !atomic_load(&b->stop)) {
+        struct sbx_s3_page pg;
+        char *token = b->rest.token;
+        enum sbx_s3_result r = sbx_s3_list_page(f0->s, f0->bucket, f0->prefix.p ? f0->prefix.p : "",
+                                                NULL, token, &pg, err, sizeof err);
+        free(token);
+        b->rest.token = NULL;
+        if (r != SBX_S3_OK) {
+            failed = err;
+            break;
+        }
+        if (pg.truncated) {
+            b->rest.token = pg.next_token;
+            pg.next_token = NULL;
+        }
+        take_entries(&b->rest.carry, &b->rest.ncarry, &b->rest.cap, &pg);
+        size_t k = whole_runs(b->rest.carry, b->rest.ncarry, plen, !b->rest.token, NULL);
+        if (!k)
+            continue;
+        char **names;
+        size_t nrows;
+        struct fetch *f = plan_batch(b, k, next_row, &names, &nrows);
+        size_t named = nrows;
+        bool in = batch_end(prev); /* one pool at a time */
+        if (!in && !atomic_load(&b->stop)) { /* an object failed: said by the pool already */
+            snprintf(err, sizeof err, "%s", prev->pool.why);
+            failed = err;
+            warned = true;
+        }
+        pthread_mutex_lock(&b->lock);
+        SBX_GROW(b->batches, b->nbatches, b->bcap);
+        b->batches[b->nbatches++] = (struct batch){f, next_row, nrows};
+        pthread_mutex_unlock(&b->lock);
+        if (in)
+            fetch_start(f);
+        else
+            nrows = 0; /* a failed object stops the fetch: the rows after are not shown */
+        for (size_t i = 0; i < nrows; i++) {
+            struct sbx_buf path = SBX_BUF_INIT, source = SBX_BUF_INIT;
+            size_t rn = strlen(b->root_name);
+            sbx_buf_addf(&path, "%s/%s", f0->local, names[i]);
+            sbx_buf_addf(&source, "%s%s%s/", b->root_name, rn && b->root_name[rn - 1] == '/' ? "" : "/",
+                         names[i]);
+            sbx_runs_offer(b->runs, names[i], path.p, source.p);
+            sbx_buf_free(&path);
+            sbx_buf_free(&source);
+        }
+        for (size_t i = 0; i < named; i++)
+            free(names[i]);
+        free(names);
+        next_row += nrows;
+        prev = f;
+        if (!in)
+            break;
+    }
+    if (!failed && !atomic_load(&b->stop)) { /* the whole listing: what it lacks goes */
+        struct sbx_buf dir = SBX_BUF_INIT;
+        sbx_buf_addf(&dir, "%s/%s/objects/", f0->root, f0->bucket);
+        size_t objects_len = dir.len;
+        keep_keys(b, f0);
+        prune(f0->local, objects_len, b->all_keys, b->nall);
+        sbx_buf_free(&dir);
+    }
+    if (failed && !atomic_load(&b->stop)) {
+        if (!warned)
+            warnf("%s", failed);
+        struct sbx_buf m = SBX_BUF_INIT; /* the status line shows it: redacted, one line */
+        sbx_untrusted_cstr(&m, failed, SBX_SAN_ONE_LINE, 200);
+        sbx_runs_offer_end(b->runs, m.p ? m.p : "");
+        sbx_buf_free(&m);
+    } else {
+        sbx_runs_offer_end(b->runs, atomic_load(&b->stop) ? "stopped" : NULL);
+    }
+    return NULL;
+}
+
+static struct sbx_s3_behind *fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list,
+                                        size_t first_rows)
 {
     *as_list = false;
     struct sbx_s3_behind *b = sbx_xcalloc(1, sizeof *b);
-    if (!fetch_plan(&b->f, url)) {
+    if (!fetch_plan_first(&b->f, url, first_rows, first_rows ? &b->rest : NULL)) {
         fetch_free(&b->f);
+        free(b->rest.token);
+        free(b->rest.carry); /* its entries' strings are the first page's: freed with it */
         free(b);
         return NULL;
     }
     struct sbx_runs rows = {0};
     bool as_runs = !b->f.single && plan_rows(b, &rows);
+    if (b->rest.token && !as_runs) {
+        /* not a plain folder of runs as far as listed: read the whole
+         * listing and decide over it, as without a first screen */
+        sbx_runs_free(&rows);
+        sbx_s3_behind_free(b);
+        return fetch_runs(url, runs, as_list, 0);
+    }
     sbx_s3_behind_start(b);
     char why[160];
     /* the first run in: its files tell whether this is a folder of runs;
@@ -824,10 +1171,30 @@ struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, 
         runs->await_run = await_run;
         runs->await_ctx = b;
         *as_list = true;
+        if (b->rest.token) { /* the rest of the listing, behind the list */
+            b->runs = runs;
+            sbx_runs_expect_more(runs);
+            pthread_mutex_init(&b->lock, NULL);
+            b->listing = pthread_create(&b->lister, NULL, lister, b) == 0;
+            if (!b->listing) {
+                pthread_mutex_destroy(&b->lock);
+                sbx_runs_offer_end(runs, "the listing could not go on (no thread)");
+            }
+        }
         return b;
     }
     sbx_runs_free(&rows);
+    if (b->rest.token) { /* not a folder of runs after all: its whole listing decides */
+        sbx_s3_behind_free(b);
+        return fetch_runs(url, runs, as_list, 0);
+    }
     return b; /* a run, an object: fetched whole behind */
+}
+
+struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list,
+                                        size_t first_rows)
+{
+    return fetch_runs(url, runs, as_list, first_rows);
 }
 
 struct sbx_s3_behind *sbx_s3_fetch_planned(const char *url)
@@ -878,6 +1245,39 @@ void sbx_s3_behind_free(struct sbx_s3_behind *b)
     if (!b)
         return;
     atomic_store(&b->stop, true);
+    if (b->listing) { /* the listing stops after the page under way */
+        atomic_store(&b->f.pool.failed, true); /* a lister waiting on a pool waits no more */
+        pthread_mutex_lock(&b->lock);
+        for (size_t k = 0; k < b->nbatches; k++)
+            atomic_store(&b->batches[k].f->pool.failed, true);
+        pthread_mutex_unlock(&b->lock);
+        pthread_join(b->lister, NULL);
+        for (size_t k = 0; k < b->nbatches; k++) {
+            struct fetch *f = b->batches[k].f;
+            bool started = f->pool.tasks != NULL;
+            atomic_store(&f->pool.failed, true);
+            for (size_t t = 0; t < f->nthreads; t++)
+                pthread_join(f->tid[t], NULL);
+            if (started) {
+                pthread_mutex_destroy(&f->pool.lock);
+                pthread_cond_destroy(&f->pool.changed);
+            }
+            fetch_free(f);
+            free(f);
+        }
+        pthread_mutex_destroy(&b->lock);
+    }
+    free(b->batches);
+    free(b->all_keys);
+    free(b->root_name);
+    free(b->last_name);
+    free(b->rest.token);
+    for (size_t i = 0; i < b->rest.ncarry; i++) {
+        free(b->rest.carry[i].key);
+        free(b->rest.carry[i].etag);
+        free(b->rest.carry[i].last_modified);
+    }
+    free(b->rest.carry);
     atomic_store(&b->f.pool.failed, true); /* the workers end after their current GET */
     for (size_t t = 0; t < b->f.nthreads; t++)
         pthread_join(b->f.tid[t], NULL);

@@ -56,10 +56,23 @@ char *sbx_s3_fetch(const char *url, bool quiet, struct sbx_s3_fetch_stats *stats
  * while the interface has the terminal). The return is the caller's:
  * sbx_s3_behind_free, after any fill of the runs is freed, stops the pool
  * (after the requests under way) and waits for it; the runs stay the
- * caller's (sbx_runs_free). */
+ * caller's (sbx_runs_free).
+ *
+ * With first_rows 0 the whole listing is read before anything else. With
+ * first_rows N the listing is read only until N runs are listed whole (a
+ * run's keys may go on in the next page: it waits for that page) or it
+ * ends; over a folder of runs the rest is then read behind the list, page
+ * after page (analyses/runs_more.h: each page's runs listed whole offered
+ * to *runs as their fetch starts, one batch's pool at a time, a key not in
+ * a run's folder left out with a warning), and a listing error after that
+ * ends the list's growth with the store's reason (and a warning). When the
+ * first pages are not of a plain folder of runs, the whole listing is read
+ * and decided over as with 0. runs must stay where it is until
+ * sbx_s3_behind_free, which stops the listing after the page under way. */
 struct sbx_runs;
 struct sbx_s3_behind;
-struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list);
+struct sbx_s3_behind *sbx_s3_fetch_runs(const char *url, struct sbx_runs *runs, bool *as_list,
+                                        size_t first_rows);
 /* url listed and the cache pruned as sbx_s3_fetch_runs does (NULL when the
  * listing or the plan failed, the reason on stderr), but the pool not
  * started: sbx_s3_behind_start starts it. Several inputs of the interface

@@ -15,6 +15,7 @@
 #include "importers/readfile.h"
 #include "importers/runs_manifest.h"
 #include "base/buf.h"
+#include "analyses/runs_more.h"
 #include "analyses/summary.h"
 #include "model/review.h"
 
@@ -194,39 +195,55 @@ struct worker_arg {
     size_t slot;
 };
 
-/* Row i's review columns, from its review file (tl: the run loaded, for a
- * review kept under the state folder; NULL: only the one in the folder),
- * before the row is published. */
-static void review_row(struct sbx_runs_fill *f, size_t i, const struct sbx_timeline *tl)
+/* Row i's review columns, from the review file of the run at path (tl: the
+ * run loaded, for a review kept under the state folder; NULL: only the one
+ * in the folder), before the row is published. */
+static void review_row(struct sbx_runs_fill *f, size_t i, const char *path,
+                       const struct sbx_timeline *tl)
 {
     if (!f->r->review_of)
         return;
     struct sbx_review rv;
     struct sbx_review_state st;
     sbx_review_init(&rv);
-    f->r->review_of(f->r->review_ctx, f->r->rows[i].path, tl, &rv);
+    f->r->review_of(f->r->review_ctx, path, tl, &rv);
     sbx_review_state_make(&rv, &st);
+    sbx_runs_hold(f->r);
     sbx_run_row_review(f->r, i, &st);
+    sbx_runs_release(f->r);
     sbx_review_state_free(&st);
     sbx_review_free(&rv);
 }
 
+static void row_fail(struct sbx_runs_fill *f, size_t i, const char *why)
+{
+    sbx_runs_hold(f->r);
+    sbx_run_row_fail(f->r, i, why);
+    sbx_runs_release(f->r);
+}
+
 static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress *progress)
 {
-    struct sbx_run_row *row = &f->r->rows[i];
+    /* the row's strings never move, its slot may (rows taken in meanwhile) */
+    sbx_runs_hold(f->r);
+    const char *path = f->r->rows[i].path, *source = f->r->rows[i].source;
+    const char *named = sbx_run_row_source(&f->r->rows[i]);
+    sbx_runs_release(f->r);
     char why[160];
     if (f->r->await_run && !f->r->await_run(f->r->await_ctx, i, &f->stop, why, sizeof why)) {
         if (!atomic_load(&f->stop)) /* stopped: the row stays PENDING */
-            sbx_run_row_fail(f->r, i, why);
+            row_fail(f, i, why);
         return;
     }
     struct sbx_run_row from_manifest = {.start = SBX_TIME_UNKNOWN, .end = SBX_TIME_UNKNOWN};
-    if (f->manifests && sbx_run_manifest_read(row->path, &from_manifest)) {
-        review_row(f, i, NULL);
+    if (f->manifests && sbx_run_manifest_read(path, &from_manifest)) {
+        review_row(f, i, path, NULL);
+        sbx_runs_hold(f->r);
         sbx_run_row_set(f->r, i, &from_manifest);
+        sbx_runs_release(f->r);
         return;
     }
-    const char *paths[1] = {row->path}, *names[1] = {row->source};
+    const char *paths[1] = {path}, *names[1] = {source};
     struct sbx_timeline tl;
     sbx_timeline_init(&tl);
     struct sbx_load_report rep = {0};
@@ -239,11 +256,10 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
         const char *why = rep.nerrors ? rep.errors[0]
                           : rep.nunread ? rep.unread[0].reason
                                         : "no file in it is a log sbxview reads";
-        const char *named = sbx_run_row_source(row);
         size_t plen = strlen(named); /* the row names the run: "path: " is said already */
         if (strncmp(why, named, plen) == 0 && strncmp(why + plen, ": ", 2) == 0)
             why += plen + 2;
-        sbx_run_row_fail(f->r, i, why);
+        row_fail(f, i, why);
     } else {
         struct sbx_summary sum;
         char err[256];
@@ -251,11 +267,13 @@ static void fill_one(struct sbx_runs_fill *f, size_t i, struct sbx_load_progress
                                          .nunread = rep.nunread, .skews = f->skews,
                                          .nskews = f->nskews};
         if (sbx_summarize(&tl, &sopts, &sum, err, sizeof err)) {
-            review_row(f, i, &tl);
+            review_row(f, i, path, &tl);
+            sbx_runs_hold(f->r);
             sbx_run_row_fill(f->r, i, &tl, &sum);
+            sbx_runs_release(f->r);
             sbx_summary_free(&sum);
         } else {
-            sbx_run_row_fail(f->r, i, err);
+            row_fail(f, i, err);
         }
     }
     sbx_load_report_free(&rep);
@@ -272,7 +290,7 @@ static void *worker(void *arg)
         if (atomic_load(&f->stop))
             break;
         size_t i = atomic_fetch_add(&f->next, 1);
-        if (i >= f->r->n)
+        if (!sbx_runs_wait_row(f->r, i, &f->stop)) /* a list that grows: its next run */
             break;
         atomic_store(&progress->bytes_done, 0);
         atomic_store(&progress->bytes_total, 0);
@@ -310,7 +328,7 @@ struct sbx_runs_fill *sbx_runs_fill_start_skewed(struct sbx_runs *r, const struc
     /* a manifest was written without the options that change a row */
     f->manifests = !allow && !nskews && !(f->import.webhook_secrets && *f->import.webhook_secrets);
     int want = threads > 0 ? (threads > MAX_WORKERS ? MAX_WORKERS : threads) : online_cpus();
-    f->nworkers = (size_t)want < r->n ? (size_t)want : r->n;
+    f->nworkers = (size_t)want < r->n || r->more ? (size_t)want : r->n;
     atomic_init(&f->running, f->nworkers);
     for (size_t w = 0; w < f->nworkers; w++) {
         struct worker_arg *wa = sbx_xmalloc(sizeof *wa);

@@ -11,13 +11,16 @@
 
 #include <cmocka.h>
 
+#include "analyses/runs_more.h"
 #include "importers/runs.h"
+#include "importers/runs_keys.h"
 #include "base/buf.h"
 #include "app/app_cmp.h"
 #include "app/app_cmp_internal.h" /* the sides' summaries */
 #include "app/app_runs.h"
 #include "app/keys.h"
 #include "tests/unit/shifted.h"
+#include "tests/unit/cases.h"
 
 /* A recorder log: `cmds` commands, the first `fails` failing; with refused
  * a curl to pastebin.com after them, with `other` a command named so. */
@@ -441,6 +444,287 @@ static void a_given_skew_reaches_every_run_it_reads(void **state)
     }
 }
 
+/* ---- rows that arrive while the list is shown (a store's listing) ---- */
+
+/* Row i READY with v in every numeric column (start v s, v s long). */
+static void set_row(struct sbx_runs *r, size_t i, int v)
+{
+    struct sbx_run_row row = {.start = 1000000000000000000LL + v * 1000000000LL};
+    row.end = row.start + v * 1000000000LL;
+    for (int c = SBX_RUN_SANDBOXES; c < SBX_RUN_LOG_END; c++)
+        row.count[c] = (size_t)v;
+    row.known = ~0u;
+    row.events = (size_t)v;
+    r->rows[i].count[SBX_RUN_REVIEW] = (size_t)v % 3;
+    r->rows[i].count[SBX_RUN_VERDICT] = (size_t)v % 6;
+    sbx_run_row_set(r, i, &row);
+}
+
+/* The NAME=VALUE words of spec from *at up to "|" or the end. */
+static size_t next_rows(const char **at, char names[][32], int *vals, size_t max)
+{
+    size_t n = 0;
+    const char *p = *at;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (*p == '|') {
+            p++;
+            break;
+        }
+        if (!*p)
+            break;
+        const char *eq = strchr(p, '=');
+        assert_non_null(eq);
+        assert_true(n < max && eq - p < 32);
+        snprintf(names[n], 32, "%.*s", (int)(eq - p), p);
+        vals[n] = atoi(eq + 1);
+        n++;
+        p = eq + 1;
+        while (*p && *p != ' ')
+            p++;
+    }
+    *at = p;
+    return n;
+}
+
+static const char *cur_name(const struct sbx_runs_app *a)
+{
+    return a->runs->rows[a->order[a->cur]].name;
+}
+
+static void check_arrive(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(c->table, "arrive") != 0)
+        return;
+    case_want_fields(c, 7);
+    char col[32];
+    bool reverse = sscanf(c->field[0], "%31s", col) == 1 && strstr(c->field[0], " r");
+    int sort = sbx_run_col_by_name(col);
+    if (sort < 0)
+        case_fail(c, "no column %s", col);
+    struct sbx_runs runs, whole;
+    sbx_runs_init(&runs, "/nonexistent");
+    sbx_runs_init(&whole, "/nonexistent");
+    char names[16][32];
+    int vals[16];
+    const char *at = c->field[1];
+    size_t n = next_rows(&at, names, vals, 16);
+    for (size_t i = 0; i < n; i++) {
+        sbx_runs_add(&runs, names[i], names[i]);
+        set_row(&runs, i, vals[i]);
+    }
+    sbx_runs_expect_more(&runs);
+    struct sbx_runs_app a;
+    struct sbx_app_opts opts = {.threads = 1};
+    sbx_runs_app_init(&a, &opts, NULL, &runs, 120, 30);
+    while ((int)a.sort != sort)
+        sbx_runs_app_key(&a, '>', 1, 0);
+    if (reverse)
+        sbx_runs_app_key(&a, 'r', 1, 0);
+    sbx_runs_app_key(&a, 'g', 1, 0);
+    for (size_t k = 0; k < a.norder && strcmp(cur_name(&a), c->field[2]) != 0; k++)
+        sbx_runs_app_key(&a, 'j', 1, 0);
+    if (strcmp(cur_name(&a), c->field[2]) != 0)
+        case_fail(c, "the cursor cannot be put on %s", c->field[2]);
+    struct sbx_grid g;
+    sbx_grid_init(&g, false);
+    struct sbx_buf out = SBX_BUF_INIT;
+    at = c->field[3];
+    while (*at) {
+        size_t first = runs.n, got = next_rows(&at, names, vals, 16);
+        for (size_t i = 0; i < got; i++)
+            sbx_runs_offer(&runs, names[i], names[i], NULL);
+        if (!sbx_runs_app_busy(&a))
+            case_fail(c, "not busy while the listing goes on");
+        sbx_runs_app_poll(&a); /* taken in, PENDING */
+        if (runs.n != first + got)
+            case_fail(c, "%zu rows after a page of %zu, %zu before", runs.n, got, first);
+        if (strcmp(cur_name(&a), c->field[2]) != 0)
+            case_fail(c, "the cursor went from %s to %s as a page came", c->field[2], cur_name(&a));
+        for (size_t i = 0; i < got; i++)
+            set_row(&runs, first + i, vals[i]);
+        sbx_runs_app_poll(&a); /* read */
+        if (strcmp(cur_name(&a), c->field[2]) != 0)
+            case_fail(c, "the cursor went from %s to %s as a page was read", c->field[2],
+                      cur_name(&a));
+        sbx_buf_clear(&out);
+        sbx_runs_app_draw(&a, &g);
+        sbx_grid_dump(&g, false, &out);
+        char so_far[64];
+        snprintf(so_far, sizeof so_far, "listing: %zu run%s so far", runs.n, runs.n == 1 ? "" : "s");
+        if (!strstr(out.p, so_far))
+            case_fail(c, "the status line does not say \"%s\":\n%s", so_far, out.p);
+    }
+    const char *err = strncmp(c->field[4], "error: ", 7) == 0 ? c->field[4] + 7 : NULL;
+    sbx_runs_offer_end(&runs, err);
+    sbx_runs_app_poll(&a);
+    if (sbx_runs_app_busy(&a))
+        case_fail(c, "busy after the listing ended");
+    if (strcmp(cur_name(&a), c->field[2]) != 0)
+        case_fail(c, "the cursor went from %s to %s at the end", c->field[2], cur_name(&a));
+    /* the order in sight: the table's, and that of the same rows listed whole */
+    struct sbx_buf order = SBX_BUF_INIT;
+    for (size_t i = 0; i < a.norder; i++)
+        sbx_buf_addf(&order, "%s%s", i ? " " : "", runs.rows[a.order[i]].name);
+    if (strcmp(c->field[5], "*") != 0 && strcmp(order.p ? order.p : "", c->field[5]) != 0)
+        case_fail(c, "in sight: %s", order.p ? order.p : "");
+    for (size_t i = 0; i < runs.n; i++) {
+        sbx_runs_add(&whole, runs.rows[i].name, runs.rows[i].path);
+        whole.rows[i].count[SBX_RUN_REVIEW] = runs.rows[i].count[SBX_RUN_REVIEW];
+        whole.rows[i].count[SBX_RUN_VERDICT] = runs.rows[i].count[SBX_RUN_VERDICT];
+        sbx_run_row_set(&whole, i, &runs.rows[i]);
+    }
+    uint32_t *want = malloc(whole.n * sizeof *want);
+    struct sbx_runs_query q = {(enum sbx_run_col)sort, reverse, NULL};
+    size_t nw = sbx_runs_view(&whole, &q, want);
+    if (nw != a.norder)
+        case_fail(c, "%zu in sight, %zu listed whole", a.norder, nw);
+    for (size_t i = 0; i < nw; i++)
+        if (strcmp(whole.rows[want[i]].name, runs.rows[a.order[i]].name) != 0)
+            case_fail(c, "row %zu is %s, listed whole %s", i, runs.rows[a.order[i]].name,
+                      whole.rows[want[i]].name);
+    sbx_buf_clear(&out);
+    sbx_runs_app_draw(&a, &g);
+    sbx_grid_dump(&g, false, &out);
+    if (!strstr(out.p, c->field[6]))
+        case_fail(c, "the status line does not say \"%s\":\n%s", c->field[6], out.p);
+    if (a.msg_error != (err != NULL))
+        case_fail(c, "the end said as an error: %d", a.msg_error);
+    /* the end is said once: a key clears it, the next poll does not say it again */
+    sbx_runs_app_key(&a, 'j', 1, 0);
+    sbx_runs_app_poll(&a);
+    if (a.msg[0])
+        case_fail(c, "said again: %s", a.msg);
+    free(want);
+    sbx_buf_free(&order);
+    sbx_buf_free(&out);
+    sbx_grid_free(&g);
+    sbx_runs_app_free(&a);
+    sbx_runs_free(&runs);
+    sbx_runs_free(&whole);
+}
+
+static void check_whole(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(c->table, "whole") != 0)
+        return;
+    case_want_fields(c, 5);
+    char *copy = strdup(c->field[1]);
+    const char *keys[32];
+    size_t n = 0;
+    for (char *save, *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+        assert_true(n < 32);
+        keys[n++] = k;
+    }
+    bool last = strcmp(c->field[2], "last") == 0;
+    size_t whole = sbx_runs_keys_whole(keys, n, c->len[0], last);
+    if ((long long)whole != case_int(c, 3))
+        case_fail(c, "%zu keys of runs listed whole", whole);
+    size_t runs = sbx_runs_keys_count(keys, whole, c->len[0]);
+    if ((long long)runs != case_int(c, 4))
+        case_fail(c, "%zu runs", runs);
+    free(copy);
+}
+
+static void rows_arrive_while_shown(void **state)
+{
+    (void)state;
+    cases_run("runs_arrive.test", check_arrive, NULL);
+}
+
+/* A fill started on a list that grows reads the rows taken in after it
+ * started, and ends once the listing has. */
+static void a_fill_reads_rows_that_arrive(void **state)
+{
+    struct fixture *f = *state;
+    struct sbx_runs r;
+    sbx_runs_init(&r, f->root);
+    char path[160];
+    snprintf(path, sizeof path, "%s/alpha", f->root);
+    sbx_runs_add(&r, "alpha", path);
+    sbx_runs_expect_more(&r);
+    struct sbx_runs_fill *fill = sbx_runs_fill_start(&r, NULL, NULL, 2, true);
+    snprintf(path, sizeof path, "%s/gamma", f->root);
+    sbx_runs_offer(&r, "gamma", path, NULL);
+    assert_int_equal(sbx_runs_take(&r), 1);
+    sbx_runs_offer_end(&r, NULL);
+    sbx_runs_fill_wait(fill);
+    assert_true(sbx_runs_fill_done(fill));
+    assert_int_equal(atomic_load(&r.done), 2);
+    assert_int_equal(r.rows[1].count[SBX_RUN_FAILED], 5);
+    sbx_runs_fill_free(fill);
+    sbx_runs_free(&r);
+}
+
+/* Every column, each way: rows arriving above and below the cursor keep
+ * the order of the same rows listed whole ("*": no order written out). */
+static void every_column_keeps_its_order_as_rows_arrive(void **state)
+{
+    (void)state;
+    for (int col = 0; col < SBX_RUN_NCOLS; col++)
+        for (int rev = 0; rev < 2; rev++) {
+            char sort[48];
+            snprintf(sort, sizeof sort, "%s%s", sbx_run_col_name((enum sbx_run_col)col),
+                     rev ? " r" : "");
+            print_message("sorted by %s\n", sort);
+            struct test_case c = {.file = __FILE__, .line = __LINE__, .table = "arrive", .n = 7,
+                                  .field = {sort, "delta=1 kilo=2 mike=0", "kilo",
+                                            "alpha=2 echo=0 | lima=1 oscar=2 | papa=0 zulu=1",
+                                            "complete", "*", "listing complete: 9 runs"}};
+            for (size_t i = 0; i < c.n; i++)
+                c.len[i] = strlen(c.field[i]);
+            check_arrive(&c, NULL);
+        }
+}
+
+/* A listing that ended before the list opened (its rows offered, not taken
+ * in yet): the first poll takes them in and says how it ended. */
+static void an_end_before_the_list_opened_is_said(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t offered;
+        const char *error; /* NULL: complete */
+        const char *said;
+        bool is_error;
+    } cases[] = {
+        {2, NULL, "listing complete: 3 runs", false},
+        {2, "listing s3://b/runs/: 403 AccessDenied", "listing stopped after 3 runs: listing s3://b/runs/: 403 AccessDenied", true},
+        {0, NULL, "listing complete: 1 run", false},
+        {0, "listing s3://b/runs/: 403 AccessDenied", "listing stopped after 1 run: listing s3://b/runs/: 403 AccessDenied", true},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct sbx_runs runs;
+        sbx_runs_init(&runs, "/nonexistent");
+        sbx_runs_add(&runs, "alpha", "alpha");
+        set_row(&runs, 0, 1);
+        sbx_runs_expect_more(&runs);
+        const char *more[] = {"bravo", "charlie"};
+        for (size_t i = 0; i < cases[k].offered; i++)
+            sbx_runs_offer(&runs, more[i], more[i], NULL);
+        sbx_runs_offer_end(&runs, cases[k].error);
+        struct sbx_runs_app a;
+        struct sbx_app_opts opts = {.threads = 1};
+        sbx_runs_app_init(&a, &opts, NULL, &runs, 120, 30);
+        assert_true(sbx_runs_app_poll(&a));
+        assert_int_equal(runs.n, 1 + cases[k].offered);
+        assert_int_equal(a.norder, 1 + cases[k].offered);
+        assert_string_equal(a.msg, cases[k].said);
+        assert_int_equal(a.msg_error, cases[k].is_error);
+        sbx_runs_app_free(&a);
+        sbx_runs_free(&runs);
+    }
+}
+
+static void keys_of_runs_listed_whole(void **state)
+{
+    (void)state;
+    cases_run("runs_arrive.test", check_whole, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +736,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(opens_a_run_and_comes_back, setup, teardown),
         cmocka_unit_test_setup_teardown(rows_fill_in_as_read, setup, teardown),
         cmocka_unit_test(a_given_skew_reaches_every_run_it_reads),
+        cmocka_unit_test(rows_arrive_while_shown),
+        cmocka_unit_test_setup_teardown(a_fill_reads_rows_that_arrive, setup, teardown),
+        cmocka_unit_test(keys_of_runs_listed_whole),
+        cmocka_unit_test(an_end_before_the_list_opened_is_said),
+        cmocka_unit_test(every_column_keeps_its_order_as_rows_arrive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -848,6 +848,23 @@ static enum mode classify_key(const char *norm, size_t n)
 
 #define KEY_MAX 64
 
+/* Whether R_ASSIGN can match at p: its start, KEYQ, blanks and the
+ * separator's first byte, tested without PCRE2 ("test_refresh_token(" is
+ * common in test output and never an assignment). A run of backslashes the
+ * optional quote group cannot end in a quote leaves that group empty. */
+static int may_assign(const struct scan *k, size_t p)
+{
+    const unsigned char *t = k->t;
+    size_t q = p;
+    while (q < k->n && q - p < 3 && t[q] == '\\')
+        q++;
+    if (q < k->n && (t[q] == '"' || t[q] == '\'' || t[q] == '`'))
+        p = q + 1;
+    for (size_t b = 0; b < 8 && p < k->n && (t[p] == ' ' || t[p] == '\t'); b++)
+        p++;
+    return p < k->n && (t[p] == ':' || t[p] == '=');
+}
+
 static int try_keyword(struct scan *k, const struct keyword *kw, size_t i, struct sbx_secret_hit *h)
 {
     if (i < kw->off)
@@ -883,7 +900,8 @@ static int try_keyword(struct scan *k, const struct keyword *kw, size_t i, struc
     if (mode == MODE_AUTH) {
         re_match(k, R_AUTH, ke, 1200, &vs, &ve);
     } else {
-        re_match(k, R_ASSIGN, ke, 600, &vs, &ve);
+        if (may_assign(k, ke))
+            re_match(k, R_ASSIGN, ke, 600, &vs, &ve);
         if (vs == SIZE_MAX && t[kb] == '-')
             re_match(k, R_OPTION, ke, 600, &vs, &ve);
         if (vs == SIZE_MAX && mode == MODE_AWS)

@@ -154,18 +154,18 @@ static bool pair_at(const char *p)
 }
 
 #if SBX_X86_64
-/* Where the 32 bytes at p start one of the pairs: "nn" and "dd" are a byte
- * equal to the next that is an n or a d, "so" the two compares. */
-__attribute__((target("avx2"))) static inline uint32_t pairs32(const char *p)
+/* Where the 32 bytes at p start one of the pairs. The three first letters
+ * have distinct low nibbles (n 0x6e, d 0x64, s 0x73), so one shuffle by
+ * each byte gives the pair letter it could be, compared with the byte
+ * itself, and one more the letter that must follow it (n, d, o), compared
+ * with the next byte. A byte of 0x80 or more shuffles to 0, no letter. */
+__attribute__((target("avx2"))) static inline uint32_t pairs32(const char *p, __m256i first, __m256i then)
 {
     __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 1));
-    __m256i nd = _mm256_or_si256(_mm256_cmpeq_epi8(a, _mm256_set1_epi8('n')),
-                                 _mm256_cmpeq_epi8(a, _mm256_set1_epi8('d')));
-    __m256i doubled = _mm256_and_si256(_mm256_cmpeq_epi8(a, b), nd);
-    __m256i so = _mm256_and_si256(_mm256_cmpeq_epi8(a, _mm256_set1_epi8('s')),
-                                  _mm256_cmpeq_epi8(b, _mm256_set1_epi8('o')));
-    return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(doubled, so));
+    __m256i is_first = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, a), a);
+    __m256i next_ok = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(then, a), b);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(is_first, next_ok));
 }
 
 /* The same pass 64 bytes a round (then 32), where the CPU has AVX2 (chosen
@@ -173,15 +173,21 @@ __attribute__((target("avx2"))) static inline uint32_t pairs32(const char *p)
 __attribute__((target("avx2"))) static size_t pairs_avx2(const char *text, size_t n, bool *found)
 {
     const char *end = text + n;
+    /* by low nibble: the pair letter a byte could be (0xff, no byte below
+       0x80, where none is) and the letter after it */
+    const __m256i first = _mm256_setr_epi8(-1, -1, -1, 's', 'd', -1, -1, -1, -1, -1, -1, -1, -1, -1, 'n', -1,
+                                           -1, -1, -1, 's', 'd', -1, -1, -1, -1, -1, -1, -1, -1, -1, 'n', -1);
+    const __m256i then = _mm256_setr_epi8(0, 0, 0, 'o', 'd', 0, 0, 0, 0, 0, 0, 0, 0, 0, 'n', 0,
+                                          0, 0, 0, 'o', 'd', 0, 0, 0, 0, 0, 0, 0, 0, 0, 'n', 0);
     size_t i = 0;
     while (i + 33 <= n) {
         uint64_t mask;
         size_t step;
         if (i + 65 <= n) {
-            mask = (uint64_t)pairs32(text + i) | (uint64_t)pairs32(text + i + 32) << 32;
+            mask = (uint64_t)pairs32(text + i, first, then) | (uint64_t)pairs32(text + i + 32, first, then) << 32;
             step = 64;
         } else {
-            mask = pairs32(text + i);
+            mask = pairs32(text + i, first, then);
             step = 32;
         }
         for (; mask; mask &= mask - 1) {

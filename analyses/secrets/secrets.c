@@ -145,8 +145,9 @@ struct slot {
  * Eight buckets fit one set of tables (one shuffle per table and block).
  * Buckets are chosen so their cross products add few common pairs ("sr" in
  * /usr would be, hence c/C+r/R and s/S+w/W are kept apart): merging the
- * anchors' pairs into eight buckets adds about one false candidate in
- * 8,000 bytes of logs, source and prose, each a bitmap test. */
+ * anchors' pairs into eight buckets and the nibbles' look-alikes ("ha",
+ * "sv", "wo") add about one false candidate in 100 bytes of the bench's
+ * logs, each a bitmap test. */
 struct bucket {
     const char *first, *second;
 };
@@ -246,7 +247,8 @@ static int in(const char *set, unsigned char c)
     return c && strchr(set, c) != NULL;
 }
 
-/* Fills the shufti tables; fails if some anchor pair is in no bucket. */
+/* Fills the shufti tables; fails if some anchor pair is in no bucket or a
+ * bucket byte is not ASCII. */
 static int build_shufti(struct sbx_secrets *s)
 {
     for (size_t b = 0; b < sizeof buckets / sizeof *buckets; b++) {
@@ -255,10 +257,14 @@ static int build_shufti(struct sbx_secrets *s)
         if (r >= NBUCKET_SETS)
             return -1;
         for (const char *c = buckets[b].first; *c; c++) {
+            if ((unsigned char)*c >= 0x80)
+                return -1; /* the AVX2 pass relies on ASCII buckets */
             s->sh.lo1[r][(unsigned char)*c & 15] |= bit;
             s->sh.hi1[r][(unsigned char)*c >> 4] |= bit;
         }
         for (const char *c = buckets[b].second; *c; c++) {
+            if ((unsigned char)*c >= 0x80)
+                return -1;
             s->sh.lo2[r][(unsigned char)*c & 15] |= bit;
             s->sh.hi2[r][(unsigned char)*c >> 4] |= bit;
         }
@@ -842,6 +848,23 @@ static enum mode classify_key(const char *norm, size_t n)
 
 #define KEY_MAX 64
 
+/* Whether R_ASSIGN can match at p: its start, KEYQ, blanks and the
+ * separator's first byte, tested without PCRE2 ("test_refresh_token(" is
+ * common in test output and never an assignment). A run of backslashes the
+ * optional quote group cannot end in a quote leaves that group empty. */
+static int may_assign(const struct scan *k, size_t p)
+{
+    const unsigned char *t = k->t;
+    size_t q = p;
+    while (q < k->n && q - p < 3 && t[q] == '\\')
+        q++;
+    if (q < k->n && (t[q] == '"' || t[q] == '\'' || t[q] == '`'))
+        p = q + 1;
+    for (size_t b = 0; b < 8 && p < k->n && (t[p] == ' ' || t[p] == '\t'); b++)
+        p++;
+    return p < k->n && (t[p] == ':' || t[p] == '=');
+}
+
 static int try_keyword(struct scan *k, const struct keyword *kw, size_t i, struct sbx_secret_hit *h)
 {
     if (i < kw->off)
@@ -877,7 +900,8 @@ static int try_keyword(struct scan *k, const struct keyword *kw, size_t i, struc
     if (mode == MODE_AUTH) {
         re_match(k, R_AUTH, ke, 1200, &vs, &ve);
     } else {
-        re_match(k, R_ASSIGN, ke, 600, &vs, &ve);
+        if (may_assign(k, ke))
+            re_match(k, R_ASSIGN, ke, 600, &vs, &ve);
         if (vs == SIZE_MAX && t[kb] == '-')
             re_match(k, R_OPTION, ke, 600, &vs, &ve);
         if (vs == SIZE_MAX && mode == MODE_AWS)
@@ -975,7 +999,12 @@ static int run_group(struct scan *k, unsigned group, size_t i, struct sbx_secret
 
 static int anchor_at(const struct sbx_secrets *s, const unsigned char *t, size_t i)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t p; /* pair_code: the first byte low, in one load */
+    memcpy(&p, t + i, 2);
+#else
     unsigned p = pair_code(t[i], t[i + 1]);
+#endif
     return (s->bm[p >> 6] >> (p & 63)) & 1;
 }
 
@@ -992,6 +1021,19 @@ static inline int may_hit(const struct scan *k, unsigned group, size_t i)
         return i >= kw->off && lower(t[i - kw->off]) == (unsigned char)kw->word[0];
     }
     return 1;
+}
+
+/* Whether some candidate whose anchor pair is at i passes may_hit: tested
+ * inline before candidate() is called, since most anchor pairs in ordinary
+ * output ("ok" in "look", "np" in "input") fail it. */
+static inline int slot_may_hit(const struct scan *k, size_t i)
+{
+    const struct sbx_secrets *s = k->s;
+    const struct slot *sl = &s->slots[s->slot_of[pair_code(k->t[i], k->t[i + 1])]];
+    for (unsigned e = 0; e < sl->n; e++)
+        if (may_hit(k, sl->group[e], i))
+            return 1;
+    return 0;
 }
 
 /* Tries the candidates whose anchor pair is at i; on a hit, reports it and
@@ -1015,6 +1057,16 @@ static size_t candidate(struct scan *k, size_t i, void (*cb)(const struct sbx_se
     return i + 1;
 }
 
+/* The anchor test, the inline first test, then the candidate: where
+ * scanning resumes after position i. */
+static inline size_t try_at(struct scan *k, size_t i, void (*cb)(const struct sbx_secret_hit *, void *), void *ctx,
+                            size_t *count)
+{
+    if (!anchor_at(k->s, k->t, i) || !slot_may_hit(k, i))
+        return i + 1;
+    return candidate(k, i, cb, ctx, count);
+}
+
 typedef void (*hit_fn)(const struct sbx_secret_hit *, void *);
 
 /* Each scanner handles whole blocks from i and returns where the plain C
@@ -1022,72 +1074,89 @@ typedef void (*hit_fn)(const struct sbx_secret_hit *, void *);
  * bits come from the shufti buckets, which over-approximate: each bit is
  * checked against the exact bitmap before anything else runs. */
 #if SBX_X86_64
+/* One pass of table lookups per byte: the low and high nibbles of each byte
+ * give both its first-byte bucket bits (x) and its second-byte ones (y);
+ * the pair starting at a byte is x of that byte and y of the next, so x is
+ * shifted one byte on (carrying the last byte of the previous vector) and
+ * not the text reloaded one byte on. A block of 64 bytes at i thus tests
+ * the pairs starting at i - 1 .. i + 62; the pair at i - 1 only when the
+ * block before was read whole (after a hit, scanning resumes with no carry,
+ * as the scalar loop does). */
 __attribute__((target("avx2"))) static size_t scan_avx2(struct scan *k, size_t i, hit_fn cb, void *ctx,
                                                         size_t *count)
 {
+    _Static_assert(NBUCKET_SETS == 1, "the AVX2 pass reads one set of tables");
     const struct shufti *sh = &k->s->sh;
     const unsigned char *t = k->t;
     const size_t n = k->n;
-    __m256i l1[NBUCKET_SETS], h1[NBUCKET_SETS], l2[NBUCKET_SETS], h2[NBUCKET_SETS];
-    for (int r = 0; r < NBUCKET_SETS; r++) {
-        l1[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->lo1[r]));
-        h1[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->hi1[r]));
-        l2[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->lo2[r]));
-        h2[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->hi2[r]));
-    }
+    const __m256i l1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->lo1[0]));
+    const __m256i h1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->hi1[0]));
+    const __m256i l2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->lo2[0]));
+    const __m256i h2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)sh->hi2[0]));
     const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-    /* the candidate pairs that start in the 32 bytes at src: a pair is a
-       byte and the one after it */
-#define SHUFTI32(src)                                                                            \
-    __extension__({                                                                              \
-        __m256i a_ = _mm256_loadu_si256((const __m256i *)(src));                                 \
-        __m256i b_ = _mm256_loadu_si256((const __m256i *)((src) + 1));                           \
-        __m256i alo_ = _mm256_and_si256(a_, low), ahi_ = _mm256_and_si256(_mm256_srli_epi16(a_, 4), low); \
-        __m256i blo_ = _mm256_and_si256(b_, low), bhi_ = _mm256_and_si256(_mm256_srli_epi16(b_, 4), low); \
-        __m256i m_ = zero;                                                                       \
-        for (int r = 0; r < NBUCKET_SETS; r++) {                                                 \
-            __m256i x_ = _mm256_and_si256(_mm256_shuffle_epi8(l1[r], alo_), _mm256_shuffle_epi8(h1[r], ahi_)); \
-            __m256i y_ = _mm256_and_si256(_mm256_shuffle_epi8(l2[r], blo_), _mm256_shuffle_epi8(h2[r], bhi_)); \
-            m_ = _mm256_or_si256(m_, _mm256_and_si256(x_, y_));                                  \
-        }                                                                                        \
-        ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m_, zero));                            \
-    })
+    /* m: the pairs starting one byte before each byte of the 32 at src;
+       carry: x of the vector before. The low nibble needs no mask: pshufb
+       reads the low four bits, and gives 0 for a byte of 0x80 or more,
+       which is in no bucket (build_shufti checks). */
+#define PAIRS32(src, carry, m)                                                                          \
+    do {                                                                                                \
+        __m256i v_ = _mm256_loadu_si256((const __m256i *)(src));                                        \
+        __m256i hi_ = _mm256_and_si256(_mm256_srli_epi16(v_, 4), low);                                 \
+        __m256i x_ = _mm256_and_si256(_mm256_shuffle_epi8(l1, v_), _mm256_shuffle_epi8(h1, hi_));      \
+        __m256i y_ = _mm256_and_si256(_mm256_shuffle_epi8(l2, v_), _mm256_shuffle_epi8(h2, hi_));      \
+        __m256i xs_ = _mm256_alignr_epi8(x_, _mm256_permute2x128_si256(carry, x_, 0x21), 15);          \
+        carry = x_;                                                                                     \
+        m = _mm256_and_si256(xs_, y_);                                                                  \
+    } while (0)
+#define BITS32(m) (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero))
     /* the last block comes from a zero-padded copy, so that short texts (one
-       call per command, stdout and stderr) need no byte-at-a-time tail; 64
-       bytes at a time before it */
+       call per command, stdout and stderr) need no byte-at-a-time tail */
     unsigned char tail[64];
-    while (i + 1 < n) {
+    __m256i carry = zero, m0, m1;
+    while (i < n) {
         uint64_t bits;
-        size_t next;
-        if (i + 65 <= n) {
-            bits = (uint64_t)SHUFTI32(t + i) | (uint64_t)SHUFTI32(t + i + 32) << 32;
-            next = i + 64;
-        } else {
-            const unsigned char *src = t + i;
-            uint32_t valid = ~0u;
-            if (i + 33 > n) {
-                memset(tail, 0, sizeof tail);
-                memcpy(tail, t + i, n - i);
-                src = tail;
-                valid = (uint32_t)((1ull << (n - i - 1)) - 1); /* pairs that start and end inside */
+        if (n - i >= 64) {
+            /* whole blocks without a candidate pair, in a tight loop */
+            int found = 0;
+            for (;;) {
+                PAIRS32(t + i, carry, m0);
+                PAIRS32(t + i + 32, carry, m1);
+                __m256i any = _mm256_or_si256(m0, m1);
+                if (!_mm256_testz_si256(any, any)) {
+                    found = 1;
+                    break;
+                }
+                i += 64;
+                if (n - i < 64)
+                    break;
             }
-            bits = SHUFTI32(src) & valid;
-            next = i + 32;
+            if (!found)
+                continue;
+            bits = BITS32(m0) | BITS32(m1) << 32;
+        } else {
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, t + i, n - i);
+            PAIRS32(tail, carry, m0);
+            PAIRS32(tail + 32, carry, m1);
+            bits = (BITS32(m0) | BITS32(m1) << 32) & ((1ull << (n - i)) - 1); /* pairs that end inside */
         }
+        size_t next = i + 64;
         while (bits) {
-            size_t j = i + (size_t)__builtin_ctzll(bits);
+            size_t j = i - 1 + (size_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (!anchor_at(k->s, t, j))
+            if (!anchor_at(k->s, t, j) || !slot_may_hit(k, j))
                 continue;
             size_t resume = candidate(k, j, cb, ctx, count);
             if (resume > j + 1) {
                 next = resume; /* after a hit: the next block starts there */
+                carry = zero;
                 break;
             }
         }
         i = next;
     }
-#undef SHUFTI32
+#undef PAIRS32
+#undef BITS32
     return i;
 }
 
@@ -1121,7 +1190,7 @@ __attribute__((target("ssse3"))) static size_t scan_ssse3(struct scan *k, size_t
         while (bits) {
             size_t j = i + (size_t)__builtin_ctz(bits);
             bits &= bits - 1;
-            if (!anchor_at(k->s, t, j))
+            if (!anchor_at(k->s, t, j) || !slot_may_hit(k, j))
                 continue;
             size_t resume = candidate(k, j, cb, ctx, count);
             if (resume > j + 1) {
@@ -1149,7 +1218,7 @@ size_t sbx_secrets_scan(const struct sbx_secrets *s, struct sbx_secrets_scratch 
         i = s->simd == 2 ? scan_avx2(&k, i, cb, ctx, &count) : scan_ssse3(&k, i, cb, ctx, &count);
 #endif
     while (i + 1 < n)
-        i = anchor_at(s, k.t, i) ? candidate(&k, i, cb, ctx, &count) : i + 1;
+        i = try_at(&k, i, cb, ctx, &count);
     return count;
 }
 

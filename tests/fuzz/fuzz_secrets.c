@@ -1,5 +1,6 @@
 /* Fuzz target for analyses/secrets/secrets: any bytes in, hits in bounds, in order and
- * not overlapping; the SIMD and plain prefilters agree; the work stays
+ * not overlapping; the SIMD and plain prefilters agree (from the first byte
+ * and from two later ones, so the vector blocks' edges move); the work stays
  * linear; masks are well formed; and the redacted text never contains the
  * bytes of a secret longer than 8 characters.
  *
@@ -77,6 +78,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (work > 256 * size + 4096)
         abort();
+    /* the same text started one and 33 bytes on: the vector pass's block
+     * edges fall elsewhere, the plain pass's hits only move */
+    for (size_t shift = 1; shift <= 33 && shift < size; shift += 32) {
+        struct hits sa = {NULL, 0, 0}, sb = {NULL, 0, 0};
+        sbx_secrets_scan(simd, sc, text + shift, size - shift, collect, &sa);
+        sbx_secrets_scan(portable, psc, text + shift, size - shift, collect, &sb);
+        if (sa.n != sb.n)
+            abort();
+        for (size_t i = 0; i < sa.n; i++)
+            if (sa.v[i].kind != sb.v[i].kind || sa.v[i].off != sb.v[i].off || sa.v[i].len != sb.v[i].len ||
+                sa.v[i].flags != sb.v[i].flags)
+                abort();
+        free(sa.v);
+        free(sb.v);
+    }
     char m[SBX_SECRET_MASK_MAX];
     for (size_t i = 0; i < a.n; i++) {
         const struct sbx_secret_hit *h = &a.v[i];

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "base/buf.h"
+#include "base/simd.h"
 #include "analyses/refusals.h"
 #include "tests/unit/cases.h"
 
@@ -92,6 +93,40 @@ static void clean_output_is_skipped(void **state)
     assert_false(sbx_netpat_might_refuse("nnect", 5)); /* no 'o' before: not a keyword */
 }
 
+/* The vector pass and the scalar twin on generated text dense in the pair
+ * letters, in bytes that share their low nibbles (. > N ^ ~ D T t $ 4 S C c
+ * # 3, and bytes of 0x80 or more), and in the keywords' pieces, from every
+ * start in a 64-byte block: the same answer for every slice (most short
+ * ones hold one keyword or none, so a keyword missed shows). */
+static void fast_pass_twins_agree(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "nndsoo.>N^~DTt$4SCc#3\xe3\xee\xf3\x84 \\\"ecd";
+    static const char *const pieces[] = {"onnect", "esol", "ddrinfo", "onnec", "eso", "ddrinf", "nnect", "sol"};
+    struct sbx_buf b = SBX_BUF_INIT;
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    while (b.len < 4096) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (x % 211 == 0)
+            sbx_buf_adds(&b, pieces[(x >> 8) % (sizeof pieces / sizeof *pieces)]);
+        else
+            sbx_buf_addc(&b, alphabet[(x >> 8) % (sizeof alphabet - 1)]);
+    }
+    size_t yes = 0, no = 0;
+    for (size_t start = 0; start < 64; start++)
+        for (size_t len = 0; start + len <= b.len; len += len < 300 ? 1 : 1 + len / 3) {
+            bool vector = sbx_netpat_might_refuse(b.p + start, len);
+            sbx_simd_set_scalar(true);
+            bool scalar = sbx_netpat_might_refuse(b.p + start, len);
+            sbx_simd_set_scalar(false);
+            if (vector != scalar)
+                fail_msg("vector %d, scalar %d for %zu bytes from %zu", vector, scalar, len, start);
+            *(scalar ? &yes : &no) += 1;
+        }
+    assert_true(yes > 100 && no > 100);
+    sbx_buf_free(&b);
+}
+
 struct hosts {
     char all[512];
 };
@@ -123,6 +158,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_client_at_every_offset),
         cmocka_unit_test(clean_output_is_skipped),
+        cmocka_unit_test(fast_pass_twins_agree),
         cmocka_unit_test(hosts_in_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

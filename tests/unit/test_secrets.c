@@ -511,6 +511,75 @@ static void test_portable_agrees_generated(void **state)
     sbx_secrets_free(p);
 }
 
+/* The SIMD and plain prefilters on every scan case of secrets.test and on
+ * overlapping anchors, each inside a JSON record's field at every offset
+ * across two 64-byte block edges (the pair that straddles a block is the
+ * vector pass's carry), after plain, non-ASCII or anchor-dense filler. */
+struct twins {
+    struct fx *f;
+    struct sbx_secrets *p;
+    struct sbx_secrets_scratch *psc;
+    size_t texts, hits;
+};
+
+static void twins_agree_on(struct twins *tw, const char *text, size_t len)
+{
+    static const char *const fillers[] = {"          ", "\u00e9 \u2192 caf\u00e9 Ã©â ",
+                                          "ok look np input gh:/ k-k_ æ±"};
+    static const char *const fields[] = {"{\"command\": \"", "{\"at\": 1, \"stdout\": \"",
+                                         "{\"stderr\": \"x\", \"note\": \""};
+    for (size_t off = 0; off < 130; off++) {
+        struct sbx_buf b = SBX_BUF_INIT;
+        const char *fill = fillers[off % 3];
+        sbx_buf_adds(&b, fields[off % 3]);
+        while (b.len < off)
+            sbx_buf_add(&b, fill, strlen(fill) < off - b.len ? strlen(fill) : off - b.len);
+        sbx_buf_add(&b, text, len);
+        sbx_buf_adds(&b, fill);
+        sbx_buf_adds(&b, "\"}");
+        struct all_hits a = {0}, c = {0};
+        size_t na = sbx_secrets_scan(tw->f->s, tw->f->sc, b.p, b.len, collect_all, &a);
+        size_t nc = sbx_secrets_scan(tw->p, tw->psc, b.p, b.len, collect_all, &c);
+        if (na != nc)
+            fail_msg("SIMD %zu hits, plain %zu, at offset %zu in: %.*s", na, nc, off, (int)b.len, b.p);
+        for (size_t i = 0; i < a.n; i++)
+            if (a.v[i].kind != c.v[i].kind || a.v[i].off != c.v[i].off || a.v[i].len != c.v[i].len ||
+                a.v[i].flags != c.v[i].flags)
+                fail_msg("hit %zu differs at offset %zu in: %.*s", i, off, (int)b.len, b.p);
+        tw->texts++;
+        tw->hits += na;
+        free(a.v);
+        free(c.v);
+        sbx_buf_free(&b);
+    }
+}
+
+static void twins_case(const struct test_case *c, void *ctx)
+{
+    if (strcmp(c->table, "scan") == 0)
+        twins_agree_on(ctx, c->field[0], c->len[0]);
+}
+
+static void test_portable_agrees_block_edges(void **state)
+{
+    char err[256];
+    struct twins tw = {*state, sbx_secrets_new_with(SBX_SECRETS_PORTABLE, err, sizeof err), NULL, 0, 0};
+    assert_non_null(tw.p);
+    tw.psc = sbx_secrets_scratch_new(tw.p);
+    cases_run("secrets.test", twins_case, &tw);
+    static const char *const overlapping[] = {
+        "tokensecret=Zq8xLp2Wm4Rt6Yu8", "sk-sk-ant-Ab3De5Fg7Hi9Jk1Lm3No5Pq7", "ghghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+        "AKAKIAIOSFODNN7EXAMPLE", "eyeyJ" JWT, "--passw--password Pq9Wo8Ei7Ru6Ty5", "x://u:Sup3rS3cret!@h://",
+        "api_key-api-key=Qw8Er7Ty6Ui5Op4As3", "npnpm_1234567890abcdefghijABCDEFGHIJ123456",
+    };
+    for (size_t i = 0; i < sizeof overlapping / sizeof *overlapping; i++)
+        twins_agree_on(&tw, overlapping[i], strlen(overlapping[i]));
+    assert_true(tw.texts > 10000);
+    assert_true(tw.hits > tw.texts / 2);
+    sbx_secrets_scratch_free(tw.psc);
+    sbx_secrets_free(tw.p);
+}
+
 struct thread_job {
     const struct sbx_secrets *s;
     const char *text;
@@ -597,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_portable_agrees),
         cmocka_unit_test(test_portable_agrees_generated),
+        cmocka_unit_test(test_portable_agrees_block_edges),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_redact_lowered),
         cmocka_unit_test(test_redact_any),

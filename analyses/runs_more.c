@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/deadline.h"
 
 struct offered {
     char *name, *path, *source;
@@ -113,13 +114,8 @@ bool sbx_runs_wait_row(struct sbx_runs *r, size_t i, const _Atomic bool *stop)
         return i < r->n;
     pthread_mutex_lock(&m->lock);
     while (i >= m->n_in && !(m->ended && !m->nstaged) && !atomic_load(stop)) {
-        struct timespec until; /* the stop flag is not signalled: looked at often */
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        /* the stop flag is not signalled: looked at often */
+        struct timespec until = sbx_realtime_in(50000000L);
         pthread_cond_timedwait(&m->changed, &m->lock, &until);
     }
     bool there = i < m->n_in && !atomic_load(stop);

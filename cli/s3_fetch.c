@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/deadline.h"
 #include "base/numfmt.h"
 #include "base/s3.h"
 #include "base/s3_append.h"
@@ -888,13 +889,8 @@ static bool await_run(void *ctx, size_t i, const _Atomic bool *stop, char *why, 
     pthread_mutex_lock(&p->lock);
     while (p->row_left[i] && !atomic_load(&p->failed) && !atomic_load(stop) &&
            !atomic_load(&b->stop)) {
-        struct timespec until; /* the stop flags are not signalled: looked at often */
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        /* the stop flags are not signalled: looked at often */
+        struct timespec until = sbx_realtime_in(50000000L);
         pthread_cond_timedwait(&p->changed, &p->lock, &until);
     }
     bool in = !p->row_left[i];

@@ -712,6 +712,72 @@ static void storage_slots(void **state)
     }
 }
 
+/* Builds a timeline of one log whose records "record K" come copies[K]
+ * times each, the records' copies interleaved round by round (so a record's
+ * copies are neither at consecutive positions nor met in position order). */
+static void build_copies(struct sbx_timeline *tl, const size_t *copies, size_t nrecords)
+{
+    sbx_timeline_init(tl);
+    struct sbx_buf data = SBX_BUF_INIT;
+    struct sbx_evbuf buf = {0};
+    uint32_t src = sbx_timeline_add_source(tl, "log", NULL, 0, SBX_DATA_HEAP);
+    uint32_t line = 0;
+    size_t most = 0;
+    for (size_t k = 0; k < nrecords; k++)
+        most = copies[k] > most ? copies[k] : most;
+    for (size_t r = 0; r < most; r++)
+        for (size_t k = 0; k < nrecords; k++) {
+            if (r >= copies[k])
+                continue;
+            size_t off = data.len;
+            sbx_buf_addf(&data, "record %zu\n", k);
+            struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, ++line);
+            e->start = (int64_t)line;
+            e->kind = SBX_EV_NOTE;
+        }
+    sbx_timeline_set_data(tl, src, data.p, data.len, SBX_DATA_HEAP);
+    sbx_timeline_adopt(tl, &buf);
+    sbx_timeline_finish(tl);
+}
+
+/* Checks that every copy of every record of build_copies' timeline is
+ * numbered in timeline order — the first without a suffix, then ".2",
+ * ".3", … — is found by its id, and that each record came copies[K] times. */
+static void check_copies_numbered(const struct sbx_timeline *tl, const size_t *copies, size_t nrecords)
+{
+    size_t *seen = calloc(nrecords, sizeof *seen);
+    char (*first)[SBX_EVID_LEN] = calloc(nrecords, sizeof *first);
+    assert_non_null(seen);
+    assert_non_null(first);
+    for (size_t pos = 0; pos < tl->n; pos++) {
+        const struct sbx_event *e = tl->order[pos];
+        size_t k = strtoul(tl->sources[0].data + e->line_off + strlen("record "), NULL, 10);
+        assert_true(k < nrecords);
+        char id[SBX_EVID_LEN], want[SBX_EVID_LEN];
+        sbx_event_id(tl, e, id);
+        if (!seen[k]) {
+            if (strlen(id) != SBX_EVID_CHARS)
+                fail_msg("record %zu: its first copy has the id %s", k, id);
+            memcpy(first[k], id, sizeof id);
+            snprintf(want, sizeof want, "%s", id);
+        } else {
+            snprintf(want, sizeof want, "%s.%zu", first[k], seen[k] + 1);
+        }
+        if (strcmp(id, want) != 0)
+            fail_msg("record %zu (of %zu copies), copy %zu: id %s, want %s", k, copies[k], seen[k] + 1, id,
+                     want);
+        if (sbx_event_by_id(tl, id, strlen(id)) != e)
+            fail_msg("record %zu (of %zu copies), copy %zu: %s does not find it", k, copies[k], seen[k] + 1,
+                     id);
+        seen[k]++;
+    }
+    for (size_t k = 0; k < nrecords; k++)
+        if (seen[k] != copies[k])
+            fail_msg("record %zu: %zu copies, want %zu", k, seen[k], copies[k]);
+    free(seen);
+    free(first);
+}
+
 /* Identical records are numbered in timeline order, the first without a
  * suffix, then ".2", ".3", …: for groups of every size around the largest
  * suffix kept beside the key (SBX_EVID_DUP_INLINE) and past it, every
@@ -722,106 +788,27 @@ static void duplicate_numbers(void **state)
     static const size_t groups[] = {1, 2, SBX_EVID_DUP_INLINE - 1, SBX_EVID_DUP_INLINE,
                                     SBX_EVID_DUP_INLINE + 1, SBX_EVID_DUP_INLINE + 40,
                                     SBX_EVID_DUP_INLINE + 50};
-    enum { NGROUPS = sizeof groups / sizeof *groups, MOST = SBX_EVID_DUP_INLINE + 50 };
+    enum { NGROUPS = sizeof groups / sizeof *groups };
     struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    struct sbx_buf data = SBX_BUF_INIT;
-    struct sbx_evbuf buf = {0};
-    uint32_t src = sbx_timeline_add_source(&tl, "log", NULL, 0, SBX_DATA_HEAP);
-    uint32_t line = 0;
-    /* the groups' records interleaved: a group's overflowing suffixes are
-     * not at consecutive positions, nor met in position order */
-    for (size_t r = 0; r < MOST; r++)
-        for (size_t k = 0; k < NGROUPS; k++) {
-            if (r >= groups[k])
-                continue;
-            size_t off = data.len;
-            sbx_buf_addf(&data, "the record of group %zu\n", k);
-            struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, ++line);
-            e->start = (int64_t)line;
-            e->kind = SBX_EV_NOTE;
-        }
-    sbx_timeline_set_data(&tl, src, data.p, data.len, SBX_DATA_HEAP);
-    sbx_timeline_adopt(&tl, &buf);
-    sbx_timeline_finish(&tl);
-    size_t seen[NGROUPS] = {0};
-    char first[NGROUPS][SBX_EVID_LEN];
-    for (size_t pos = 0; pos < tl.n; pos++) {
-        const struct sbx_event *e = tl.order[pos];
-        size_t k = strtoul(tl.sources[src].data + e->line_off + strlen("the record of group "), NULL, 10);
-        char id[SBX_EVID_LEN], want[SBX_EVID_LEN];
-        sbx_event_id(&tl, e, id);
-        if (!seen[k]) {
-            assert_int_equal(strlen(id), SBX_EVID_CHARS);
-            memcpy(first[k], id, sizeof id);
-            snprintf(want, sizeof want, "%s", id);
-        } else {
-            snprintf(want, sizeof want, "%s.%zu", first[k], seen[k] + 1);
-        }
-        if (strcmp(id, want) != 0)
-            fail_msg("group of %zu, record %zu: id %s, want %s", groups[k], seen[k], id, want);
-        if (sbx_event_by_id(&tl, id, strlen(id)) != e)
-            fail_msg("group of %zu, record %zu: %s does not find it", groups[k], seen[k], id);
-        seen[k]++;
-    }
-    for (size_t k = 0; k < NGROUPS; k++)
-        assert_int_equal(seen[k], groups[k]);
+    build_copies(&tl, groups, NGROUPS);
+    check_copies_numbered(&tl, groups, NGROUPS);
     sbx_timeline_free(&tl);
 }
 
 /* Many distinct records, most of them more than once, their copies far
  * apart: the sort by key (a radix sort by the key's bytes, small buckets by
  * insertion) must bring every record's copies together, or two events
- * would share an id or a copy would be numbered as a first. Each copy
- * spells its number in timeline order and is found by its id (so no two
- * share one). */
+ * would share an id or a copy would be numbered as a first. */
 static void many_records_numbered(void **state)
 {
     (void)state;
     enum { DISTINCT = 6000, MOST = 4 };
-    struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    struct sbx_buf data = SBX_BUF_INIT;
-    struct sbx_evbuf buf = {0};
-    uint32_t src = sbx_timeline_add_source(&tl, "log", NULL, 0, SBX_DATA_HEAP);
-    uint32_t line = 0;
-    for (size_t r = 0; r < MOST; r++)
-        for (size_t k = 0; k < DISTINCT; k++) {
-            if (r > k % MOST)
-                continue; /* record k comes k % MOST + 1 times */
-            size_t off = data.len;
-            sbx_buf_addf(&data, "record %zu\n", k);
-            struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, ++line);
-            e->start = (int64_t)line;
-            e->kind = SBX_EV_NOTE;
-        }
-    sbx_timeline_set_data(&tl, src, data.p, data.len, SBX_DATA_HEAP);
-    sbx_timeline_adopt(&tl, &buf);
-    sbx_timeline_finish(&tl);
-    static size_t seen[DISTINCT];
-    static char first[DISTINCT][SBX_EVID_LEN];
-    memset(seen, 0, sizeof seen);
-    for (size_t pos = 0; pos < tl.n; pos++) {
-        const struct sbx_event *e = tl.order[pos];
-        size_t k = strtoul(tl.sources[src].data + e->line_off + strlen("record "), NULL, 10);
-        char id[SBX_EVID_LEN], want[SBX_EVID_LEN];
-        sbx_event_id(&tl, e, id);
-        if (!seen[k]) {
-            if (strlen(id) != SBX_EVID_CHARS)
-                fail_msg("record %zu: its first copy has the id %s", k, id);
-            memcpy(first[k], id, sizeof id);
-            snprintf(want, sizeof want, "%s", id);
-        } else {
-            snprintf(want, sizeof want, "%s.%zu", first[k], seen[k] + 1);
-        }
-        if (strcmp(id, want) != 0)
-            fail_msg("record %zu, copy %zu: id %s, want %s", k, seen[k] + 1, id, want);
-        if (sbx_event_by_id(&tl, id, strlen(id)) != e)
-            fail_msg("record %zu, copy %zu: %s does not find it", k, seen[k] + 1, id);
-        seen[k]++;
-    }
+    static size_t copies[DISTINCT];
     for (size_t k = 0; k < DISTINCT; k++)
-        assert_int_equal(seen[k], k % MOST + 1);
+        copies[k] = k % MOST + 1;
+    struct sbx_timeline tl;
+    build_copies(&tl, copies, DISTINCT);
+    check_copies_numbered(&tl, copies, DISTINCT);
     sbx_timeline_free(&tl);
 }
 

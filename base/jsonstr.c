@@ -29,7 +29,7 @@ static inline int hex4(const char *p)
     return (a - 1) << 12 | (b - 1) << 8 | (c - 1) << 4 | (d - 1);
 }
 
-static char *put_utf8(char *o, unsigned cp)
+static inline char *put_utf8(char *o, unsigned cp)
 {
     if (cp < 0x80) {
         *o++ = (char)cp;
@@ -49,82 +49,108 @@ static char *put_utf8(char *o, unsigned cp)
     return o;
 }
 
-/* Copies the bytes before the next backslash; returns where it stopped and
- * advances *op as far. Output ahead of the input, 16 bytes at a time: a
- * decoded body is never longer than its escaped form, so the output never
- * passes where the input is, and dst has room for len bytes. */
-static const char *copy_plain(const char *p, const char *end, char **op)
+/* Bytes of the one-character escapes, by the character after the backslash
+ * (0: not one of them). */
+static const unsigned char simple_escape[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/* Decodes the escape at p (p[0] is a backslash, p < end) to *op; returns
+ * the input after it and advances *op. A malformed escape copies its
+ * backslash alone. */
+static inline const char *decode_escape(const char *p, const char *end, char **op)
 {
     char *o = *op;
-#if SBX_SSE2
-    const __m128i backslash = _mm_set1_epi8('\\');
-    bool vector = sbx_simd_on();
-    while (vector && end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        _mm_storeu_si128((__m128i *)(void *)o, v);
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
-        if (mask) {
-            unsigned k = (unsigned)__builtin_ctz(mask);
-            *op = o + k;
-            return p + k;
-        }
-        p += 16;
-        o += 16;
+    unsigned char s = end - p >= 2 ? simple_escape[(unsigned char)p[1]] : 0;
+    if (s) {
+        *o = (char)s;
+        *op = o + 1;
+        return p + 2;
     }
-#endif
-    /* the scalar twin, and the vector loop's last bytes */
-    const char *bs = memchr(p, '\\', (size_t)(end - p));
-    size_t n = bs ? (size_t)(bs - p) : (size_t)(end - p);
-    memcpy(o, p, n);
-    *op = o + n;
-    return p + n;
+    int v = end - p >= 6 && p[1] == 'u' ? hex4(p + 2) : -1;
+    if (v < 0) {
+        *o = '\\';
+        *op = o + 1;
+        return p + 1;
+    }
+    p += 6;
+    unsigned cp = (unsigned)v;
+    if (cp >= 0xD800 && cp <= 0xDBFF && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+        int lo = hex4(p + 2);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
+            p += 6;
+        }
+    }
+    *op = put_utf8(o, cp);
+    return p;
 }
+
+#if SBX_SSE2
+/* The vector loop: 32 bytes copied at a time, the output behind the input
+ * (a decoded body is never longer than its escaped form, so the output
+ * never passes where the input is, and dst has room for len bytes). An
+ * escape is decoded where the masks find it and the loop goes on from the
+ * input after it, without leaving. Returns where 32 bytes or fewer are
+ * left; advances *op as far. */
+static const char *decode_vector(const char *p, const char *end, char **op)
+{
+    const __m128i backslash = _mm_set1_epi8('\\');
+    char *o = *op;
+    while (end - p > 32) { /* so that the byte after a backslash is in */
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+        _mm_storeu_si128((__m128i *)(void *)o, a);
+        _mm_storeu_si128((__m128i *)(void *)(o + 16), b);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, backslash)) |
+                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, backslash)) << 16;
+        if (!mask) {
+            p += 32;
+            o += 32;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctz(mask);
+        o += k;
+        p += k;
+        /* the common escapes without a call: the one-character ones and a
+         * \uXXXX that is not the first half of a surrogate pair */
+        unsigned char s = simple_escape[(unsigned char)p[1]];
+        if (s) {
+            *o++ = (char)s;
+            p += 2;
+            continue;
+        }
+        int v = p[1] == 'u' && end - p >= 6 ? hex4(p + 2) : -1;
+        if (v >= 0 && (v < 0xD800 || v > 0xDBFF)) {
+            o = put_utf8(o, (unsigned)v);
+            p += 6;
+            continue;
+        }
+        p = decode_escape(p, end, &o);
+    }
+    *op = o;
+    return p;
+}
+#endif
 
 size_t sbx_jstr_decode(const char *body, size_t len, char *dst)
 {
     const char *p = body, *end = body + len;
     char *o = dst;
-
+#if SBX_SSE2
+    if (sbx_simd_on())
+        p = decode_vector(p, end, &o);
+#endif
+    /* the scalar twin, and the vector loop's last bytes */
     while (p < end) {
-        p = copy_plain(p, end, &o);
-        if (p == end)
-            break;
-        if (end - p < 2) {
-            *o++ = *p++;
-            break;
-        }
-        char c = p[1];
-        switch (c) {
-        case '"': case '\\': case '/':
-            *o++ = c;
-            p += 2;
-            continue;
-        case 'b': *o++ = '\b'; p += 2; continue;
-        case 'f': *o++ = '\f'; p += 2; continue;
-        case 'n': *o++ = '\n'; p += 2; continue;
-        case 'r': *o++ = '\r'; p += 2; continue;
-        case 't': *o++ = '\t'; p += 2; continue;
-        case 'u':
-            break;
-        default:
-            *o++ = *p++;
-            continue;
-        }
-        int v = end - p >= 6 ? hex4(p + 2) : -1;
-        if (v < 0) {
-            *o++ = *p++;
-            continue;
-        }
-        p += 6;
-        unsigned cp = (unsigned)v;
-        if (cp >= 0xD800 && cp <= 0xDBFF && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
-            int lo = hex4(p + 2);
-            if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
-                p += 6;
-            }
-        }
-        o = put_utf8(o, cp);
+        const char *bs = memchr(p, '\\', (size_t)(end - p));
+        size_t n = bs ? (size_t)(bs - p) : (size_t)(end - p);
+        memcpy(o, p, n);
+        o += n;
+        p += n;
+        if (p < end)
+            p = decode_escape(p, end, &o);
     }
     return (size_t)(o - dst);
 }

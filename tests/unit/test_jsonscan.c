@@ -718,6 +718,50 @@ static void test_unescape(void **state)
         assert_true(sbx_jstr_decode(odd[k], strlen(odd[k]), out) <= strlen(odd[k]));
 }
 
+/* Each escape (hostile ones too) at every offset of bodies of every length
+ * around the vector loop's 32-byte blocks: both twins give the table's
+ * bytes between the filler, which comes through as it stands. */
+static void test_unescape_every_offset(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } esc[] = {
+        {"\\n", "\n"}, {"\\t", "\t"}, {"\\\"", "\""}, {"\\\\", "\\"}, {"\\/", "/"},
+        {"\\b", "\b"}, {"\\f", "\f"}, {"\\r", "\r"},
+        {"\\u001b", "\x1b"}, {"\\u0000", ""}, {"\\u00e9", "\xc3\xa9"}, {"\\u2501", "\xe2\x94\x81"},
+        {"\\ud83c\\udf89", "\xf0\x9f\x8e\x89"}, {"\\udbff\\udfff", "\xf4\x8f\xbf\xbf"},
+        {"\\ud800", "\xed\xa0\x80"}, {"\\udc00", "\xed\xb0\x80"}, {"\\ud800\\u0041", "\xed\xa0\x80" "A"},
+        {"\\ud800\\n", "\xed\xa0\x80\n"}, {"\\q", "\\q"}, {"\\u12", "\\u12"}, {"\\u12g4", "\\u12g4"},
+        {"\\", "\\"}, {"\\\\n", "\\n"}, {"\\n\\n\\u001b\\t", "\n\n\x1b\t"},
+    };
+    char in[160], want[160], got[160];
+    for (size_t e = 0; e < sizeof esc / sizeof *esc; e++) {
+        size_t elen = strlen(esc[e].in);
+        /* \u0000 decodes to one NUL byte, which strlen cannot see */
+        size_t olen = strcmp(esc[e].in, "\\u0000") == 0 ? 1 : strlen(esc[e].out);
+        for (size_t before = 0; before <= 70; before++)
+            for (size_t after = 0; after <= 40; after++) {
+                if (esc[e].in[elen - 1] == '\\' && after)
+                    continue; /* a lone backslash only ends a body */
+                memset(in, '0', sizeof in); /* hex digits past the end: not to be read */
+                memset(in, 'a', before);
+                memcpy(in + before, esc[e].in, elen);
+                memset(in + before + elen, 'z', after);
+                memset(want, 'a', before);
+                memcpy(want + before, esc[e].out, olen);
+                memset(want + before + olen, 'z', after);
+                for (int twin = 0; twin < 2; twin++) {
+                    sbx_simd_set_scalar(twin == 1);
+                    size_t n = sbx_jstr_decode(in, before + elen + after, got);
+                    sbx_simd_set_scalar(false);
+                    assert_int_equal(n, before + olen + after);
+                    assert_memory_equal(got, want, n);
+                }
+            }
+    }
+}
+
 static void test_long_string(void **state)
 {
     (void)state;
@@ -999,6 +1043,7 @@ int main(void)
         cmocka_unit_test(test_big_integers),
         cmocka_unit_test(test_load_positions),
         cmocka_unit_test(test_unescape),
+        cmocka_unit_test(test_unescape_every_offset),
         cmocka_unit_test(test_long_string),
         cmocka_unit_test(test_random_strings_agree),
         cmocka_unit_test(test_all_utf8_pairs),

@@ -718,6 +718,63 @@ static void test_unescape(void **state)
         assert_true(sbx_jstr_decode(odd[k], strlen(odd[k]), out) <= strlen(odd[k]));
 }
 
+/* Integer tokens of every length around int64's 18/19 digits, signs,
+ * leading zeros and the forms that only start like an integer, before
+ * each byte that can end a value: the scanner reads each as
+ * sbx_json_number does (a token it refuses is refused or kept as text). */
+static void test_integers_as_number_reads(void **state)
+{
+    (void)state;
+    static const char *const fixed[] = {
+        "0", "-0", "00", "-00", "01", "-01", "1.5", "1e2", "1E+2", "-1.0e-3", "12-3", "1+",
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+        "-9223372036854775809", "99999999999999999999",
+    };
+    static const char *const ends[] = {",", "}", " ,", "\t}", "]"};
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    char tok[32], line[96];
+    size_t nfixed = sizeof fixed / sizeof *fixed;
+    for (size_t k = 0; k < nfixed + 2 * 21; k++) {
+        if (k < nfixed) {
+            snprintf(tok, sizeof tok, "%s", fixed[k]);
+        } else { /* 1 to 21 digits: 1, 19, 199, ... and the same negative */
+            size_t digits = (k - nfixed) / 2 + 1, neg = (k - nfixed) % 2, n = 0;
+            if (neg)
+                tok[n++] = '-';
+            tok[n++] = '1';
+            for (size_t d = 1; d < digits; d++)
+                tok[n++] = (char)('0' + (9 - d % 3)); /* 9, 8, 7, ... */
+            tok[n] = '\0';
+        }
+        for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) {
+            bool array = ends[e][0] == ']';
+            int n = snprintf(line, sizeof line, array ? "{\"a\": [%s]}" : "{\"a\": %s%s \"b\": 1}",
+                             tok, ends[e]);
+            if (ends[e][strlen(ends[e]) - 1] == '}')
+                n = snprintf(line, sizeof line, "{\"a\": %s%s", tok, ends[e]);
+            enum sbx_jtype type;
+            int64_t i = 0;
+            double d = 0;
+            bool ok = sbx_json_number(tok, strlen(tok), &type, &i, &d) == NULL;
+            bool scanned = sbx_jscan_line(&s, line, (size_t)n);
+            if (!ok) {
+                assert_true(!scanned || array || s.m[0].type == SBX_JBIGINT);
+                continue;
+            }
+            assert_true(scanned);
+            if (array)
+                continue;
+            assert_int_equal(s.m[0].type, type);
+            assert_true(s.m[0].i == i);
+            assert_memory_equal(&s.m[0].d, &d, sizeof d);
+            assert_int_equal(s.m[0].val_len, strlen(tok));
+            assert_memory_equal(s.m[0].val, tok, strlen(tok));
+        }
+    }
+    sbx_jscan_free(&s);
+}
+
 /* Each escape (hostile ones too) at every offset of bodies of every length
  * around the vector loop's 32-byte blocks: both twins give the table's
  * bytes between the filler, which comes through as it stands. */
@@ -1044,6 +1101,7 @@ int main(void)
         cmocka_unit_test(test_load_positions),
         cmocka_unit_test(test_unescape),
         cmocka_unit_test(test_unescape_every_offset),
+        cmocka_unit_test(test_integers_as_number_reads),
         cmocka_unit_test(test_long_string),
         cmocka_unit_test(test_random_strings_agree),
         cmocka_unit_test(test_all_utf8_pairs),

@@ -91,16 +91,16 @@ void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_
 /* One thread's share of the digests: events [from, to) of the order. */
 struct share {
     const struct sbx_timeline *tl;
+    struct sbx_event *const *order;
     uint64_t *key;
+    bool packed;
     size_t from, to;
 };
 
-/* The record of the event at position i of tl's order: its format, kind
- * and bytes. */
-static void record_at(const struct sbx_timeline *tl, size_t i, const char **format,
-                      unsigned *kind, const char **line, size_t *len)
+/* The record of tl's event ev: its format, kind and bytes. */
+static void record_of(const struct sbx_timeline *tl, const struct sbx_event *ev,
+                      const char **format, unsigned *kind, const char **line, size_t *len)
 {
-    const struct sbx_event *ev = tl->order[i];
     const struct sbx_source *src = &tl->sources[ev->source];
     *format = src->format;
     *kind = ev->kind;
@@ -136,29 +136,36 @@ static size_t bodies_of(const struct sbx_event *ev, const char *format, size_t l
     return nb;
 }
 
-/* The digest of the event at position i of tl's order. */
-static void digest_at(const struct sbx_timeline *tl, size_t i, uint64_t *key, uint64_t *rest)
+/* The digest of tl's event ev. */
+static void digest_of(const struct sbx_timeline *tl, const struct sbx_event *ev, uint64_t *key,
+                      uint64_t *rest)
 {
     const char *format, *line;
     unsigned kind;
     size_t len;
-    record_at(tl, i, &format, &kind, &line, &len);
+    record_of(tl, ev, &format, &kind, &line, &len);
     struct sbx_canon_body bodies[3];
-    size_t nb = bodies_of(tl->order[i], format, len, bodies);
+    size_t nb = bodies_of(ev, format, len, bodies);
     digest_into(format, kind, line, len, bodies, nb, key, rest);
 }
+
+enum { PACK_BITS = 32 }; /* a key's high bits packed above a position */
 
 static void *digest_share(void *arg)
 {
     struct share *w = arg;
-    uint64_t rest;
-    for (size_t i = w->from; i < w->to; i++)
-        digest_at(w->tl, i, &w->key[i], &rest);
+    uint64_t key, rest;
+    for (size_t i = w->from; i < w->to; i++) {
+        digest_of(w->tl, w->order[i], &key, &rest);
+        w->key[i] = w->packed ? key >> (SBX_EVID_KEY_BITS - PACK_BITS) << 32 | i : key;
+    }
     return NULL;
 }
 
-/* Every event's digest, on up to 8 threads for a big timeline. */
-static void digest_all(const struct sbx_timeline *tl, uint64_t *key, size_t n)
+/* Every event's key by position, or (packed) its key's high PACK_BITS bits
+ * above its position, on up to 8 threads for a big timeline. */
+static void digest_all(const struct sbx_timeline *tl, struct sbx_event *const *order,
+                       uint64_t *key, bool packed, size_t n)
 {
     enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -173,7 +180,7 @@ static void digest_all(const struct sbx_timeline *tl, uint64_t *key, size_t n)
     pthread_t th[MAX_THREADS];
     bool started[MAX_THREADS] = {false};
     for (size_t k = 0; k < t; k++) {
-        w[k] = (struct share){tl, key, n * k / t, n * (k + 1) / t};
+        w[k] = (struct share){tl, order, key, packed, n * k / t, n * (k + 1) / t};
         started[k] = k > 0 && pthread_create(&th[k], NULL, digest_share, &w[k]) == 0;
         if (k > 0 && !started[k])
             digest_share(&w[k]);
@@ -184,116 +191,56 @@ static void digest_all(const struct sbx_timeline *tl, uint64_t *key, size_t n)
             pthread_join(th[k], NULL);
 }
 
-static const uint64_t KEY_MASK = ((uint64_t)1 << SBX_EVID_KEY_BITS) - 1;
-
-/* The 50 bits of the id at position p. */
-static uint64_t key_at(const struct sbx_evids *ids, size_t p)
-{
-    return ids->key[p] & KEY_MASK;
-}
-
 static int by_pos(const void *pa, const void *pb)
 {
     uint32_t a = ((const struct sbx_evid_dup *)pa)->pos, b = ((const struct sbx_evid_dup *)pb)->pos;
     return a < b ? -1 : a > b;
 }
 
-/* The dup of the id at position p. */
+/* The dup of the id at position p: 0 unless it has a suffix. */
 static uint32_t dup_at(const struct sbx_evids *ids, size_t p)
 {
-    uint32_t d = (uint32_t)(ids->key[p] >> SBX_EVID_KEY_BITS);
-    if (d < SBX_EVID_DUP_INLINE)
-        return d;
+    if (!ids->ndups)
+        return 0;
     struct sbx_evid_dup want = {(uint32_t)p, 0};
-    const struct sbx_evid_dup *o = bsearch(&want, ids->overflow, ids->noverflow, sizeof want, by_pos);
-    return o ? o->dup : d;
+    const struct sbx_evid_dup *o = bsearch(&want, ids->dups, ids->ndups, sizeof want, by_pos);
+    return o ? o->dup : 0;
 }
 
-static void set_dup(struct sbx_evids *ids, size_t p, uint32_t dup, size_t *capoverflow)
+/* The 50 bits of ev's id, made again from its record. */
+static uint64_t key_of(const struct sbx_timeline *tl, const struct sbx_event *ev)
 {
-    uint32_t d = dup < SBX_EVID_DUP_INLINE ? dup : SBX_EVID_DUP_INLINE;
-    ids->key[p] = key_at(ids, p) | (uint64_t)d << SBX_EVID_KEY_BITS;
-    if (d == SBX_EVID_DUP_INLINE) {
-        SBX_GROW(ids->overflow, ids->noverflow, *capoverflow);
-        ids->overflow[ids->noverflow++] = (struct sbx_evid_dup){(uint32_t)p, dup};
-    }
-}
-
-/* Positions by (key, position): before the dups are set. */
-/* Whether position a comes before b: by key, then position. */
-static bool key_before(const uint64_t *key, uint32_t a, uint32_t b)
-{
-    return key[a] != key[b] ? key[a] < key[b] : a < b;
-}
-
-/* Moves p[i] down the heap p[0..m) (the largest, by key_before, on top). */
-static void sift_down(uint32_t *p, size_t i, size_t m, const uint64_t *key)
-{
-    uint32_t v = p[i];
-    for (size_t c; (c = 2 * i + 1) < m; i = c) {
-        if (c + 1 < m && key_before(key, p[c], p[c + 1]))
-            c++;
-        if (!key_before(key, v, p[c]))
-            break;
-        p[i] = p[c];
-    }
-    p[i] = v;
-}
-
-/* Sorts positions p[0..n) by (key, position) in place: a heap sort. The
- * order is total, so any sort gives the same; this one takes no scratch
- * (glibc's qsort takes n more positions while the ids are made, at the
- * summary's peak of memory). */
-static void heap_by_key(uint32_t *p, size_t n, const uint64_t *key)
-{
-    for (size_t i = n / 2; i-- > 0;)
-        sift_down(p, i, n, key);
-    for (size_t m = n; m > 1; m--) {
-        uint32_t top = p[0];
-        p[0] = p[m - 1];
-        p[m - 1] = top;
-        sift_down(p, 0, m - 1, key);
-    }
+    uint64_t key, rest;
+    digest_of(tl, ev, &key, &rest);
+    return key;
 }
 
 enum { RADIX_SMALL = 24 }; /* buckets up to this size are sorted by insertion */
 
-/* The 8 bits of a key from bit `shift` up; below 0, the lowest bits left,
- * at the digit's top. */
-static inline unsigned key_digit(uint64_t k, int shift)
-{
-    return (unsigned)(shift >= 0 ? k >> shift : k << -shift) & 0xFF;
-}
-
-/* The same order, sooner: an in-place radix sort by the key's bytes, the
- * highest first (each bucket's positions moved into place by swaps, as the
- * "American flag" sort does), no scratch but two tables of 256 counts a
- * level (at most 8 levels: the key has SBX_EVID_KEY_BITS bits here, the
- * dups not yet set above them). A small bucket is sorted by insertion; one
- * whose keys are all equal (the same record several times) by position,
- * with the heap sort, so no input is quadratic. */
-static void sort_by_key_from(uint32_t *p, size_t n, const uint64_t *key, int shift)
+/* Sorts the distinct values v[0..n) in place, from byte `shift` down: a
+ * radix sort by the values' bytes, the highest first (each bucket's values
+ * moved into place by swaps, as the "American flag" sort does), no scratch
+ * but two tables of 256 counts a level; a small bucket by insertion. The
+ * values are distinct (a position is in each), so a bucket of several has
+ * a byte below that tells them apart. */
+static void sort_values_from(uint64_t *v, size_t n, int shift)
 {
     if (n <= RADIX_SMALL) {
         for (size_t i = 1; i < n; i++) {
-            uint32_t v = p[i];
+            uint64_t x = v[i];
             size_t j = i;
-            for (; j > 0 && key_before(key, v, p[j - 1]); j--)
-                p[j] = p[j - 1];
-            p[j] = v;
+            for (; j > 0 && x < v[j - 1]; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
         }
         return;
     }
     uint32_t count[256], next[256];
     for (;; shift -= 8) {
-        if (shift <= -8) {
-            heap_by_key(p, n, key); /* all the keys are equal */
-            return;
-        }
         memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[key_digit(key[p[i]], shift)]++;
-        if (count[key_digit(key[p[0]], shift)] != n)
+            count[(v[i] >> shift) & 0xFF]++;
+        if (count[(v[0] >> shift) & 0xFF] != n)
             break; /* this byte tells them apart */
     }
     uint32_t at = 0;
@@ -304,30 +251,25 @@ static void sort_by_key_from(uint32_t *p, size_t n, const uint64_t *key, int shi
     uint32_t end = 0;
     for (int b = 0; b < 256; b++) {
         end += count[b];
-        /* every position before next[b] in this bucket is in place */
+        /* every value before next[b] in this bucket is in place */
         while (next[b] < end) {
-            uint32_t v = p[next[b]];
-            unsigned d = key_digit(key[v], shift);
+            uint64_t x = v[next[b]];
+            unsigned d = (x >> shift) & 0xFF;
             while (d != (unsigned)b) {
-                uint32_t w = p[next[d]];
-                p[next[d]++] = v;
-                v = w;
-                d = key_digit(key[v], shift);
+                uint64_t y = v[next[d]];
+                v[next[d]++] = x;
+                x = y;
+                d = (x >> shift) & 0xFF;
             }
-            p[next[b]++] = v;
+            v[next[b]++] = x;
         }
     }
     size_t from = 0;
     for (int b = 0; b < 256; b++) {
         if (count[b] > 1)
-            sort_by_key_from(p + from, count[b], key, shift - 8);
+            sort_values_from(v + from, count[b], shift - 8);
         from += count[b];
     }
-}
-
-static void sort_by_key(uint32_t *p, size_t n, const uint64_t *key)
-{
-    sort_by_key_from(p, n, key, SBX_EVID_KEY_BITS - 8);
 }
 
 static const struct sbx_evids *sorting_ids; /* set under the build lock */
@@ -336,7 +278,7 @@ static const struct sbx_evids *sorting_ids; /* set under the build lock */
 static int by_key_dup(const void *pa, const void *pb)
 {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    uint64_t ka = key_at(sorting_ids, a), kb = key_at(sorting_ids, b);
+    uint64_t ka = sorting_ids->key[a], kb = sorting_ids->key[b];
     if (ka != kb)
         return ka < kb ? -1 : 1;
     uint32_t da = dup_at(sorting_ids, a), db = dup_at(sorting_ids, b);
@@ -411,7 +353,7 @@ static int by_bytes(const void *pa, const void *pb)
 static void order_same_digest(const struct sbx_timeline *tl, struct tie *t, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        record_at(tl, t[i].pos, &t[i].format, &t[i].kind, &t[i].raw, &t[i].rawlen);
+        record_of(tl, tl->order[t[i].pos], &t[i].format, &t[i].kind, &t[i].raw, &t[i].rawlen);
     qsort(t, n, sizeof *t, by_raw);
     struct sbx_buf bytes = SBX_BUF_INIT;
     struct sink k = {NULL, &bytes};
@@ -444,7 +386,7 @@ static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t key;
         t[i] = (struct tie){.pos = run[i]};
-        digest_at(tl, run[i], &key, &t[i].rest);
+        digest_of(tl, tl->order[run[i]], &key, &t[i].rest);
     }
     qsort(t, n, sizeof *t, by_rest);
     for (size_t i = 0; i < n;) {
@@ -460,37 +402,86 @@ static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n)
     free(t);
 }
 
-static struct sbx_evids *build(const struct sbx_timeline *tl)
+/* A position and its key, while the ids that share high bits are told apart. */
+struct keyed {
+    uint64_t key;
+    uint32_t pos;
+};
+
+static int by_key_pos(const void *pa, const void *pb)
 {
-    struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
-    size_t n = tl->n, m = n ? n : 1;
-    ids->n = n;
-    ids->order = tl->order;
-    ids->key = sbx_xmalloc(m * sizeof *ids->key);
-    digest_all(tl, ids->key, n);
-    /* number the ids that spell alike, in digest then timeline order: that
-     * order is also the one by (key, dup) */
-    ids->by_id = sbx_xmalloc(m * sizeof *ids->by_id);
+    const struct keyed *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Numbers positions run[0..n), which share their key's high PACK_BITS bits
+ * and are in position order: their whole keys made again, those that spell
+ * alike put in order (order_ties) and every one after the first in the
+ * dups, in the order by (key, dup). */
+static void number_run(const struct sbx_timeline *tl, struct sbx_evids *ids, const uint32_t *run,
+                       size_t n, size_t *capdups)
+{
+    struct keyed *k = sbx_xmalloc(n * sizeof *k);
+    uint32_t *same = sbx_xmalloc(n * sizeof *same);
     for (size_t i = 0; i < n; i++)
-        ids->by_id[i] = (uint32_t)i;
-    sort_by_key(ids->by_id, n, ids->key);
-    size_t capoverflow = 0;
+        k[i] = (struct keyed){key_of(tl, tl->order[run[i]]), run[i]};
+    qsort(k, n, sizeof *k, by_key_pos);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && key_at(ids, ids->by_id[j]) == key_at(ids, ids->by_id[i]))
+        while (j < n && k[j].key == k[i].key)
             j++;
         if (j - i > 1) {
-            order_ties(tl, ids->by_id + i, j - i);
-            for (size_t k = i; k < j; k++)
-                set_dup(ids, ids->by_id[k], (uint32_t)(k - i), &capoverflow);
+            for (size_t m = i; m < j; m++)
+                same[m - i] = k[m].pos;
+            order_ties(tl, same, j - i);
+            for (size_t m = 1; m < j - i; m++) {
+                SBX_GROW(ids->dups, ids->ndups, *capdups);
+                ids->dups[ids->ndups++] = (struct sbx_evid_dup){same[m], (uint32_t)m};
+            }
         }
         i = j;
     }
-    if (ids->noverflow > 1)
-        qsort(ids->overflow, ids->noverflow, sizeof *ids->overflow, by_pos);
-    /* made again by the first lookup by id: most runs never make one */
-    free(ids->by_id);
-    ids->by_id = NULL;
+    free(same);
+    free(k);
+}
+
+/* Only the ids with a suffix are kept (by position, in the dups); a key is
+ * made again from its record when it is spelt. To find them, every
+ * event's key's high PACK_BITS bits and position share one 64-bit word
+ * (8 bytes an event while the ids are made), sorted; the few runs of
+ * words whose high bits are equal have their whole keys made again. */
+static struct sbx_evids *build(const struct sbx_timeline *tl)
+{
+    struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
+    size_t n = tl->n;
+    ids->n = n;
+    ids->order = tl->order;
+    uint64_t *packed = sbx_xmalloc((n ? n : 1) * sizeof *packed);
+    digest_all(tl, tl->order, packed, true, n);
+    sort_values_from(packed, n, 56);
+    size_t capdups = 0;
+    uint32_t *run = NULL;
+    size_t caprun = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && packed[j] >> 32 == packed[i] >> 32)
+            j++;
+        if (j - i > 1) {
+            size_t nrun = 0;
+            for (size_t m = i; m < j; m++) {
+                SBX_GROW(run, nrun, caprun);
+                run[nrun++] = (uint32_t)packed[m];
+            }
+            number_run(tl, ids, run, nrun, &capdups);
+        }
+        i = j;
+    }
+    free(run);
+    free(packed);
+    if (ids->ndups > 1)
+        qsort(ids->dups, ids->ndups, sizeof *ids->dups, by_pos);
     map_slots(ids, tl);
     return ids;
 }
@@ -513,8 +504,9 @@ const struct sbx_evids *sbx_evids_of(const struct sbx_timeline *tl)
     return ids;
 }
 
-/* ids' positions by (key, dup), made on the first call and kept. */
-static const uint32_t *by_id_of(const struct sbx_evids *ids)
+/* ids' positions by (key, dup), made on the first call and kept with
+ * every position's key (12 bytes an event, for the lookups by id). */
+static const uint32_t *by_id_of(const struct sbx_timeline *tl, const struct sbx_evids *ids)
 {
     uint32_t *by_id = __atomic_load_n(&ids->by_id, __ATOMIC_ACQUIRE);
     if (by_id)
@@ -522,14 +514,16 @@ static const uint32_t *by_id_of(const struct sbx_evids *ids)
     pthread_mutex_lock(&build_lock);
     by_id = __atomic_load_n(&ids->by_id, __ATOMIC_ACQUIRE);
     if (!by_id) {
+        struct sbx_evids *w = (struct sbx_evids *)ids; /* like tl->ids: its cache */
+        w->key = sbx_xmalloc((ids->n ? ids->n : 1) * sizeof *w->key);
+        digest_all(tl, ids->order, w->key, false, ids->n);
         by_id = sbx_xmalloc((ids->n ? ids->n : 1) * sizeof *by_id);
         for (size_t i = 0; i < ids->n; i++)
             by_id[i] = (uint32_t)i;
         sorting_ids = ids;
         qsort(by_id, ids->n, sizeof *by_id, by_key_dup);
         sorting_ids = NULL;
-        /* like tl->ids: the one field of const ids that changes */
-        __atomic_store_n(&((struct sbx_evids *)ids)->by_id, by_id, __ATOMIC_RELEASE);
+        __atomic_store_n(&w->by_id, by_id, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&build_lock);
     return by_id;
@@ -541,7 +535,7 @@ void sbx_evids_drop(struct sbx_timeline *tl)
     if (!ids)
         return;
     free(ids->key);
-    free(ids->overflow);
+    free(ids->dups);
     free(ids->by_slot);
     sbx_slots_free(&ids->slots);
     free(ids->by_id);
@@ -584,7 +578,7 @@ void sbx_event_id(const struct sbx_timeline *tl, const struct sbx_event *e,
     const struct sbx_evids *ids = sbx_evids_of(tl);
     size_t p = position_of(ids, e);
     if (p != SIZE_MAX)
-        spell(key_at(ids, p), dup_at(ids, p), out);
+        spell(key_of(tl, e), dup_at(ids, p), out);
     else
         out[0] = '\0';
 }
@@ -636,12 +630,12 @@ const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const cha
     if (!read_id(id, len, &key, &dup))
         return NULL;
     const struct sbx_evids *ids = sbx_evids_of(tl);
-    const uint32_t *by_id = by_id_of(ids);
+    const uint32_t *by_id = by_id_of(tl, ids);
     size_t lo = 0, hi = ids->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         uint32_t m = by_id[mid];
-        if (key_at(ids, m) < key || (key_at(ids, m) == key && dup_at(ids, m) < dup))
+        if (ids->key[m] < key || (ids->key[m] == key && dup_at(ids, m) < dup))
             lo = mid + 1;
         else
             hi = mid;
@@ -649,7 +643,7 @@ const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const cha
     if (lo == ids->n)
         return NULL;
     uint32_t m = by_id[lo];
-    return key_at(ids, m) == key && dup_at(ids, m) == dup ? ids->order[m] : NULL;
+    return ids->key[m] == key && dup_at(ids, m) == dup ? ids->order[m] : NULL;
 }
 
 bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,

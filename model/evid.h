@@ -39,33 +39,27 @@ enum {
     SBX_EVID_LEN = 24,   /* room for an id with its suffix and the NUL */
 };
 
-/* An id's suffix too big to be kept with its key: 0 for the first, 1 for
- * ".2", … */
+/* An id's suffix: 1 for ".2", 2 for ".3", … */
 struct sbx_evid_dup {
     uint32_t pos, dup;
 };
 
-enum {
-    SBX_EVID_KEY_BITS = 5 * SBX_EVID_CHARS,
-    /* a dup this big or bigger is in the overflow table, not in the key */
-    SBX_EVID_DUP_INLINE = (1 << (64 - SBX_EVID_KEY_BITS)) - 1,
-};
+enum { SBX_EVID_KEY_BITS = 5 * SBX_EVID_CHARS };
 
 /* Arrays indexed by a position in the order the ids were built over (the
  * timeline's; a view that copies the timeline shares them), and one by an
  * event's slot in the storage (its block's rank times SBX_EVBLOCK plus its
- * index in the block): 12 bytes an event, and 4 more while by_id is made
- * (by the first lookup by id, which keeps it). */
+ * index in the block): 4 bytes an event, and the ids with a suffix. An
+ * id's 50 bits are made again from its record when it is spelt; the first
+ * lookup by id makes every position's key and by_id (12 bytes an event),
+ * and keeps them. */
 struct sbx_evids {
     struct sbx_event *const *order; /* the order built over */
-    /* by position: the 50 bits the 10 characters spell (high bits first),
-     * and above them the dup (0 for the first, 1 for ".2", …), or
-     * SBX_EVID_DUP_INLINE when it is in overflow */
-    uint64_t *key;
-    struct sbx_evid_dup *overflow; /* by position */
-    size_t noverflow;
+    struct sbx_evid_dup *dups;      /* the ids with a suffix, by position */
+    size_t ndups;
     struct sbx_slots slots; /* the storage's (model/slots.h) */
     uint32_t *by_slot; /* by slot: the event's position, UINT32_MAX for none */
+    uint64_t *key;     /* by position: the 50 bits; NULL until by_id is made */
     uint32_t *by_id;   /* positions, sorted by (key, dup); NULL until asked for */
     size_t n;
 };

@@ -715,7 +715,8 @@ static void storage_slots(void **state)
 /* Builds a timeline of one log whose records "record K" come copies[K]
  * times each, the records' copies interleaved round by round (so a record's
  * copies are neither at consecutive positions nor met in position order). */
-static void build_copies(struct sbx_timeline *tl, const size_t *copies, size_t nrecords)
+static void build_copies_of(struct sbx_timeline *tl, const size_t *numbers, const size_t *copies,
+                            size_t nrecords)
 {
     sbx_timeline_init(tl);
     struct sbx_buf data = SBX_BUF_INIT;
@@ -730,7 +731,7 @@ static void build_copies(struct sbx_timeline *tl, const size_t *copies, size_t n
             if (r >= copies[k])
                 continue;
             size_t off = data.len;
-            sbx_buf_addf(&data, "record %zu\n", k);
+            sbx_buf_addf(&data, "record %zu\n", numbers ? numbers[k] : k);
             struct sbx_event *e = sbx_evbuf_push_from(&buf, src, off, data.len - off, ++line);
             e->start = (int64_t)line;
             e->kind = SBX_EV_NOTE;
@@ -740,10 +741,16 @@ static void build_copies(struct sbx_timeline *tl, const size_t *copies, size_t n
     sbx_timeline_finish(tl);
 }
 
+static void build_copies(struct sbx_timeline *tl, const size_t *copies, size_t nrecords)
+{
+    build_copies_of(tl, NULL, copies, nrecords);
+}
+
 /* Checks that every copy of every record of build_copies' timeline is
  * numbered in timeline order — the first without a suffix, then ".2",
  * ".3", … — is found by its id, and that each record came copies[K] times. */
-static void check_copies_numbered(const struct sbx_timeline *tl, const size_t *copies, size_t nrecords)
+static void check_copies_numbered_of(const struct sbx_timeline *tl, const size_t *numbers,
+                                     const size_t *copies, size_t nrecords)
 {
     size_t *seen = calloc(nrecords, sizeof *seen);
     char (*first)[SBX_EVID_LEN] = calloc(nrecords, sizeof *first);
@@ -752,6 +759,11 @@ static void check_copies_numbered(const struct sbx_timeline *tl, const size_t *c
     for (size_t pos = 0; pos < tl->n; pos++) {
         const struct sbx_event *e = tl->order[pos];
         size_t k = strtoul(tl->sources[0].data + e->line_off + strlen("record "), NULL, 10);
+        for (size_t r = 0; numbers && r < nrecords; r++)
+            if (numbers[r] == k) {
+                k = r;
+                break;
+            }
         assert_true(k < nrecords);
         char id[SBX_EVID_LEN], want[SBX_EVID_LEN];
         sbx_event_id(tl, e, id);
@@ -778,20 +790,97 @@ static void check_copies_numbered(const struct sbx_timeline *tl, const size_t *c
     free(first);
 }
 
+static void check_copies_numbered(const struct sbx_timeline *tl, const size_t *copies, size_t nrecords)
+{
+    check_copies_numbered_of(tl, NULL, copies, nrecords);
+}
+
 /* Identical records are numbered in timeline order, the first without a
- * suffix, then ".2", ".3", …: for groups of every size around the largest
- * suffix kept beside the key (SBX_EVID_DUP_INLINE) and past it, every
- * event spells its number and is found by its id. */
+ * suffix, then ".2", ".3", …: for groups of every size around the size
+ * sorted by insertion (24) and past the 14 bits a suffix once had beside
+ * its key, every event spells its number and is found by its id. */
 static void duplicate_numbers(void **state)
 {
     (void)state;
-    static const size_t groups[] = {1, 2, SBX_EVID_DUP_INLINE - 1, SBX_EVID_DUP_INLINE,
-                                    SBX_EVID_DUP_INLINE + 1, SBX_EVID_DUP_INLINE + 40,
-                                    SBX_EVID_DUP_INLINE + 50};
+    static const size_t groups[] = {1, 2, 3, 23, 24, 25, 16383, 16384, 16385, 16434};
     enum { NGROUPS = sizeof groups / sizeof *groups };
     struct sbx_timeline tl;
     build_copies(&tl, groups, NGROUPS);
     check_copies_numbered(&tl, groups, NGROUPS);
+    sbx_timeline_free(&tl);
+}
+
+/* Two records "record K" whose keys share their high 32 bits (the bits the
+ * ids' build sorts by, beside the position) and differ below: found by a
+ * birthday search over the digests, deterministic as the hash is. */
+struct near_pair {
+    size_t a, b;
+};
+
+static int by_value(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static size_t near_pairs(struct near_pair *out, size_t most)
+{
+    enum { SEARCH = 400000 };
+    uint64_t *v = malloc(SEARCH * sizeof *v);
+    assert_non_null(v);
+    for (size_t k = 0; k < SEARCH; k++) {
+        char rec[32];
+        int n = snprintf(rec, sizeof rec, "record %zu\n", k);
+        uint64_t key, rest;
+        sbx_evid_digest("unknown", SBX_EV_NOTE, rec, (size_t)n, &key, &rest);
+        v[k] = key >> (SBX_EVID_KEY_BITS - 32) << 32 | k;
+    }
+    qsort(v, SEARCH, sizeof *v, by_value);
+    size_t np = 0;
+    for (size_t i = 1; i < SEARCH && np < most; i++)
+        if (v[i] >> 32 == v[i - 1] >> 32)
+            out[np++] = (struct near_pair){(uint32_t)v[i - 1], (uint32_t)v[i]};
+    free(v);
+    return np;
+}
+
+/* Records whose keys share their high 32 bits but not all 50 are told
+ * apart (no suffix), with copies of them numbered among themselves, and
+ * every one is found by its id: the build sorts 32 bits and makes the
+ * whole keys again for those that share them. */
+static void shared_high_bits(void **state)
+{
+    (void)state;
+    struct near_pair p[4];
+    size_t np = near_pairs(p, 4);
+    assert_true(np >= 2);
+    size_t copies[2 * 4] = {0}, numbers[2 * 4] = {0};
+    size_t nrec = 0;
+    for (size_t i = 0; i < np; i++) {
+        /* both of a pair, each one to three times */
+        numbers[nrec] = p[i].a, copies[nrec++] = 1 + i % 3;
+        numbers[nrec] = p[i].b, copies[nrec++] = 2 + i % 2;
+    }
+    char name[32];
+    struct sbx_timeline tl;
+    build_copies_of(&tl, numbers, copies, nrec);
+    check_copies_numbered_of(&tl, numbers, copies, nrec);
+    for (size_t i = 0; i < np; i++) {
+        char ida[SBX_EVID_LEN] = "", idb[SBX_EVID_LEN] = "";
+        for (size_t pos = 0; pos < tl.n; pos++) {
+            const struct sbx_event *e = tl.order[pos];
+            size_t k = strtoul(tl.sources[0].data + e->line_off + strlen("record "), NULL, 10);
+            if (k == p[i].a && !ida[0])
+                sbx_event_id(&tl, e, ida);
+            if (k == p[i].b && !idb[0])
+                sbx_event_id(&tl, e, idb);
+        }
+        snprintf(name, sizeof name, "pair %zu", i);
+        /* 32 bits are the first 6 characters and 2 bits of the seventh */
+        if (strlen(ida) != SBX_EVID_CHARS || strlen(idb) != SBX_EVID_CHARS ||
+            strncmp(ida, idb, 6) != 0 || strcmp(ida, idb) == 0)
+            fail_msg("%s: ids %s and %s", name, ida, idb);
+    }
     sbx_timeline_free(&tl);
 }
 
@@ -819,7 +908,7 @@ int main(void)
         cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
         cmocka_unit_test(lookups),           cmocka_unit_test(storage_slots),
-        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(many_records_numbered), cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(many_records_numbered), cmocka_unit_test(shared_high_bits), cmocka_unit_test(whitespace_between_tokens),
         cmocka_unit_test(pinned),            cmocka_unit_test(crafted_collision),
         cmocka_unit_test(long_records),      cmocka_unit_test(string_bodies),
     };

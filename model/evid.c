@@ -649,9 +649,14 @@ const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const cha
 bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,
                              const char *prefix, size_t len)
 {
+    const struct sbx_evids *ids = sbx_evids_of(tl);
+    by_id_of(tl, ids); /* a query asks every event: its keys are kept */
+    size_t p = position_of(ids, e);
+    if (p == SIZE_MAX)
+        return false;
     char id[SBX_EVID_LEN];
-    sbx_event_id(tl, e, id);
-    if (!id[0] || len > strlen(id))
+    spell(ids->key[p], dup_at(ids, p), id);
+    if (len > strlen(id))
         return false;
     for (size_t i = 0; i < len; i++) {
         int a = (unsigned char)prefix[i], b = (unsigned char)id[i];

@@ -83,7 +83,8 @@ void sbx_finding_id(const struct sbx_timeline *tl, const struct sbx_event *e, ui
 const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const char *id,
                                         size_t len);
 /* Whether e's id starts with prefix[0..len) (compared as sbx_event_by_id
- * reads ids). */
+ * reads ids); the first call makes every key, as the first lookup by id
+ * does. */
 bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,
                              const char *prefix, size_t len);
 

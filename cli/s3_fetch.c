@@ -505,6 +505,26 @@ static void take_entries(struct sbx_s3_entry **to, size_t *n, size_t *cap, struc
     sbx_s3xml_page_free(page);
 }
 
+/* The listing's page after *token (NULL: the first) appended to *to (of *n,
+ * *cap); *token becomes the next page's (NULL once the listing is whole). */
+static enum sbx_s3_result next_page(const struct fetch *f, char **token, struct sbx_s3_entry **to,
+                                    size_t *n, size_t *cap, char *err, size_t errsz)
+{
+    struct sbx_s3_page pg;
+    enum sbx_s3_result r = sbx_s3_list_page(f->s, f->bucket, f->prefix.p ? f->prefix.p : "", NULL,
+                                            *token, &pg, err, errsz);
+    free(*token);
+    *token = NULL;
+    if (r != SBX_S3_OK)
+        return r;
+    if (pg.truncated) {
+        *token = pg.next_token;
+        pg.next_token = NULL;
+    }
+    take_entries(to, n, cap, &pg);
+    return SBX_S3_OK;
+}
+
 /* How many of the entries belong to runs listed whole (importers/runs_keys.h). */
 static size_t whole_runs(const struct sbx_s3_entry *e, size_t n, size_t plen, bool last,
                          size_t *runs)
@@ -529,19 +549,8 @@ static bool list_first(struct fetch *f, size_t first_rows, struct listing_rest *
     size_t cap = 0;
     memset(page, 0, sizeof *page);
     for (;;) {
-        struct sbx_s3_page pg;
-        char *token = rest->token;
-        enum sbx_s3_result r = sbx_s3_list_page(f->s, f->bucket, f->prefix.p ? f->prefix.p : "",
-                                                NULL, token, &pg, err, errsz);
-        free(token);
-        rest->token = NULL;
-        if (r != SBX_S3_OK)
+        if (next_page(f, &rest->token, &page->entries, &page->n, &cap, err, errsz) != SBX_S3_OK)
             return false;
-        if (pg.truncated) {
-            rest->token = pg.next_token;
-            pg.next_token = NULL;
-        }
-        take_entries(&page->entries, &page->n, &cap, &pg);
         size_t runs, k = whole_runs(page->entries, page->n, f->prefix.len, !rest->token, &runs);
         if (!rest->token || runs >= first_rows) {
             rest->ncarry = rest->cap = page->n - k;
@@ -1038,12 +1047,6 @@ static struct fetch *plan_batch(struct sbx_s3_behind *b, size_t n, size_t first_
     return f;
 }
 
-/* Ends a batch's pool: its threads joined. True when every object is in. */
-static bool batch_end(struct fetch *f)
-{
-    return fetch_wait(f, true);
-}
-
 /* The listing's later pages, behind the list: each page's runs listed
  * whole are fetched once the batch before is in, and offered to the list
  * as their fetch starts; the cache pruned of what the whole listing does
@@ -1057,21 +1060,11 @@ static void *lister(void *arg)
     const char *failed = NULL;
     bool warned = false;
     while (b->rest.token && !atomic_load(&b->stop)) {
-        struct sbx_s3_page pg;
-        char *token = b->rest.token;
-        enum sbx_s3_result r = sbx_s3_list_page(f0->s, f0->bucket, f0->prefix.p ? f0->prefix.p : "",
-                                                NULL, token, &pg, err, sizeof err);
-        free(token);
-        b->rest.token = NULL;
-        if (r != SBX_S3_OK) {
+        if (next_page(f0, &b->rest.token, &b->rest.carry, &b->rest.ncarry, &b->rest.cap, err,
+                      sizeof err) != SBX_S3_OK) {
             failed = err;
             break;
         }
-        if (pg.truncated) {
-            b->rest.token = pg.next_token;
-            pg.next_token = NULL;
-        }
-        take_entries(&b->rest.carry, &b->rest.ncarry, &b->rest.cap, &pg);
         size_t k = whole_runs(b->rest.carry, b->rest.ncarry, plen, !b->rest.token, NULL);
         if (!k)
             continue;
@@ -1079,7 +1072,7 @@ static void *lister(void *arg)
         size_t nrows;
         struct fetch *f = plan_batch(b, k, next_row, &names, &nrows);
         size_t named = nrows;
-        bool in = batch_end(prev); /* one pool at a time */
+        bool in = fetch_wait(prev, true); /* one pool at a time: its threads joined */
         if (!in && !atomic_load(&b->stop)) { /* an object failed: said by the pool already */
             snprintf(err, sizeof err, "%s", prev->pool.why);
             failed = err;

@@ -212,15 +212,6 @@ static void stamp(const char *path, const struct sbx_s3_entry *e)
     utimensat(AT_FDCWD, path, ts, 0);
 }
 
-/* The length of the run segment of key below a prefix of plen bytes
- * ("run-7/" of "runs/run-7/agent-run.jsonl"), 0 when the key lies directly
- * under the prefix. */
-static size_t run_segment(const char *key, size_t plen)
-{
-    const char *slash = strchr(key + plen, '/');
-    return slash ? (size_t)(slash - key) + 1 - plen : 0;
-}
-
 static bool is_manifest_key(const char *key, size_t plen, size_t seg)
 {
     return strcmp(key + plen + seg, SBX_RUN_MANIFEST_NAME) == 0;
@@ -234,12 +225,12 @@ static bool is_manifest_key(const char *key, size_t plen, size_t seg)
 static size_t manifest_skips(const struct sbx_s3_page *page, size_t plen, bool *skip)
 {
     for (size_t i = 0; i < page->n; i++)
-        if (!run_segment(page->entries[i].key, plen))
+        if (!sbx_runs_key_folder(page->entries[i].key, plen))
             return 0; /* a run itself, or a mixed folder: everything is read */
     size_t skipped = 0;
     for (size_t a = 0, b; a < page->n; a = b) {
         const char *ka = page->entries[a].key;
-        size_t seg = run_segment(ka, plen);
+        size_t seg = sbx_runs_key_folder(ka, plen);
         int64_t newest = SBX_TIME_UNKNOWN, manifest = SBX_TIME_UNKNOWN;
         bool known = true;
         for (b = a; b < page->n && strncmp(page->entries[b].key, ka, plen + seg) == 0; b++) {
@@ -629,7 +620,7 @@ static void prune_runs(const struct fetch *f, const char *objects, size_t object
     size_t plen = f->prefix.len;
     for (size_t a = 0, b; a < f->nkeys; a = b) {
         const char *k = f->keys[a];
-        size_t seg = run_segment(k, plen);
+        size_t seg = sbx_runs_key_folder(k, plen);
         for (b = a + 1; seg && b < f->nkeys && strncmp(f->keys[b], k, plen + seg) == 0; b++)
             ;
         if (!seg)
@@ -868,7 +859,7 @@ struct sbx_s3_behind {
  * else 0 (a key directly under the prefix, or deeper in a run). */
 static size_t run_of(const char *key, size_t plen)
 {
-    size_t seg = run_segment(key, plen);
+    size_t seg = sbx_runs_key_folder(key, plen);
     return seg && !strchr(key + plen + seg, '/') ? seg - 1 : 0;
 }
 

@@ -2,9 +2,7 @@
 
 #include <string.h>
 
-/* The length of key's run folder below the prefix, its '/' included
- * ("run-7/" of "runs/run-7/agent-run.jsonl"); 0 for a key directly under it. */
-static size_t folder_len(const char *key, size_t plen)
+size_t sbx_runs_key_folder(const char *key, size_t plen)
 {
     if (strlen(key) < plen)
         return 0;
@@ -14,13 +12,13 @@ static size_t folder_len(const char *key, size_t plen)
 
 static bool same_run(const char *a, const char *b, size_t plen)
 {
-    size_t la = folder_len(a, plen);
-    return la && la == folder_len(b, plen) && memcmp(a + plen, b + plen, la) == 0;
+    size_t la = sbx_runs_key_folder(a, plen);
+    return la && la == sbx_runs_key_folder(b, plen) && memcmp(a + plen, b + plen, la) == 0;
 }
 
 size_t sbx_runs_keys_whole(const char *const *keys, size_t n, size_t plen, bool last_page)
 {
-    if (last_page || !n || !folder_len(keys[n - 1], plen))
+    if (last_page || !n || !sbx_runs_key_folder(keys[n - 1], plen))
         return n;
     size_t k = n - 1;
     while (k && same_run(keys[k - 1], keys[n - 1], plen))
@@ -32,7 +30,7 @@ size_t sbx_runs_keys_count(const char *const *keys, size_t n, size_t plen)
 {
     size_t runs = 0;
     for (size_t i = 0; i < n; i++)
-        if (folder_len(keys[i], plen) && (!i || !same_run(keys[i - 1], keys[i], plen)))
+        if (sbx_runs_key_folder(keys[i], plen) && (!i || !same_run(keys[i - 1], keys[i], plen)))
             runs++;
     return runs;
 }

@@ -12,6 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The length of key's run folder below the prefix, its '/' included
+ * ("run-7/" of "runs/run-7/agent-run.jsonl"); 0 for a key directly under
+ * it. */
+size_t sbx_runs_key_folder(const char *key, size_t plen);
+
 /* How many of keys[0..n) (the listing so far) are of runs listed whole:
  * all of them after the last page, else all but the keys of the run the
  * last key is in. */

@@ -437,9 +437,13 @@ bool sbx_analyze_chain(const struct sbx_timeline *tl, struct sbx_summary *sum, c
     /* what ran then is the wrapper's own commands (and Runtime's records),
      * each once: not a second log's account of one */
     struct sbx_timeline own;
-    sbx_witness_view(tl, &sum->witness, &own);
-    sum->cmds = sbx_cmdindex_new(&own);
-    sbx_witness_view_free(tl, &own);
+    /* only an event not from the wrapper asks what ran then (render/during.h):
+     * a run without one keeps no index (about 11 bytes a command) */
+    if (sbx_timeline_has_not_wrapper(tl)) {
+        sbx_witness_view(tl, &sum->witness, &own);
+        sum->cmds = sbx_cmdindex_new(&own);
+        sbx_witness_view_free(tl, &own);
+    }
     collect_audit(&c);
     collect_items(&c, np);
     link_refusals(&c);

@@ -472,3 +472,24 @@ bool sbx_event_not_wrapper(const struct sbx_timeline *tl, const struct sbx_event
         return false;
     return strcmp(f, "recorder") != 0 || (e->kind == SBX_EV_COMMAND && is_record(e));
 }
+
+bool sbx_timeline_has_not_wrapper(const struct sbx_timeline *tl)
+{
+    /* per source: 0 never (manifests, diffs), 1 only a provider's record
+     * among the wrapper's lines, 2 any event but a metrics reading */
+    uint8_t *cls = sbx_xmalloc(tl->nsources ? tl->nsources : 1);
+    for (size_t s = 0; s < tl->nsources; s++) {
+        const char *f = tl->sources[s].format;
+        cls[s] = strcmp(f, "manifest") == 0 || strcmp(f, "diff") == 0 ? 0 : strcmp(f, "recorder") == 0 ? 1 : 2;
+    }
+    bool any = false;
+    for (size_t i = 0; i < tl->n && !any; i++) {
+        const struct sbx_event *e = tl->order[i];
+        if (cls[e->source] == 2)
+            any = e->kind != SBX_EV_METRIC;
+        else if (cls[e->source] == 1)
+            any = e->kind == SBX_EV_COMMAND && is_record(e);
+    }
+    free(cls);
+    return any;
+}

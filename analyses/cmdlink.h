@@ -71,5 +71,9 @@ size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_even
  * watch or a sandboxio file operation. Not the wrapper's own lines, nor a
  * manifest, a diff or a metrics reading (a state, not a happening). */
 bool sbx_event_not_wrapper(const struct sbx_timeline *tl, const struct sbx_event *e);
+/* Whether any event of tl is one sbx_event_not_wrapper says yes to. O(n)
+ * only over the wrapper's own logs (for a provider's command record among
+ * them); a source of another format answers at its first event. */
+bool sbx_timeline_has_not_wrapper(const struct sbx_timeline *tl);
 
 #endif

@@ -181,7 +181,8 @@ struct sbx_summary {
     /* The story (analyses/chain.h): the findings in time order with their
      * links; and the commands by sandbox and time, for what was running
      * when an event that did not come from the wrapper happened
-     * (analyses/cmdlink.h; owned). */
+     * (analyses/cmdlink.h; owned; NULL when no event of the run is one,
+     * sbx_timeline_has_not_wrapper). */
     struct sbx_story story;
     struct sbx_cmdindex *cmds;
     /* risky commands, requests and /etc/hosts diffs, in timeline order (a

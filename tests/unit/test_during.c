@@ -6,6 +6,7 @@
  * members in their order. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "analyses/cmdlink.h"
 #include "analyses/summary.h"
 #include "render/during.h"
 #include "tests/unit/cases.h"
@@ -31,8 +33,8 @@ static uint16_t source_of(struct fixture *fx, const char *name, const char *form
     return (uint16_t)s;
 }
 
-/* The run the case file describes, and one event of kind at ms. */
-static struct sbx_event *build(struct fixture *fx, const char *kind, const char *sandbox, int64_t ms)
+/* The wrapper's commands of the case file's run (its comment says them). */
+static void wrapper_commands(struct fixture *fx)
 {
     fixture_init(fx, "agent-run.jsonl");
     fx->tl.sources[fx->src].format = "recorder";
@@ -41,25 +43,28 @@ static struct sbx_event *build(struct fixture *fx, const char *kind, const char 
     fixture_command(fx, "sb", T0 + 2000 * FX_MS, 1000, "python3 x.py", 0);
     fixture_command(fx, "sb", T0 + 6000 * FX_MS, 500, "ls", 0);
     fixture_command(fx, "other", T0, 10000, "git status", 0);
-    struct sbx_event *rec = fixture_record(fx, "sb", T0 + 20000 * FX_MS, "node", 0, 0);
-    rec->end = T0 + 21000 * FX_MS;
-    const char *sb = strcmp(sandbox, "-") == 0 ? NULL : sandbox;
-    int64_t t = T0 + ms * FX_MS;
-    static const struct {
-        const char *kind, *file, *format;
-        enum sbx_kind ev;
-    } kinds[] = {
-        {"request", "access.log", "squid", SBX_EV_NETWORK},
-        {"audit", "runtime-audit.jsonl", "runtime-audit", SBX_EV_AUDIT},
-        {"lifecycle", "runtime-events.jsonl", "runtime-events", SBX_EV_LIFECYCLE},
-        {"webhook", "webhooks.jsonl", "runtime-webhooks", SBX_EV_NOTE},
-        {"sandboxio", "audit.jsonl", "sandboxio", SBX_EV_COMMAND},
-        {"span", "traces.jsonl", "otlp", SBX_EV_SPAN},
-        {"watch", "runtime-events.jsonl", "runtime-events", SBX_EV_FILES},
-        {"wrapper-note", NULL, "recorder", SBX_EV_NOTE},
-        {"manifest", "after.manifest", "manifest", SBX_EV_FILES},
-        {"metric", "runtime-metrics.jsonl", "runtime-metrics", SBX_EV_METRIC},
-    };
+}
+
+static const struct {
+    const char *kind, *file, *format;
+    enum sbx_kind ev;
+} kinds[] = {
+    {"request", "access.log", "squid", SBX_EV_NETWORK},
+    {"audit", "runtime-audit.jsonl", "runtime-audit", SBX_EV_AUDIT},
+    {"lifecycle", "runtime-events.jsonl", "runtime-events", SBX_EV_LIFECYCLE},
+    {"webhook", "webhooks.jsonl", "runtime-webhooks", SBX_EV_NOTE},
+    {"sandboxio", "audit.jsonl", "sandboxio", SBX_EV_COMMAND},
+    {"span", "traces.jsonl", "otlp", SBX_EV_SPAN},
+    {"watch", "runtime-events.jsonl", "runtime-events", SBX_EV_FILES},
+    {"wrapper-note", NULL, "recorder", SBX_EV_NOTE},
+    {"manifest", "after.manifest", "manifest", SBX_EV_FILES},
+    {"metric", "runtime-metrics.jsonl", "runtime-metrics", SBX_EV_METRIC},
+};
+
+/* One event of kind at t in sandbox sb (NULL: none), in a source of its
+ * format ("record": Runtime's command record). */
+static struct sbx_event *add_kind(struct fixture *fx, const char *kind, const char *sb, int64_t t)
+{
     if (strcmp(kind, "record") == 0) {
         struct sbx_event *e = fixture_record(fx, sb, t, "npm", 0, 0);
         return e;
@@ -83,6 +88,15 @@ static struct sbx_event *build(struct fixture *fx, const char *kind, const char 
     }
     fail_msg("no kind %s", kind);
     return NULL;
+}
+
+/* The run the case file describes, and one event of kind at ms. */
+static struct sbx_event *build(struct fixture *fx, const char *kind, const char *sandbox, int64_t ms)
+{
+    wrapper_commands(fx);
+    struct sbx_event *rec = fixture_record(fx, "sb", T0 + 20000 * FX_MS, "node", 0, 0);
+    rec->end = T0 + 21000 * FX_MS;
+    return add_kind(fx, kind, strcmp(sandbox, "-") == 0 ? NULL : sandbox, T0 + ms * FX_MS);
 }
 
 static void check_case(const struct test_case *c, void *ctx)
@@ -112,6 +126,48 @@ static void the_case_file(void **state)
 {
     (void)state;
     cases_run("during.test", check_case, NULL);
+}
+
+/* The summary keeps the command index only for a run with an event that
+ * asks what ran then: the wrapper's commands alone, and with one event of
+ * each kind (a provider's record in the wrapper's own log too). */
+static void an_index_only_when_asked(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *kind;
+        bool asks;
+    } want[] = {
+        {NULL, false},          {"request", true},      {"audit", true},     {"lifecycle", true},
+        {"webhook", true},      {"sandboxio", true},    {"span", true},      {"watch", true},
+        {"wrapper-note", false}, {"manifest", false},   {"metric", false},   {"record", true},
+        {"record-in-wrapper-log", true},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        struct fixture fx;
+        wrapper_commands(&fx);
+        struct sbx_event *e = NULL;
+        if (want[i].kind && strcmp(want[i].kind, "record-in-wrapper-log") == 0) {
+            e = add_kind(&fx, "record", "sb", T0 + 2500 * FX_MS);
+            e->source = (uint16_t)fx.src;
+        } else if (want[i].kind) {
+            e = add_kind(&fx, want[i].kind, "sb", T0 + 2500 * FX_MS);
+        }
+        fixture_finish(&fx);
+        bool asks = sbx_timeline_has_not_wrapper(&fx.tl);
+        if (asks != want[i].asks || (e && sbx_event_not_wrapper(&fx.tl, e) != asks))
+            fail_msg("%s: asks %d, want %d", want[i].kind ? want[i].kind : "(wrapper only)", asks,
+                     want[i].asks);
+        struct sbx_summary sum;
+        char err[160];
+        assert_true(sbx_summarize(&fx.tl, NULL, &sum, err, sizeof err));
+        assert_int_equal(sum.cmds != NULL, want[i].asks);
+        struct sbx_during d;
+        if (e)
+            assert_int_equal(sbx_during_of(&fx.tl, &sum, e, &d), want[i].asks);
+        sbx_summary_free(&sum);
+        fixture_free(&fx);
+    }
 }
 
 /* Forty commands nested in one another: the outermost sixteen are named,
@@ -215,6 +271,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_case_file),
         cmocka_unit_test(bounded_and_json),
+        cmocka_unit_test(an_index_only_when_asked),
         cmocka_unit_test(skewed_sources_on_the_one_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

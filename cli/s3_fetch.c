@@ -868,6 +868,11 @@ static int cmp_row_name(const void *a, const void *b)
     return strcmp(((const struct sbx_run_row *)a)->name, ((const struct sbx_run_row *)b)->name);
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* The fetch of row i's objects (the first batch's before the lister runs). */
 static struct fetch *batch_of(struct sbx_s3_behind *b, size_t i)
 {
@@ -1021,16 +1026,18 @@ static struct fetch *plan_batch(struct sbx_s3_behind *b, size_t n, size_t first_
     size_t kept = 0;
     for (size_t i = 0; i < f->njobs; i++) {
         struct job *j = &f->jobs[i];
-        size_t seg = run_of(j->e->key, plen), r = 0;
-        while (seg && r < *nrows &&
-               !(strncmp((*names)[r], j->e->key + plen, seg) == 0 && !(*names)[r][seg]))
-            r++;
-        if (!seg || r == *nrows) { /* no row's: not fetched */
+        size_t seg = run_of(j->e->key, plen);
+        char name[1025];
+        snprintf(name, sizeof name, "%.*s", (int)seg, j->e->key + plen);
+        const char *want = name;
+        /* the names ascend (each after the last, above): found by halves */
+        char **row = seg ? bsearch(&want, *names, *nrows, sizeof **names, cmp_name) : NULL;
+        if (!row) { /* no row's: not fetched */
             free(j->local);
             free(j->etag_file);
             continue;
         }
-        j->row = first_row + r;
+        j->row = first_row + (size_t)(row - *names);
         f->pool.row_left[j->row]++;
         f->jobs[kept++] = *j;
     }

@@ -14,6 +14,7 @@
 #include "analyses/analyses.h"
 #include "analyses/hashcheck.h"
 #include "analyses/hidden.h"
+#include "base/fnv.h"
 #include "base/jsonstr.h"
 #include "analyses/refusals.h"
 #include "analyses/secrets/secrets.h"
@@ -216,9 +217,7 @@ static bool command_seen(struct worker *w, const char *raw, size_t n, struct see
     *seen = NULL;
     if (n > SEEN_MAX_COMMAND)
         return false;
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)raw[i]) * 1099511628211ull;
+    uint64_t h = sbx_fnv1a(SBX_FNV_BASIS ^ n, raw, n);
     struct seen_command *slot = &w->seen[h & (SEEN_SLOTS - 1)];
     *seen = slot;
     if (slot->len == n && slot->hash == h && memcmp(slot->text, raw, n) == 0)

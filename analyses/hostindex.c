@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/fnv.h"
 
 static uint64_t hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    uint64_t h = sbx_fnv1a(SBX_FNV_BASIS, s, n);
     return h ^ (h >> 29);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/buf.h" /* sbx_xmalloc */
+#include "base/fnv.h"
 
 struct sbx_line_key {
     uint64_t hash;
@@ -23,10 +24,7 @@ struct sbx_line_key {
 
 static inline uint64_t sbx_line_key_hash(const char *s, size_t n, uint32_t extra)
 {
-    uint64_t h = 1469598103934665603ull ^ n ^ (uint64_t)extra << 32;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS ^ n ^ (uint64_t)extra << 32, s, n);
 }
 
 /* The slot of hash h among 1 << bits (from the top bits: FNV's low bits

@@ -10,6 +10,7 @@
 
 #include "analyses/cmdlink.h"
 #include "analyses/netview.h"
+#include "base/fnv.h"
 
 static bool host_char(unsigned char c)
 {
@@ -65,10 +66,7 @@ static bool maybe_host(const struct hostset *hs, const char *low, size_t n)
 
 static uint64_t hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS, s, n);
 }
 
 /* The index of host s[0..n) (lower case), or SIZE_MAX. */

@@ -4,18 +4,13 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/fnv.h"
 
 enum { BLOCK_SIZE = 64 * 1024 };
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    /* FNV-1a: short keys, and the table only needs a decent spread. */
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS, s, n);
 }
 
 void sbx_strtab_init(struct sbx_strtab *t)

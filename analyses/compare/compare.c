@@ -5,6 +5,7 @@
 
 #include "analyses/compare/compare.h"
 #include "analyses/secrets/secrets.h"
+#include "base/fnv.h"
 
 const char *sbx_cmp_kind_name(enum sbx_cmp_kind k)
 {
@@ -23,10 +24,7 @@ struct keymap {
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS, s, n);
 }
 
 static uint32_t keymap_id(struct keymap *m, const struct sbx_cmp_cmd *c)

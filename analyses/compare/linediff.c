@@ -8,6 +8,7 @@
 
 #include "analyses/compare/compare.h"
 #include "base/buf.h"
+#include "base/fnv.h"
 
 struct lines {
     const char **p;
@@ -44,10 +45,7 @@ static void lines_free(struct lines *l)
 
 static uint64_t hash_line(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS, s, n);
 }
 
 /* Equal lines of a and b get equal ids (an open-addressing table of the distinct lines). */

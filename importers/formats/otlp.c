@@ -16,6 +16,7 @@
 #include "importers/format.h"
 #include "importers/json/jsonerr.h"
 #include "importers/json/jsonload.h"
+#include "base/fnv.h"
 #include "base/jsonwalk.h"
 #include "base/numfmt.h"
 #include "model/program.h"
@@ -40,10 +41,7 @@ static uint32_t intern(struct otlp_state *st, const char *s, size_t n)
         return 0;
     struct cached *c = NULL;
     if (n <= CACHE_MAX) {
-        uint32_t h = 2166136261u;
-        for (size_t i = 0; i < n; i++)
-            h = (h ^ (unsigned char)s[i]) * 16777619u;
-        c = &st->cache[h % CACHE_SIZE];
+        c = &st->cache[sbx_fnv1a(SBX_FNV_BASIS, s, n) % CACHE_SIZE];
         if (c->id && c->len == n && memcmp(c->s, s, n) == 0)
             return c->id;
     }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/fnv.h"
 #include "base/jsonstr.h"
 
 void sbx_jline_init(struct sbx_jline *j, struct sbx_timeline *tl, uint32_t source)
@@ -73,8 +74,5 @@ uint32_t sbx_jline_intern(struct sbx_jline *j, struct sbx_jline_last *last,
 
 uint64_t sbx_jline_hash(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS ^ n, s, n);
 }

@@ -6,6 +6,7 @@
 
 #include "importers/formats/runtime/runtime_impl.h"
 #include "importers/formats/runtime/runtime_span.h"
+#include "base/fnv.h"
 #include "base/timefmt.h"
 
 /* Interned strings are names and ids: longer ones are cut (at a character). */
@@ -24,10 +25,7 @@ json_t *sbx_rt_get(json_t *o, const char *camel, const char *snake)
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    return sbx_fnv1a(SBX_FNV_BASIS ^ n, s, n);
 }
 
 uint32_t sbx_rt_intern(struct sbx_rt_state *st, const char *s, size_t n)

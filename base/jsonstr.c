@@ -58,8 +58,9 @@ static const unsigned char simple_escape[256] = {
 
 /* Decodes the escape at p (p[0] is a backslash, p < end) to *op; returns
  * the input after it and advances *op. A malformed escape copies its
- * backslash alone. */
-static inline const char *decode_escape(const char *p, const char *end, char **op)
+ * backslash alone. Always inlined: called from the vector loop, out of
+ * line it costs a quarter of the decode (callgrind). */
+static inline __attribute__((always_inline)) const char *decode_escape(const char *p, const char *end, char **op)
 {
     char *o = *op;
     unsigned char s = end - p >= 2 ? simple_escape[(unsigned char)p[1]] : 0;
@@ -112,22 +113,7 @@ static const char *decode_vector(const char *p, const char *end, char **op)
         }
         unsigned k = (unsigned)__builtin_ctz(mask);
         o += k;
-        p += k;
-        /* the common escapes without a call: the one-character ones and a
-         * \uXXXX that is not the first half of a surrogate pair */
-        unsigned char s = simple_escape[(unsigned char)p[1]];
-        if (s) {
-            *o++ = (char)s;
-            p += 2;
-            continue;
-        }
-        int v = p[1] == 'u' && end - p >= 6 ? hex4(p + 2) : -1;
-        if (v >= 0 && (v < 0xD800 || v > 0xDBFF)) {
-            o = put_utf8(o, (unsigned)v);
-            p += 6;
-            continue;
-        }
-        p = decode_escape(p, end, &o);
+        p = decode_escape(p + k, end, &o);
     }
     *op = o;
     return p;

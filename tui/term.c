@@ -370,38 +370,82 @@ static void shell_quote(struct sbx_buf *b, const char *s)
     sbx_buf_addc(b, '\'');
 }
 
-/* Runs cmd through sh on the terminal; its exit status, or -1. */
+extern char **environ;
+
+/* The signals a program run on the terminal takes for itself: ^C in the
+ * editor or the pager is theirs, and a pager that quits early must not end
+ * this process's writing to it. Ignored here while it runs, at their
+ * defaults in it. */
+static const int handed_over[] = {SIGINT, SIGQUIT, SIGPIPE};
+enum { NHANDED = sizeof handed_over / sizeof *handed_over };
+
+static void hand_over_signals(struct sigaction was[NHANDED])
+{
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    sigemptyset(&ign.sa_mask);
+    ign.sa_handler = SIG_IGN;
+    for (int i = 0; i < NHANDED; i++)
+        sigaction(handed_over[i], &ign, &was[i]);
+}
+
+static void take_back_signals(const struct sigaction was[NHANDED])
+{
+    for (int i = 0; i < NHANDED; i++)
+        sigaction(handed_over[i], &was[i], NULL);
+}
+
+/* Starts cmd through sh on the terminal (its output and errors there;
+ * its input from in, or the terminal when in < 0: standard input may be
+ * the log), with the handed-over signals at their defaults. 0 with *pid
+ * set, or posix_spawn's error. */
+static int spawn_on_terminal(const char *cmd, int in, pid_t *pid)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (in >= 0)
+        posix_spawn_file_actions_adddup2(&fa, in, 0);
+    if (T.fd >= 0) {
+        if (in < 0)
+            posix_spawn_file_actions_adddup2(&fa, T.fd, 0);
+        posix_spawn_file_actions_adddup2(&fa, T.fd, 1);
+        posix_spawn_file_actions_adddup2(&fa, T.fd, 2);
+    }
+    sigset_t dfl;
+    sigemptyset(&dfl);
+    for (int i = 0; i < NHANDED; i++)
+        sigaddset(&dfl, handed_over[i]);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setsigdefault(&at, &dfl);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    int rc = posix_spawn(pid, "/bin/sh", &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    return rc;
+}
+
+/* pid's wait status once it ends, or -1 when it cannot be waited for. */
+static int wait_for(pid_t pid)
+{
+    int st = 0;
+    pid_t got;
+    while ((got = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    return got == pid ? st : -1;
+}
+
+/* Runs cmd through sh on the terminal: 0 when it exited 0, 1 when it
+ * failed or was killed (^C), -1 when it could not be run. */
 static int run_on_terminal(const char *cmd)
 {
-    /* ^C in the editor is the editor's: this process waits it out */
-    struct sigaction ign = {.sa_handler = SIG_IGN}, oint, oquit;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &oint);
-    sigaction(SIGQUIT, &ign, &oquit);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigaction(SIGINT, &oint, NULL);
-        sigaction(SIGQUIT, &oquit, NULL);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
-        if (T.fd >= 0) { /* standard input may be the log: the editor gets the terminal */
-            dup2(T.fd, 0);
-            dup2(T.fd, 1);
-            dup2(T.fd, 2);
-        }
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    int status = -1;
-    if (pid > 0) {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
-    sigaction(SIGINT, &oint, NULL);
-    sigaction(SIGQUIT, &oquit, NULL);
-    if (pid < 0)
-        return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    struct sigaction was[NHANDED];
+    hand_over_signals(was);
+    pid_t pid;
+    int st = spawn_on_terminal(cmd, -1, &pid) == 0 ? wait_for(pid) : -1;
+    take_back_signals(was);
+    return st == -1 ? -1 : WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
 
 bool sbx_term_edit(const char *editor, const char *dir, const char *initial, struct sbx_buf *out,
@@ -476,8 +520,6 @@ bool sbx_term_send(const char *s, size_t n)
     return true;
 }
 
-extern char **environ;
-
 bool sbx_term_pager(const char *pager, const char *text, size_t n, int *status, char *why,
                     size_t whysz)
 {
@@ -493,31 +535,10 @@ bool sbx_term_pager(const char *pager, const char *text, size_t n, int *status, 
     }
     def_prog_mode();
     endwin();
-    static const int quiet[] = {SIGINT, SIGQUIT, SIGPIPE};
-    struct sigaction ign, was[3];
-    memset(&ign, 0, sizeof ign);
-    sigemptyset(&ign.sa_mask);
-    ign.sa_handler = SIG_IGN;
-    sigset_t dfl;
-    sigemptyset(&dfl);
-    for (int i = 0; i < 3; i++) {
-        sigaction(quiet[i], &ign, &was[i]);
-        sigaddset(&dfl, quiet[i]);
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, T.fd, 1);
-    posix_spawn_file_actions_adddup2(&fa, T.fd, 2);
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setsigdefault(&at, &dfl); /* ignored here, not in the pager */
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
-    char *argv[] = {"sh", "-c", (char *)pager, NULL};
+    struct sigaction was[NHANDED];
+    hand_over_signals(was);
     pid_t pid;
-    int rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
+    int rc = spawn_on_terminal(pager, fds[0], &pid);
     close(fds[0]);
     if (rc == 0) {
         /* the pager may quit before reading it all: EPIPE ends the writing */
@@ -532,17 +553,13 @@ bool sbx_term_pager(const char *pager, const char *text, size_t n, int *status, 
     }
     close(fds[1]);
     if (rc == 0) {
-        int st = 0;
-        pid_t got;
-        while ((got = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-            ;
-        if (got == pid)
+        int st = wait_for(pid);
+        if (st != -1)
             *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     } else {
         snprintf(why, whysz, "the pager could not be run: %s", strerror(rc));
     }
-    for (int i = 0; i < 3; i++)
-        sigaction(quiet[i], &was[i], NULL);
+    take_back_signals(was);
     reset_prog_mode();
     sbx_grid_resize(&T.shown, 0, 0); /* the next draw is a whole screen */
     clearok(curscr, TRUE);

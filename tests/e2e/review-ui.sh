@@ -10,6 +10,8 @@ rvf="$tmp/rvui/one/sbxview-review.jsonl"
 # the editor: writes two lines into the file it is given, as a person would
 cat > "$tmp/rvui/editor" <<'SH'
 #!/bin/sh
+# (while the hold file is there it waits on the terminal instead, for ^C)
+if [ -e "${0%/*}/hold" ]; then echo EDITOR-HOLDING; read -r line; exit 0; fi
 printf 'from the editor\nsecond line of it\n\n' > "$1"
 SH
 chmod +x "$tmp/rvui/editor"
@@ -47,6 +49,13 @@ see "tags (-tag" "t opens the tag editor"
 keys -l "e2e:tagged"
 keys Enter
 see "1 tag added" "the tag is written"
+# ^C in the editor is the editor's: it ends, nothing is written, sbxview goes on
+touch "$tmp/rvui/hold"
+keys A
+see "EDITOR-HOLDING" "the editor runs on the terminal"
+keys C-c
+see "rvui/editor) failed" "^C ends the editor, not sbxview: it failed, nothing written"
+rm "$tmp/rvui/hold"
 # back to the mark: triage its first finding, then the verdict
 keys "'" a
 keys T

@@ -148,7 +148,9 @@ void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t sou
  * event's lists cost their bytes, not a heap chunk each). */
 void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
 /* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
- * buffers of one source in line order. */
+ * buffers of one source in line order. Its blocks take the next ranks (a
+ * buffer's first event starts a block's slots); past 2^32 slots (2,097,152
+ * blocks, far more than memory holds) it aborts. */
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf);
 /* Frees a buffer that will not be adopted (its events and memory with it). */
 void sbx_evbuf_free(struct sbx_evbuf *buf);

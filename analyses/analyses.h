@@ -16,7 +16,7 @@
 static inline void sbx_prefetch_ahead(const struct sbx_timeline *tl, size_t i)
 {
     if (i + 16 < tl->n)
-        __builtin_prefetch(tl->order[i + 16]);
+        __builtin_prefetch(sbx_tl_at(tl, i + 16));
 }
 
 /* The run's span (start, end) and its parts: the sandbox's life and the

@@ -133,7 +133,7 @@ static void collect_audit(struct chain *c)
     for (size_t i = c->nw; i-- > 0;) /* the first of each host wins */
         sbx_hostindex_put(&c->w_ix, c->w[i].host, c->w[i].len, i);
     for (size_t i = 0; i < c->tl->n; i++) {
-        const struct sbx_event *e = c->tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(c->tl, i);
         if (e->kind != SBX_EV_AUDIT || !in_window(c, e->start))
             continue;
         const char *actor = sbx_str(c->tl, e->u.audit->actor_id);
@@ -335,7 +335,7 @@ static void collect_items(struct chain *c, const struct sbx_netpat *np)
     struct pending *pend = NULL;
     size_t npend = 0, cappend = 0, cap = 0;
     for (size_t i = 0; i < c->tl->n; i++) {
-        const struct sbx_event *e = c->tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(c->tl, i);
         uint32_t serious = e->findings & SBX_F_SERIOUS;
         struct widening *w = reached(c, np, ns, e);
         if (w && w->reached++ >= REACHED_MAX) {

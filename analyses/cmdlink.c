@@ -31,7 +31,7 @@ uint32_t sbx_only_sandbox(const struct sbx_timeline *tl)
 {
     uint32_t only = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (!e->sandbox || e->kind == SBX_EV_AUDIT || e->sandbox == only)
             continue;
         if (only)
@@ -46,25 +46,18 @@ static uint32_t sandbox_of(const struct sbx_event *e, uint32_t only)
     return e->sandbox ? e->sandbox : only;
 }
 
-/* How many of v[0..n) (sorted by start) started at or before t: the
- * first position whose start is after t. */
-static size_t started_by(const struct sbx_event *const *v, size_t n, int64_t t)
+/* The first position in tl's order whose start is after t. */
+static size_t after(const struct sbx_timeline *tl, int64_t t)
 {
-    size_t lo = 0, hi = n;
+    size_t lo = 0, hi = tl->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (v[mid]->start <= t)
+        if (sbx_tl_at(tl, mid)->start <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
-}
-
-/* The first position in tl->order whose start is after t. */
-static size_t after(const struct sbx_timeline *tl, int64_t t)
-{
-    return started_by((const struct sbx_event *const *)tl->order, tl->n, t);
 }
 
 const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
@@ -77,7 +70,7 @@ const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
     const struct sbx_event *record = NULL;
     /* backwards: the first wrapper command found running is the answer */
     for (size_t i = after(tl, t); i-- > 0;) {
-        const struct sbx_event *c = tl->order[i];
+        const struct sbx_event *c = sbx_tl_at(tl, i);
         if (c->start == SBX_TIME_UNKNOWN)
             break;
         if (c == e || !is_command(c) || c->sandbox != sb || command_end(c) < t)
@@ -191,27 +184,23 @@ struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
     ix->only = sbx_only_sandbox(tl);
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++)
-        n += is_command(tl->order[i]) && tl->order[i]->sandbox;
+        n += is_command(sbx_tl_at(tl, i)) && sbx_tl_at(tl, i)->sandbox;
     if (!n)
         return ix;
     sbx_slots_make(&ix->slots, tl);
     uint64_t *keys = sbx_xmalloc(n * sizeof *keys);
     size_t k = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *c = tl->order[i];
+        const struct sbx_event *c = sbx_tl_at(tl, i);
         if (is_command(c) && c->sandbox)
             keys[k++] = key_of(c, i);
     }
     /* made in ascending position: sorting by list keeps the positions in order */
     sbx_radix_sort_high(keys, n, 31);
     ix->all = sbx_xmalloc(n * sizeof *ix->all);
-    for (size_t i = 0; i < n; i++) {
-        /* every event of an order lives in its timeline's blocks */
-        size_t slot = sbx_slot_of(&ix->slots, tl->order[keys[i] & 0x7fffffffu]);
-        if (slot == SIZE_MAX)
-            abort();
-        ix->all[i] = (uint32_t)slot;
-    }
+    /* the order holds slots already: the slot table's ranks are the timeline's */
+    for (size_t i = 0; i < n; i++)
+        ix->all[i] = tl->order_[keys[i] & 0x7fffffffu];
     size_t cap = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -484,7 +473,7 @@ bool sbx_timeline_has_not_wrapper(const struct sbx_timeline *tl)
     }
     bool any = false;
     for (size_t i = 0; i < tl->n && !any; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (cls[e->source] == 2)
             any = e->kind != SBX_EV_METRIC;
         else if (cls[e->source] == 1)

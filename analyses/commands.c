@@ -29,7 +29,7 @@ void sbx_analyze_commands(struct sbx_timeline *tl, struct sbx_summary *sum)
     int64_t longest_ms = -1;
 
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         sbx_prefetch_ahead(tl, i);
         if (e->kind == SBX_EV_AUDIT) /* the whole account's log: its sandboxes are not the run's */
             continue;

@@ -240,7 +240,7 @@ static void *run_worker(void *arg)
         abort();
     }
     for (size_t i = w->from; i < w->to; i++) {
-        struct sbx_event *e = w->tl->order[i];
+        struct sbx_event *e = sbx_tl_at(w->tl, i);
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
         struct sbx_command *c = &e->u.cmd;

@@ -20,7 +20,7 @@ static bool has_commands(const struct sbx_timeline *tl)
     if (has_format(tl, "recorder") || has_format(tl, "sandboxio") || has_format(tl, "otlp"))
         return true;
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->kind == SBX_EV_COMMAND && !(tl->order[i]->u.cmd.flags & SBX_CMD_RECORD))
+        if (sbx_tl_at(tl, i)->kind == SBX_EV_COMMAND && !(sbx_tl_at(tl, i)->u.cmd.flags & SBX_CMD_RECORD))
             return true;
     return false;
 }

@@ -170,7 +170,7 @@ void sbx_crosscheck_run(struct sbx_timeline *tl, struct sbx_crosscheck *cc)
         first[i] = SBX_TIME_UNKNOWN;
     struct lists l = {0};
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (!sbx_cc_is_record(e))
             continue;
         cc->records++;
@@ -188,7 +188,7 @@ void sbx_crosscheck_run(struct sbx_timeline *tl, struct sbx_crosscheck *cc)
     l.w = sbx_xmalloc(tl->n * sizeof *l.w);
     l.r = sbx_xmalloc(tl->n * sizeof *l.r);
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->start == SBX_TIME_UNKNOWN)
             continue;
         if (sbx_cc_is_record(e))

@@ -163,13 +163,13 @@ static void gather(const struct sbx_timeline *tl, const struct sbx_event ***w, s
     unsigned *wrapper_rank = sbx_witness_wrapper_ranks(tl);
     bool *has = sbx_xcalloc(tl->strings.n + 1, 1);
     for (size_t i = 0; i < tl->n; i++)
-        if (sbx_cc_is_record(tl->order[i]) && tl->order[i]->start != SBX_TIME_UNKNOWN)
-            has[tl->order[i]->sandbox] = true;
+        if (sbx_cc_is_record(sbx_tl_at(tl, i)) && sbx_tl_at(tl, i)->start != SBX_TIME_UNKNOWN)
+            has[sbx_tl_at(tl, i)->sandbox] = true;
     *w = sbx_xmalloc((tl->n + 1) * sizeof **w);
     ix->rec = sbx_xmalloc((tl->n + 1) * sizeof *ix->rec);
     *nw = ix->nrec = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->start == SBX_TIME_UNKNOWN)
             continue;
         if (sbx_cc_is_record(e))
@@ -243,7 +243,7 @@ void sbx_crosscheck_align(struct sbx_timeline *tl, const struct sbx_skew_given *
     int64_t current = 0;
     bool any_record = false;
     for (size_t i = 0; i < tl->n && !any_record; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (!sbx_cc_is_record(e))
             continue;
         any_record = true;

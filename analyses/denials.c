@@ -18,7 +18,7 @@ void sbx_analyze_denials(struct sbx_timeline *tl, struct sbx_summary *sum)
 {
     size_t cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         sbx_prefetch_ahead(tl, i);
         uint64_t n = sbx_event_denials(e);
         if (!n)

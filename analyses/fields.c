@@ -6,7 +6,7 @@
 void sbx_analyze_fields(struct sbx_timeline *tl)
 {
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         sbx_prefetch_ahead(tl, i);
         if (e->tflags & SBX_EVT_DUP_FIELD)
             e->findings |= SBX_F_DUP_FIELD;

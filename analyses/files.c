@@ -61,7 +61,7 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
 {
     struct namings workspace = {.ix = SBX_HOSTINDEX_INIT}, system = {.ix = SBX_HOSTINDEX_INIT};
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         /* an operation that names no path (sandboxio's file_read) says
            nothing of what changed */
         if (e->kind != SBX_EV_FILES || !e->u.files || (e->u.files->flags & SBX_FILES_OPERATION))

@@ -210,7 +210,7 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
     size_t nroots = 0, rcap = 0;
     size_t nrecs = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_FILES || !e->u.files)
             continue;
         const struct sbx_files *f = e->u.files;
@@ -224,7 +224,7 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
     es.slots = sbx_xcalloc(es.nslots, sizeof *es.slots);
     size_t nr = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_FILES || !e->u.files)
             continue;
         const struct sbx_files *f = e->u.files;

@@ -63,7 +63,7 @@ void sbx_gaps_find(struct sbx_timeline *tl, const struct sbx_witnesses *w, struc
     struct cmd *v = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) || e->start == SBX_TIME_UNKNOWN ||
             (w && sbx_witness_is_second(w, e)))
             continue;

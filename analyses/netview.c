@@ -368,7 +368,7 @@ static void *scan_commands(void *arg)
     struct scanner *sc = arg;
     struct sbx_buf scratch = SBX_BUF_INIT;
     for (size_t i = sc->from; i < sc->to; i++) {
-        const struct sbx_event *e = sc->tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(sc->tl, i);
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
         const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
@@ -410,7 +410,7 @@ void sbx_netview_build(struct sbx_netview *nv, const struct sbx_timeline *tl,
     struct touches ts = {0};
     size_t nreq = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
             continue;
         const char *name = sbx_str(tl, e->u.net.host);
@@ -452,7 +452,7 @@ void sbx_netview_build(struct sbx_netview *nv, const struct sbx_timeline *tl,
     if (nreq) {
         struct sbx_cmdindex *ix = sbx_cmdindex_new(tl);
         for (size_t i = 0; i < tl->n; i++) {
-            const struct sbx_event *e = tl->order[i];
+            const struct sbx_event *e = sbx_tl_at(tl, i);
             if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
                 continue;
             const struct sbx_event *c = sbx_cmdindex_during(ix, e);
@@ -520,7 +520,7 @@ void sbx_netview_build(struct sbx_netview *nv, const struct sbx_timeline *tl,
         for (size_t m = k; m < j; m++) {
             if (m > k && ts.t[m].pos == ts.t[m - 1].pos)
                 continue;
-            const struct sbx_event *c = tl->order[ts.t[m].pos];
+            const struct sbx_event *c = sbx_tl_at(tl, ts.t[m].pos);
             nh->commands[nh->ncommands++] = c;
             bool named = false;
             for (size_t q = m; q < j && ts.t[q].pos == ts.t[m].pos; q++)

@@ -92,7 +92,7 @@ void sbx_analyze_network(struct sbx_timeline *tl, struct sbx_summary *sum)
     for (size_t i = 0; i < sum->nrefused; i++)
         sbx_hostindex_put(&byname, sum->refused[i].host, strlen(sum->refused[i].host), i);
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         sbx_prefetch_ahead(tl, i);
         if (e->kind != SBX_EV_NETWORK)
             continue;

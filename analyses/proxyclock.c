@@ -375,7 +375,7 @@ void sbx_proxy_clocks_run(struct sbx_timeline *tl, struct sbx_proxy_clocks *out)
     struct reqs rq = {sbx_xmalloc((tl->n + 1) * sizeof *rq.r), 0};
     bool *proxy = sbx_xcalloc(tl->nsources + 1, 1);
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->start == SBX_TIME_UNKNOWN)
             continue;
         if (e->kind == SBX_EV_NETWORK) {
@@ -393,7 +393,7 @@ void sbx_proxy_clocks_run(struct sbx_timeline *tl, struct sbx_proxy_clocks *out)
             continue;
         rq.n = 0;
         for (size_t i = 0; i < tl->n; i++) {
-            const struct sbx_event *e = tl->order[i];
+            const struct sbx_event *e = sbx_tl_at(tl, i);
             if (e->source == s && e->kind == SBX_EV_NETWORK && e->start != SBX_TIME_UNKNOWN)
                 rq.r[rq.n++] = e;
         }

@@ -117,7 +117,7 @@ void sbx_analyze_records(struct sbx_timeline *tl, struct sbx_summary *sum)
     sbx_gaps_find(&own, &sum->witness, &sum->cross, &sum->gaps, &sum->ngaps);
     sbx_witness_view_free(tl, &own);
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         sbx_prefetch_ahead(tl, i);
         if (e->tflags & SBX_EVT_WEBHOOK) {
             sum->webhooks++;

@@ -49,7 +49,7 @@ static bool hosts_path(const char *p)
 static struct sbx_event *diff_event(const struct sbx_timeline *tl, uint32_t source)
 {
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind == SBX_EV_FILES && e->u.files && (e->u.files->flags & SBX_FILES_DIFF) &&
             e->u.files->after == source)
             return e;
@@ -124,11 +124,11 @@ void sbx_analyze_risky(struct sbx_timeline *tl, struct sbx_summary *sum)
     struct sbx_risky_why why;
     struct might_memo *memo = sbx_xcalloc(MIGHT_SLOTS, sizeof *memo);
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         sbx_prefetch_ahead(tl, i);
         /* the text a few commands ahead: the walk waits on the log's bytes */
-        if (i + 8 < tl->n && tl->order[i + 8]->kind == SBX_EV_COMMAND && sbx_text_len(&tl->order[i + 8]->u.cmd.command))
-            __builtin_prefetch(sbx_text_raw(tl, tl->order[i + 8], &tl->order[i + 8]->u.cmd.command));
+        if (i + 8 < tl->n && sbx_tl_at(tl, i + 8)->kind == SBX_EV_COMMAND && sbx_text_len(&sbx_tl_at(tl, i + 8)->u.cmd.command))
+            __builtin_prefetch(sbx_text_raw(tl, sbx_tl_at(tl, i + 8), &sbx_tl_at(tl, i + 8)->u.cmd.command));
         if (e->kind == SBX_EV_NETWORK) {
             const char *host = sbx_str(tl, e->u.net.host);
             char words[SBX_RISKY_WHY_MAX];

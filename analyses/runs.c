@@ -134,7 +134,7 @@ void sbx_run_row_fill(struct sbx_runs *r, size_t i, const struct sbx_timeline *t
     row->events = tl->n;
     uint32_t f = 0;
     for (size_t k = 0; k < tl->n; k++)
-        f |= tl->order[k]->findings;
+        f |= sbx_tl_at(tl, k)->findings;
     row->findings = f;
     atomic_store_explicit(&row->state, SBX_RUN_READY, memory_order_release);
     atomic_fetch_add(&r->done, 1);

@@ -34,7 +34,7 @@ void sbx_analyze_span(const struct sbx_timeline *tl, struct sbx_summary *sum)
     int64_t u = SBX_TIME_UNKNOWN, other_lo = u, other_hi = u;
     sum->sandbox_start = sum->sandbox_end = sum->active_start = sum->active_end = u;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind == SBX_EV_COMMAND) {
             widen(&sum->active_start, &sum->active_end, e->start, e->end);
         } else if (e->kind == SBX_EV_LIFECYCLE && e->start != u) {

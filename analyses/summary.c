@@ -69,7 +69,7 @@ static void collect_hash_mismatches(const struct sbx_timeline *tl, struct sbx_su
 {
     size_t cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (!(e->findings & SBX_F_HASH_MISMATCH) || sbx_witness_is_second(&sum->witness, e))
             continue;
         SBX_GROW(sum->hash_mismatches, sum->nhash_mismatches, cap);

@@ -45,7 +45,7 @@ static void check_network(struct sbx_timeline *tl, const struct sbx_allowlist *a
     uint32_t *unlisted = NULL; /* host ids, in order of their first request */
     size_t nunlisted = 0, cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        struct sbx_event *e = tl->order[i];
+        struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_NETWORK || !e->u.net.host)
             continue;
         if (!seen)
@@ -71,7 +71,7 @@ static void check_network(struct sbx_timeline *tl, const struct sbx_allowlist *a
         const char *host = sbx_str(tl, unlisted[k]);
         SBX_GROW(hits->h, hits->n, hits->cap);
         hits->h[hits->n++] = (struct sbx_unlisted_hit){sbx_xstrndup(host, strlen(host)), h->first,
-                                                       tl->order[h->first], h->events};
+                                                       sbx_tl_at(tl, h->first), h->events};
     }
     free(unlisted);
     free(seen);

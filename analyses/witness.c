@@ -219,7 +219,7 @@ static void witness_source(struct sbx_timeline *tl, struct sbx_witnesses *w, siz
 {
     l->ns = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->source == src && is_command(e) && sbx_witness_rank(tl, e) > wrapper_rank[e->sandbox])
             l->s[l->ns++] = e;
     }
@@ -264,7 +264,7 @@ unsigned *sbx_witness_wrapper_ranks(const struct sbx_timeline *tl)
     for (uint32_t i = 0; i < nids; i++)
         rank[i] = ~0u;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         unsigned r;
         if (is_command(e) && (r = sbx_witness_rank(tl, e)) < rank[e->sandbox])
             rank[e->sandbox] = r;
@@ -279,7 +279,7 @@ static void witness_commands(struct sbx_timeline *tl, struct sbx_witnesses *w, s
     struct lists l = {sbx_xmalloc((tl->n + 1) * sizeof *l.p), sbx_xmalloc((tl->n + 1) * sizeof *l.s),
                       0, 0};
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (!is_command(e))
             continue;
         if (sbx_witness_rank(tl, e) == wrapper_rank[e->sandbox])
@@ -370,7 +370,7 @@ static void witness_lifecycle(const struct sbx_timeline *tl, struct sbx_witnesse
     struct same *ev = sbx_xmalloc((tl->n + 1) * sizeof *ev);
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         uint32_t id = event_id(tl, e);
         if (id)
             ev[n++] = (struct same){e, id};
@@ -484,23 +484,23 @@ void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses 
         qsort(unconcluded, w->nunconcluded, sizeof *unconcluded, by_addr);
     }
     size_t first = 0; /* a log read alone leaves nothing out: its view shares the order */
-    while (first < tl->n && !left_out(w, unconcluded, tl->order[first]))
+    while (first < tl->n && !left_out(w, unconcluded, sbx_tl_at(tl, first)))
         first++;
     if (first < tl->n) {
-        view->order = sbx_xmalloc((tl->n + 1) * sizeof *view->order);
-        memcpy(view->order, tl->order, first * sizeof *view->order);
+        view->order_ = sbx_xmalloc((tl->n + 1) * sizeof *view->order_);
+        memcpy(view->order_, tl->order_, first * sizeof *view->order_);
         view->n = first;
         for (size_t i = first + 1; i < tl->n; i++)
-            if (!left_out(w, unconcluded, tl->order[i]))
-                view->order[view->n++] = tl->order[i];
+            if (!left_out(w, unconcluded, sbx_tl_at(tl, i)))
+                view->order_[view->n++] = tl->order_[i];
     }
     free(unconcluded);
 }
 
 void sbx_witness_view_free(const struct sbx_timeline *tl, struct sbx_timeline *view)
 {
-    if (view->order != tl->order)
-        free(view->order);
-    view->order = NULL;
+    if (view->order_ != tl->order_)
+        free(view->order_);
+    view->order_ = NULL;
     view->n = 0;
 }

@@ -97,9 +97,10 @@ uint32_t sbx_witness_findings(const struct sbx_witnesses *w, const struct sbx_ev
 /* The timeline as the cross-check reads it: the same sources, strings and
  * events, in an order without the commands that are not the wrapper's own
  * (second witnesses, unwrapped and unconcluded commands). Read-only: nothing may be
- * added to the view. When it leaves nothing out, view->order is tl's own
- * (no copy of 8 bytes an event); release it with sbx_witness_view_free,
- * which frees only a copy. */
+ * added to the view. The view shares tl's blocks, so its order holds
+ * slots of them; when it leaves nothing out, view->order_ is tl's own (no
+ * copy of 4 bytes an event); release it with sbx_witness_view_free, which
+ * frees only a copy. */
 void sbx_witness_view(const struct sbx_timeline *tl, const struct sbx_witnesses *w,
                       struct sbx_timeline *view);
 void sbx_witness_view_free(const struct sbx_timeline *tl, struct sbx_timeline *view);

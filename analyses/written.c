@@ -162,7 +162,7 @@ static void build_index(const struct sbx_timeline *tl, const struct sbx_witnesse
     struct memo *memo = sbx_xcalloc(MEMO_SLOTS, sizeof *memo);
     for (size_t i = 0; i < tl->n; i++) {
         steps++;
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD) ||
             !(e->u.cmd.command.flags & SBX_TEXT_PRESENT) || (w && sbx_witness_is_second(w, e)))
             continue;
@@ -478,7 +478,7 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
     struct naming *nm = NULL;
     size_t nn = 0, cap = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_FILES || !e->u.files || (e->u.files->flags & SBX_FILES_OPERATION))
             continue;
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)

@@ -85,7 +85,7 @@ const struct sbx_event *sbx_app_event(const struct sbx_app *a, size_t i)
 {
     if (i >= sbx_app_count(a))
         return NULL;
-    return a->tl->order[sbx_app_pos(a, i)];
+    return sbx_tl_at(a->tl, sbx_app_pos(a, i));
 }
 
 
@@ -190,7 +190,7 @@ void sbx_app_apply_filter(struct sbx_app *a)
     if (a->findings_mode || fold || a->range_on) {
         subset = sbx_xmalloc((a->tl->n ? a->tl->n : 1) * sizeof *subset);
         for (size_t i = 0; i < a->tl->n; i++) {
-            const struct sbx_event *e = a->tl->order[i];
+            const struct sbx_event *e = sbx_tl_at(a->tl, i);
             if (shown_by_mode(a->findings_mode, e->findings) &&
                 (!a->range_on || sbx_range_overlaps(&a->range, e)) &&
                 !(fold && (sbx_crosscheck_is_matched_record(&a->sum->cross, e) ||
@@ -210,7 +210,7 @@ static struct sbx_query_time run_day(const struct sbx_app *a)
 {
     int64_t t = a->sum ? a->sum->start : SBX_TIME_UNKNOWN;
     for (size_t i = 0; a->tl && t == SBX_TIME_UNKNOWN && i < a->tl->n; i++)
-        t = a->tl->order[i]->start; /* unknown times sort first */
+        t = sbx_tl_at(a->tl, i)->start; /* unknown times sort first */
     return (struct sbx_query_time){sbx_query_day_start(t, a->opts.local), a->opts.local};
 }
 
@@ -336,7 +336,7 @@ void sbx_app_next_match(struct sbx_app *a, bool back)
             h--;
         }
     }
-    const struct sbx_event *e = a->tl->order[a->hits[h]];
+    const struct sbx_event *e = sbx_tl_at(a->tl, a->hits[h]);
     sbx_app_select(a, sbx_app_row_of(a, e, false));
     char x[32], y[32];
     sbx_app_message(a, false, "match %s of %s%s", sbx_thousands(h + 1, x), sbx_thousands(a->nhits, y),
@@ -370,9 +370,9 @@ static const struct sbx_event *same_record(const struct sbx_timeline *old_tl,
         struct sbx_event key = *old;
         key.source = (uint16_t)s;
         size_t pos = sbx_timeline_position(tl, &key);
-        if (pos < tl->n && tl->order[pos]->source == s && tl->order[pos]->line_no == old->line_no)
-            return tl->order[pos];
-        return pos < tl->n ? tl->order[pos] : tl->n ? tl->order[tl->n - 1] : NULL;
+        if (pos < tl->n && sbx_tl_at(tl, pos)->source == s && sbx_tl_at(tl, pos)->line_no == old->line_no)
+            return sbx_tl_at(tl, pos);
+        return pos < tl->n ? sbx_tl_at(tl, pos) : tl->n ? sbx_tl_at(tl, tl->n - 1) : NULL;
     }
     return NULL;
 }

@@ -208,7 +208,7 @@ static void flag(struct sbx_app_review *rv, const struct sbx_timeline *tl, const
     if (!e)
         return;
     size_t pos = sbx_timeline_position(tl, e);
-    if (pos < tl->n && tl->order[pos] == e) {
+    if (pos < tl->n && sbx_tl_at(tl, pos) == e) {
         rv->flags[pos] |= bit;
         rv->any = true;
     }
@@ -240,7 +240,7 @@ static uint8_t flags_of(const struct sbx_app *a, const struct sbx_event *e)
     if (!rv || !rv->flags || rv->flags_tl != a->tl || rv->flags_n != a->tl->n)
         return 0;
     size_t pos = sbx_timeline_position(a->tl, e);
-    return pos < a->tl->n && a->tl->order[pos] == e ? rv->flags[pos] : 0;
+    return pos < a->tl->n && sbx_tl_at(a->tl, pos) == e ? rv->flags[pos] : 0;
 }
 
 static int letter_of(const struct sbx_app *a, const struct sbx_event *e)

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
     sbx_load_report_free(&rep);
 
     char err[256];
-    struct sbx_query_time tm = {sbx_query_day_start(tl.n ? tl.order[0]->start : 0, false), false};
+    struct sbx_query_time tm = {sbx_query_day_start(tl.n ? sbx_tl_at(&tl, 0)->start : 0, false), false};
     struct sbx_query *q = sbx_query_compile(kind, pattern, strlen(pattern), &tm, err, sizeof err);
     if (!q) {
         fprintf(stderr, "query_speed: %s\n", err);

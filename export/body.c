@@ -104,13 +104,13 @@ static void outputs(struct ctx *c, struct sbx_buf *out, size_t max, unsigned lin
     size_t total = 0, shown = 0;
     char t[SBX_TIME_BUFSZ];
     for (size_t i = 0; i < c->tl->n; i++)
-        total += failed(c->tl->order[i]);
+        total += failed(sbx_tl_at(c->tl, i));
     sbx_buf_addf(out, "\n### Output of the failed commands\n\n**Failed commands:** %zu", total);
     if (total)
         sbx_buf_addf(out, "; the last %u line%s of each output", lines, plural(lines));
     sbx_buf_adds(out, "\n");
     for (size_t i = 0; i < c->tl->n && shown < max; i++) {
-        const struct sbx_event *e = c->tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(c->tl, i);
         if (!failed(e))
             continue;
         shown++;

@@ -130,7 +130,7 @@ static int64_t inferred_time(const struct sbx_timeline *tl)
 {
     int64_t last = SBX_TIME_UNKNOWN;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->start != SBX_TIME_UNKNOWN && e->start > last)
             last = e->start;
         if (e->end != SBX_TIME_UNKNOWN && e->end > last)
@@ -146,12 +146,13 @@ static void adopt_one(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 {
     sbx_timeline_adopt(tl, buf);
     size_t i = tl->n - 1;
-    struct sbx_event *e = tl->order[i];
-    while (i > 0 && tl->order[i - 1]->source > e->source) {
-        tl->order[i] = tl->order[i - 1];
+    uint32_t slot = tl->order_[i];
+    uint16_t source = sbx_tl_slot(tl, slot)->source;
+    while (i > 0 && sbx_tl_at(tl, i - 1)->source > source) {
+        tl->order_[i] = tl->order_[i - 1];
         i--;
     }
-    tl->order[i] = e;
+    tl->order_[i] = slot;
 }
 
 static struct sbx_event *push_event(struct sbx_timeline *tl, struct sbx_evbuf *buf,

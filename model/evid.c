@@ -91,7 +91,7 @@ void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_
 /* One thread's share of the digests: events [from, to) of the order. */
 struct share {
     const struct sbx_timeline *tl;
-    struct sbx_event *const *order;
+    const uint32_t *order; /* slots of tl's blocks */
     uint64_t *key;
     bool packed;
     size_t from, to;
@@ -156,7 +156,7 @@ static void *digest_share(void *arg)
     struct share *w = arg;
     uint64_t key, rest;
     for (size_t i = w->from; i < w->to; i++) {
-        digest_of(w->tl, w->order[i], &key, &rest);
+        digest_of(w->tl, sbx_tl_slot(w->tl, w->order[i]), &key, &rest);
         w->key[i] = w->packed ? key >> (SBX_EVID_KEY_BITS - PACK_BITS) << 32 | i : key;
     }
     return NULL;
@@ -164,7 +164,7 @@ static void *digest_share(void *arg)
 
 /* Every event's key by position, or (packed) its key's high PACK_BITS bits
  * above its position, on up to 8 threads for a big timeline. */
-static void digest_all(const struct sbx_timeline *tl, struct sbx_event *const *order,
+static void digest_all(const struct sbx_timeline *tl, const uint32_t *order,
                        uint64_t *key, bool packed, size_t n)
 {
     enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
@@ -292,11 +292,8 @@ static void map_slots(struct sbx_evids *ids, const struct sbx_timeline *tl)
     size_t nslots = sbx_slots_count(&ids->slots);
     ids->by_slot = sbx_xmalloc((nslots + 1) * sizeof *ids->by_slot);
     memset(ids->by_slot, 0xff, (nslots + 1) * sizeof *ids->by_slot);
-    for (size_t i = 0; i < ids->n; i++) {
-        size_t s = sbx_slot_of(&ids->slots, ids->order[i]);
-        if (s != SIZE_MAX)
-            ids->by_slot[s] = (uint32_t)i;
-    }
+    for (size_t i = 0; i < ids->n; i++)
+        ids->by_slot[ids->order[i]] = (uint32_t)i;
 }
 
 /* A position with the digest's next 64 bits and, when another shares them,
@@ -353,7 +350,7 @@ static int by_bytes(const void *pa, const void *pb)
 static void order_same_digest(const struct sbx_timeline *tl, struct tie *t, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        record_of(tl, tl->order[t[i].pos], &t[i].format, &t[i].kind, &t[i].raw, &t[i].rawlen);
+        record_of(tl, sbx_tl_at(tl, t[i].pos), &t[i].format, &t[i].kind, &t[i].raw, &t[i].rawlen);
     qsort(t, n, sizeof *t, by_raw);
     struct sbx_buf bytes = SBX_BUF_INIT;
     struct sink k = {NULL, &bytes};
@@ -386,7 +383,7 @@ static void order_ties(const struct sbx_timeline *tl, uint32_t *run, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t key;
         t[i] = (struct tie){.pos = run[i]};
-        digest_of(tl, tl->order[run[i]], &key, &t[i].rest);
+        digest_of(tl, sbx_tl_at(tl, run[i]), &key, &t[i].rest);
     }
     qsort(t, n, sizeof *t, by_rest);
     for (size_t i = 0; i < n;) {
@@ -426,7 +423,7 @@ static void number_run(const struct sbx_timeline *tl, struct sbx_evids *ids, con
     struct keyed *k = sbx_xmalloc(n * sizeof *k);
     uint32_t *same = sbx_xmalloc(n * sizeof *same);
     for (size_t i = 0; i < n; i++)
-        k[i] = (struct keyed){key_of(tl, tl->order[run[i]]), run[i]};
+        k[i] = (struct keyed){key_of(tl, sbx_tl_at(tl, run[i])), run[i]};
     qsort(k, n, sizeof *k, by_key_pos);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -457,9 +454,9 @@ static struct sbx_evids *build(const struct sbx_timeline *tl)
     struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
     size_t n = tl->n;
     ids->n = n;
-    ids->order = tl->order;
+    ids->order = tl->order_;
     uint64_t *packed = sbx_xmalloc((n ? n : 1) * sizeof *packed);
-    digest_all(tl, tl->order, packed, true, n);
+    digest_all(tl, tl->order_, packed, true, n);
     sort_values_from(packed, n, 56);
     size_t capdups = 0;
     uint32_t *run = NULL;
@@ -548,7 +545,7 @@ static size_t position_of(const struct sbx_evids *ids, const struct sbx_event *e
 {
     size_t s = sbx_slot_of(&ids->slots, e);
     uint32_t p = s != SIZE_MAX ? ids->by_slot[s] : UINT32_MAX;
-    return p != UINT32_MAX && ids->order[p] == e ? p : SIZE_MAX;
+    return p != UINT32_MAX && ids->order[p] == s ? p : SIZE_MAX;
 }
 
 static void spell(uint64_t key, uint32_t dup, char out[SBX_EVID_LEN])
@@ -643,7 +640,7 @@ const struct sbx_event *sbx_event_by_id(const struct sbx_timeline *tl, const cha
     if (lo == ids->n)
         return NULL;
     uint32_t m = by_id[lo];
-    return ids->key[m] == key && dup_at(ids, m) == dup ? ids->order[m] : NULL;
+    return ids->key[m] == key && dup_at(ids, m) == dup ? sbx_slot_event(&ids->slots, ids->order[m]) : NULL;
 }
 
 bool sbx_event_id_has_prefix(const struct sbx_timeline *tl, const struct sbx_event *e,

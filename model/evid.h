@@ -54,7 +54,7 @@ enum { SBX_EVID_KEY_BITS = 5 * SBX_EVID_CHARS };
  * lookup by id makes every position's key and by_id (12 bytes an event),
  * and keeps them. */
 struct sbx_evids {
-    struct sbx_event *const *order; /* the order built over */
+    const uint32_t *order;          /* the order built over: its slots */
     struct sbx_evid_dup *dups;      /* the ids with a suffix, by position */
     size_t ndups;
     struct sbx_slots slots; /* the storage's (model/slots.h) */

@@ -221,11 +221,11 @@ void sbx_spans_build(const struct sbx_timeline *tl, struct sbx_spans *out)
     }
     size_t cap = 0;
     for (size_t i = 0; any && i < tl->n; i++) {
-        if (!otlp[tl->order[i]->source])
+        if (!otlp[sbx_tl_at(tl, i)->source])
             continue;
         SBX_GROW(out->nodes, out->n, cap);
         out->nodes[out->n++] = (struct sbx_span_node){
-            .event = tl->order[i], .parent = SBX_SPAN_NONE, .first_child = SBX_SPAN_NONE,
+            .event = sbx_tl_at(tl, i), .parent = SBX_SPAN_NONE, .first_child = SBX_SPAN_NONE,
             .next_sibling = SBX_SPAN_NONE};
     }
     free(otlp);

@@ -68,7 +68,7 @@ void sbx_timeline_free(struct sbx_timeline *tl)
     for (size_t i = 0; i < tl->nowned; i++)
         free(tl->owned[i]);
     free(tl->owned);
-    free(tl->order);
+    free(tl->order_);
     free(tl->skips);
     free(tl->diffs);
     sbx_strtab_free(&tl->strings);
@@ -176,12 +176,19 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
 {
     sbx_evids_drop(tl);
     if (buf->n) {
+        /* the buffer's blocks take the next ranks: its i-th event's slot is
+           the first new rank's first slot plus i */
+        if (tl->nblocks + buf->nblocks > ((size_t)UINT32_MAX + 1) / SBX_EVBLOCK) {
+            fprintf(stderr, "sbxview: too many events (more than 32-bit slots hold)\n");
+            abort();
+        }
+        size_t first = tl->nblocks * SBX_EVBLOCK;
         tl->blocks = sbx_xrealloc(tl->blocks, (tl->nblocks + buf->nblocks) * sizeof *tl->blocks);
         memcpy(tl->blocks + tl->nblocks, buf->blocks, buf->nblocks * sizeof *buf->blocks);
         tl->nblocks += buf->nblocks;
-        tl->order = sbx_xrealloc(tl->order, (tl->n + buf->n) * sizeof *tl->order);
+        tl->order_ = sbx_xrealloc(tl->order_, (tl->n + buf->n) * sizeof *tl->order_);
         for (size_t i = 0; i < buf->n; i++)
-            tl->order[tl->n + i] = sbx_evbuf_at(buf, i);
+            tl->order_[tl->n + i] = (uint32_t)(first + i);
         tl->n += buf->n;
         uint16_t source = buf->blocks[0][0].source;
         if (source < tl->nsources)
@@ -230,24 +237,31 @@ int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
     return 0;
 }
 
-static int order_cmp(const void *x, const void *y)
+/* qsort_r's order of slots (ctx, the timeline). */
+static int order_cmp(const void *x, const void *y, void *ctx)
 {
-    return sbx_event_cmp(*(struct sbx_event *const *)x, *(struct sbx_event *const *)y);
+    const struct sbx_timeline *tl = ctx;
+    return sbx_event_cmp(sbx_tl_slot(tl, *(const uint32_t *)x), sbx_tl_slot(tl, *(const uint32_t *)y));
+}
+
+static void sort_order(struct sbx_timeline *tl)
+{
+    qsort_r(tl->order_, tl->n, sizeof *tl->order_, order_cmp, tl);
 }
 
 /* A stable LSD radix sort of the events by start, 16 bits a pass, on
- * (key, event) pairs held side by side: no comparison calls and no pointer
+ * (key, slot) pairs held side by side: no comparison calls and no pointer
  * chasing, which dominate a qsort of millions of events. Stable, so events
- * that start together keep the order they came in. */
+ * that start together keep the order they came in. Packed: 12 bytes a
+ * pair, not 16. */
 struct keyed {
     uint64_t key;
-    struct sbx_event *e;
-};
+    uint32_t slot;
+} __attribute__((packed));
 
 /* Writes a[0..n) (keys within [lo, hi]) into order, sorted by key, stably;
  * unmaps a (from map_big). */
-static void radix_keyed(struct keyed *a, size_t n, uint64_t lo, uint64_t hi,
-                        struct sbx_event **order)
+static void radix_keyed(struct keyed *a, size_t n, uint64_t lo, uint64_t hi, uint32_t *order)
 {
     struct keyed *b = map_big(n * sizeof *b, true);
     size_t *count = sbx_xmalloc(65536 * sizeof *count);
@@ -269,7 +283,7 @@ static void radix_keyed(struct keyed *a, size_t n, uint64_t lo, uint64_t hi,
         b = t;
     }
     for (size_t i = 0; i < n; i++)
-        order[i] = a[i].e;
+        order[i] = a[i].slot;
     free(count);
     unmap_big(a, n * sizeof *a);
     unmap_big(b, n * sizeof *b);
@@ -280,7 +294,7 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
     sbx_evids_drop(tl);
     bool sorted = true;
     for (size_t i = 1; i < tl->n && sorted; i++)
-        sorted = sbx_event_cmp(tl->order[i - 1], tl->order[i]) <= 0;
+        sorted = sbx_event_cmp(sbx_tl_at(tl, i - 1), sbx_tl_at(tl, i)) <= 0;
     if (sorted)
         return;
     /* The order comes in source and line order (adopted so): a stable sort by
@@ -293,24 +307,24 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
         bool by_source_line = true;
         uint32_t prev_source = 0, prev_line = 0;
         for (size_t i = 0; i < n && by_source_line; i++) {
-            struct sbx_event *e = tl->order[i];
+            const struct sbx_event *e = sbx_tl_at(tl, i);
             by_source_line = e->source > prev_source ||
                              (e->source == prev_source && e->line_no >= prev_line);
             prev_source = e->source;
             prev_line = e->line_no;
             /* the sign bit flipped: signed order as unsigned (unknown, INT64_MIN, first) */
             uint64_t k = (uint64_t)e->start ^ (UINT64_C(1) << 63);
-            a[i] = (struct keyed){k, e};
+            a[i] = (struct keyed){k, tl->order_[i]};
             lo = k < lo ? k : lo;
             hi = k > hi ? k : hi;
         }
         if (by_source_line) {
-            radix_keyed(a, n, lo, hi, tl->order);
+            radix_keyed(a, n, lo, hi, tl->order_);
             return;
         }
         unmap_big(a, n * sizeof *a);
     }
-    qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+    sort_order(tl);
 }
 
 /* Skips are kept in (source, line) order. */
@@ -320,14 +334,21 @@ static bool skip_before(const void *x, const void *y)
     return a->source != b->source ? a->source < b->source : a->line < b->line;
 }
 
-static int skip_cmp(const void *x, const void *y)
+static bool skip_before_ctx(const void *x, const void *y, void *ctx)
 {
+    (void)ctx;
+    return skip_before(x, y);
+}
+
+static int skip_cmp(const void *x, const void *y, void *ctx)
+{
+    (void)ctx;
     return skip_before(x, y) ? -1 : skip_before(y, x) ? 1 : 0;
 }
 
-static bool event_before(const void *a, const void *b)
+static bool event_before(const void *a, const void *b, void *ctx)
 {
-    return sbx_event_cmp(*(struct sbx_event *const *)a, *(struct sbx_event *const *)b) < 0;
+    return order_cmp(a, b, ctx) < 0;
 }
 
 /* Sorts the tail base[old..n) and merges it into the sorted head base[0..old).
@@ -335,17 +356,17 @@ static bool event_before(const void *a, const void *b)
  * head elements after it move up in one memmove, so a few new elements cost
  * a few searches and at most one pass of moves, not a comparison each. */
 static void merge_tail(void *base, size_t old, size_t n, size_t size,
-                       bool (*before)(const void *, const void *),
-                       int (*cmp)(const void *, const void *))
+                       bool (*before)(const void *, const void *, void *),
+                       int (*cmp)(const void *, const void *, void *), void *ctx)
 {
     char *a = base;
     size_t k = n - old;
     bool sorted = true;
     for (size_t i = old + 1; i < n && sorted; i++)
-        sorted = !before(a + i * size, a + (i - 1) * size);
+        sorted = !before(a + i * size, a + (i - 1) * size, ctx);
     if (!sorted)
-        qsort(a + old * size, k, size, cmp);
-    if (k == 0 || old == 0 || !before(a + old * size, a + (old - 1) * size))
+        qsort_r(a + old * size, k, size, cmp, ctx);
+    if (k == 0 || old == 0 || !before(a + old * size, a + (old - 1) * size, ctx))
         return;
     char *tmp = sbx_xmalloc(k * size);
     memcpy(tmp, a + old * size, k * size);
@@ -355,7 +376,7 @@ static void merge_tail(void *base, size_t old, size_t n, size_t size,
         size_t lo = 0, hi = i; /* the first head element after x */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (before(x, a + mid * size))
+            if (before(x, a + mid * size, ctx))
                 hi = mid;
             else
                 lo = mid + 1;
@@ -381,10 +402,10 @@ void sbx_timeline_append(struct sbx_timeline *tl, struct sbx_evbuf *bufs, size_t
     for (size_t i = 0; i < nbufs; i++)
         sbx_timeline_adopt(tl, &bufs[i]);
     for (size_t i = old_n; i < tl->n; i++) /* a followed source's new lines: on its clock too */
-        shift_times(tl->order[i], tl->sources[tl->order[i]->source].clock_offset);
+        shift_times(sbx_tl_at(tl, i), tl->sources[sbx_tl_at(tl, i)->source].clock_offset);
 
-    merge_tail(tl->order, old_n, tl->n, sizeof *tl->order, event_before, order_cmp);
-    merge_tail(tl->skips, old_skips, tl->nskips, sizeof *tl->skips, skip_before, skip_cmp);
+    merge_tail(tl->order_, old_n, tl->n, sizeof *tl->order_, event_before, order_cmp, tl);
+    merge_tail(tl->skips, old_skips, tl->nskips, sizeof *tl->skips, skip_before_ctx, skip_cmp, NULL);
 }
 
 void sbx_timeline_set_clock(struct sbx_timeline *tl, uint32_t source, int64_t offset,
@@ -397,15 +418,15 @@ void sbx_timeline_set_clock(struct sbx_timeline *tl, uint32_t source, int64_t of
     if (!by)
         return;
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->source == source)
-            shift_times(tl->order[i], by);
+        if (sbx_tl_at(tl, i)->source == source)
+            shift_times(sbx_tl_at(tl, i), by);
 }
 
 void sbx_timeline_resort(struct sbx_timeline *tl)
 {
     sbx_evids_drop(tl);
     if (tl->n)
-        qsort(tl->order, tl->n, sizeof *tl->order, order_cmp);
+        sort_order(tl);
 }
 
 int64_t sbx_event_own_time(const struct sbx_timeline *tl, const struct sbx_event *e, int64_t t)
@@ -433,9 +454,9 @@ size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32
     }
     /* from the end: a line being written is usually the latest event */
     for (size_t i = tl->n; i-- > 0;) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->source == source && e->line_no == line) {
-            memmove(tl->order + i, tl->order + i + 1, (tl->n - i - 1) * sizeof *tl->order);
+            memmove(tl->order_ + i, tl->order_ + i + 1, (tl->n - i - 1) * sizeof *tl->order_);
             tl->n--;
             src->events--;
             return 1;
@@ -519,7 +540,7 @@ size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_eve
     size_t lo = 0, hi = tl->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (sbx_event_cmp(tl->order[mid], e) < 0)
+        if (sbx_event_cmp(sbx_tl_at(tl, mid), e) < 0)
             lo = mid + 1;
         else
             hi = mid;

@@ -14,7 +14,13 @@
  * hands out stay valid until then, with two exceptions for a followed log:
  * a source's data pointer changes when its bytes are replaced (events refer to
  * offsets, so hold none across a poll), and an event forgotten because its
- * line grew stays in memory but leaves the order. */
+ * line grew stays in memory but leaves the order.
+ *
+ * The order holds slots, not pointers (4 bytes an event): an event's block's
+ * rank in `blocks` times SBX_EVBLOCK plus its index in the block
+ * (model/slots.h). sbx_tl_at gives the event at a position; `blocks`, only
+ * ever appended to, is the one table slots resolve through. A view of a
+ * timeline (analyses/witness.h) shares its blocks and keeps its own slots. */
 #ifndef SBX_TIMELINE_H
 #define SBX_TIMELINE_H
 
@@ -83,7 +89,10 @@ struct sbx_timeline {
     struct sbx_source *sources;
     size_t nsources;
     struct sbx_strtab strings;
-    struct sbx_event **order; /* sorted by (start, source, line); unknown start first */
+    /* the events' slots (model/slots.h: block rank * SBX_EVBLOCK + index in
+     * the block), sorted by (start, source, line), unknown start first: 4
+     * bytes an event. Read the i-th event with sbx_tl_at. */
+    uint32_t *order_;
     size_t n;
     struct sbx_skip *skips;   /* in (source, line) order */
     size_t nskips;
@@ -93,12 +102,25 @@ struct sbx_timeline {
     /* the events' ids, made when first asked for (model/evid.h): dropped
      * whenever the events or their order change */
     struct sbx_evids *ids;
-    /* storage */
+    /* storage: the blocks by rank, the one table a slot resolves through;
+     * only appended to (adopting a buffer appends its blocks), so a block's
+     * rank, and an event's slot, never change */
     struct sbx_event **blocks;
     size_t nblocks;
     void **owned;
     size_t nowned;
 };
+
+/* The event in slot (one of tl's: below nblocks * SBX_EVBLOCK). */
+static inline struct sbx_event *sbx_tl_slot(const struct sbx_timeline *tl, uint32_t slot)
+{
+    return &tl->blocks[slot / SBX_EVBLOCK][slot % SBX_EVBLOCK];
+}
+/* The event at position i of the order (i below tl->n). */
+static inline struct sbx_event *sbx_tl_at(const struct sbx_timeline *tl, size_t i)
+{
+    return sbx_tl_slot(tl, tl->order_[i]);
+}
 
 /* At most this many skipped lines are listed per loading thread; every one is counted. */
 #define SBX_SKIPS_KEPT 1000
@@ -126,7 +148,9 @@ void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t sou
  * event's lists cost their bytes, not a heap chunk each). */
 void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
 /* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
- * buffers of one source in line order. */
+ * buffers of one source in line order. Its blocks take the next ranks (a
+ * buffer's first event starts a block's slots); past 2^32 slots (2,097,152
+ * blocks, far more than memory holds) it aborts. */
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf);
 /* Frees a buffer that will not be adopted (its events and memory with it). */
 void sbx_evbuf_free(struct sbx_evbuf *buf);
@@ -167,7 +191,7 @@ int64_t sbx_event_own_time(const struct sbx_timeline *tl, const struct sbx_event
 
 /* The timeline's order: by start (unknown first), then source, then line. */
 int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);
-/* The first position in tl->order not before e (tl->n when all are): e's
+/* The first position in the order not before e (tl->n when all are): e's
  * own position when e is in the timeline. */
 size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_event *e);
 

@@ -49,7 +49,7 @@ static void *worker(void *arg)
                 atomic_fetch_add_explicit(begun, 1, memory_order_relaxed);
             size_t pos = r->subset ? r->subset[i] : i;
             if (pos < r->tl->n)
-                r->hit[i] = sbx_query_match(r->q, r->tl, r->tl->order[pos], sc);
+                r->hit[i] = sbx_query_match(r->q, r->tl, sbx_tl_at(r->tl, pos), sc);
         }
         if (r->job)
             atomic_fetch_add_explicit(&r->job->done, i - from, memory_order_relaxed);

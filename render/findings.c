@@ -249,7 +249,7 @@ static void collect(struct report *r)
         }
     }
     for (size_t i = 0; i < r->tl->n; i++) {
-        const struct sbx_event *e = r->tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(r->tl, i);
         if ((e->findings & SBX_F_BAD_SIGNATURE) && sbx_event_signed_off(e)) {
             char when[64];
             add(r, SBX_F_BAD_SIGNATURE, e, "%s: replayed: the Runtime-Signature matches a secret given, but was %s",

@@ -48,7 +48,7 @@ static void collect(const struct sbx_timeline *tl, struct sbx_cmp_cmd **out, siz
     bool wrapper = false;
     size_t count = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind == SBX_EV_COMMAND) {
             count++;
             wrapper |= !(e->u.cmd.flags & SBX_CMD_RECORD);
@@ -58,7 +58,7 @@ static void collect(const struct sbx_timeline *tl, struct sbx_cmp_cmd **out, siz
     size_t k = 0;
     struct sbx_buf key = SBX_BUF_INIT;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind != SBX_EV_COMMAND || (wrapper && (e->u.cmd.flags & SBX_CMD_RECORD)))
             continue;
         size_t len;
@@ -442,7 +442,7 @@ static void secret_list(struct sbx_compare *c, const struct sbx_summary *a,
 static void count_findings(const struct sbx_timeline *tl, size_t counts[32])
 {
     for (size_t i = 0; i < tl->n; i++)
-        for (uint32_t f = tl->order[i]->findings; f; f &= f - 1)
+        for (uint32_t f = sbx_tl_at(tl, i)->findings; f; f &= f - 1)
             counts[__builtin_ctz(f)]++;
 }
 

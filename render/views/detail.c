@@ -487,7 +487,7 @@ static const struct sbx_event *nearest_metric(const struct sbx_timeline *tl, con
             size_t i = dir < 0 ? lo - 1 - k : lo + k;
             if ((dir < 0 && k >= lo) || (dir > 0 && i >= tl->n))
                 break;
-            const struct sbx_event *m = tl->order[i];
+            const struct sbx_event *m = sbx_tl_at(tl, i);
             if (m->start == SBX_TIME_UNKNOWN)
                 continue;
             int64_t d = m->start > e->start ? m->start - e->start : e->start - m->start;

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!sbx_diff_find(&tl, tl.diffs[i].path))
             abort();
     for (size_t i = 0; i < tl.n; i++) {
-        const struct sbx_event *e = tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&tl, i);
         if (e->kind != SBX_EV_FILES)
             abort();
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)

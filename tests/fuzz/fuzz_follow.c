@@ -53,7 +53,7 @@ static void compare(const struct sbx_timeline *a, const struct sbx_timeline *b)
 {
     CHECK(a->n == b->n, "event count");
     for (size_t i = 0; i < a->n; i++) {
-        const struct sbx_event *x = a->order[i], *y = b->order[i];
+        const struct sbx_event *x = sbx_tl_at(a, i), *y = sbx_tl_at(b, i);
         CHECK(x->line_no == y->line_no, "line number");
         CHECK(x->start == y->start && x->end == y->end, "time");
         CHECK(x->line_off == y->line_off && x->line_len == y->line_len, "line offset");
@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sbx_follow_report_free(&rep);
         sbx_follow_free(f);
         for (size_t i = 1; i < tl.n; i++)
-            CHECK(sbx_event_cmp(tl.order[i - 1], tl.order[i]) < 0, "order");
+            CHECK(sbx_event_cmp(sbx_tl_at(&tl, i - 1), sbx_tl_at(&tl, i)) < 0, "order");
 
         struct sbx_timeline fresh;
         sbx_timeline_init(&fresh);

@@ -51,9 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sbx_timeline one, two;
     if (load_pair(d, na, b, nb, 1, &one) != load_pair(d, na, b, nb, 2, &two))
         abort();
-    if (one.n != 1 || one.order[0]->kind != SBX_EV_FILES)
+    if (one.n != 1 || sbx_tl_at(&one, 0)->kind != SBX_EV_FILES)
         abort();
-    const struct sbx_files *f = one.order[0]->u.files;
+    const struct sbx_files *f = sbx_tl_at(&one, 0)->u.files;
     for (int c = 0; c < SBX_CHANGE_COUNT; c++)
         for (uint32_t k = 1; k < f->n[c]; k++)
             if (strcmp(f->paths[c][k - 1], f->paths[c][k]) >= 0)

@@ -32,7 +32,7 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size, int 
     sbx_timeline_finish(tl);
     const char *d = tl->sources[src].data;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         CHECK(e->line_off <= size && e->line_len <= size - e->line_off && e->line_len >= 2);
         CHECK(d[e->line_off] == '{' && d[e->line_off + e->line_len - 1] == '}');
         /* a tool call that names no tool (no attribute, no span name) has
@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sbx_doc_init(&doc, 80, false);
     for (size_t i = 0; i < one.n && i < 16; i++) {
         sbx_doc_reset(&doc, 80);
-        sbx_detail_doc(&doc, &look, one.order[i], false);
+        sbx_detail_doc(&doc, &look, sbx_tl_at(&one, i), false);
     }
     sbx_doc_free(&doc);
     sbx_rows_look_free(&look);

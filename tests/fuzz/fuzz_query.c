@@ -116,7 +116,7 @@ static void check_search(const struct sbx_timeline *tl, const char *pat, size_t 
     for (size_t i = 0; i < tl->n; i++) {
         bool got = k < npos && pos[k] == i;
         k += got;
-        int want = ref_match(re, md, mc, tl, tl->order[i]);
+        int want = ref_match(re, md, mc, tl, sbx_tl_at(tl, i));
         if (want >= 0 && want != got)
             abort();
     }
@@ -157,11 +157,11 @@ static void check_id_search(const struct sbx_timeline *tl, const char *pat, size
         bool got = k < npos && pos[k] == i;
         k += got;
         char id[SBX_EVID_LEN];
-        sbx_event_id(tl, tl->order[i], id);
+        sbx_event_id(tl, sbx_tl_at(tl, i), id);
         bool want = strlen(id) >= vn;
         for (size_t c = 0; want && c < vn; c++)
             want = id_fold(id[c]) == id_fold(v[c]);
-        if (kind && !(tl->order[i]->findings & kind))
+        if (kind && !(sbx_tl_at(tl, i)->findings & kind))
             want = false;
         if (want != got)
             abort();
@@ -211,7 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < tl->n; i++) {
         bool got = k < n1 && one[k] == i;
         k += got;
-        if (sbx_query_match(q, tl, tl->order[i], sc) != got)
+        if (sbx_query_match(q, tl, sbx_tl_at(tl, i), sc) != got)
             abort();
     }
     sbx_query_scratch_free(sc);

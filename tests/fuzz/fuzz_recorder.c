@@ -27,7 +27,7 @@ static void run(const uint8_t *data, size_t size, int threads, size_t *events)
     sbx_timeline_finish(&tl);
     json_oracle_check(&tl, (const char *)data, size);
     for (size_t i = 0; i < tl.n; i++)
-        if (files_oracle_diff(&tl, tl.order[i]))
+        if (files_oracle_diff(&tl, sbx_tl_at(&tl, i)))
             abort(); /* the flat reading of a files line disagrees with jansson's */
     *events = tl.n;
     struct sbx_summary sum;

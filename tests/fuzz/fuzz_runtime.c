@@ -32,7 +32,7 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size,
     sbx_timeline_finish(tl);
     const struct sbx_source *s = &tl->sources[src];
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         CHECK(e->line_off <= size && e->line_len <= size - e->line_off && e->line_len >= 2);
         CHECK(s->data[e->line_off] == '{' && s->data[e->line_off + e->line_len - 1] == '}');
         CHECK(e->line_no >= 1 && e->line_no <= s->lines);
@@ -49,10 +49,10 @@ static void compare(const struct sbx_timeline *a, const struct sbx_timeline *b)
 {
     CHECK(a->n == b->n && a->nskips == b->nskips);
     for (size_t i = 0; i < a->n; i++) {
-        CHECK(a->order[i]->line_no == b->order[i]->line_no);
-        CHECK(a->order[i]->line_off == b->order[i]->line_off);
-        CHECK(a->order[i]->kind == b->order[i]->kind);
-        CHECK(a->order[i]->findings == b->order[i]->findings);
+        CHECK(sbx_tl_at(a, i)->line_no == sbx_tl_at(b, i)->line_no);
+        CHECK(sbx_tl_at(a, i)->line_off == sbx_tl_at(b, i)->line_off);
+        CHECK(sbx_tl_at(a, i)->kind == sbx_tl_at(b, i)->kind);
+        CHECK(sbx_tl_at(a, i)->findings == sbx_tl_at(b, i)->findings);
     }
 }
 

@@ -42,10 +42,10 @@ static void draw(const struct sbx_timeline *tl, const struct sbx_summary *sum)
     sbx_grid_init(&g, false);
     sbx_grid_resize(&g, 80, 1);
     for (size_t i = 0; i < tl->n && i < 64; i++) {
-        sbx_draw_event_row(&g, 0, &look, tl->order[i], i == 0);
+        sbx_draw_event_row(&g, 0, &look, sbx_tl_at(tl, i), i == 0);
         struct sbx_doc d;
         sbx_doc_init(&d, 60, false);
-        sbx_detail_doc(&d, &look, tl->order[i], false);
+        sbx_detail_doc(&d, &look, sbx_tl_at(tl, i), false);
         sbx_doc_free(&d);
     }
     sbx_grid_free(&g);
@@ -64,7 +64,7 @@ static size_t run(const uint8_t *data, size_t size, int threads)
     sbx_timeline_finish(&tl);
     json_oracle_check(&tl, (const char *)data, size);
     for (size_t i = 0; i < tl.n; i++) {
-        const struct sbx_event *e = tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&tl, i);
         if (e->line_off + e->line_len > size)
             abort();
         if (e->kind == SBX_EV_COMMAND)

@@ -19,7 +19,7 @@ static size_t run(const uint8_t *data, size_t size, int threads)
     sbx_load_source(&tl, src, &sbx_format_squid, &lo);
     sbx_timeline_finish(&tl);
     for (size_t i = 0; i < tl.n; i++) {
-        const struct sbx_event *e = tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&tl, i);
         if (e->kind != SBX_EV_NETWORK || e->line_off + e->line_len > size)
             abort();
         const struct sbx_text *u = &e->u.net.url;

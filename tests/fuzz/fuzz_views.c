@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     struct sbx_cmdindex *ix = sbx_cmdindex_new(&tl);
     for (size_t i = 0; i < tl.n; i++)
-        if (sbx_command_during(&tl, tl.order[i]) != sbx_cmdindex_during(ix, tl.order[i])) {
+        if (sbx_command_during(&tl, sbx_tl_at(&tl, i)) != sbx_cmdindex_during(ix, sbx_tl_at(&tl, i))) {
             fprintf(stderr, "fuzz_views: the index and the scan disagree on event %zu\n", i);
             abort();
         }

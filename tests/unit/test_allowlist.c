@@ -187,7 +187,7 @@ static const char *marked(const struct sbx_timeline *tl, char *buf, size_t n)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->findings & SBX_F_UNLISTED_HOST)
+        if (sbx_tl_at(tl, i)->findings & SBX_F_UNLISTED_HOST)
             snprintf(buf + strlen(buf), n - strlen(buf), "%s%zu", buf[0] ? " " : "", i + 1);
     return buf;
 }
@@ -209,11 +209,11 @@ static void findings(void **state)
         assert_int_equal(sum.nunlisted, 2);
         assert_string_equal(sum.unlisted[0].host, "gitlab.example.org");
         assert_int_equal(sum.unlisted[0].events, 2);
-        assert_int_equal(sum.unlisted[0].first->start, tl.order[0]->start);
+        assert_int_equal(sum.unlisted[0].first->start, sbx_tl_at(&tl, 0)->start);
         assert_string_equal(sum.unlisted[1].host, "paste.example.com");
         assert_int_equal(sum.unlisted[1].events, 3);
         assert_int_equal(sum.unlisted[1].first->kind, SBX_EV_COMMAND);
-        assert_ptr_equal(sum.unlisted[1].first, tl.order[2]);
+        assert_ptr_equal(sum.unlisted[1].first, sbx_tl_at(&tl, 2));
         /* proxy: 08:50:25 pypi, 28 and 29 paste, 30 github; commands 20, 21, 22, 23 */
         assert_string_equal(marked(&tl, buf, sizeof buf), "1 2 3 6 7");
         /* the query word */
@@ -265,9 +265,9 @@ static void many_repeats(void **state)
         assert_int_equal(sum.nunlisted, 1);
         assert_string_equal(sum.unlisted[0].host, "upload.example.net");
         assert_int_equal(sum.unlisted[0].events, N / 3);
-        assert_ptr_equal(sum.unlisted[0].first, tl->order[0]);
+        assert_ptr_equal(sum.unlisted[0].first, sbx_tl_at(tl, 0));
         for (size_t i = 0; i < tl->n; i++)
-            assert_int_equal(!!(tl->order[i]->findings & SBX_F_UNLISTED_HOST), i % 3 == 0);
+            assert_int_equal(!!(sbx_tl_at(tl, i)->findings & SBX_F_UNLISTED_HOST), i % 3 == 0);
         sbx_summary_free(&sum);
         loadtest_drop(tl);
     }

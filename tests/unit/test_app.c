@@ -114,7 +114,7 @@ static int setup(void **state)
     if (r->tl.n != NEVENTS || !sbx_summarize(&r->tl, &so, &r->sum, err, sizeof err))
         return -1;
     for (size_t k = 0; k < r->tl.n; k++)
-        r->ev[k] = r->tl.order[k]; /* times rise with i, so order is i */
+        r->ev[k] = sbx_tl_at(&r->tl, k); /* times rise with i, so order is i */
     *state = r;
     return 0;
 }
@@ -144,7 +144,7 @@ static size_t count(const struct sbx_app *a)
 
 static const struct sbx_event *visible(const struct sbx_app *a, size_t i)
 {
-    return i < count(a) ? a->tl->order[a->vis ? a->vis[i] : i] : NULL;
+    return i < count(a) ? sbx_tl_at(a->tl, a->vis ? a->vis[i] : i) : NULL;
 }
 
 static const struct sbx_event *selected(const struct sbx_app *a)

@@ -101,7 +101,7 @@ static size_t last_row(const struct sbx_app *a) { return rows_of(a) - 1; }
 static const struct sbx_event *event_at(const struct sbx_app *a, size_t row)
 {
     assert_true(row < rows_of(a));
-    return a->tl->order[a->vis ? a->vis[row] : row];
+    return sbx_tl_at(a->tl, a->vis ? a->vis[row] : row);
 }
 
 /* On the last row the cursor follows the newest, whatever the log held

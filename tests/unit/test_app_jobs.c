@@ -130,7 +130,7 @@ static void filter_lands_and_keys_work_meanwhile(void **state)
     assert_non_null(a.vis);
     assert_int_equal(a.nvis, want);
     for (size_t i = 0; i < a.nvis; i++)
-        assert_true(sbx_cmd_exit(&r->tl.order[a.vis[i]]->u.cmd) != 0);
+        assert_true(sbx_cmd_exit(&sbx_tl_at(&r->tl, a.vis[i])->u.cmd) != 0);
     sbx_app_free(&a);
 }
 

@@ -122,7 +122,7 @@ static void shown(struct sbx_app *a, char *out, size_t n)
 static void id_of_row(struct sbx_app *a, const char *word, char out[SBX_EVID_LEN])
 {
     for (size_t i = 0; i < a->tl->n; i++) {
-        const struct sbx_event *e = a->tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(a->tl, i);
         char *cmd = command_of(a, e);
         bool is = strcmp(cmd, word) == 0;
         free(cmd);

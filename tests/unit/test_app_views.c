@@ -675,7 +675,7 @@ static void risky_reasons_in_the_detail(void **state)
     assert_int_equal(__builtin_popcount(kinds), 8); /* every kind was looked at */
     /* a command without a risky finding: no reason line */
     for (size_t i = 0; i < r->tl.n; i++) {
-        const struct sbx_event *e = r->tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&r->tl, i);
         if (e->kind != SBX_EV_COMMAND || e->findings)
             continue;
         struct sbx_doc d;

@@ -152,7 +152,7 @@ static const char *text_of(const struct sbx_timeline *tl, size_t i, struct sbx_b
 {
     static char out[512];
     size_t n;
-    const char *s = sbx_text_get(tl, tl->order[i], &tl->order[i]->u.cmd.command, scratch, &n);
+    const char *s = sbx_text_get(tl, sbx_tl_at(tl, i), &sbx_tl_at(tl, i)->u.cmd.command, scratch, &n);
     assert_true(n < sizeof out);
     memcpy(out, s, n);
     out[n] = '\0';
@@ -205,7 +205,7 @@ static char *search(struct sbx_timeline *tl, const char *text)
     out[0] = '\0';
     for (size_t i = 0; i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", i ? " " : "",
-                 tl->order[pos[i]]->line_no);
+                 sbx_tl_at(tl, pos[i])->line_no);
     free(pos);
     return out;
 }
@@ -248,17 +248,17 @@ static void hidden_in_an_argv(void **state)
                                         "[\"echo\",\"caf\\u00e9\"]"};
     struct sbx_timeline *tl = commands(texts, 3, SBX_TEXT_ARGV);
     struct sbx_buf scratch = SBX_BUF_INIT;
-    assert_true(sbx_field_hides(tl, tl->order[0], &tl->order[0]->u.cmd.command, &scratch));
-    assert_true(sbx_field_hides(tl, tl->order[1], &tl->order[1]->u.cmd.command, &scratch));
-    assert_false(sbx_field_hides(tl, tl->order[2], &tl->order[2]->u.cmd.command, &scratch));
+    assert_true(sbx_field_hides(tl, sbx_tl_at(tl, 0), &sbx_tl_at(tl, 0)->u.cmd.command, &scratch));
+    assert_true(sbx_field_hides(tl, sbx_tl_at(tl, 1), &sbx_tl_at(tl, 1)->u.cmd.command, &scratch));
+    assert_false(sbx_field_hides(tl, sbx_tl_at(tl, 2), &sbx_tl_at(tl, 2)->u.cmd.command, &scratch));
     unload(tl);
     /* escaped twice: \\u200b in the string is \u200b in the array */
     static const char *const wrapped[] = {"[\\\"echo\\\",\\\"a\\\\u200bb\\\"]",
                                           "[\\\"echo\\\",\\\"a\\\\\\\\u200bb\\\"]"};
     tl = commands(wrapped, 2, SBX_TEXT_ARGV | SBX_TEXT_ESCAPED);
-    assert_true(sbx_field_hides(tl, tl->order[0], &tl->order[0]->u.cmd.command, &scratch));
+    assert_true(sbx_field_hides(tl, sbx_tl_at(tl, 0), &sbx_tl_at(tl, 0)->u.cmd.command, &scratch));
     /* a\\u200bb in the array is a backslash and text: nothing hides */
-    assert_false(sbx_field_hides(tl, tl->order[1], &tl->order[1]->u.cmd.command, &scratch));
+    assert_false(sbx_field_hides(tl, sbx_tl_at(tl, 1), &sbx_tl_at(tl, 1)->u.cmd.command, &scratch));
     unload(tl);
     sbx_buf_free(&scratch);
 }

@@ -54,7 +54,7 @@ static void check_case(const struct test_case *c, void *ctx)
     struct sbx_timeline *tl = load_audit(c->field[0], c->len[0]);
     if (tl->n != 1)
         case_fail(c, "%zu events, not 1", tl->n);
-    const struct sbx_event *e = tl->order[0];
+    const struct sbx_event *e = sbx_tl_at(tl, 0);
     struct sbx_buf change = SBX_BUF_INIT, who = SBX_BUF_INIT;
     sbx_audit_change_words(tl, e, &change);
     sbx_audit_who_words(tl, e, &who);
@@ -103,18 +103,18 @@ static void huge_detail(void **state)
     sbx_buf_free(&j);
     assert_int_equal(tl->n, 2);
     struct sbx_buf w = SBX_BUF_INIT;
-    sbx_audit_change_words(tl, tl->order[0], &w);
+    sbx_audit_change_words(tl, sbx_tl_at(tl, 0), &w);
     assert_true(w.len < 2048);
     assert_non_null(strstr(w.p, "big=xxxx"));
     assert_non_null(strstr(w.p, " more"));
     sbx_buf_clear(&w);
-    sbx_audit_change_words(tl, tl->order[1], &w);
+    sbx_audit_change_words(tl, sbx_tl_at(tl, 1), &w);
     assert_true(w.len < 4096);
     assert_non_null(strstr(w.p, "allow list: + h0.example, + h1.example"));
     assert_non_null(strstr(w.p, " more"));
-    assert_true(sbx_audit_adds_host(tl, tl->order[1], "h5.example", 10));
-    assert_false(sbx_audit_adds_host(tl, tl->order[1], "h5.exampl", 9));
-    assert_false(sbx_audit_adds_host(tl, tl->order[0], "big", 3));
+    assert_true(sbx_audit_adds_host(tl, sbx_tl_at(tl, 1), "h5.example", 10));
+    assert_false(sbx_audit_adds_host(tl, sbx_tl_at(tl, 1), "h5.exampl", 9));
+    assert_false(sbx_audit_adds_host(tl, sbx_tl_at(tl, 0), "big", 3));
     sbx_buf_free(&w);
     drop(tl);
 }

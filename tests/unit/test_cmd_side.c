@@ -198,7 +198,7 @@ static void through_the_timeline(void **state)
     sbx_timeline_finish(&tl);
     assert_int_equal(tl.n, N);
     for (size_t k = 0; k < N; k++) {
-        const struct sbx_event *e = tl.order[k];
+        const struct sbx_event *e = sbx_tl_at(&tl, k);
         size_t i = e->line_no - 1;
         struct sbx_text want = i % 3 == 0 ? neighbour(i)
                              : i % 3 == 1 ? text(i % 30000, 0, SBX_TEXT_PRESENT)

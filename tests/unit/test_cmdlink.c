@@ -212,7 +212,7 @@ static void check_ended_before(const struct fixture *r, const struct sbx_cmdinde
     const struct sbx_event *b = sbx_cmdindex_ended_before(ix, e);
     int64_t best[2] = {INT64_MIN, INT64_MIN};
     for (size_t i = 0; t != SBX_TIME_UNKNOWN && sb && i < r->tl.n; i++) {
-        const struct sbx_event *c = r->tl.order[i];
+        const struct sbx_event *c = sbx_tl_at(&r->tl, i);
         if (c == e || c->kind != SBX_EV_COMMAND || c->start == SBX_TIME_UNKNOWN || c->sandbox != sb)
             continue;
         int64_t end = c->end != SBX_TIME_UNKNOWN && c->end > c->start ? c->end : c->start;
@@ -242,7 +242,7 @@ static void check_running(const struct fixture *r, const struct sbx_cmdindex *ix
     const struct sbx_event *want[2][400];
     size_t nwant[2] = {0, 0};
     for (size_t i = 0; t != SBX_TIME_UNKNOWN && sb && i < r->tl.n; i++) {
-        const struct sbx_event *c = r->tl.order[i];
+        const struct sbx_event *c = sbx_tl_at(&r->tl, i);
         if (c == e || c->kind != SBX_EV_COMMAND || c->start == SBX_TIME_UNKNOWN || c->sandbox != sb)
             continue;
         int64_t end = c->end != SBX_TIME_UNKNOWN && c->end > c->start ? c->end : c->start;
@@ -350,7 +350,7 @@ static void index_agrees_with_scan(void **state)
         fixture_finish(&r);
         struct sbx_cmdindex *ix = sbx_cmdindex_new(&r.tl);
         for (size_t i = 0; i < r.tl.n; i++) {
-            const struct sbx_event *e = r.tl.order[i];
+            const struct sbx_event *e = sbx_tl_at(&r.tl, i);
             const struct sbx_event *a = sbx_command_during(&r.tl, e);
             assert_ptr_equal(a, sbx_cmdindex_during(ix, e));
             check_ended_before(&r, ix, e);

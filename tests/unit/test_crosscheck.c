@@ -71,7 +71,7 @@ static const struct sbx_event *only_wrapper(struct run *r, const char *cmd_prefi
     struct sbx_buf tmp = SBX_BUF_INIT;
     const struct sbx_event *found = NULL;
     for (size_t i = 0; i < r->fx.tl.n; i++) {
-        const struct sbx_event *e = r->fx.tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&r->fx.tl, i);
         if (e->kind != SBX_EV_COMMAND || (e->u.cmd.flags & SBX_CMD_RECORD))
             continue;
         size_t n;
@@ -328,7 +328,7 @@ static void uncertain_skew_concludes_nothing(void **state)
     assert_int_equal(x->nunmatched_records, 5);
     assert_int_equal(x->nunmatched_commands, 5);
     for (size_t i = 0; i < r->fx.tl.n; i++)
-        assert_false(r->fx.tl.order[i]->findings & (SBX_F_OUTSIDE_WRAPPER | SBX_F_MISSING_FROM_RECORD));
+        assert_false(sbx_tl_at(&r->fx.tl, i)->findings & (SBX_F_OUTSIDE_WRAPPER | SBX_F_MISSING_FROM_RECORD));
     /* not applied: the records keep their own clock */
     assert_int_equal(r->fx.tl.sources[r->fx.rec_src].clock, SBX_CLOCK_OWN);
     done(r);
@@ -386,7 +386,7 @@ static void no_record_no_check(void **state)
     finish(r);
     assert_int_equal(r->sum.cross.records, 0);
     assert_int_equal(r->sum.cross.nmissing, 0);
-    assert_false(r->fx.tl.order[0]->findings & SBX_F_MISSING_FROM_RECORD);
+    assert_false(sbx_tl_at(&r->fx.tl, 0)->findings & SBX_F_MISSING_FROM_RECORD);
     done(r);
 }
 

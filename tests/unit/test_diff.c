@@ -357,9 +357,9 @@ static size_t count_files_events(const struct sbx_timeline *tl, const struct sbx
 {
     size_t k = 0;
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->kind == SBX_EV_FILES) {
+        if (sbx_tl_at(tl, i)->kind == SBX_EV_FILES) {
             k++;
-            *last = tl->order[i];
+            *last = sbx_tl_at(tl, i);
         }
     return k;
 }
@@ -384,10 +384,10 @@ static void diff_alone_gives_files(void **state)
     assert_int_equal(tl.nskips, 0);
     const struct sbx_event *e = NULL;
     assert_int_equal(count_files_events(&tl, &e), 2);
-    assert_ptr_equal(tl.order[tl.n - 1], e);
+    assert_ptr_equal(sbx_tl_at(&tl, tl.n - 1), e);
     assert_string_equal(tl.sources[e->source].format, "diff");
     assert_true(e->tflags & SBX_EVT_TIME_INFERRED);
-    assert_true(e->start > tl.order[tl.n - 2]->start);
+    assert_true(e->start > sbx_tl_at(&tl, tl.n - 2)->start);
     const struct sbx_files *f = e->u.files;
     assert_true(f->flags & SBX_FILES_DIFF);
     assert_int_equal(f->root, 0);

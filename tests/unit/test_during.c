@@ -234,9 +234,9 @@ static char *story_words(const char *dir)
     struct sbx_buf b = SBX_BUF_INIT;
     for (size_t i = 0; i < tl.n; i++) {
         struct sbx_during d;
-        if (!sbx_during_of(&tl, &sum, tl.order[i], &d))
+        if (!sbx_during_of(&tl, &sum, sbx_tl_at(&tl, i), &d))
             continue;
-        sbx_buf_addf(&b, "%s: ", sbx_kind_name(tl.order[i]->kind));
+        sbx_buf_addf(&b, "%s: ", sbx_kind_name(sbx_tl_at(&tl, i)->kind));
         sbx_during_text(&tl, &d, &b);
         sbx_buf_adds(&b, "\n");
     }

@@ -105,7 +105,7 @@ static void drop_run(char *dir, const char *const *names, const char *extra)
 static void same_ids(const struct sbx_timeline *a, const struct sbx_timeline *b)
 {
     for (size_t i = 0; i < a->n; i++) {
-        const struct sbx_event *e = a->order[i];
+        const struct sbx_event *e = sbx_tl_at(a, i);
         char id[SBX_EVID_LEN];
         sbx_event_id(a, e, id);
         assert_int_equal(strlen(id) >= SBX_EVID_CHARS, 1);
@@ -218,7 +218,7 @@ static void duplicates(void **state)
     char ids[4][SBX_EVID_LEN];
     int plain = 0, two = 0, three = 0;
     for (size_t i = 0; i < 4; i++) {
-        sbx_event_id(tl, tl->order[i], ids[i]);
+        sbx_event_id(tl, sbx_tl_at(tl, i), ids[i]);
         size_t len = strlen(ids[i]);
         plain += len == SBX_EVID_CHARS;
         two += len == SBX_EVID_CHARS + 2 && strcmp(ids[i] + SBX_EVID_CHARS, ".2") == 0;
@@ -240,7 +240,7 @@ static void duplicates(void **state)
     /* the copy in another file, alone, has the plain id */
     struct sbx_timeline *one = loadtest_bytes(fmt, "elsewhere/x.jsonl", LINE, sizeof LINE - 1, 1, 0);
     char alone[SBX_EVID_LEN];
-    sbx_event_id(one, one->order[0], alone);
+    sbx_event_id(one, sbx_tl_at(one, 0), alone);
     assert_string_equal(alone, id1);
     assert_true(strlen(id1) == SBX_EVID_CHARS);
     loadtest_drop(one);
@@ -408,7 +408,7 @@ static void pinned(void **state)
     const struct sbx_format *fmt = &sbx_format_recorder;
     struct sbx_timeline *tl = loadtest_bytes(fmt, "one.jsonl", LINE, sizeof LINE - 1, 1, 0);
     char id[SBX_EVID_LEN];
-    sbx_event_id(tl, tl->order[0], id);
+    sbx_event_id(tl, sbx_tl_at(tl, 0), id);
     assert_string_equal(id, PINNED_RECORDER);
     loadtest_drop(tl);
     uint64_t key, rest;
@@ -621,7 +621,7 @@ static void lookups(void **state)
     (void)state;
     struct sbx_timeline tl;
     load_dir(&tl, RUN);
-    const struct sbx_event *e = tl.order[tl.n / 2];
+    const struct sbx_event *e = sbx_tl_at(&tl, tl.n / 2);
     char id[SBX_EVID_LEN];
     sbx_event_id(&tl, e, id);
     char upper[SBX_EVID_LEN];
@@ -684,8 +684,8 @@ static void storage_slots(void **state)
         sbx_timeline_finish(&tl);
         char id[SBX_EVID_LEN];
         for (size_t i = 0; i < tl.n; i++) {
-            sbx_event_id(&tl, tl.order[i], id);
-            if (!id[0] || sbx_event_by_id(&tl, id, strlen(id)) != tl.order[i])
+            sbx_event_id(&tl, sbx_tl_at(&tl, i), id);
+            if (!id[0] || sbx_event_by_id(&tl, id, strlen(id)) != sbx_tl_at(&tl, i))
                 fail_msg("case %zu: event %zu: id '%s' does not find it", c, i, id);
         }
         if (spare) {
@@ -693,20 +693,20 @@ static void storage_slots(void **state)
             assert_string_equal(id, "");
         }
         /* inside an event, not at its start (8-aligned, as an event is) */
-        sbx_event_id(&tl, (const struct sbx_event *)((const char *)tl.order[0] + 8), id);
+        sbx_event_id(&tl, (const struct sbx_event *)((const char *)sbx_tl_at(&tl, 0) + 8), id);
         assert_string_equal(id, "");
-        struct sbx_event outside = *tl.order[0];
+        struct sbx_event outside = *sbx_tl_at(&tl, 0);
         sbx_event_id(&tl, &outside, id);
         assert_string_equal(id, "");
-        struct sbx_event *gone = tl.order[tl.n - 1];
+        struct sbx_event *gone = sbx_tl_at(&tl, tl.n - 1);
         size_t n = tl.n;
         assert_int_equal(sbx_timeline_forget_line(&tl, gone->source, gone->line_no, false), 1);
         assert_int_equal(tl.n, n - 1);
         sbx_event_id(&tl, gone, id);
         assert_string_equal(id, "");
         for (size_t i = 0; i < tl.n; i++) {
-            sbx_event_id(&tl, tl.order[i], id);
-            assert_ptr_equal(sbx_event_by_id(&tl, id, strlen(id)), tl.order[i]);
+            sbx_event_id(&tl, sbx_tl_at(&tl, i), id);
+            assert_ptr_equal(sbx_event_by_id(&tl, id, strlen(id)), sbx_tl_at(&tl, i));
         }
         sbx_timeline_free(&tl);
     }
@@ -757,7 +757,7 @@ static void check_copies_numbered_of(const struct sbx_timeline *tl, const size_t
     assert_non_null(seen);
     assert_non_null(first);
     for (size_t pos = 0; pos < tl->n; pos++) {
-        const struct sbx_event *e = tl->order[pos];
+        const struct sbx_event *e = sbx_tl_at(tl, pos);
         size_t k = strtoul(tl->sources[0].data + e->line_off + strlen("record "), NULL, 10);
         for (size_t r = 0; numbers && r < nrecords; r++)
             if (numbers[r] == k) {
@@ -868,7 +868,7 @@ static void shared_high_bits(void **state)
     for (size_t i = 0; i < np; i++) {
         char ida[SBX_EVID_LEN] = "", idb[SBX_EVID_LEN] = "";
         for (size_t pos = 0; pos < tl.n; pos++) {
-            const struct sbx_event *e = tl.order[pos];
+            const struct sbx_event *e = sbx_tl_at(&tl, pos);
             size_t k = strtoul(tl.sources[0].data + e->line_off + strlen("record "), NULL, 10);
             if (k == p[i].a && !ida[0])
                 sbx_event_id(&tl, e, ida);

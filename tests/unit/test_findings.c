@@ -146,9 +146,9 @@ static void assert_no_findings(const struct sbx_timeline *tl)
 {
     assert_true(tl->n > 0);
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->findings & ~(uint32_t)SBX_F_BAD_FIELD)
-            fail_msg("line %u: the importer set findings %#x", tl->order[i]->line_no,
-                     tl->order[i]->findings);
+        if (sbx_tl_at(tl, i)->findings & ~(uint32_t)SBX_F_BAD_FIELD)
+            fail_msg("line %u: the importer set findings %#x", sbx_tl_at(tl, i)->line_no,
+                     sbx_tl_at(tl, i)->findings);
 }
 
 static void summarize(struct sbx_timeline *tl)
@@ -167,7 +167,7 @@ static void squid_denial_is_the_summarys(void **state)
     summarize(tl);
     size_t refused = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         bool denied = e->u.net.flags & SBX_NET_DENIED;
         assert_int_equal(!!(e->findings & SBX_F_REFUSED_HOST), denied);
         refused += denied;
@@ -184,7 +184,7 @@ static void otlp_failure_and_denials_are_the_summarys(void **state)
     summarize(tl);
     size_t failed = 0, refused = 0, errors = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         bool error = e->tflags & SBX_EVT_ERROR;
         bool exit_failed = e->kind == SBX_EV_COMMAND && sbx_command_failed(&e->u.cmd);
         assert_int_equal(!!(e->findings & SBX_F_FAILED), error || exit_failed);
@@ -216,7 +216,7 @@ static void otlp_failure_and_denials_are_the_summarys(void **state)
     summarize(tl);
     failed = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         assert_int_equal(!!(e->findings & SBX_F_FAILED), !!(e->tflags & SBX_EVT_ERROR));
         failed += (e->findings & SBX_F_FAILED) != 0;
     }
@@ -246,10 +246,10 @@ static void webhook_signature_is_the_summarys(void **state)
     assert_int_equal(tl->n, 2);
     assert_no_findings(tl);
     for (size_t i = 0; i < tl->n; i++)
-        assert_true(tl->order[i]->tflags & SBX_EVT_SIG_BAD); /* mismatch; no header */
+        assert_true(sbx_tl_at(tl, i)->tflags & SBX_EVT_SIG_BAD); /* mismatch; no header */
     summarize(tl);
     for (size_t i = 0; i < tl->n; i++)
-        assert_true(tl->order[i]->findings & SBX_F_BAD_SIGNATURE);
+        assert_true(sbx_tl_at(tl, i)->findings & SBX_F_BAD_SIGNATURE);
     loadtest_drop(tl);
 }
 

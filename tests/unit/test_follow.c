@@ -117,7 +117,7 @@ static void assert_same_as_fresh_load(struct fixture *fx, int threads)
     assert_int_equal(tl->sources[0].size, fresh.sources[0].size);
     assert_memory_equal(tl->sources[0].data, fresh.sources[0].data, fresh.sources[0].size);
     for (size_t i = 0; i < fresh.n; i++) {
-        const struct sbx_event *a = tl->order[i], *b = fresh.order[i];
+        const struct sbx_event *a = sbx_tl_at(tl, i), *b = sbx_tl_at(&fresh, i);
         assert_int_equal(a->line_no, b->line_no);
         assert_int_equal(a->start, b->start);
         assert_int_equal(a->line_off, b->line_off);
@@ -142,7 +142,7 @@ static size_t events_on_line(const struct sbx_timeline *tl, uint32_t line)
 {
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++)
-        n += tl->order[i]->line_no == line;
+        n += sbx_tl_at(tl, i)->line_no == line;
     return n;
 }
 
@@ -167,7 +167,7 @@ static void append_one_line(void **state)
     assert_int_equal(fx->rep.files[0].events, 1);
     assert_non_null(strstr(fx->rep.files[0].message, fx->path));
     assert_int_equal(fx->tl.n, 4);
-    assert_int_equal(fx->tl.order[3]->line_no, 4);
+    assert_int_equal(sbx_tl_at(&fx->tl, 3)->line_no, 4);
     assert_int_equal(fx->tl.sources[0].events, 4);
     assert_same_as_fresh_load(fx, 1);
     assert_int_equal(poll(fx), 0);
@@ -211,14 +211,14 @@ static void partial_line_completes(void **state)
     assert_int_equal(fx->tl.sources[0].skipped, 0);
     assert_int_equal(fx->tl.sources[0].incomplete, 0);
     assert_int_equal(events_on_line(&fx->tl, 3), 1);
-    assert_int_equal(fx->tl.order[2]->line_no, 3);
+    assert_int_equal(sbx_tl_at(&fx->tl, 2)->line_no, 3);
     assert_same_as_fresh_load(fx, 1);
 
     sbx_buf_clear(&b);
     add_line(&b, 4, 4);
     APPEND(fx, b.p);
     assert_int_equal(poll(fx), 1);
-    assert_int_equal(fx->tl.order[3]->line_no, 4);
+    assert_int_equal(sbx_tl_at(&fx->tl, 3)->line_no, 4);
     assert_same_as_fresh_load(fx, 1);
     free(line3);
     sbx_buf_free(&b);
@@ -278,10 +278,10 @@ static void earlier_times_merge(void **state)
         add_line(&b, 51 + i, secs[i]);
     APPEND(fx, b.p);
     assert_int_equal(poll(fx), 6);
-    assert_int_equal(fx->tl.order[0]->line_no, 51); /* second 5 */
-    assert_int_equal(fx->tl.order[1]->line_no, 55); /* 100 */
-    assert_int_equal(fx->tl.order[2]->line_no, 53); /* 105 */
-    assert_int_equal(fx->tl.order[3]->line_no, 1);  /* 110, the first loaded */
+    assert_int_equal(sbx_tl_at(&fx->tl, 0)->line_no, 51); /* second 5 */
+    assert_int_equal(sbx_tl_at(&fx->tl, 1)->line_no, 55); /* 100 */
+    assert_int_equal(sbx_tl_at(&fx->tl, 2)->line_no, 53); /* 105 */
+    assert_int_equal(sbx_tl_at(&fx->tl, 3)->line_no, 1);  /* 110, the first loaded */
     assert_same_as_fresh_load(fx, 1);
     sbx_buf_free(&b);
 }
@@ -316,7 +316,7 @@ static void summary_after_follow(void **state)
     assert_int_equal(sum.end, fresh_sum.end);
     assert_int_equal(sum.nsandboxes, 1);
     for (size_t i = 0; i < fx->tl.n; i++)
-        assert_int_equal(fx->tl.order[i]->findings, fresh.order[i]->findings);
+        assert_int_equal(sbx_tl_at(&fx->tl, i)->findings, sbx_tl_at(&fresh, i)->findings);
     sbx_summary_free(&sum);
     sbx_summary_free(&fresh_sum);
     sbx_load_report_free(&rep);
@@ -329,7 +329,7 @@ static void summary_after_follow(void **state)
 static void assert_lines_kept(const struct sbx_timeline *tl, const struct sbx_buf *b)
 {
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         assert_memory_equal(sbx_event_line(tl, e), b->p + e->line_off, e->line_len);
         assert_non_null(memchr(sbx_event_line(tl, e), '{', e->line_len)); /* not zeros */
     }
@@ -439,8 +439,8 @@ static void replaced(void **state)
     assert_non_null(strstr(fx->rep.files[0].message, "replaced"));
     assert_int_equal(fx->tl.n, 3);
     assert_int_equal(sbx_follow_count(fx->f), 0);
-    assert_memory_equal(sbx_event_line(&fx->tl, fx->tl.order[2]), b.p + fx->tl.order[2]->line_off,
-                        fx->tl.order[2]->line_len);
+    assert_memory_equal(sbx_event_line(&fx->tl, sbx_tl_at(&fx->tl, 2)), b.p + sbx_tl_at(&fx->tl, 2)->line_off,
+                        sbx_tl_at(&fx->tl, 2)->line_len);
     sbx_buf_free(&other);
     sbx_buf_free(&b);
 }
@@ -459,7 +459,7 @@ static void deleted(void **state)
     assert_non_null(strstr(fx->rep.files[0].message, fx->path));
     assert_int_equal(sbx_follow_count(fx->f), 0);
     assert_int_equal(fx->tl.n, 3);
-    assert_memory_equal(sbx_event_line(&fx->tl, fx->tl.order[0]), b.p, fx->tl.order[0]->line_len);
+    assert_memory_equal(sbx_event_line(&fx->tl, sbx_tl_at(&fx->tl, 0)), b.p, sbx_tl_at(&fx->tl, 0)->line_len);
     sbx_buf_free(&b);
 }
 
@@ -472,8 +472,8 @@ static void many_polls_nothing_new(void **state)
     sbx_buf_adds(&b, "{\"at\": \"2026"); /* and a partial line that stays partial */
     WRITE(fx, b.p);
     load_and_follow(fx);
-    struct sbx_event **before = malloc(fx->tl.n * sizeof *before);
-    memcpy(before, fx->tl.order, fx->tl.n * sizeof *before);
+    uint32_t *before = malloc(fx->tl.n * sizeof *before);
+    memcpy(before, fx->tl.order_, fx->tl.n * sizeof *before);
     const char *data = fx->tl.sources[0].data;
     for (int i = 0; i < 200; i++) {
         assert_int_equal(poll(fx), 0);
@@ -481,7 +481,7 @@ static void many_polls_nothing_new(void **state)
         assert_int_equal(fx->rep.files[0].status, SBX_FOLLOW_UNCHANGED);
     }
     assert_int_equal(fx->tl.n, 20);
-    assert_memory_equal(fx->tl.order, before, 20 * sizeof *before);
+    assert_memory_equal(fx->tl.order_, before, 20 * sizeof *before);
     assert_ptr_equal(fx->tl.sources[0].data, data);
     assert_int_equal(fx->tl.nskips, 1);
     assert_int_equal(fx->tl.sources[0].skipped, 1);
@@ -568,14 +568,14 @@ static void append_merges_into_large(void **state)
     assert_int_equal(tl.sources[1].events, 50000);
     assert_int_equal(tl.sources[0].skipped, 2);
     for (size_t i = 1; i < tl.n; i++)
-        assert_true(sbx_event_cmp(tl.order[i - 1], tl.order[i]) < 0);
+        assert_true(sbx_event_cmp(sbx_tl_at(&tl, i - 1), sbx_tl_at(&tl, i)) < 0);
     for (int k = 0; k < 10; k++) {
         size_t seen = 0;
         for (size_t i = 0; i < tl.n; i++)
-            seen += tl.order[i] == mine[k];
+            seen += sbx_tl_at(&tl, i) == mine[k];
         assert_int_equal(seen, 1);
     }
-    assert_ptr_equal(tl.order[0], mine[1]); /* the unknown time first */
+    assert_ptr_equal(sbx_tl_at(&tl, 0), mine[1]); /* the unknown time first */
     assert_int_equal(tl.nskips, 3);
     assert_int_equal(tl.skips[0].source, 0);
     assert_int_equal(tl.skips[0].line, 50001);

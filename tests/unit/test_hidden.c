@@ -122,8 +122,8 @@ static void the_finding(void **state)
     char err[160];
     assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
     for (size_t i = 0; i < tl.n; i++) {
-        bool want = tl.order[i]->line_no >= 2;
-        assert_int_equal(!!(tl.order[i]->findings & SBX_F_HIDDEN_TEXT), want);
+        bool want = sbx_tl_at(&tl, i)->line_no >= 2;
+        assert_int_equal(!!(sbx_tl_at(&tl, i)->findings & SBX_F_HIDDEN_TEXT), want);
     }
     sbx_summary_free(&sum);
     sbx_timeline_free(&tl);
@@ -187,7 +187,7 @@ static void the_finding_every_way(void **state)
     assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
     size_t shown = 0, hiding = 0;
     for (size_t i = 0; i < tl.n; i++) {
-        const struct sbx_event *e = tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&tl, i);
         bool w = want[e->line_no - 1];
         hiding += w;
         if (!!(e->findings & SBX_F_HIDDEN_TEXT) != w)

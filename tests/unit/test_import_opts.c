@@ -72,7 +72,7 @@ static void assert_checked(const struct sbx_timeline *tl, size_t n, bool checked
 {
     assert_int_equal(tl->n, n);
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         unsigned want = !checked ? 0 : e->line_no % 2 ? SBX_EVT_SIG_OK : SBX_EVT_SIG_BAD;
         if ((e->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD)) != want)
             fail_msg("line %u: flags %#x, not %#x", e->line_no, e->tflags, want);
@@ -159,8 +159,8 @@ static void whole_file(void **state)
     struct sbx_load_opts opts = {.import.webhook_secrets = SECRET};
     load(fx->path, &opts, &tl);
     assert_int_equal(tl.n, 2);
-    assert_int_equal(tl.order[0]->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD), SBX_EVT_SIG_OK);
-    assert_int_equal(tl.order[1]->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD), SBX_EVT_SIG_BAD);
+    assert_int_equal(sbx_tl_at(&tl, 0)->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD), SBX_EVT_SIG_OK);
+    assert_int_equal(sbx_tl_at(&tl, 1)->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD), SBX_EVT_SIG_BAD);
     sbx_timeline_free(&tl);
 }
 

@@ -86,7 +86,7 @@ static void assert_numbered(const struct sbx_timeline *tl)
 {
     struct sbx_buf scratch = SBX_BUF_INIT;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         size_t len;
         const char *cmd = sbx_text_get(tl, e, &e->u.cmd.command, &scratch, &len);
         char want[32];
@@ -94,7 +94,7 @@ static void assert_numbered(const struct sbx_timeline *tl)
         assert_int_equal(len, strlen(want));
         assert_memory_equal(cmd, want, len);
         if (i)
-            assert_true(sbx_event_cmp(tl->order[i - 1], e) < 0);
+            assert_true(sbx_event_cmp(sbx_tl_at(tl, i - 1), e) < 0);
     }
     sbx_buf_free(&scratch);
 }

@@ -134,8 +134,8 @@ static void unload(struct loaded *l)
 static const struct sbx_event *nth_of_kind(const struct sbx_timeline *tl, enum sbx_kind k, size_t nth)
 {
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->kind == k && nth-- == 0)
-            return tl->order[i];
+        if (sbx_tl_at(tl, i)->kind == k && nth-- == 0)
+            return sbx_tl_at(tl, i);
     return NULL;
 }
 
@@ -159,7 +159,7 @@ static void pair_by_name(void **state)
     assert_int_equal(l.nsources, 2);
     assert_int_equal(l.rep.nerrors, 0);
     assert_int_equal(l.tl.n, 1);
-    const struct sbx_event *e = l.tl.order[0];
+    const struct sbx_event *e = sbx_tl_at(&l.tl, 0);
     assert_int_equal(e->kind, SBX_EV_FILES);
     assert_int_equal(e->start, SBX_TIME_UNKNOWN); /* nothing in the run has a time */
     assert_false(e->tflags & SBX_EVT_TIME_INFERRED);
@@ -195,7 +195,7 @@ static void pair_by_order(void **state)
     struct loaded l;
     load(&l, paths, 2, 0);
     assert_int_equal(l.tl.n, 1);
-    const struct sbx_files *f = l.tl.order[0]->u.files;
+    const struct sbx_files *f = sbx_tl_at(&l.tl, 0)->u.files;
     assert_string_equal(l.tl.sources[f->before].path, a);
     assert_true(listed(f, SBX_ADDED, "notes.txt"));
     assert_true(listed(f, SBX_REMOVED, "old.txt"));
@@ -203,7 +203,7 @@ static void pair_by_order(void **state)
     /* given the other way round, the other way round */
     const char *rev[] = {b, a};
     load(&l, rev, 2, 0);
-    f = l.tl.order[0]->u.files;
+    f = sbx_tl_at(&l.tl, 0)->u.files;
     assert_true(listed(f, SBX_ADDED, "old.txt"));
     assert_true(listed(f, SBX_REMOVED, "notes.txt"));
     unload(&l);
@@ -241,7 +241,7 @@ static void two_pairs_and_a_root(void **state)
     assert_true(sum.files_from_manifests);
     bool system_finding = false;
     for (size_t i = 0; i < l.tl.n; i++)
-        system_finding |= (l.tl.order[i]->findings & SBX_F_SYSTEM_FILES) != 0;
+        system_finding |= (sbx_tl_at(&l.tl, i)->findings & SBX_F_SYSTEM_FILES) != 0;
     assert_true(system_finding);
     sbx_summary_free(&sum);
     unload(&l);
@@ -265,7 +265,7 @@ static void lone_manifest(void **state)
     assert_int_equal(l.tl.skips[0].line, 2);
     assert_non_null(strstr(l.tl.skips[0].reason, "not a manifest line"));
     assert_int_equal(l.tl.n, 1);
-    const struct sbx_event *e = l.tl.order[0];
+    const struct sbx_event *e = sbx_tl_at(&l.tl, 0);
     assert_int_equal(e->kind, SBX_EV_NOTE);
     assert_string_equal(sbx_str(&l.tl, e->label), "manifest with no partner (5 files listed)");
     unload(&l);
@@ -295,12 +295,12 @@ static void with_a_recorder_log(void **state)
     load(&l, paths, 1, 0);
     assert_int_equal(l.nsources, 3);
     assert_int_equal(l.tl.n, 3);
-    const struct sbx_event *pair = l.tl.order[2];
+    const struct sbx_event *pair = sbx_tl_at(&l.tl, 2);
     assert_int_equal(pair->kind, SBX_EV_FILES);
     assert_true(pair->u.files->flags & SBX_FILES_MANIFESTS);
     assert_true(pair->tflags & SBX_EVT_TIME_INFERRED);
-    assert_true(pair->start > l.tl.order[1]->start);
-    assert_true(pair->start - l.tl.order[1]->start < 1000000); /* within a millisecond */
+    assert_true(pair->start > sbx_tl_at(&l.tl, 1)->start);
+    assert_true(pair->start - sbx_tl_at(&l.tl, 1)->start < 1000000); /* within a millisecond */
     struct sbx_summary sum;
     char err[128];
     assert_true(sbx_summarize(&l.tl, NULL, &sum, err, sizeof err));

@@ -65,7 +65,7 @@ static const struct sbx_event *span_event(const struct sbx_timeline *tl, const c
     char key[40];
     snprintf(key, sizeof key, "\"spanId\":\"%s\"", id);
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (memmem(sbx_event_line(tl, e), e->line_len, key, strlen(key)))
             return e;
     }
@@ -135,7 +135,7 @@ static void own_json_range(void **state)
     (void)state;
     struct sbx_timeline *tl = load(NEW_KEYS, 1);
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         const char *s = sbx_event_line(tl, e);
         assert_int_equal(s[0], '{');
         assert_int_equal(s[e->line_len - 1], '}');
@@ -159,7 +159,7 @@ static void old_keys_number_ints(void **state)
     struct sbx_timeline *tl = load(OLD_KEYS, 1);
     assert_int_equal(tl->nskips, 0);
     assert_int_equal(tl->n, 1);
-    const struct sbx_event *e = tl->order[0];
+    const struct sbx_event *e = sbx_tl_at(tl, 0);
     /* no gen_ai.operation.name: the name says execute_tool */
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_true(e->start == 1795942252000000000LL);
@@ -374,7 +374,7 @@ static void timeouts(void **state)
                  cases[i].attrs[0] ? "," : "", cases[i].attrs, cases[i].status);
         struct sbx_timeline *tl = load(line, 1);
         assert_int_equal(tl->n, 1);
-        const struct sbx_command *c = &tl->order[0]->u.cmd;
+        const struct sbx_command *c = &sbx_tl_at(tl, 0)->u.cmd;
         if (((c->flags & SBX_CMD_TIMED_OUT) != 0) != cases[i].timed_out)
             fail_msg("case %zu (%s / %s): timed out %d", i, cases[i].attrs, cases[i].status,
                      (c->flags & SBX_CMD_TIMED_OUT) != 0);
@@ -382,7 +382,7 @@ static void timeouts(void **state)
         char err[200];
         assert_true(sbx_summarize(tl, NULL, &sum, err, sizeof err));
         assert_int_equal(sum.timed_out, cases[i].timed_out);
-        assert_int_equal((tl->order[0]->findings & SBX_F_TIMED_OUT) != 0, cases[i].timed_out);
+        assert_int_equal((sbx_tl_at(tl, 0)->findings & SBX_F_TIMED_OUT) != 0, cases[i].timed_out);
         sbx_summary_free(&sum);
         loadtest_drop(tl);
     }
@@ -409,9 +409,9 @@ static void derived_duration_rounds(void **state)
                  cases[i].start, cases[i].end);
         struct sbx_timeline *tl = load(line, 1);
         assert_int_equal(tl->n, 1);
-        assert_true(tl->order[0]->u.cmd.flags & SBX_CMD_MS_KNOWN);
-        if (sbx_cmd_ms(&tl->order[0]->u.cmd) != cases[i].ms)
-            fail_msg("case %zu: %lld ms, want %lld", i, (long long)sbx_cmd_ms(&tl->order[0]->u.cmd), cases[i].ms);
+        assert_true(sbx_tl_at(tl, 0)->u.cmd.flags & SBX_CMD_MS_KNOWN);
+        if (sbx_cmd_ms(&sbx_tl_at(tl, 0)->u.cmd) != cases[i].ms)
+            fail_msg("case %zu: %lld ms, want %lld", i, (long long)sbx_cmd_ms(&sbx_tl_at(tl, 0)->u.cmd), cases[i].ms);
         loadtest_drop(tl);
     }
 }
@@ -475,7 +475,7 @@ static void array_and_kvlist_attributes(void **state)
     (void)state;
     struct sbx_timeline *tl = load(ATTRS, 1);
     assert_int_equal(tl->nskips, 0);
-    const struct sbx_event *e = tl->order[0];
+    const struct sbx_event *e = sbx_tl_at(tl, 0);
     /* an argv given as an array value is no JSON string: the tool's name stands */
     assert_command(tl, e, "exec");
     static const char *const kinds[] = {"string", "string", "array", "kvlist", "double",

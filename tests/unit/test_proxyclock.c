@@ -82,7 +82,7 @@ static void during(const struct loaded *r, uint32_t src, uint32_t *lines, size_t
 {
     memset(lines, 0, n * sizeof *lines);
     for (size_t i = 0; i < r->tl.n; i++) {
-        const struct sbx_event *e = r->tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&r->tl, i);
         if (e->source != src || e->kind != SBX_EV_NETWORK)
             continue;
         assert_true(e->line_no >= 1 && e->line_no <= n);
@@ -144,7 +144,7 @@ static void a_moved_proxy_log_keeps_its_links(void **state)
         assert_int_equal(r->sum.nproxy_hosts, base->sum.nproxy_hosts);
         assert_int_equal(r->sum.hosts.n, base->sum.hosts.n);
         for (size_t i = 1; i < r->tl.n; i++) /* sorted again after the move */
-            assert_true(sbx_event_cmp(r->tl.order[i - 1], r->tl.order[i]) <= 0);
+            assert_true(sbx_event_cmp(sbx_tl_at(&r->tl, i - 1), sbx_tl_at(&r->tl, i)) <= 0);
         drop(r);
         remove_log(path);
     }

@@ -48,8 +48,8 @@ static void unload(struct sbx_timeline *tl)
 static struct sbx_event *by_line(struct sbx_timeline *tl, uint32_t line)
 {
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->line_no == line)
-            return tl->order[i];
+        if (sbx_tl_at(tl, i)->line_no == line)
+            return sbx_tl_at(tl, i);
     fail_msg("no event from line %u", line);
     return NULL;
 }
@@ -106,7 +106,7 @@ static char *lines(struct sbx_timeline *tl, enum sbx_query_kind kind, const char
     out[0] = '\0';
     for (size_t i = 0; i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", i ? " " : "",
-                 tl->order[pos[i]]->line_no);
+                 sbx_tl_at(tl, pos[i])->line_no);
     free(pos);
     return out;
 }
@@ -242,10 +242,10 @@ static char *lines_with_prefix(struct sbx_timeline *tl, const char *prefix, uint
     out[0] = '\0';
     for (size_t i = 0; i < tl->n; i++) {
         char id[SBX_EVID_LEN];
-        sbx_event_id(tl, tl->order[i], id);
-        if (strncasecmp(id, prefix, strlen(prefix)) == 0 && (!finding || (tl->order[i]->findings & finding)))
+        sbx_event_id(tl, sbx_tl_at(tl, i), id);
+        if (strncasecmp(id, prefix, strlen(prefix)) == 0 && (!finding || (sbx_tl_at(tl, i)->findings & finding)))
             snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", out[0] ? " " : "",
-                     tl->order[i]->line_no);
+                     sbx_tl_at(tl, i)->line_no);
     }
     return out;
 }
@@ -259,7 +259,7 @@ static void ids(void **state)
     struct sbx_timeline *tl = fixture();
     for (size_t i = 0; i < tl->n; i++) {
         char id[SBX_EVID_LEN], q[64], want[4096];
-        sbx_event_id(tl, tl->order[i], id);
+        sbx_event_id(tl, sbx_tl_at(tl, i), id);
         for (size_t len = 1; len <= strlen(id); len += 3) {
             char prefix[SBX_EVID_LEN];
             snprintf(prefix, sizeof prefix, "%.*s", (int)len, id);
@@ -301,7 +301,7 @@ static void hostile_patterns(void **state)
     /* PCRE2's match limit bounds the work: the text counts as too complex */
     size_t n = sbx_query_run(q, tl, NULL, 0, &pos, &job);
     assert_int_equal(n, 1); /* "aaa" */
-    assert_int_equal(tl->order[pos[0]]->line_no, 2);
+    assert_int_equal(sbx_tl_at(tl, pos[0])->line_no, 2);
     assert_int_equal(job.too_complex, 1);
     free(pos);
     sbx_query_free(q);
@@ -646,7 +646,7 @@ static void threads_agree(void **state)
         pcre2_match_data *md = pcre2_match_data_create(1, NULL);
         size_t k = 0;
         for (size_t i = 0; i < tl->n; i++) {
-            bool want = ref_match(re, md, tl, tl->order[i]);
+            bool want = ref_match(re, md, tl, sbx_tl_at(tl, i));
             bool got = k < n1 && one[k] == i;
             if (want != got)
                 fail_msg("pattern %s, event %zu: want %d got %d", pats[p], i, want, got);
@@ -673,7 +673,7 @@ static void days(void **state)
         "{\"at\": \"2026-01-02T00:00:00Z\", \"kind\": \"c\"}\n"
         "{\"at\": \"2026-01-02T00:10:00Z\", \"kind\": \"d\"}\n"
         "{\"kind\": \"no time\"}\n");
-    int64_t first = tl->order[1]->start; /* order[0] has no time */
+    int64_t first = sbx_tl_at(tl, 1)->start; /* order[0] has no time */
     struct sbx_query_time utc = {sbx_query_day_start(first, false), false};
     assert_true(utc.day_start_ns == INT64_C(1767225600) * NS);
     assert_string_equal(lines(tl, SBX_QUERY_FILTER, "since:23:55", &utc, 0), "2 3 4");

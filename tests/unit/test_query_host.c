@@ -49,7 +49,7 @@ static char *matches(const struct sbx_timeline *tl, enum sbx_query_kind kind, co
     size_t n = sbx_query_run(q, tl, NULL, 0, &out, NULL);
     struct sbx_buf b = SBX_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
-        const struct sbx_event *e = tl->order[out[i]];
+        const struct sbx_event *e = sbx_tl_at(tl, out[i]);
         sbx_buf_addf(&b, "%s%c%u", i ? " " : "", tl->sources[e->source].format[0], e->line_no);
     }
     free(out);

@@ -44,7 +44,7 @@ static void python_spelling(void **state)
         "\"timed_out\": false, \"ms\": 113, \"stdout\": \"\", \"stderr\": \"Trace\\nback\", "
         "\"stdout_hash\": \"e3b0c44298fc1c14\"}\n");
     assert_int_equal(tl->n, 1);
-    const struct sbx_event *e = tl->order[0];
+    const struct sbx_event *e = sbx_tl_at(tl, 0);
     assert_int_equal(e->kind, SBX_EV_COMMAND);
     assert_int_equal(e->end, 1795941528291532000LL);
     assert_int_equal(e->start, e->end - 113000000LL);
@@ -74,7 +74,7 @@ static void typescript_spelling(void **state)
         "\"command\":\"bash -c \\\"pytest -q\\\"\",\"exit\":124,\"timedOut\":true,\"ms\":2000,"
         "\"stdout\":\"\",\"stderr\":\"\",\"stdoutHash\":\"E3B0C44298FC1C14\"}\n");
     assert_int_equal(tl->n, 1);
-    const struct sbx_event *e = tl->order[0];
+    const struct sbx_event *e = sbx_tl_at(tl, 0);
     assert_true(e->u.cmd.flags & SBX_CMD_TIMED_OUT);
     assert_string_equal(sbx_str(tl, e->u.cmd.program), "pytest");
     assert_true(e->u.cmd.flags & SBX_CMD_HASH_PRESENT);
@@ -92,17 +92,17 @@ static void files_and_notes(void **state)
         "\"removed\": [\"./hosts\"], \"changed\": []}\n"
         "{\"at\": \"2026-11-29T08:38:51Z\", \"kind\": \"checkpoint\", \"extra\": {\"x\": [1, 2]}}\n");
     assert_int_equal(tl->n, 3);
-    const struct sbx_files *f = tl->order[0]->u.files;
+    const struct sbx_files *f = sbx_tl_at(tl, 0)->u.files;
     assert_int_equal(f->root, 0);
     assert_string_equal(f->paths[SBX_ADDED][0], "a/b.py");
     assert_string_equal(f->paths[SBX_CHANGED][0], "csvsum.py");
-    f = tl->order[1]->u.files;
+    f = sbx_tl_at(tl, 1)->u.files;
     assert_string_equal(sbx_str(tl, f->root), "/etc");
     assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/hosts");
-    assert_int_equal(tl->order[2]->kind, SBX_EV_NOTE);
-    assert_string_equal(sbx_kind_name(tl->order[0]->kind), "files");
-    assert_string_equal(sbx_kind_name(tl->order[2]->kind), "note");
-    assert_string_equal(sbx_str(tl, tl->order[2]->label), "checkpoint");
+    assert_int_equal(sbx_tl_at(tl, 2)->kind, SBX_EV_NOTE);
+    assert_string_equal(sbx_kind_name(sbx_tl_at(tl, 0)->kind), "files");
+    assert_string_equal(sbx_kind_name(sbx_tl_at(tl, 2)->kind), "note");
+    assert_string_equal(sbx_str(tl, sbx_tl_at(tl, 2)->label), "checkpoint");
     drop(tl);
 }
 
@@ -120,16 +120,16 @@ static void files_paths_under_root(void **state)
         "{\"at\": \"2026-01-01T10:00:03Z\", \"kind\": \"files\", \"root\": \"/etc\", "
         "\"added\": [\".\"], \"removed\": [\"./x\"], \"changed\": []}\n");
     assert_int_equal(tl->n, 3);
-    const struct sbx_files *f = tl->order[0]->u.files;
+    const struct sbx_files *f = sbx_tl_at(tl, 0)->u.files;
     assert_string_equal(sbx_str(tl, f->root), "/usr/local");
     assert_string_equal(f->paths[SBX_ADDED][0], "/usr/local/bin/tool");
-    f = tl->order[1]->u.files;
+    f = sbx_tl_at(tl, 1)->u.files;
     assert_int_equal(f->root, 0);
     assert_int_equal(f->n[SBX_ADDED], 2);
     assert_string_equal(f->paths[SBX_ADDED][0], "a//b/./c");
     assert_string_equal(f->paths[SBX_ADDED][1], "../x");
     assert_string_equal(f->paths[SBX_CHANGED][0], "src");
-    f = tl->order[2]->u.files;
+    f = sbx_tl_at(tl, 2)->u.files;
     assert_string_equal(f->paths[SBX_ADDED][0], "/etc/.");
     assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/x");
     drop(tl);
@@ -199,7 +199,7 @@ static void bad_values_are_unknown(void **state)
     assert_int_equal(tl->n, 5);
     int unknown_time = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->start == SBX_TIME_UNKNOWN)
             unknown_time++;
         assert_true(e->findings & SBX_F_BAD_FIELD);
@@ -208,7 +208,7 @@ static void bad_values_are_unknown(void **state)
             assert_false(e->u.cmd.flags & SBX_CMD_EXIT_KNOWN);
     }
     assert_int_equal(unknown_time, 1);
-    assert_int_equal(tl->order[0]->line_no, 3); /* unknown times sort first */
+    assert_int_equal(sbx_tl_at(tl, 0)->line_no, 3); /* unknown times sort first */
     drop(tl);
 }
 
@@ -238,7 +238,7 @@ static void bom_crlf_blank(void **state)
         "{\"at\": \"2026-01-01T00:00:01Z\", \"kind\": \"command\", \"exit\": 0}");
     assert_int_equal(tl->n, 2);
     assert_int_equal(tl->nskips, 0);
-    assert_int_equal(tl->order[1]->line_no, 5);
+    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 5);
     drop(tl);
 }
 
@@ -258,11 +258,11 @@ static void fixed_order_any_threads(void **state)
     assert_int_equal(one->n, 200000);
     assert_int_equal(two->n, one->n);
     for (size_t i = 0; i < one->n; i++) {
-        assert_int_equal(one->order[i]->line_no, two->order[i]->line_no);
+        assert_int_equal(sbx_tl_at(one, i)->line_no, sbx_tl_at(two, i)->line_no);
         if (i)
-            assert_true(one->order[i - 1]->start < one->order[i]->start ||
-                        (one->order[i - 1]->start == one->order[i]->start &&
-                         one->order[i - 1]->line_no < one->order[i]->line_no));
+            assert_true(sbx_tl_at(one, i - 1)->start < sbx_tl_at(one, i)->start ||
+                        (sbx_tl_at(one, i - 1)->start == sbx_tl_at(one, i)->start &&
+                         sbx_tl_at(one, i - 1)->line_no < sbx_tl_at(one, i)->line_no));
     }
     drop(one);
     drop(two);

@@ -29,10 +29,10 @@ static size_t agree_all(const struct sbx_timeline *tl)
 {
     size_t files = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        const char *why = files_oracle_diff(tl, tl->order[i]);
+        const char *why = files_oracle_diff(tl, sbx_tl_at(tl, i));
         if (why)
-            fail_msg("event %zu (line %u): %s", i, tl->order[i]->line_no, why);
-        files += tl->order[i]->kind == SBX_EV_FILES;
+            fail_msg("event %zu (line %u): %s", i, sbx_tl_at(tl, i)->line_no, why);
+        files += sbx_tl_at(tl, i)->kind == SBX_EV_FILES;
     }
     return files;
 }
@@ -42,9 +42,9 @@ static void check_case(const struct test_case *c, void *ctx)
     (void)ctx;
     case_want_fields(c, 1);
     struct sbx_timeline *tl = load(c->field[0], c->len[0], 1);
-    if (tl->n != 1 || tl->order[0]->kind != SBX_EV_FILES)
+    if (tl->n != 1 || sbx_tl_at(tl, 0)->kind != SBX_EV_FILES)
         case_fail(c, "%zu events, want one files event", tl->n);
-    const char *why = files_oracle_diff(tl, tl->order[0]);
+    const char *why = files_oracle_diff(tl, sbx_tl_at(tl, 0));
     if (why)
         case_fail(c, "%s", why);
     loadtest_drop(tl);
@@ -71,8 +71,8 @@ static void huge_lists(void **state)
     sbx_buf_addf(&b, "]}\n");
     struct sbx_timeline *tl = load(b.p, b.len, 1);
     assert_int_equal(agree_all(tl), 1);
-    assert_int_equal(tl->order[0]->u.files->n[SBX_ADDED], 100000);
-    assert_int_equal(tl->order[0]->u.files->n[SBX_CHANGED], 16666);
+    assert_int_equal(sbx_tl_at(tl, 0)->u.files->n[SBX_ADDED], 100000);
+    assert_int_equal(sbx_tl_at(tl, 0)->u.files->n[SBX_CHANGED], 16666);
     loadtest_drop(tl);
     sbx_buf_free(&b);
 }
@@ -91,15 +91,15 @@ static void repeated_lists_share(void **state)
         "{\"at\": \"2026-01-01T10:00:05Z\", \"kind\": \"files\", \"added\": [\"./b\", 1]}\n";
     struct sbx_timeline *tl = load(log, sizeof log - 1, 1);
     assert_int_equal(agree_all(tl), 5);
-    const struct sbx_files *f1 = tl->order[0]->u.files, *f2 = tl->order[1]->u.files,
-                           *f3 = tl->order[2]->u.files, *f4 = tl->order[3]->u.files,
-                           *f5 = tl->order[4]->u.files;
+    const struct sbx_files *f1 = sbx_tl_at(tl, 0)->u.files, *f2 = sbx_tl_at(tl, 1)->u.files,
+                           *f3 = sbx_tl_at(tl, 2)->u.files, *f4 = sbx_tl_at(tl, 3)->u.files,
+                           *f5 = sbx_tl_at(tl, 4)->u.files;
     assert_ptr_equal(f1->paths[SBX_CHANGED], f2->paths[SBX_CHANGED]);
     assert_ptr_not_equal(f1->paths[SBX_CHANGED], f3->paths[SBX_CHANGED]);
     assert_string_equal(f3->paths[SBX_CHANGED][0], "/etc/a");
     assert_ptr_equal(f1->paths[SBX_CHANGED][1], f4->paths[SBX_ADDED][0]); /* "b", interned */
     assert_ptr_equal(f4->paths[SBX_ADDED], f5->paths[SBX_ADDED]);
-    assert_true(tl->order[4]->findings & SBX_F_BAD_FIELD); /* a shared list keeps its finding */
+    assert_true(sbx_tl_at(tl, 4)->findings & SBX_F_BAD_FIELD); /* a shared list keeps its finding */
     loadtest_drop(tl);
 }
 

@@ -48,9 +48,9 @@ static struct run *load(bool with_review)
     /* the first event with a finding of a kind check reports */
     for (size_t i = 0; i < r->tl.n && !r->finding[0]; i++)
         for (size_t k = 0; k < sbx_nfindings; k++)
-            if ((r->tl.order[i]->findings & sbx_findings[k].bit) && sbx_findings[k].check) {
-                sbx_event_id(&r->tl, r->tl.order[i], r->event);
-                sbx_finding_id(&r->tl, r->tl.order[i], sbx_findings[k].bit, r->finding);
+            if ((sbx_tl_at(&r->tl, i)->findings & sbx_findings[k].bit) && sbx_findings[k].check) {
+                sbx_event_id(&r->tl, sbx_tl_at(&r->tl, i), r->event);
+                sbx_finding_id(&r->tl, sbx_tl_at(&r->tl, i), sbx_findings[k].bit, r->finding);
                 break;
             }
     assert_true(r->finding[0]);

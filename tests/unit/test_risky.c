@@ -106,7 +106,7 @@ static void test_repeated_in_a_run(void **state)
     struct sbx_risky_scanner *s = sbx_risky_scanner_new(logs, 1);
     size_t risky_events = 0;
     for (size_t i = 0; i < fx.tl.n; i++) {
-        const struct sbx_event *e = fx.tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&fx.tl, i);
         struct sbx_buf b = SBX_BUF_INIT;
         size_t n;
         const char *cmd = sbx_text_get(&fx.tl, e, &e->u.cmd.command, &b, &n);

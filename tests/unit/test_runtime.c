@@ -30,7 +30,7 @@ static int64_t ts(const char *iso)
 static void check_ranges(const struct sbx_timeline *tl)
 {
     for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = tl->order[i];
+        const struct sbx_event *e = sbx_tl_at(tl, i);
         const struct sbx_source *src = &tl->sources[e->source];
         assert_true(e->line_off + e->line_len <= src->size);
         assert_true(e->line_len >= 2);
@@ -136,7 +136,7 @@ static void command_fields(void **state)
     assert_int_equal(tl->n, 3);
     assert_int_equal(tl->nskips, 0);
 
-    const struct sbx_event *a = tl->order[0], *b = tl->order[1], *c = tl->order[2];
+    const struct sbx_event *a = sbx_tl_at(tl, 0), *b = sbx_tl_at(tl, 1), *c = sbx_tl_at(tl, 2);
     assert_int_equal(a->kind, SBX_EV_COMMAND);
     assert_int_equal(a->start, ts("2026-10-08T14:31:02.114Z"));
     assert_int_equal(a->end, a->start + 2140 * 1000000LL);
@@ -200,8 +200,8 @@ static void command_shapes(void **state)
                 fail_msg("shape %zu: %zu events, %zu skips", s, tl->n, tl->nskips);
             assert_string_equal(tl->sources[0].format, "runtime-commands");
             for (int i = 0; i < 3; i++) {
-                assert_int_equal(tl->order[i]->kind, SBX_EV_COMMAND);
-                assert_raw(tl, tl->order[i], shapes[s], items[i]);
+                assert_int_equal(sbx_tl_at(tl, i)->kind, SBX_EV_COMMAND);
+                assert_raw(tl, sbx_tl_at(tl, i), shapes[s], items[i]);
             }
             assert_int_equal(tl->sources[0].lines, lines_in(shapes[s]));
             drop(tl);
@@ -223,13 +223,13 @@ static void pretty_items_lines(void **state)
     sbx_buf_addf(&in, "[\n  %s,\n  %s\n]", one, two);
     struct sbx_timeline *tl = LOAD(in.p, NULL);
     assert_int_equal(tl->n, 2);
-    assert_raw(tl, tl->order[0], in.p, one);
-    assert_raw(tl, tl->order[1], in.p, two);
-    assert_int_equal(tl->order[0]->line_no, 2);
-    assert_int_equal(tl->order[1]->line_no, 8);
+    assert_raw(tl, sbx_tl_at(tl, 0), in.p, one);
+    assert_raw(tl, sbx_tl_at(tl, 1), in.p, two);
+    assert_int_equal(sbx_tl_at(tl, 0)->line_no, 2);
+    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 8);
     assert_int_equal(tl->sources[0].lines, lines_in(in.p));
     assert_int_equal(tl->sources[0].lines, 15);
-    assert_int_equal(sbx_cmd_exit(&tl->order[1]->u.cmd), 2);
+    assert_int_equal(sbx_cmd_exit(&sbx_tl_at(tl, 1)->u.cmd), 2);
     drop(tl);
     sbx_buf_free(&in);
 }
@@ -267,8 +267,8 @@ static void audit_fields_and_shapes(void **state)
         assert_string_equal(tl->sources[0].format, "runtime-audit");
         assert_int_equal(tl->n, 3);
         for (int i = 0; i < 3; i++)
-            assert_raw(tl, tl->order[i], shapes[s], items[i]);
-        const struct sbx_event *a = tl->order[0], *b = tl->order[1], *c = tl->order[2];
+            assert_raw(tl, sbx_tl_at(tl, i), shapes[s], items[i]);
+        const struct sbx_event *a = sbx_tl_at(tl, 0), *b = sbx_tl_at(tl, 1), *c = sbx_tl_at(tl, 2);
         assert_int_equal(a->kind, SBX_EV_AUDIT);
         assert_int_equal(a->start, ts("2026-10-08T14:22:40.512Z"));
         assert_string_equal(str(tl, a->label), "network.rules_changed");
@@ -328,7 +328,7 @@ static void lifecycle_events(void **state)
     assert_int_equal(tl->n, 6);
     assert_int_equal(tl->nskips, 0);
 
-    const struct sbx_event *created = tl->order[0];
+    const struct sbx_event *created = sbx_tl_at(tl, 0);
     assert_int_equal(created->kind, SBX_EV_LIFECYCLE);
     assert_string_equal(str(tl, created->label), "sandbox.created");
     assert_string_equal(str(tl, created->sandbox), "7f3a2c10"); /* from data.sandbox.id */
@@ -338,7 +338,7 @@ static void lifecycle_events(void **state)
     assert_raw(tl, created, in, EV_CREATED);
     assert_int_equal(created->line_no, 2);
 
-    const struct sbx_event *files = tl->order[1];
+    const struct sbx_event *files = sbx_tl_at(tl, 1);
     assert_int_equal(files->kind, SBX_EV_FILES);
     assert_raw(tl, files, in, EV_FILES);
     const struct sbx_files *f = files->u.files;
@@ -353,7 +353,7 @@ static void lifecycle_events(void **state)
     assert_string_equal(f->paths[SBX_REMOVED][0], "/workspace/old");
     assert_true(files->findings & SBX_F_BAD_FIELD); /* the unknown change type */
 
-    const struct sbx_event *snap = tl->order[2], *vol = tl->order[3], *odd = tl->order[4];
+    const struct sbx_event *snap = sbx_tl_at(tl, 2), *vol = sbx_tl_at(tl, 3), *odd = sbx_tl_at(tl, 4);
     assert_int_equal(snap->kind, SBX_EV_NOTE);
     assert_string_equal(str(tl, snap->label), "snapshot.created");
     assert_int_equal(vol->kind, SBX_EV_NOTE);
@@ -364,7 +364,7 @@ static void lifecycle_events(void **state)
     assert_raw(tl, odd, in, EV_UNKNOWN);
     assert_int_equal(odd->line_no, 2);
 
-    const struct sbx_event *stopped = tl->order[5];
+    const struct sbx_event *stopped = sbx_tl_at(tl, 5);
     assert_int_equal(stopped->kind, SBX_EV_LIFECYCLE);
     assert_int_equal(stopped->start, ts("2026-09-23T15:04:05.123Z"));
     assert_string_equal(str(tl, stopped->sandbox), "7f3a2c10");
@@ -395,7 +395,7 @@ static void metrics_points(void **state)
     struct sbx_timeline *tl = LOAD(in.p, NULL);
     assert_string_equal(tl->sources[0].format, "runtime-metrics");
     assert_int_equal(tl->n, 3);
-    const struct sbx_event *a = tl->order[0], *b = tl->order[1], *c = tl->order[2];
+    const struct sbx_event *a = sbx_tl_at(tl, 0), *b = sbx_tl_at(tl, 1), *c = sbx_tl_at(tl, 2);
     assert_int_equal(a->kind, SBX_EV_METRIC);
     assert_raw(tl, a, in.p, PT_1);
     assert_int_equal(a->line_no, 6);
@@ -425,10 +425,10 @@ static void metrics_points(void **state)
                  PT_1, PT_2, PT_BAD);
     tl = load_as(in.p, in.len, NULL, 2);
     assert_int_equal(tl->n, 3);
-    assert_string_equal(str(tl, tl->order[0]->sandbox), "s1");
-    assert_raw(tl, tl->order[1], in.p, PT_2);
-    assert_int_equal(tl->order[2]->line_no, 3);
-    assert_string_equal(str(tl, tl->order[2]->sandbox), "s3");
+    assert_string_equal(str(tl, sbx_tl_at(tl, 0)->sandbox), "s1");
+    assert_raw(tl, sbx_tl_at(tl, 1), in.p, PT_2);
+    assert_int_equal(sbx_tl_at(tl, 2)->line_no, 3);
+    assert_string_equal(str(tl, sbx_tl_at(tl, 2)->sandbox), "s3");
     drop(tl);
     sbx_buf_free(&in);
 }
@@ -469,15 +469,15 @@ static void bad_items_jsonl(void **state)
         assert_int_equal(tl->sources[0].skipped, 9); /* line 3's two numbers are two */
         const struct sbx_event *bad = NULL;
         for (size_t i = 0; i < tl->n; i++)
-            if (tl->order[i]->line_no == 7)
-                bad = tl->order[i];
+            if (sbx_tl_at(tl, i)->line_no == 7)
+                bad = sbx_tl_at(tl, i);
         assert_non_null(bad);
         assert_true(bad->findings & SBX_F_BAD_FIELD);
         assert_int_equal(bad->sandbox, 0);
         assert_int_equal(bad->u.cmd.program, 0);
         assert_int_equal(bad->u.cmd.flags, SBX_CMD_RECORD);
-        assert_int_equal(tl->order[2]->line_no, 11); /* CMD_C, after a blank line */
-        assert_string_equal(str(tl, tl->order[2]->u.cmd.program), "curl");
+        assert_int_equal(sbx_tl_at(tl, 2)->line_no, 11); /* CMD_C, after a blank line */
+        assert_string_equal(str(tl, sbx_tl_at(tl, 2)->u.cmd.program), "curl");
         drop(tl);
     }
 }
@@ -496,7 +496,7 @@ static void bad_items_pretty(void **state)
                      "  {\"sandboxId\": \"s\", \"program\": \"cut\", \"star";  /* 8 */
     struct sbx_timeline *tl = LOAD(in, NULL);
     assert_int_equal(tl->n, 2);
-    assert_int_equal(tl->order[1]->line_no, 7);
+    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 7);
     assert_non_null(strstr(reason_at(tl, 3), "not JSON"));
     assert_string_equal(reason_at(tl, 4), "not a command record: not a JSON object");
     assert_string_equal(reason_at(tl, 5), "command record whose startedAt is not a time");
@@ -518,7 +518,7 @@ static void bad_items_pretty(void **state)
     tl = LOAD(page, &sbx_format_runtime_commands);
     assert_int_equal(tl->n, 3);
     assert_non_null(strstr(reason_at(tl, 1), "unexpected byte on line 4"));
-    assert_raw(tl, tl->order[2], page, CMD_C);
+    assert_raw(tl, sbx_tl_at(tl, 2), page, CMD_C);
     drop(tl);
 
     /* a file that is all brackets that never close is read in linear time */
@@ -553,9 +553,9 @@ static void big_page(void **state)
     assert_int_equal(tl->nskips, 1);
     assert_int_equal(tl->skips[0].line, 4 + 77 * 5);
     assert_non_null(strstr(tl->skips[0].reason, "not JSON: invalid syntax (line"));
-    assert_int_equal(tl->order[0]->line_no, 4);
-    assert_int_equal(tl->order[n - 2]->line_no, 4 + (uint32_t)(n - 1) * 5);
-    assert_string_equal(str(tl, tl->order[n - 2]->u.cmd.program), "p11999");
+    assert_int_equal(sbx_tl_at(tl, 0)->line_no, 4);
+    assert_int_equal(sbx_tl_at(tl, n - 2)->line_no, 4 + (uint32_t)(n - 1) * 5);
+    assert_string_equal(str(tl, sbx_tl_at(tl, n - 2)->u.cmd.program), "p11999");
     drop(tl);
 
     /* its envelope is read too: a key it gives twice (the list's last) marks
@@ -565,7 +565,7 @@ static void big_page(void **state)
     assert_int_equal(tl->n, (size_t)n - 1);
     assert_int_equal(tl->nskips, 1);
     for (size_t i = 0; i < tl->n; i++)
-        assert_true(tl->order[i]->tflags & SBX_EVT_DUP_FIELD);
+        assert_true(sbx_tl_at(tl, i)->tflags & SBX_EVT_DUP_FIELD);
     drop(tl);
     sbx_buf_free(&in);
 }
@@ -577,15 +577,15 @@ static void bom_crlf_blank(void **state)
     struct sbx_timeline *tl = LOAD(in, NULL);
     assert_int_equal(tl->n, 2);
     assert_int_equal(tl->nskips, 0);
-    assert_int_equal(tl->order[1]->line_no, 4);
-    assert_raw(tl, tl->order[0], in, CMD_A);
+    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 4);
+    assert_raw(tl, sbx_tl_at(tl, 0), in, CMD_A);
     drop(tl);
 
     /* a pretty file with a BOM and CRLF line ends */
     const char *p = "\xEF\xBB\xBF[\r\n  " CMD_A ",\r\n  " CMD_B "\r\n]\r\n";
     tl = LOAD(p, NULL);
     assert_int_equal(tl->n, 2);
-    assert_int_equal(tl->order[1]->line_no, 3);
+    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 3);
     drop(tl);
 }
 
@@ -703,9 +703,9 @@ static void folder_by_content(void **state)
     check_ranges(&tl);
     size_t kinds[SBX_EV_KIND_COUNT] = {0};
     for (size_t i = 0; i < tl.n; i++) {
-        kinds[tl.order[i]->kind]++;
-        if (tl.order[i]->kind == SBX_EV_LIFECYCLE && (tl.order[i]->tflags & SBX_EVT_WEBHOOK))
-            assert_int_equal(tl.order[i]->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD), 0);
+        kinds[sbx_tl_at(&tl, i)->kind]++;
+        if (sbx_tl_at(&tl, i)->kind == SBX_EV_LIFECYCLE && (sbx_tl_at(&tl, i)->tflags & SBX_EVT_WEBHOOK))
+            assert_int_equal(sbx_tl_at(&tl, i)->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD), 0);
     }
     assert_int_equal(kinds[SBX_EV_COMMAND], 2);
     assert_int_equal(kinds[SBX_EV_AUDIT], 1);
@@ -738,9 +738,9 @@ static void threads_agree(void **state)
     assert_int_equal(one->nskips, 30);
     assert_int_equal(four->nskips, 30);
     for (size_t i = 0; i < one->n; i++) {
-        assert_int_equal(one->order[i]->line_no, four->order[i]->line_no);
-        assert_int_equal(one->order[i]->line_off, four->order[i]->line_off);
-        assert_int_equal(one->order[i]->start, four->order[i]->start);
+        assert_int_equal(sbx_tl_at(one, i)->line_no, sbx_tl_at(four, i)->line_no);
+        assert_int_equal(sbx_tl_at(one, i)->line_off, sbx_tl_at(four, i)->line_off);
+        assert_int_equal(sbx_tl_at(one, i)->start, sbx_tl_at(four, i)->start);
     }
     for (size_t i = 0; i < one->nskips; i++)
         assert_int_equal(one->skips[i].line, four->skips[i].line);

@@ -224,7 +224,7 @@ static void search_finds_argv_words(void **state)
     struct sbx_query_job job = {.threads = 1};
     size_t n = sbx_query_run(q, tl, NULL, 0, &pos, &job);
     assert_int_equal(n, 1);
-    assert_int_equal(tl->order[pos[0]]->line_no, 1);
+    assert_int_equal(sbx_tl_at(tl, pos[0])->line_no, 1);
     free(pos);
     sbx_query_free(q);
     loadtest_drop(tl);
@@ -338,7 +338,7 @@ static void two_threads_agree(void **state)
     assert_int_equal(one->n, 2000);
     assert_int_equal(two->n, one->n);
     for (size_t i = 0; i < one->n; i++) {
-        const struct sbx_event *a = one->order[i], *b = two->order[i];
+        const struct sbx_event *a = sbx_tl_at(one, i), *b = sbx_tl_at(two, i);
         assert_int_equal(a->line_no, b->line_no);
         assert_int_equal(a->start, b->start);
         assert_int_equal(a->kind, b->kind);

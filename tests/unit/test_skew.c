@@ -37,7 +37,7 @@ static struct loaded *load_shifted(int64_t shift_ms)
     assert_true(sbx_load_paths(&l->tl, paths, 1, NULL, &rep) > 0);
     sbx_load_report_free(&rep);
     for (size_t i = 0; i < l->tl.n; i++) {
-        struct sbx_event *e = l->tl.order[i];
+        struct sbx_event *e = sbx_tl_at(&l->tl, i);
         if (strncmp(l->tl.sources[e->source].format, "runtime-", 8) != 0)
             continue;
         if (e->start != SBX_TIME_UNKNOWN)
@@ -103,9 +103,9 @@ static void shifted_runtime_reads_the_same(void **state)
         /* the timeline in the same order: an outside command between the
          * wrapper commands it ran between */
         for (size_t i = 0; i < l->tl.n; i++)
-            if (l->tl.order[i]->line_no != base->tl.order[i]->line_no ||
-                strcmp(l->tl.sources[l->tl.order[i]->source].path,
-                       base->tl.sources[base->tl.order[i]->source].path) != 0)
+            if (sbx_tl_at(&l->tl, i)->line_no != sbx_tl_at(&base->tl, i)->line_no ||
+                strcmp(l->tl.sources[sbx_tl_at(&l->tl, i)->source].path,
+                       base->tl.sources[sbx_tl_at(&base->tl, i)->source].path) != 0)
                 fail_msg("shifted %lld ms: event %zu of the timeline differs", (long long)shifts_ms[k], i);
         drop(l);
     }

@@ -46,8 +46,8 @@ static void every_event_its_own_slot(void **state)
         assert_int_equal(sbx_slots_count(&s), tl.nblocks * SBX_EVBLOCK);
         uint8_t *seen = calloc(sbx_slots_count(&s) + 1, 1);
         for (size_t i = 0; i < tl.n; i++) {
-            size_t slot = sbx_slot_of(&s, tl.order[i]);
-            if (slot >= sbx_slots_count(&s) || seen[slot] || sbx_slot_event(&s, slot) != tl.order[i])
+            size_t slot = sbx_slot_of(&s, sbx_tl_at(&tl, i));
+            if (slot >= sbx_slots_count(&s) || seen[slot] || sbx_slot_event(&s, slot) != sbx_tl_at(&tl, i))
                 fail_msg("case %zu: event %zu: slot %zu is not its own", c, i, slot);
             seen[slot] = 1;
         }
@@ -57,7 +57,7 @@ static void every_event_its_own_slot(void **state)
                 assert_true(slot < sbx_slots_count(&s) && !seen[slot]);
             }
         if (tl.n) {
-            const struct sbx_event *e = tl.order[tl.n / 2];
+            const struct sbx_event *e = sbx_tl_at(&tl, tl.n / 2);
             assert_int_equal(sbx_slot_of(&s, (const struct sbx_event *)((const char *)e + 8)), SIZE_MAX);
             struct sbx_event outside = *e;
             assert_int_equal(sbx_slot_of(&s, &outside), SIZE_MAX);

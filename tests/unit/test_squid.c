@@ -114,7 +114,7 @@ static void denied_is_a_refused_host(void **state)
     /* no other line is refused */
     size_t refused = 0;
     for (size_t i = 0; i < tl->n; i++)
-        refused += (tl->order[i]->u.net.flags & SBX_NET_DENIED) != 0;
+        refused += (sbx_tl_at(tl, i)->u.net.flags & SBX_NET_DENIED) != 0;
     assert_int_equal(refused, 3);
     drop(tl);
 }
@@ -260,7 +260,7 @@ static void bad_lines(void **state)
     sbx_buf_add(&log, good, sizeof good - 1);
     struct sbx_timeline *tl = load_bytes(log.p, log.len, 1);
     assert_int_equal(tl->n, 1);
-    assert_int_equal(tl->order[0]->line_no, n + 1);
+    assert_int_equal(sbx_tl_at(tl, 0)->line_no, n + 1);
     assert_int_equal(tl->nskips, n);
     for (size_t i = 0; i < n; i++) {
         const char *r = skip_reason(tl, (uint32_t)(i + 1));
@@ -287,10 +287,10 @@ static void blank_lines_and_threads(void **state)
     assert_int_equal(one->n, 200 * 13);
     assert_int_equal(two->n, one->n);
     for (size_t i = 0; i < one->n; i++) {
-        assert_int_equal(one->order[i]->line_no, two->order[i]->line_no);
-        assert_int_equal(one->order[i]->start, two->order[i]->start);
-        assert_string_equal(sbx_str(one, one->order[i]->u.net.host),
-                            sbx_str(two, two->order[i]->u.net.host));
+        assert_int_equal(sbx_tl_at(one, i)->line_no, sbx_tl_at(two, i)->line_no);
+        assert_int_equal(sbx_tl_at(one, i)->start, sbx_tl_at(two, i)->start);
+        assert_string_equal(sbx_str(one, sbx_tl_at(one, i)->u.net.host),
+                            sbx_str(two, sbx_tl_at(two, i)->u.net.host));
     }
     drop(one);
     drop(two);
@@ -303,7 +303,7 @@ static void unusual_url(void **state)
     struct sbx_timeline *tl = LOAD(
         "1795942225.114 13 127.0.0.1 TCP_MISS/200 428 GET http://a/\xe2\x80\xae\x1b[0m - HIER_DIRECT/- -\n");
     assert_int_equal(tl->n, 1);
-    assert_true(tl->order[0]->u.net.url.flags & SBX_TEXT_UNUSUAL);
+    assert_true(sbx_tl_at(tl, 0)->u.net.url.flags & SBX_TEXT_UNUSUAL);
     drop(tl);
 }
 

@@ -95,7 +95,7 @@ static void commands(void **state)
     assert_non_null(r->sum.longest);
     assert_int_equal(sbx_cmd_ms(&r->sum.longest->u.cmd), 134000);
     assert_int_equal(r->sum.nsandboxes, 1);
-    assert_true(r->fx.tl.order[0]->findings & SBX_F_FAILED);
+    assert_true(sbx_tl_at(&r->fx.tl, 0)->findings & SBX_F_FAILED);
     done(r);
 }
 
@@ -114,8 +114,8 @@ static void files(void **state)
     assert_int_equal(r->sum.system[SBX_CHANGED].n, 1);
     assert_string_equal(r->sum.system[SBX_CHANGED].s[0], "/etc/hosts");
     assert_int_equal(r->sum.system_roots.n, 2);
-    assert_true(r->fx.tl.order[1]->findings & SBX_F_SYSTEM_FILES);
-    assert_false(r->fx.tl.order[2]->findings & SBX_F_SYSTEM_FILES);
+    assert_true(sbx_tl_at(&r->fx.tl, 1)->findings & SBX_F_SYSTEM_FILES);
+    assert_false(sbx_tl_at(&r->fx.tl, 2)->findings & SBX_F_SYSTEM_FILES);
     done(r);
 }
 
@@ -143,7 +143,7 @@ static void network(void **state)
     assert_int_equal(r->sum.hosts.n, 2);
     assert_string_equal(r->sum.hosts.s[0], "github.com");
     assert_string_equal(r->sum.hosts.s[1], "pypi.org");
-    assert_true(r->fx.tl.order[0]->findings & SBX_F_REFUSED_HOST);
+    assert_true(sbx_tl_at(&r->fx.tl, 0)->findings & SBX_F_REFUSED_HOST);
     done(r);
 }
 
@@ -169,18 +169,18 @@ static void stdout_hashes(void **state)
     assert_int_equal(r->sum.hash_verified, 1);
     assert_int_equal(r->sum.hash_mismatched, 1);
     assert_int_equal(r->sum.hash_unverifiable, 2);
-    assert_true(tl->order[1]->findings & SBX_F_HASH_MISMATCH);
+    assert_true(sbx_tl_at(tl, 1)->findings & SBX_F_HASH_MISMATCH);
     /* the mismatch is named: the one command, not only a count */
     assert_int_equal(r->sum.nhash_mismatches, 1);
-    assert_ptr_equal(r->sum.hash_mismatches[0], tl->order[1]);
+    assert_ptr_equal(r->sum.hash_mismatches[0], sbx_tl_at(tl, 1));
     /* the verdict the views show is the one the analysis kept */
-    assert_int_equal(sbx_hash_verdict(tl, tl->order[0]), SBX_HASH_VERIFIED);
-    assert_int_equal(sbx_hash_verdict(tl, tl->order[1]), SBX_HASH_MISMATCH);
-    assert_int_equal(sbx_hash_verdict(tl, tl->order[2]), SBX_HASH_CLIPPED);
-    assert_int_equal(sbx_hash_verdict(tl, tl->order[3]), SBX_HASH_NONE);
+    assert_int_equal(sbx_hash_verdict(tl, sbx_tl_at(tl, 0)), SBX_HASH_VERIFIED);
+    assert_int_equal(sbx_hash_verdict(tl, sbx_tl_at(tl, 1)), SBX_HASH_MISMATCH);
+    assert_int_equal(sbx_hash_verdict(tl, sbx_tl_at(tl, 2)), SBX_HASH_CLIPPED);
+    assert_int_equal(sbx_hash_verdict(tl, sbx_tl_at(tl, 3)), SBX_HASH_NONE);
     /* and nothing is hashed again: without the analysis's mark, no verdict */
-    tl->order[0]->u.cmd.flags &= ~(uint32_t)(SBX_CMD_HASH_CHECKED | SBX_CMD_HASH_VERIFIED);
-    assert_int_equal(sbx_hash_verdict(tl, tl->order[0]), SBX_HASH_PENDING);
+    sbx_tl_at(tl, 0)->u.cmd.flags &= ~(uint32_t)(SBX_CMD_HASH_CHECKED | SBX_CMD_HASH_VERIFIED);
+    assert_int_equal(sbx_hash_verdict(tl, sbx_tl_at(tl, 0)), SBX_HASH_PENDING);
     done(r);
     free(h);
     sbx_buf_free(&big);
@@ -199,7 +199,7 @@ static void secrets(void **state)
     assert_string_equal(r->sum.secrets[0].sample, "ghp_\xE2\x80\xA6" "AB");
     assert_string_equal(r->sum.secrets[1].where, "stdout");
     assert_null(strstr(r->sum.secrets[0].sample, "1234567890"));
-    assert_true(r->fx.tl.order[0]->findings & SBX_F_SECRET);
+    assert_true(sbx_tl_at(&r->fx.tl, 0)->findings & SBX_F_SECRET);
     done(r);
 }
 

@@ -82,7 +82,7 @@ static void bytes_after_adopt(void **state)
     assert_int_equal(tl.n, n);
     struct sbx_buf scratch = SBX_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
-        const struct sbx_event *e = tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&tl, i);
         assert_int_equal(e->line_no, i + 1);
         const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
         const struct sbx_text *texts[3] = {&e->u.cmd.command, &e->u.cmd.out, &err};

@@ -39,7 +39,7 @@ static void check_order(size_t nlines, uint64_t seed)
     sbx_timeline_finish(&tl);
     assert_int_equal(tl.n, nlines);
     for (size_t i = 1; i < tl.n; i++)
-        if (sbx_event_cmp(tl.order[i - 1], tl.order[i]) >= 0)
+        if (sbx_event_cmp(sbx_tl_at(&tl, i - 1), sbx_tl_at(&tl, i)) >= 0)
             fail_msg("%zu lines: positions %zu and %zu out of order", nlines, i - 1, i);
     sbx_timeline_free(&tl);
 }
@@ -84,7 +84,7 @@ static void adopted_against_source_order(void **state)
         sbx_timeline_finish(&tl);
         assert_int_equal(tl.n, sizes[c][0] + sizes[c][1]);
         for (size_t i = 1; i < tl.n; i++)
-            if (sbx_event_cmp(tl.order[i - 1], tl.order[i]) >= 0)
+            if (sbx_event_cmp(sbx_tl_at(&tl, i - 1), sbx_tl_at(&tl, i)) >= 0)
                 fail_msg("case %zu: positions %zu and %zu out of order", c, i - 1, i);
         sbx_timeline_free(&tl);
     }

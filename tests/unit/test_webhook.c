@@ -210,8 +210,8 @@ static struct sbx_timeline *load_deliveries(const struct sbx_buf *in, const char
 static const struct sbx_event *on_line(const struct sbx_timeline *tl, uint32_t line)
 {
     for (size_t i = 0; i < tl->n; i++)
-        if (tl->order[i]->line_no == line)
-            return tl->order[i];
+        if (sbx_tl_at(tl, i)->line_no == line)
+            return sbx_tl_at(tl, i);
     fail_msg("no event on line %u", line);
     return NULL;
 }
@@ -387,9 +387,9 @@ static void importer_flags(void **state)
     unsetenv("RUNTIME_WEBHOOK_SECRET");
     assert_int_equal(tl->n, 9);
     for (size_t i = 0; i < tl->n; i++) {
-        assert_int_equal(tl->order[i]->tflags & (SBX_EVT_WEBHOOK | SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD),
+        assert_int_equal(sbx_tl_at(tl, i)->tflags & (SBX_EVT_WEBHOOK | SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD),
                          SBX_EVT_WEBHOOK);
-        assert_false(tl->order[i]->findings & SBX_F_BAD_SIGNATURE);
+        assert_false(sbx_tl_at(tl, i)->findings & SBX_F_BAD_SIGNATURE);
     }
     assert_int_equal(sbx_runtime_delivery_check(in.p, strchr(in.p, '\n') - in.p, NULL),
                      SBX_SIG_UNCHECKED);

@@ -191,7 +191,7 @@ static void variants_count_as_the_run(void **state)
         size_t added = r->tl.n - 18; /* the run alone has 18 events */
         assert_int_equal(s->witness.n, added);
         for (size_t i = 0; i < r->tl.n; i++) {
-            const struct sbx_event *e = r->tl.order[i];
+            const struct sbx_event *e = sbx_tl_at(&r->tl, i);
             const struct sbx_event *first = sbx_witness_first_of(&s->witness, e);
             bool from_run = strncmp(r->tl.sources[e->source].path, RUN, strlen(RUN)) == 0;
             bool delivery = e->tflags & SBX_EVT_WEBHOOK;
@@ -223,23 +223,23 @@ static void the_view_leaves_out_the_second_witnesses(void **state)
         sbx_witness_view(&r->tl, w, &view);
         size_t kept = 0;
         for (size_t i = 0; i < r->tl.n; i++) {
-            const struct sbx_event *e = r->tl.order[i];
+            const struct sbx_event *e = sbx_tl_at(&r->tl, i);
             bool out = e->kind == SBX_EV_COMMAND &&
                        (sbx_witness_is_second(w, e) || (e->findings & SBX_F_UNWRAPPED));
             if (out)
                 continue;
-            if (kept >= view.n || view.order[kept] != e)
+            if (kept >= view.n || sbx_tl_at(&view, kept) != e)
                 fail_msg("%s: event %zu is not the view's %zu", var->name, i, kept);
             kept++;
         }
         assert_int_equal(view.n, kept);
         if (kept == r->tl.n)
-            assert_ptr_equal(view.order, r->tl.order);
+            assert_ptr_equal(view.order_, r->tl.order_);
         else
-            assert_ptr_not_equal(view.order, r->tl.order);
+            assert_ptr_not_equal(view.order_, r->tl.order_);
         print_message("variant: %s: %zu of %zu events in the view\n", var->name, view.n, r->tl.n);
         sbx_witness_view_free(&r->tl, &view);
-        assert_null(view.order);
+        assert_null(view.order_);
         drop_variant(r, audit);
     }
 }
@@ -263,7 +263,7 @@ static void what_one_log_alone_saw_is_a_finding(void **state)
     assert_int_equal(s->commands, 6);
     size_t marked = 0;
     for (size_t i = 0; i < r->tl.n; i++)
-        marked += !!(r->tl.order[i]->findings & SBX_F_UNWRAPPED);
+        marked += !!(sbx_tl_at(&r->tl, i)->findings & SBX_F_UNWRAPPED);
     assert_int_equal(marked, 1);
     drop(r);
 }
@@ -316,7 +316,7 @@ static void an_id_on_another_event_is_not_the_same_event(void **state)
 static const struct sbx_event *stopped_in(const struct loaded *r, const char *path_end)
 {
     for (size_t i = 0; i < r->tl.n; i++) {
-        const struct sbx_event *e = r->tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&r->tl, i);
         const char *p = r->tl.sources[e->source].path;
         if (e->kind == SBX_EV_LIFECYCLE && strcmp(sbx_str(&r->tl, e->label), "sandbox.stopped") == 0 &&
             strlen(p) >= strlen(path_end) && strcmp(p + strlen(p) - strlen(path_end), path_end) == 0)
@@ -474,7 +474,7 @@ static void another_exit_or_time_is_another_command(void **state)
 static const struct sbx_event *command_at(const struct loaded *r, uint32_t src, const char *program)
 {
     for (size_t i = 0; i < r->tl.n; i++) {
-        const struct sbx_event *e = r->tl.order[i];
+        const struct sbx_event *e = sbx_tl_at(&r->tl, i);
         if (e->source == src && e->kind == SBX_EV_COMMAND && strcmp(sbx_str(&r->tl, e->u.cmd.program), program) == 0)
             return e;
     }
@@ -531,7 +531,7 @@ static void a_shifted_second_log_is_put_on_the_wrappers_clock(void **state)
             const struct sbx_event *git = command_at(r, c->source, "git status");
             assert_ptr_equal(sbx_witness_first_of(&s->witness, git)->source, 0);
             for (size_t i = 1; i < r->tl.n; i++) /* sorted again after the move */
-                assert_true(sbx_event_cmp(r->tl.order[i - 1], r->tl.order[i]) <= 0);
+                assert_true(sbx_event_cmp(sbx_tl_at(&r->tl, i - 1), sbx_tl_at(&r->tl, i)) <= 0);
             drop(r);
             temp_remove(path);
         }
@@ -566,7 +566,7 @@ static void an_uncertain_clock_concludes_nothing(void **state)
     assert_int_equal(s->witness.nunconcluded, 3);
     assert_int_equal(s->witness.commands, 2); /* paired at the best guess */
     for (size_t i = 0; i < r->tl.n; i++)
-        assert_false(r->tl.order[i]->findings & SBX_F_UNWRAPPED);
+        assert_false(sbx_tl_at(&r->tl, i)->findings & SBX_F_UNWRAPPED);
     assert_int_equal(s->cross.npairs, 5); /* the unconcluded are not the wrapper's */
     assert_int_equal(s->cross.noutside, 1);
     assert_int_equal(s->ngaps, 1);
@@ -725,7 +725,7 @@ static void every_event_kind_delivered_is_one_event(void **state)
             const struct sbx_summary *s = &r->sum;
             const struct sbx_event *in_file = NULL, *delivered = NULL;
             for (size_t i = 0; i < r->tl.n; i++) {
-                const struct sbx_event *e = r->tl.order[i];
+                const struct sbx_event *e = sbx_tl_at(&r->tl, i);
                 if (strncmp(r->tl.sources[e->source].format, "runtime-", 8) == 0)
                     *(e->tflags & SBX_EVT_WEBHOOK ? &delivered : &in_file) = e;
             }

@@ -105,7 +105,7 @@ static void record_of(const struct sbx_timeline *tl, const struct sbx_event *ev,
     *format = src->format;
     *kind = ev->kind;
     *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-    *len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+    *len = src->data && ev->line_off + sbx_ev_line_len(ev) <= src->size ? sbx_ev_line_len(ev) : 0;
 }
 
 /* The string bodies of a recorder command's record that the JSON scanner

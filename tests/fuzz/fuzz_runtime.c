@@ -33,9 +33,9 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size,
     const struct sbx_source *s = &tl->sources[src];
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = tl->order[i];
-        CHECK(e->line_off <= size && e->line_len <= size - e->line_off && e->line_len >= 2);
-        CHECK(s->data[e->line_off] == '{' && s->data[e->line_off + e->line_len - 1] == '}');
-        CHECK(e->line_no >= 1 && e->line_no <= s->lines);
+        CHECK(e->line_off <= size && sbx_ev_line_len(e) <= size - e->line_off && sbx_ev_line_len(e) >= 2);
+        CHECK(s->data[e->line_off] == '{' && s->data[e->line_off + sbx_ev_line_len(e) - 1] == '}');
+        CHECK(sbx_ev_line_no(e) >= 1 && sbx_ev_line_no(e) <= s->lines);
         if (e->kind == SBX_EV_FILES)
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
                 for (uint32_t k = 0; k < e->u.files->n[c]; k++)
@@ -49,7 +49,7 @@ static void compare(const struct sbx_timeline *a, const struct sbx_timeline *b)
 {
     CHECK(a->n == b->n && a->nskips == b->nskips);
     for (size_t i = 0; i < a->n; i++) {
-        CHECK(a->order[i]->line_no == b->order[i]->line_no);
+        CHECK(sbx_ev_line_no(a->order[i]) == sbx_ev_line_no(b->order[i]));
         CHECK(a->order[i]->line_off == b->order[i]->line_off);
         CHECK(a->order[i]->kind == b->order[i]->kind);
         CHECK(a->order[i]->findings == b->order[i]->findings);

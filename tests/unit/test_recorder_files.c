@@ -31,7 +31,7 @@ static size_t agree_all(const struct sbx_timeline *tl)
     for (size_t i = 0; i < tl->n; i++) {
         const char *why = files_oracle_diff(tl, tl->order[i]);
         if (why)
-            fail_msg("event %zu (line %u): %s", i, tl->order[i]->line_no, why);
+            fail_msg("event %zu (line %u): %s", i, sbx_ev_line_no(tl->order[i]), why);
         files += tl->order[i]->kind == SBX_EV_FILES;
     }
     return files;

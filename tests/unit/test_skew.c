@@ -103,7 +103,7 @@ static void shifted_runtime_reads_the_same(void **state)
         /* the timeline in the same order: an outside command between the
          * wrapper commands it ran between */
         for (size_t i = 0; i < l->tl.n; i++)
-            if (l->tl.order[i]->line_no != base->tl.order[i]->line_no ||
+            if (sbx_ev_line_no(l->tl.order[i]) != sbx_ev_line_no(base->tl.order[i]) ||
                 strcmp(l->tl.sources[l->tl.order[i]->source].path,
                        base->tl.sources[base->tl.order[i]->source].path) != 0)
                 fail_msg("shifted %lld ms: event %zu of the timeline differs", (long long)shifts_ms[k], i);

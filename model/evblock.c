@@ -209,17 +209,14 @@ uint32_t sbx_evblock_line_no(const struct sbx_event *e)
     return (uint32_t)side_get(&h->line_no, event_in_block(h, e));
 }
 
-void sbx_ev_set_line_no(struct sbx_event *e, uint32_t line_no)
+/* The block's first line number other than 0 becomes its base (then line_no
+ * is the base, offset 0); any other that comes here goes to the table. */
+void sbx_evblock_put_line_no(struct sbx_event *e, uint32_t line_no)
 {
-    if (line_no == 0) {
-        e->line_no_ = 0;
-        return;
-    }
     struct sbx_evblock_head *h = sbx_evblock_head_of(e);
-    if (!h->line_base)
+    if (!h->line_base) {
         h->line_base = line_no;
-    if (line_no >= h->line_base && line_no - h->line_base <= SBX_LINE_NO_NEAR) {
-        e->line_no_ = (uint16_t)(line_no - h->line_base + 1);
+        e->line_no_ = 1;
         return;
     }
     side_put(&h->line_no, event_in_block(h, e), line_no);
@@ -232,12 +229,8 @@ uint32_t sbx_evblock_line_len(const struct sbx_event *e)
     return (uint32_t)side_get(&h->line_len, event_in_block(h, e));
 }
 
-void sbx_ev_set_line_len(struct sbx_event *e, uint32_t len)
+void sbx_evblock_put_line_len(struct sbx_event *e, uint32_t len)
 {
-    if (len < SBX_LINE_LEN_TABLE) {
-        e->line_len_ = (uint16_t)len;
-        return;
-    }
     struct sbx_evblock_head *h = sbx_evblock_head_of(e);
     side_put(&h->line_len, event_in_block(h, e), len);
     e->line_len_ = SBX_LINE_LEN_TABLE;

@@ -61,7 +61,7 @@ struct sbx_evside {
     uint32_t n, cap;
 };
 
-/* A block's head: its side tables. */
+/* A block's head: its side tables and its events' line base. */
 struct sbx_evblock_head {
     struct sbx_evside err; /* struct sbx_text, as its 8 bytes */
     struct sbx_evside ms;  /* int64_t */
@@ -143,9 +143,12 @@ void sbx_cmd_set_ms(struct sbx_command *c, int64_t ms);
 enum { SBX_LINE_NO_TABLE = 0xFFFF, SBX_LINE_NO_NEAR = SBX_LINE_NO_TABLE - 2 };
 enum { SBX_LINE_LEN_TABLE = 0xFFFF };
 
-/* What the tables hold for event e (in its block). */
+/* What the tables hold for event e (in its block), and the setters' way
+ * for a value the event does not keep itself. */
 uint32_t sbx_evblock_line_no(const struct sbx_event *e);
 uint32_t sbx_evblock_line_len(const struct sbx_event *e);
+void sbx_evblock_put_line_no(struct sbx_event *e, uint32_t line_no);
+void sbx_evblock_put_line_len(struct sbx_event *e, uint32_t len);
 
 /* The 1-based number of e's line in its source; 0 when it has none. */
 static inline uint32_t sbx_ev_line_no(const struct sbx_event *e)
@@ -158,7 +161,17 @@ static inline uint32_t sbx_ev_line_no(const struct sbx_event *e)
     return sbx_evblock_line_no(e);
 }
 /* Sets the line number of e, an event in its block. */
-void sbx_ev_set_line_no(struct sbx_event *e, uint32_t line_no);
+static inline void sbx_ev_set_line_no(struct sbx_event *e, uint32_t line_no)
+{
+    struct sbx_evblock_head *h = sbx_evblock_head_of(e);
+    uint32_t off = line_no - h->line_base; /* a line below the base wraps past NEAR */
+    if (line_no == 0)
+        e->line_no_ = 0;
+    else if (h->line_base && off <= SBX_LINE_NO_NEAR)
+        e->line_no_ = (uint16_t)(off + 1);
+    else
+        sbx_evblock_put_line_no(e, line_no);
+}
 
 /* The length in bytes of e's line. */
 static inline uint32_t sbx_ev_line_len(const struct sbx_event *e)
@@ -166,6 +179,12 @@ static inline uint32_t sbx_ev_line_len(const struct sbx_event *e)
     return e->line_len_ != SBX_LINE_LEN_TABLE ? e->line_len_ : sbx_evblock_line_len(e);
 }
 /* Sets the line length of e, an event in its block. */
-void sbx_ev_set_line_len(struct sbx_event *e, uint32_t len);
+static inline void sbx_ev_set_line_len(struct sbx_event *e, uint32_t len)
+{
+    if (len < SBX_LINE_LEN_TABLE)
+        e->line_len_ = (uint16_t)len;
+    else
+        sbx_evblock_put_line_len(e, len);
+}
 
 #endif

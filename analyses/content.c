@@ -176,7 +176,7 @@ static void on_host(const char *host, size_t len, void *ctx)
 static void scan_secrets(struct worker *w, struct sbx_secrets_scratch *ss, struct sbx_event *e)
 {
     w->text = sbx_event_line(w->tl, e);
-    sbx_secrets_scan(w->secrets, ss, w->text, e->line_len, on_secret, w);
+    sbx_secrets_scan(w->secrets, ss, w->text, sbx_ev_line_len(e), on_secret, w);
 }
 
 static bool field_hides(struct worker *w, const struct sbx_event *e, const struct sbx_text *t)

@@ -87,7 +87,7 @@ void sbx_gaps_find(struct sbx_timeline *tl, const struct sbx_witnesses *w, struc
            length may well have run on past the next line */
         bool ended = !(rec->u.cmd.flags & (SBX_CMD_RUNNING | SBX_CMD_UNREAD)) && (rec->u.cmd.flags & SBX_CMD_MS_KNOWN);
         bool gap = ended && rs != SBX_TIME_UNKNOWN && before && next < hi && before->end <= rs &&
-                   before->e->source == v[next].e->source && before->e->line_no < v[next].e->line_no;
+                   before->e->source == v[next].e->source && sbx_ev_line_no(before->e) < sbx_ev_line_no(v[next].e);
         if (!gap) {
             cc->outside[kept++] = rec;
             continue;

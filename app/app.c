@@ -367,10 +367,9 @@ static const struct sbx_event *same_record(const struct sbx_timeline *old_tl,
     for (size_t s = 0; s < tl->nsources; s++) {
         if (strcmp(tl->sources[s].path, path) != 0)
             continue;
-        struct sbx_event key = *old;
-        key.source = (uint16_t)s;
-        size_t pos = sbx_timeline_position(tl, &key);
-        if (pos < tl->n && sbx_tl_at(tl, pos)->source == s && sbx_tl_at(tl, pos)->line_no == old->line_no)
+        uint32_t line = sbx_ev_line_no(old);
+        size_t pos = sbx_timeline_position_at(tl, old->start, (uint32_t)s, line);
+        if (pos < tl->n && sbx_tl_at(tl, pos)->source == s && sbx_ev_line_no(sbx_tl_at(tl, pos)) == line)
             return sbx_tl_at(tl, pos);
         return pos < tl->n ? sbx_tl_at(tl, pos) : tl->n ? sbx_tl_at(tl, tl->n - 1) : NULL;
     }

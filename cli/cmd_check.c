@@ -71,7 +71,7 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
         sbx_buf_addf(&line, "%-19s %s %s ", sbx_finding_of(f->kind)->name, sbx_time_format(e->start, t),
                      e->sandbox ? str(r, e->sandbox) : "-");
         sbx_finding_words(f, &line);
-        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, e->line_no, id);
+        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, sbx_ev_line_no(e), id);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
         sbx_buf_addc(out, '\n');
@@ -87,7 +87,7 @@ static void print_text(const struct report *r, bool ascii, struct sbx_buf *out)
         sbx_buf_addf(&line, "%-19s %s %s ", "reached-after", sbx_time_format(e->start, t),
                      e->sandbox ? str(r, e->sandbox) : "-");
         sbx_finding_words(f, &line);
-        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, e->line_no, id);
+        sbx_buf_addf(&line, " (%s:%u) id:%s", r->tl->sources[e->source].path, sbx_ev_line_no(e), id);
         sbx_untrusted_text(&safe, line.p, line.len, SBX_SAN_ONE_LINE | (ascii ? SBX_SAN_ASCII : 0), 0);
         sbx_buf_add(out, safe.p ? safe.p : "", safe.len);
         sbx_buf_addc(out, '\n');
@@ -130,7 +130,7 @@ static void item_json(const struct report *r, const struct sbx_finding_item *f, 
     sbx_jw_key(w, "source");
     sbx_untrusted_json_cstr(w, r->tl->sources[f->event->source].path);
     sbx_jw_key(w, "line");
-    sbx_jw_int(w, f->event->line_no);
+    sbx_jw_int(w, sbx_ev_line_no(f->event));
     sbx_event_id(r->tl, f->event, id);
     sbx_jw_key(w, "event");
     sbx_jw_cstr(w, id);

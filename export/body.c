@@ -73,7 +73,7 @@ static void findings(struct ctx *c, struct sbx_buf *out, size_t max)
         code_cstr(c, out, c->tl->sources[e->source].path);
         char fid[SBX_FINDID_LEN];
         sbx_finding_id(c->tl, e, it->kind, fid);
-        sbx_buf_addf(out, " line %u) `%s`\n", e->line_no, fid);
+        sbx_buf_addf(out, " line %u) `%s`\n", sbx_ev_line_no(e), fid);
     }
     if (f->n > max)
         sbx_buf_addf(out, "- and %zu more\n", f->n - max);

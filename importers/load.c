@@ -121,8 +121,7 @@ static void renumber(struct sbx_evbuf *out, uint32_t first_line)
 {
     if (first_line == 0)
         return; /* the first part of a file: numbered right already */
-    for (size_t i = 0; i < out->n; i++)
-        sbx_evbuf_at(out, i)->line_no += first_line;
+    sbx_evbuf_add_lines(out, first_line);
     for (size_t i = 0; i < out->nskips; i++)
         out->skips[i].line += first_line;
 }

@@ -59,6 +59,8 @@ void sbx_evblock_free(struct sbx_event *block)
     side_free(&h->err);
     side_free(&h->ms);
     side_free(&h->exit);
+    side_free(&h->line_no);
+    side_free(&h->line_len);
     munmap(h, page_round(BLOCK_BYTES));
 }
 
@@ -77,13 +79,27 @@ void sbx_evblock_trim(struct sbx_event *block)
     side_trim(&h->err);
     side_trim(&h->ms);
     side_trim(&h->exit);
+    side_trim(&h->line_no);
+    side_trim(&h->line_len);
+}
+
+/* The index in its block of the event whose field at offset `at` in the
+ * event lies at p. */
+static uint16_t index_in_block(const struct sbx_evblock_head *h, const void *p, size_t at)
+{
+    uintptr_t first = (uintptr_t)h + HEAD + at;
+    return (uint16_t)(((uintptr_t)p - first) / sizeof(struct sbx_event));
 }
 
 /* c's index in its block. */
 static uint16_t slot_in_block(const struct sbx_evblock_head *h, const struct sbx_command *c)
 {
-    uintptr_t first = (uintptr_t)h + HEAD + offsetof(struct sbx_event, u.cmd);
-    return (uint16_t)(((uintptr_t)c - first) / sizeof(struct sbx_event));
+    return index_in_block(h, c, offsetof(struct sbx_event, u.cmd));
+}
+
+static uint16_t event_in_block(const struct sbx_evblock_head *h, const struct sbx_event *e)
+{
+    return index_in_block(h, e, 0);
 }
 
 /* The first entry of t not below slot. */
@@ -185,4 +201,53 @@ void sbx_cmd_set_exit(struct sbx_command *c, int32_t exit)
     struct sbx_evblock_head *h = sbx_evblock_head_of(c);
     side_put(&h->exit, slot_in_block(h, c), (uint32_t)exit);
     c->exit_ = SBX_EXIT_TABLE;
+}
+
+uint32_t sbx_evblock_line_no(const struct sbx_event *e)
+{
+    const struct sbx_evblock_head *h = sbx_evblock_head_of(e);
+    return (uint32_t)side_get(&h->line_no, event_in_block(h, e));
+}
+
+/* The block's first line number other than 0 becomes its base (then line_no
+ * is the base, offset 0); any other that comes here goes to the table. */
+void sbx_evblock_put_line_no(struct sbx_event *e, uint32_t line_no)
+{
+    struct sbx_evblock_head *h = sbx_evblock_head_of(e);
+    if (!h->line_base) {
+        h->line_base = line_no;
+        e->line_no_ = 1;
+        return;
+    }
+    side_put(&h->line_no, event_in_block(h, e), line_no);
+    e->line_no_ = SBX_LINE_NO_TABLE;
+}
+
+uint32_t sbx_evblock_line_len(const struct sbx_event *e)
+{
+    const struct sbx_evblock_head *h = sbx_evblock_head_of(e);
+    return (uint32_t)side_get(&h->line_len, event_in_block(h, e));
+}
+
+void sbx_evblock_put_line_len(struct sbx_event *e, uint32_t len)
+{
+    struct sbx_evblock_head *h = sbx_evblock_head_of(e);
+    side_put(&h->line_len, event_in_block(h, e), len);
+    e->line_len_ = SBX_LINE_LEN_TABLE;
+}
+
+/* Each number read, the block's base and table emptied, each set again with
+ * add: the same offsets from the new base, exact whatever wraps. */
+void sbx_evblock_add_lines(struct sbx_event *block, size_t n, uint32_t add)
+{
+    if (add == 0)
+        return;
+    uint32_t line[SBX_EVBLOCK];
+    for (size_t i = 0; i < n; i++)
+        line[i] = sbx_ev_line_no(&block[i]);
+    struct sbx_evblock_head *h = sbx_evblock_head_of(block);
+    h->line_base = 0;
+    h->line_no.n = 0;
+    for (size_t i = 0; i < n; i++)
+        sbx_ev_set_line_no(&block[i], line[i] + add);
 }

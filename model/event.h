@@ -284,8 +284,11 @@ struct sbx_event {
     uint64_t source : 16; /* load.c keeps the timeline's sources below 65535 */
     uint64_t kind : 3;    /* enum sbx_kind */
     uint64_t tflags : 8;  /* enum sbx_time_flags: the time's, a delivery's, the status's */
-    uint32_t line_len;
-    uint32_t line_no;   /* 1-based */
+    /* the raw line's length and 1-based number (0: no line), model/evblock.h's:
+     * read them with sbx_ev_line_len and sbx_ev_line_no, write them with
+     * sbx_ev_set_line_len and sbx_ev_set_line_no, never as fields */
+    uint16_t line_len_;
+    uint16_t line_no_;
     uint32_t findings;  /* enum sbx_finding bits */
     uint32_t sandbox;   /* strtab id */
     uint32_t label;     /* strtab id: a note's kind name, a files event's root, … */
@@ -299,14 +302,16 @@ struct sbx_event {
     } u;
 };
 
-/* The common event, a command, is the header (44 bytes) and u.cmd (40,
- * as large as u.net): a 1M-line log keeps a million of them. The event's structs are packed to
- * 4 bytes (the pragma around them), so the header's 44 need no padding
- * before the union's 8-byte fields (x86-64 and arm64 read them unaligned at
- * little cost). */
+/* The common event, a command, is the header (40 bytes: its line's length
+ * and number take 16 bits each, any value that does not fit being kept in
+ * its block's side tables, model/evblock.h) and u.cmd (40, as large as
+ * u.net): a 1M-line log keeps a million of them. The event's structs are
+ * packed to 4 bytes (the pragma around them), so a command's 8-byte fields
+ * after its 4-byte ones need no padding (x86-64 and arm64 read them
+ * unaligned at little cost). */
 _Static_assert(sizeof(struct sbx_command) == 40, "a command is 40 bytes");
 _Static_assert(sizeof(struct sbx_network) == 40, "a request is 40 bytes");
-_Static_assert(sizeof(struct sbx_event) == 84, "an event is 84 bytes");
+_Static_assert(sizeof(struct sbx_event) == 80, "an event is 80 bytes");
 /* So an event's 8-byte fields may lie at 4 bytes from an 8-byte boundary:
  * read and write them as fields, never through an int64_t * or uint64_t *
  * to them (that is undefined; UBSan says so). */

@@ -105,7 +105,8 @@ static void record_of(const struct sbx_timeline *tl, const struct sbx_event *ev,
     *format = src->format;
     *kind = ev->kind;
     *line = src->data && ev->line_off <= src->size ? src->data + ev->line_off : "";
-    *len = src->data && ev->line_off + ev->line_len <= src->size ? ev->line_len : 0;
+    size_t n = sbx_ev_line_len(ev);
+    *len = src->data && ev->line_off + n <= src->size ? n : 0;
 }
 
 /* The string bodies of a recorder command's record that the JSON scanner

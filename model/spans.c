@@ -237,7 +237,7 @@ void sbx_spans_build(const struct sbx_timeline *tl, struct sbx_spans *out)
     idtab_init(&t, out->n);
     for (size_t i = 0; i < out->n; i++) {
         const struct sbx_event *e = out->nodes[i].event;
-        ok[i] = sbx_span_ids_parse(sbx_event_line(tl, e), e->line_len, &ids[i]);
+        ok[i] = sbx_span_ids_parse(sbx_event_line(tl, e), sbx_ev_line_len(e), &ids[i]);
         if (!ok[i])
             out->nodes[i].flags |= SBX_SPAN_NO_IDS;
         else if (idtab_find(&t, &ids[i], ids[i].span, ids, (uint32_t)i) != SBX_SPAN_NONE)

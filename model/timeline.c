@@ -211,6 +211,14 @@ void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)
     memset(buf, 0, sizeof *buf);
 }
 
+void sbx_evbuf_add_lines(struct sbx_evbuf *buf, uint32_t add)
+{
+    for (size_t b = 0; b < buf->nblocks; b++) {
+        size_t left = buf->n - b * SBX_EVBLOCK;
+        sbx_evblock_add_lines(buf->blocks[b], left < SBX_EVBLOCK ? left : SBX_EVBLOCK, add);
+    }
+}
+
 void sbx_evbuf_free(struct sbx_evbuf *buf)
 {
     for (size_t i = 0; i < buf->nblocks; i++)
@@ -232,8 +240,9 @@ int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b)
         return a->start < b->start ? -1 : 1;
     if (a->source != b->source)
         return a->source < b->source ? -1 : 1;
-    if (a->line_no != b->line_no)
-        return a->line_no < b->line_no ? -1 : 1;
+    uint32_t la = sbx_ev_line_no(a), lb = sbx_ev_line_no(b);
+    if (la != lb)
+        return la < lb ? -1 : 1;
     return 0;
 }
 
@@ -308,10 +317,11 @@ void sbx_timeline_finish(struct sbx_timeline *tl)
         uint32_t prev_source = 0, prev_line = 0;
         for (size_t i = 0; i < n && by_source_line; i++) {
             const struct sbx_event *e = sbx_tl_at(tl, i);
+            uint32_t line = sbx_ev_line_no(e);
             by_source_line = e->source > prev_source ||
-                             (e->source == prev_source && e->line_no >= prev_line);
+                             (e->source == prev_source && line >= prev_line);
             prev_source = e->source;
-            prev_line = e->line_no;
+            prev_line = line;
             /* the sign bit flipped: signed order as unsigned (unknown, INT64_MIN, first) */
             uint64_t k = (uint64_t)e->start ^ (UINT64_C(1) << 63);
             a[i] = (struct keyed){k, tl->order_[i]};
@@ -455,7 +465,7 @@ size_t sbx_timeline_forget_line(struct sbx_timeline *tl, uint32_t source, uint32
     /* from the end: a line being written is usually the latest event */
     for (size_t i = tl->n; i-- > 0;) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (e->source == source && e->line_no == line) {
+        if (e->source == source && sbx_ev_line_no(e) == line) {
             memmove(tl->order_ + i, tl->order_ + i + 1, (tl->n - i - 1) * sizeof *tl->order_);
             tl->n--;
             src->events--;
@@ -470,7 +480,7 @@ struct sbx_text sbx_text_make(struct sbx_evbuf *buf, const struct sbx_event *e, 
 {
     uint32_t n = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
     flags &= ~(uint32_t)SBX_TEXT_LONG;
-    if (off >= e->line_off && off - e->line_off + n <= e->line_len && n <= SBX_TEXT_SHORT_MAX)
+    if (off >= e->line_off && off - e->line_off + n <= sbx_ev_line_len(e) && n <= SBX_TEXT_SHORT_MAX)
         return (struct sbx_text){.at_ = off - e->line_off, .len_ = n, .flags = flags};
     struct sbx_text_long *l = sbx_evbuf_alloc(buf, sizeof *l); /* 16-aligned */
     l->off = off;
@@ -535,12 +545,31 @@ const char *sbx_str(const struct sbx_timeline *tl, uint32_t id)
     return sbx_strtab_get(&tl->strings, id);
 }
 
+/* sbx_event_cmp of a and an event at (start, source, line). */
+static int cmp_at(const struct sbx_event *a, int64_t start, uint32_t source, uint32_t line)
+{
+    if (a->start != start)
+        return a->start < start ? -1 : 1;
+    if (a->source != source)
+        return a->source < source ? -1 : 1;
+    uint32_t la = sbx_ev_line_no(a);
+    if (la != line)
+        return la < line ? -1 : 1;
+    return 0;
+}
+
 size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_event *e)
+{
+    return sbx_timeline_position_at(tl, e->start, e->source, sbx_ev_line_no(e));
+}
+
+size_t sbx_timeline_position_at(const struct sbx_timeline *tl, int64_t start, uint32_t source,
+                                uint32_t line)
 {
     size_t lo = 0, hi = tl->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (sbx_event_cmp(sbx_tl_at(tl, mid), e) < 0)
+        if (cmp_at(sbx_tl_at(tl, mid), start, source, line) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -554,7 +583,7 @@ struct sbx_event *sbx_evbuf_push_from(struct sbx_evbuf *buf, uint32_t source, ui
     struct sbx_event *e = sbx_evbuf_push(buf);
     e->source = (uint16_t)source;
     e->line_off = off;
-    e->line_len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-    e->line_no = line_no;
+    sbx_ev_set_line_len(e, len > UINT32_MAX ? UINT32_MAX : (uint32_t)len);
+    sbx_ev_set_line_no(e, line_no);
     return e;
 }

@@ -152,6 +152,10 @@ void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
  * buffer's first event starts a block's slots); past 2^32 slots (2,097,152
  * blocks, far more than memory holds) it aborts. */
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf);
+/* Adds add to the line number of every event in buf (line 0 too, as
+ * uint32_t arithmetic does): for the events of a part of a file numbered from
+ * its own start. */
+void sbx_evbuf_add_lines(struct sbx_evbuf *buf, uint32_t add);
 /* Frees a buffer that will not be adopted (its events and memory with it). */
 void sbx_evbuf_free(struct sbx_evbuf *buf);
 
@@ -194,6 +198,11 @@ int sbx_event_cmp(const struct sbx_event *a, const struct sbx_event *b);
 /* The first position in the order not before e (tl->n when all are): e's
  * own position when e is in the timeline. */
 size_t sbx_timeline_position(const struct sbx_timeline *tl, const struct sbx_event *e);
+/* The same for an event at (start, source, line), which need not be in a
+ * block: a copy of an event has its line number taken before the copy
+ * (model/evblock.h). */
+size_t sbx_timeline_position_at(const struct sbx_timeline *tl, int64_t start, uint32_t source,
+                                uint32_t line);
 
 /* A text field of e (pushed to buf, its line set): len bytes from off in
  * e's source, with flags (enum sbx_text_flags). Lengths past UINT32_MAX

@@ -47,7 +47,7 @@ static void command_ref(const struct sbx_timeline *tl, struct sbx_jsonw *w, cons
     sbx_jw_key(w, "source");
     sbx_untrusted_json_cstr(w, sbx_display_path(tl->sources[e->source].path));
     sbx_jw_key(w, "line");
-    sbx_jw_int(w, e->line_no);
+    sbx_jw_int(w, sbx_ev_line_no(e));
     sbx_jw_end_object(w);
 }
 

@@ -188,7 +188,7 @@ static void collect(struct report *r)
             snprintf(how, sizeof how, "exit %d", (int)sbx_cmd_exit(c));
         add(r, SBX_F_REMOVED_FROM_LOG, g->record,
             "%s (%s) is in Runtime's record and fits the gap between line %u and %u of %s: possibly removed from the log",
-            str(r, c->program), how, g->before->line_no, g->after->line_no, file_name(r->tl->sources[g->before->source].path));
+            str(r, c->program), how, sbx_ev_line_no(g->before), sbx_ev_line_no(g->after), file_name(r->tl->sources[g->before->source].path));
     }
     for (size_t i = 0; i < s->witness.nunwrapped; i++) {
         const struct sbx_event *e = s->witness.unwrapped[i];

@@ -173,7 +173,7 @@ static void written_by(struct sbx_sumctx *c, struct sbx_jsonw *w)
             sbx_jw_cstr(w, sbx_write_rule_words(wr->by[k].rule));
             sbx_jw_key(w, "source");
             sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
-            int_field(w, "line", e->line_no);
+            int_field(w, "line", sbx_ev_line_no(e));
             sbx_jw_end_object(w);
         }
         sbx_jw_end_array(w);
@@ -292,7 +292,7 @@ static void network(struct sbx_sumctx *c, struct sbx_jsonw *w)
         }
         sbx_jw_key(w, "source");
         sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
-        int_field(w, "line", e->line_no);
+        int_field(w, "line", sbx_ev_line_no(e));
         id_field(c, w, e);
         during_members(c, w, e);
         sbx_jw_end_object(w);
@@ -347,7 +347,7 @@ static void event_ref(struct sbx_sumctx *c, struct sbx_jsonw *w, const struct sb
     time_value(w, e->start);
     sbx_jw_key(w, "source");
     sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[e->source].path));
-    int_field(w, "line", e->line_no);
+    int_field(w, "line", sbx_ev_line_no(e));
     id_field(c, w, e); /* added within schema 1: the event's id, as check and --goto name it */
     sbx_jw_end_object(w);
 }
@@ -544,8 +544,8 @@ static void integrity(struct sbx_sumctx *c, struct sbx_jsonw *w)
         command_entry(c, w, g->record);
         sbx_jw_key(w, "source");
         sbx_untrusted_json_cstr(w, sbx_display_path(c->tl->sources[g->before->source].path));
-        int_field(w, "after_line", g->before->line_no);
-        int_field(w, "before_line", g->after->line_no);
+        int_field(w, "after_line", sbx_ev_line_no(g->before));
+        int_field(w, "before_line", sbx_ev_line_no(g->after));
         during_members(c, w, g->record);
         sbx_jw_end_object(w);
     }

@@ -89,7 +89,7 @@ static void written(struct sbx_sumctx *c, struct sbx_buf *out)
                 sbx_buf_adds(out, " (cut)");
             sbx_buf_adds(out, " (");
             code_cstr(c, out, sbx_display_path(c->tl->sources[e->source].path));
-            sbx_buf_addf(out, " line %u)", (unsigned)e->line_no);
+            sbx_buf_addf(out, " line %u)", (unsigned)sbx_ev_line_no(e));
         }
         sbx_buf_addc(out, '\n');
         for (size_t k = 0; w && k < w->nlines; k++) {
@@ -365,7 +365,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
         }
         sbx_buf_adds(out, " (");
         code_cstr(c, out, sbx_display_path(c->tl->sources[e->source].path));
-        sbx_buf_addf(out, " line %u)", (unsigned)e->line_no);
+        sbx_buf_addf(out, " line %u)", (unsigned)sbx_ev_line_no(e));
         if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             size_t len;
             const char *cmd = sbx_sum_command(c, e, &len);
@@ -432,7 +432,7 @@ static void facts(struct sbx_sumctx *c, struct sbx_buf *out)
     for (size_t i = 0; i < s->ngaps && i < LIST_MAX; i++) {
         const struct sbx_gap *g = &s->gaps[i];
         sbx_buf_addf(out, "- **possibly removed from the log** at %s, between line %u and %u of ",
-                     sbx_time_format(g->record->start, a), g->before->line_no, g->after->line_no);
+                     sbx_time_format(g->record->start, a), sbx_ev_line_no(g->before), sbx_ev_line_no(g->after));
         code_cstr(c, out, sbx_display_path(c->tl->sources[g->before->source].path));
         sbx_buf_adds(out, ": ");
         record_program(c, out, g->record);

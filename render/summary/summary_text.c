@@ -278,7 +278,7 @@ static void written_lines(struct line *l, struct sbx_buf *out)
             sbx_buf_addf(&l->b, "%s by %s (", k ? "," : "", sbx_write_rule_words(w->by[k].rule));
             if (one_source < 0)
                 add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[e->source].path));
-            sbx_buf_addf(&l->b, one_source < 0 ? ":%u)" : "line %u)", e->line_no);
+            sbx_buf_addf(&l->b, one_source < 0 ? ":%u)" : "line %u)", sbx_ev_line_no(e));
             if (!l->event)
                 l->event = e;
         }
@@ -334,7 +334,7 @@ static void denial_lines(struct line *l, struct sbx_buf *out)
         }
         sbx_buf_adds(&l->b, " (");
         add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[e->source].path));
-        sbx_buf_addf(&l->b, ":%u)", (unsigned)e->line_no);
+        sbx_buf_addf(&l->b, ":%u)", (unsigned)sbx_ev_line_no(e));
         l->event = e;
         emit_styled(l, out, SBX_STYLE_DETAIL);
         if (e->kind != SBX_EV_COMMAND || !(e->u.cmd.command.flags & SBX_TEXT_PRESENT))
@@ -700,7 +700,7 @@ static void record_lines(struct line *l, struct sbx_buf *out)
         char t[SBX_TIME_BUFSZ];
         sbx_buf_addf(&l->b, "  %s possibly removed: ", sbx_time_format(g->record->start, t) + 11);
         record_command(l, g->record);
-        sbx_buf_addf(&l->b, ", between line %u and %u of ", g->before->line_no, g->after->line_no);
+        sbx_buf_addf(&l->b, ", between line %u and %u of ", sbx_ev_line_no(g->before), sbx_ev_line_no(g->after));
         add_untrusted_cstr(l, sbx_display_path(l->c->tl->sources[g->before->source].path));
         l->event = g->record;
         emit_styled(l, out, SBX_STYLE_DETAIL);

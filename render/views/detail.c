@@ -230,8 +230,8 @@ static void sandboxio_fields(struct sbx_doc *d, struct sbx_rows_look *l, const s
 {
     const char *line = sbx_event_line(l->tl, e);
     struct extras x = {d, l};
-    sbx_sandboxio_extras(line, e->line_len, extra_field, &x);
-    if (memmem(line, e->line_len, "***", 3)) {
+    sbx_sandboxio_extras(line, sbx_ev_line_len(e), extra_field, &x);
+    if (memmem(line, sbx_ev_line_len(e), "***", 3)) {
         sbx_doc_field(d, "Redacted");
         sbx_doc_add(d, SBX_STYLE_ESCAPE, "***", 3);
         sbx_doc_adds(d, SBX_STYLE_NOTE, " is a value sandboxio removed before it wrote the line");
@@ -277,7 +277,7 @@ static void sandboxio_command(struct sbx_doc *d, struct sbx_rows_look *l, const 
         untrusted_marked(d, l, SBX_STYLE_NORMAL, s, n, false);
         sbx_doc_set_indent(d, 0);
         sbx_doc_end_line(d);
-        sbx_sandboxio_code(line, e->line_len, code_block, &x);
+        sbx_sandboxio_code(line, sbx_ev_line_len(e), code_block, &x);
     } else {
         x.l = l;
         code_block(&x, "code", 4, s, n, true);
@@ -373,7 +373,7 @@ static void witness_line(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     const struct sbx_source *src = &l->tl->sources[w->source];
     const char *path = sbx_display_path(src->path);
     untrusted(d, l, SBX_STYLE_NORMAL, path, strlen(path), true);
-    sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s)", w->line_no, src->format);
+    sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s)", sbx_ev_line_no(w), src->format);
     if (w->tflags & SBX_EVT_WEBHOOK) {
         sbx_doc_adds(d, SBX_STYLE_NORMAL, ": ");
         delivery_words(d, w);
@@ -577,7 +577,7 @@ static void command_fields(struct sbx_doc *d, struct sbx_rows_look *l, const str
                 untrusted(d, l, SBX_STYLE_NORMAL, sbx_str(l->tl, r->label), strlen(sbx_str(l->tl, r->label)), true);
             }
             sbx_doc_addf(d, SBX_STYLE_NOTE, " (%s:%u)", sbx_display_path(l->tl->sources[r->source].path),
-                         r->line_no);
+                         sbx_ev_line_no(r));
         } else if (e->findings & SBX_F_EXIT_MISMATCH) {
             sbx_doc_adds(d, SBX_STYLE_OUTSIDE, "Runtime's record saw another exit code");
         } else if (e->findings & SBX_F_MISSING_FROM_RECORD) {
@@ -619,7 +619,7 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
     if (gap) {
         const char *src = sbx_display_path(l->tl->sources[gap->before->source].path);
         sbx_doc_addf(d, SBX_STYLE_OUTSIDE, "POSSIBLY REMOVED FROM THE LOG: no wrapper command is this one, and it fits "
-                     "the gap between line %u and %u of ", gap->before->line_no, gap->after->line_no);
+                     "the gap between line %u and %u of ", sbx_ev_line_no(gap->before), sbx_ev_line_no(gap->after));
         untrusted(d, l, SBX_STYLE_OUTSIDE, src, strlen(src), true);
         sbx_doc_adds(d, SBX_STYLE_OUTSIDE, " (the commands there ended before it and started after it)");
     } else if (e->findings & SBX_F_OUTSIDE_WRAPPER) {
@@ -630,7 +630,7 @@ static void record_fields(struct sbx_doc *d, struct sbx_rows_look *l, const stru
             if (l->sum->cross.pairs[i].record == e)
                 w = l->sum->cross.pairs[i].wrapper;
         if (w)
-            sbx_doc_addf(d, SBX_STYLE_GOOD, "matched (%s:%u)", sbx_display_path(l->tl->sources[w->source].path), w->line_no);
+            sbx_doc_addf(d, SBX_STYLE_GOOD, "matched (%s:%u)", sbx_display_path(l->tl->sources[w->source].path), sbx_ev_line_no(w));
         else if (l->sum && listed(l->sum->cross.unmatched_records, l->sum->cross.nunmatched_records, e))
             sbx_doc_adds(d, SBX_STYLE_WARNING, "not matched; not concluded outside the wrapper: the skew is uncertain");
         else
@@ -693,7 +693,7 @@ static void command_ref(struct sbx_doc *d, struct sbx_rows_look *l, const struct
     const char *src = sbx_display_path(l->tl->sources[c->source].path);
     sbx_doc_addf(d, SBX_STYLE_NOTE, " (started %s, ", sbx_clock(c->start, l->local, clock));
     untrusted(d, l, SBX_STYLE_NOTE, src, strlen(src), true);
-    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", c->line_no);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", sbx_ev_line_no(c));
 }
 
 /* The wrapper commands running in e's sandbox when e (an event that did
@@ -919,7 +919,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     const char *line = sbx_event_line(l->tl, e);
     sbx_doc_field(d, "Source");
     untrusted(d, l, SBX_STYLE_NORMAL, sbx_display_path(src->path), strlen(sbx_display_path(src->path)), true);
-    sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s, %u bytes)", e->line_no, src->format, e->line_len);
+    sbx_doc_addf(d, SBX_STYLE_NORMAL, ":%u (%s, %u bytes)", sbx_ev_line_no(e), src->format, sbx_ev_line_len(e));
     sbx_doc_end_line(d);
     char id[SBX_EVID_LEN];
     sbx_event_id(l->tl, e, id);
@@ -928,7 +928,7 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
     sbx_doc_end_line(d);
     if (raw) {
         sbx_doc_heading(d, "The line as recorded (sanitised; o: back to the fields)");
-        untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
+        untrusted(d, l, SBX_STYLE_NORMAL, line, sbx_ev_line_len(e), false);
         sbx_doc_end_line(d);
         return;
     }
@@ -1003,10 +1003,10 @@ void sbx_detail_doc(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx
         files_fields(d, l, e);
     } else {
         /* a proxy's line is text, not JSON: call it what it is */
-        sbx_doc_heading(d, e->line_len && line[0] != '{' && line[0] != '['
+        sbx_doc_heading(d, sbx_ev_line_len(e) && line[0] != '{' && line[0] != '['
                                ? "The line as logged (o: the line alone)"
                                : "The record (o: as raw JSON)");
-        untrusted(d, l, SBX_STYLE_NORMAL, line, e->line_len, false);
+        untrusted(d, l, SBX_STYLE_NORMAL, line, sbx_ev_line_len(e), false);
         sbx_doc_end_line(d);
     }
 }

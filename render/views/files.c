@@ -103,7 +103,7 @@ static void where(struct sbx_doc *d, const struct sbx_timeline *tl, const struct
     const char *path = sbx_display_path(tl->sources[e->source].path);
     sbx_doc_adds(d, SBX_STYLE_NOTE, " (");
     sbx_doc_untrusted(d, SBX_STYLE_NOTE, path, strlen(path), true);
-    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", e->line_no);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", sbx_ev_line_no(e));
 }
 
 static void change_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_ftchange *c)

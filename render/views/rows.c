@@ -170,7 +170,7 @@ static void no_command_text(struct sbx_rows_look *l, const struct sbx_event *e, 
         return;
     }
     char sha[65] = "";
-    sbx_sandboxio_extras(sbx_event_line(l->tl, e), e->line_len, sha_of, sha);
+    sbx_sandboxio_extras(sbx_event_line(l->tl, e), sbx_ev_line_len(e), sha_of, sha);
     if (strcmp(sha, SBX_SANDBOXIO_EMPTY_SHA256) == 0)
         sbx_buf_adds(out, ": no code sent");
     else if (sha[0])
@@ -404,7 +404,7 @@ after_time:
             col = sbx_grid_text(g, row, col, g->cols, tstyle, ": ", 2);
         }
         s = sbx_event_line(l->tl, e);
-        sbx_grid_untrusted(g, row, col, g->cols, tstyle, s, e->line_len); /* it redacts, then cuts */
+        sbx_grid_untrusted(g, row, col, g->cols, tstyle, s, sbx_ev_line_len(e)); /* it redacts, then cuts */
         break;
     }
     }

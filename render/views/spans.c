@@ -120,7 +120,7 @@ static void tree_line(struct sbx_doc *d, struct sbx_rows_look *l, const struct s
     }
     if (e->findings & (SBX_F_FAILED | SBX_F_REFUSED_HOST)) {
         struct sbx_buf ev = SBX_BUF_INIT;
-        evidence(sbx_event_line(l->tl, e), e->line_len, &ev);
+        evidence(sbx_event_line(l->tl, e), sbx_ev_line_len(e), &ev);
         if (ev.len) {
             sbx_doc_adds(d, fstyle, " [");
             untrusted(d, l, fstyle, ev.p, ev.len);
@@ -264,7 +264,7 @@ static void span_ref(struct sbx_doc *d, struct sbx_rows_look *l, const struct sb
     sbx_doc_addf(d, SBX_STYLE_NOTE, " (started %s, ", sbx_clock(p->start, l->local, clock));
     const char *path = sbx_display_path(l->tl->sources[p->source].path);
     untrusted(d, l, SBX_STYLE_NOTE, path, strlen(path));
-    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", p->line_no);
+    sbx_doc_addf(d, SBX_STYLE_NOTE, ":%u)", sbx_ev_line_no(p));
 }
 
 static void parent_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struct sbx_spans *sp,
@@ -339,7 +339,7 @@ void sbx_span_detail(struct sbx_doc *d, struct sbx_rows_look *l, const struct sb
     if (!sbx_span_event(l->tl, e))
         return;
     const char *json = sbx_event_line(l->tl, e);
-    size_t len = e->line_len;
+    size_t len = sbx_ev_line_len(e);
     name_field(d, l, json, len);
     status_field(d, l, json, len);
     if (e->findings & (SBX_F_FAILED | SBX_F_REFUSED_HOST)) {

@@ -26,7 +26,7 @@ static const char *files_oracle_diff(const struct sbx_timeline *tl, const struct
     const struct sbx_files *f = e->u.files;
     if (!f)
         return "a files event without its lists";
-    json_t *o = sbx_json_load(sbx_event_line(tl, e), e->line_len, 0, NULL, NULL);
+    json_t *o = sbx_json_load(sbx_event_line(tl, e), sbx_ev_line_len(e), 0, NULL, NULL);
     if (!json_is_object(o)) {
         json_decref(o);
         return "jansson reads no object from a line that made a files event";

@@ -54,9 +54,9 @@ static void compare(const struct sbx_timeline *a, const struct sbx_timeline *b)
     CHECK(a->n == b->n, "event count");
     for (size_t i = 0; i < a->n; i++) {
         const struct sbx_event *x = sbx_tl_at(a, i), *y = sbx_tl_at(b, i);
-        CHECK(x->line_no == y->line_no, "line number");
+        CHECK(sbx_ev_line_no(x) == sbx_ev_line_no(y), "line number");
         CHECK(x->start == y->start && x->end == y->end, "time");
-        CHECK(x->line_off == y->line_off && x->line_len == y->line_len, "line offset");
+        CHECK(x->line_off == y->line_off && sbx_ev_line_len(x) == sbx_ev_line_len(y), "line offset");
         CHECK(x->kind == y->kind && x->findings == y->findings, "kind");
     }
     const struct sbx_source *s = &a->sources[0], *t = &b->sources[0];

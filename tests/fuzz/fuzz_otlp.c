@@ -33,14 +33,14 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size, int 
     const char *d = tl->sources[src].data;
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        CHECK(e->line_off <= size && e->line_len <= size - e->line_off && e->line_len >= 2);
-        CHECK(d[e->line_off] == '{' && d[e->line_off + e->line_len - 1] == '}');
+        CHECK(e->line_off <= size && sbx_ev_line_len(e) <= size - e->line_off && sbx_ev_line_len(e) >= 2);
+        CHECK(d[e->line_off] == '{' && d[e->line_off + sbx_ev_line_len(e) - 1] == '}');
         /* a tool call that names no tool (no attribute, no span name) has
            no command text at all */
         if (e->kind == SBX_EV_COMMAND && (e->u.cmd.command.flags & SBX_TEXT_PRESENT)) {
             const struct sbx_text *t = &e->u.cmd.command;
             uint64_t off = sbx_text_off(e, t);
-            CHECK(off >= e->line_off && off + sbx_text_len(t) <= e->line_off + e->line_len);
+            CHECK(off >= e->line_off && off + sbx_text_len(t) <= e->line_off + sbx_ev_line_len(e));
             CHECK(!(t->flags & SBX_TEXT_LONG)); /* inside its line: the usual form */
         }
     }

@@ -45,7 +45,7 @@ static struct sbx_timeline *build(const uint8_t *tail, size_t n)
         struct sbx_event *e = sbx_evbuf_push(&buf);
         e->source = (uint16_t)rsrc;
         e->kind = SBX_EV_COMMAND;
-        e->line_no = (uint32_t)escaped + 1;
+        sbx_ev_set_line_no(e, (uint32_t)escaped + 1);
         e->start = e->end = escaped;
         e->u.cmd.out = sbx_text_make(&buf, e, 0, n, SBX_TEXT_PRESENT | (escaped ? SBX_TEXT_ESCAPED : 0));
     }

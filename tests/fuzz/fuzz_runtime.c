@@ -33,9 +33,9 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size,
     const struct sbx_source *s = &tl->sources[src];
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        CHECK(e->line_off <= size && e->line_len <= size - e->line_off && e->line_len >= 2);
-        CHECK(s->data[e->line_off] == '{' && s->data[e->line_off + e->line_len - 1] == '}');
-        CHECK(e->line_no >= 1 && e->line_no <= s->lines);
+        CHECK(e->line_off <= size && sbx_ev_line_len(e) <= size - e->line_off && sbx_ev_line_len(e) >= 2);
+        CHECK(s->data[e->line_off] == '{' && s->data[e->line_off + sbx_ev_line_len(e) - 1] == '}');
+        CHECK(sbx_ev_line_no(e) >= 1 && sbx_ev_line_no(e) <= s->lines);
         if (e->kind == SBX_EV_FILES)
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
                 for (uint32_t k = 0; k < e->u.files->n[c]; k++)
@@ -49,7 +49,7 @@ static void compare(const struct sbx_timeline *a, const struct sbx_timeline *b)
 {
     CHECK(a->n == b->n && a->nskips == b->nskips);
     for (size_t i = 0; i < a->n; i++) {
-        CHECK(sbx_tl_at(a, i)->line_no == sbx_tl_at(b, i)->line_no);
+        CHECK(sbx_ev_line_no(sbx_tl_at(a, i)) == sbx_ev_line_no(sbx_tl_at(b, i)));
         CHECK(sbx_tl_at(a, i)->line_off == sbx_tl_at(b, i)->line_off);
         CHECK(sbx_tl_at(a, i)->kind == sbx_tl_at(b, i)->kind);
         CHECK(sbx_tl_at(a, i)->findings == sbx_tl_at(b, i)->findings);

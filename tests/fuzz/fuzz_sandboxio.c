@@ -27,7 +27,7 @@ static void inside(const struct sbx_event *e, const struct sbx_text *t)
 {
     uint64_t off = sbx_text_off(e, t);
     if ((t->flags & SBX_TEXT_PRESENT) &&
-        (off < e->line_off || off + sbx_text_len(t) > e->line_off + e->line_len))
+        (off < e->line_off || off + sbx_text_len(t) > e->line_off + sbx_ev_line_len(e)))
         abort();
     /* a field inside its line has the usual form */
     if ((t->flags & SBX_TEXT_PRESENT) && (t->flags & SBX_TEXT_LONG) && sbx_text_len(t) <= SBX_TEXT_SHORT_MAX)
@@ -65,7 +65,7 @@ static size_t run(const uint8_t *data, size_t size, int threads)
     json_oracle_check(&tl, (const char *)data, size);
     for (size_t i = 0; i < tl.n; i++) {
         const struct sbx_event *e = sbx_tl_at(&tl, i);
-        if (e->line_off + e->line_len > size)
+        if (e->line_off + sbx_ev_line_len(e) > size)
             abort();
         if (e->kind == SBX_EV_COMMAND)
             inside(e, &e->u.cmd.command);

@@ -20,12 +20,12 @@ static size_t run(const uint8_t *data, size_t size, int threads)
     sbx_timeline_finish(&tl);
     for (size_t i = 0; i < tl.n; i++) {
         const struct sbx_event *e = sbx_tl_at(&tl, i);
-        if (e->kind != SBX_EV_NETWORK || e->line_off + e->line_len > size)
+        if (e->kind != SBX_EV_NETWORK || e->line_off + sbx_ev_line_len(e) > size)
             abort();
         const struct sbx_text *u = &e->u.net.url;
         if (u->flags & SBX_TEXT_PRESENT) {
             if (sbx_text_off(e, u) < e->line_off ||
-                sbx_text_off(e, u) + sbx_text_len(u) > e->line_off + e->line_len || (u->flags & SBX_TEXT_LONG))
+                sbx_text_off(e, u) + sbx_text_len(u) > e->line_off + sbx_ev_line_len(e) || (u->flags & SBX_TEXT_LONG))
                 abort();
         } else if (sbx_text_len(u)) {
             abort();

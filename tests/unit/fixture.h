@@ -104,7 +104,7 @@ static inline struct sbx_event *fixture_event(struct fixture *fx, enum sbx_kind 
     struct sbx_event *e = sbx_evbuf_push(&fx->buf);
     e->kind = (uint8_t)kind;
     e->source = (uint16_t)fx->src;
-    e->line_no = (uint32_t)fx->buf.n;
+    sbx_ev_set_line_no(e, (uint32_t)fx->buf.n);
     e->start = start;
     e->end = end;
     e->sandbox = fixture_id(fx, sandbox);
@@ -121,12 +121,12 @@ static inline struct sbx_text fixture_append(struct fixture *fx, struct sbx_even
                                              struct sbx_text (*as)(struct fixture *, const char *),
                                              const char *s)
 {
-    if (e->line_off + e->line_len != fx->text.len)
-        fail_msg("line %u: another event's text came between its fields", (unsigned)e->line_no);
-    if (e->line_len)
+    if (e->line_off + sbx_ev_line_len(e) != fx->text.len)
+        fail_msg("line %u: another event's text came between its fields", (unsigned)sbx_ev_line_no(e));
+    if (sbx_ev_line_len(e))
         sbx_buf_addc(&fx->text, '\n');
     struct sbx_text t = as(fx, s);
-    e->line_len = (uint32_t)(fx->text.len - e->line_off);
+    sbx_ev_set_line_len(e, (uint32_t)(fx->text.len - e->line_off));
     return t;
 }
 

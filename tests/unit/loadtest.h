@@ -47,7 +47,7 @@ static inline const char *loadtest_skip_reason(const struct sbx_timeline *tl, ui
 static inline const struct sbx_event *loadtest_at_line(const struct sbx_timeline *tl, uint32_t line)
 {
     for (size_t i = 0; i < tl->n; i++)
-        if (sbx_tl_at(tl, i)->line_no == line)
+        if (sbx_ev_line_no(sbx_tl_at(tl, i)) == line)
             return sbx_tl_at(tl, i);
     fail_msg("no event for line %u", line);
     return NULL;

@@ -118,7 +118,7 @@ static void on_the_last_row_it_follows(void **state)
             grow(fx, more[k]);
             assert_int_equal(fx->app.cur, last_row(&fx->app));
             const struct sbx_event *e = event_at(&fx->app, fx->app.cur);
-            assert_int_equal(e->line_no, (uint32_t)fx->lines);
+            assert_int_equal(sbx_ev_line_no(e), (uint32_t)fx->lines);
         }
         close_log(fx);
     }
@@ -148,10 +148,10 @@ static void with_a_filter_it_follows_what_shows(void **state)
     grow(fx, 4); /* lines 7-10: 7, 8 and 10 commands, 9 a note */
     const struct sbx_event *e = event_at(&fx->app, fx->app.cur);
     assert_int_equal(fx->app.cur, last_row(&fx->app));
-    assert_int_equal(e->line_no, 10);
+    assert_int_equal(sbx_ev_line_no(e), 10);
     grow(fx, 2); /* 11 a command, 12 a note the filter hides */
     e = event_at(&fx->app, fx->app.cur);
-    assert_int_equal(e->line_no, 11);
+    assert_int_equal(sbx_ev_line_no(e), 11);
     assert_int_equal(fx->app.cur, last_row(&fx->app));
     close_log(fx);
 }

@@ -205,7 +205,7 @@ static char *search(struct sbx_timeline *tl, const char *text)
     out[0] = '\0';
     for (size_t i = 0; i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", i ? " " : "",
-                 sbx_tl_at(tl, pos[i])->line_no);
+                 sbx_ev_line_no(sbx_tl_at(tl, pos[i])));
     free(pos);
     return out;
 }

@@ -45,7 +45,7 @@ static void drop(struct run *r)
 static void where(const struct sbx_timeline *tl, const struct sbx_event *e, struct sbx_buf *b)
 {
     const char *p = tl->sources[e->source].path, *slash = strrchr(p, '/');
-    sbx_buf_addf(b, "%c:%u", slash ? slash[1] : p[0], e->line_no);
+    sbx_buf_addf(b, "%c:%u", slash ? slash[1] : p[0], sbx_ev_line_no(e));
 }
 
 static void story_text(const struct run *r, struct sbx_buf *b)

@@ -37,7 +37,7 @@ static void push(struct sbx_evbuf *buf, size_t n)
     while (buf->n < n) {
         struct sbx_event *e = sbx_evbuf_push(buf);
         e->kind = SBX_EV_COMMAND;
-        e->line_no = (uint32_t)buf->n;
+        sbx_ev_set_line_no(e, (uint32_t)buf->n);
     }
 }
 
@@ -199,7 +199,7 @@ static void through_the_timeline(void **state)
     assert_int_equal(tl.n, N);
     for (size_t k = 0; k < N; k++) {
         const struct sbx_event *e = sbx_tl_at(&tl, k);
-        size_t i = e->line_no - 1;
+        size_t i = sbx_ev_line_no(e) - 1;
         struct sbx_text want = i % 3 == 0 ? neighbour(i)
                              : i % 3 == 1 ? text(i % 30000, 0, SBX_TEXT_PRESENT)
                                           : text(0, 0, 0);
@@ -222,7 +222,7 @@ static void general_form(void **state)
     push(&buf, 2);
     struct sbx_event *e = sbx_evbuf_at(&buf, 1);
     e->line_off = 1000;
-    e->line_len = 10;
+    sbx_ev_set_line_len(e, 10);
     struct sbx_text t = sbx_text_make(&buf, e, 5, 0, SBX_TEXT_PRESENT);
     assert_true(t.flags & SBX_TEXT_LONG);
     sbx_cmd_set_err(&e->u.cmd, t);

@@ -38,8 +38,8 @@ static void check_word_over(const struct test_case *c, unsigned char fill)
         case_fail(c, "over 0x%02x read back %llu %llu %llu %llu", fill, (unsigned long long)e.line_off,
                   (unsigned long long)e.source, (unsigned long long)e.kind,
                   (unsigned long long)e.tflags);
-    if (e.start != before.start || e.end != before.end || e.line_len != before.line_len ||
-        e.line_no != before.line_no || e.findings != before.findings ||
+    if (e.start != before.start || e.end != before.end || e.line_len_ != before.line_len_ ||
+        e.line_no_ != before.line_no_ || e.findings != before.findings ||
         e.sandbox != before.sandbox || e.label != before.label ||
         memcmp(&e.u, &before.u, sizeof e.u) != 0)
         case_fail(c, "over 0x%02x another field of the header changed", fill);

@@ -112,7 +112,7 @@ static void same_ids(const struct sbx_timeline *a, const struct sbx_timeline *b)
         assert_ptr_equal(sbx_event_by_id(a, id, strlen(id)), e);
         const struct sbx_event *f = sbx_event_by_id(b, id, strlen(id));
         if (!f)
-            fail_msg("id %s (%s line %u) is gone", id, a->sources[e->source].path, e->line_no);
+            fail_msg("id %s (%s line %u) is gone", id, a->sources[e->source].path, sbx_ev_line_no(e));
         assert_int_equal(f->kind, e->kind);
         assert_int_equal(f->start, e->start);
         assert_string_equal(sbx_str(b, f->sandbox), sbx_str(a, e->sandbox));
@@ -700,7 +700,7 @@ static void storage_slots(void **state)
         assert_string_equal(id, "");
         struct sbx_event *gone = sbx_tl_at(&tl, tl.n - 1);
         size_t n = tl.n;
-        assert_int_equal(sbx_timeline_forget_line(&tl, gone->source, gone->line_no, false), 1);
+        assert_int_equal(sbx_timeline_forget_line(&tl, gone->source, sbx_ev_line_no(gone), false), 1);
         assert_int_equal(tl.n, n - 1);
         sbx_event_id(&tl, gone, id);
         assert_string_equal(id, "");

@@ -147,7 +147,7 @@ static void assert_no_findings(const struct sbx_timeline *tl)
     assert_true(tl->n > 0);
     for (size_t i = 0; i < tl->n; i++)
         if (sbx_tl_at(tl, i)->findings & ~(uint32_t)SBX_F_BAD_FIELD)
-            fail_msg("line %u: the importer set findings %#x", sbx_tl_at(tl, i)->line_no,
+            fail_msg("line %u: the importer set findings %#x", sbx_ev_line_no(sbx_tl_at(tl, i)),
                      sbx_tl_at(tl, i)->findings);
 }
 

@@ -118,10 +118,10 @@ static void assert_same_as_fresh_load(struct fixture *fx, int threads)
     assert_memory_equal(tl->sources[0].data, fresh.sources[0].data, fresh.sources[0].size);
     for (size_t i = 0; i < fresh.n; i++) {
         const struct sbx_event *a = sbx_tl_at(tl, i), *b = sbx_tl_at(&fresh, i);
-        assert_int_equal(a->line_no, b->line_no);
+        assert_int_equal(sbx_ev_line_no(a), sbx_ev_line_no(b));
         assert_int_equal(a->start, b->start);
         assert_int_equal(a->line_off, b->line_off);
-        assert_int_equal(a->line_len, b->line_len);
+        assert_int_equal(sbx_ev_line_len(a), sbx_ev_line_len(b));
         assert_int_equal(sbx_text_off(a, &a->u.cmd.command), sbx_text_off(b, &b->u.cmd.command));
         assert_string_equal(sbx_str(tl, a->sandbox), sbx_str(&fresh, b->sandbox));
     }
@@ -142,7 +142,7 @@ static size_t events_on_line(const struct sbx_timeline *tl, uint32_t line)
 {
     size_t n = 0;
     for (size_t i = 0; i < tl->n; i++)
-        n += sbx_tl_at(tl, i)->line_no == line;
+        n += sbx_ev_line_no(sbx_tl_at(tl, i)) == line;
     return n;
 }
 
@@ -167,7 +167,7 @@ static void append_one_line(void **state)
     assert_int_equal(fx->rep.files[0].events, 1);
     assert_non_null(strstr(fx->rep.files[0].message, fx->path));
     assert_int_equal(fx->tl.n, 4);
-    assert_int_equal(sbx_tl_at(&fx->tl, 3)->line_no, 4);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 3)), 4);
     assert_int_equal(fx->tl.sources[0].events, 4);
     assert_same_as_fresh_load(fx, 1);
     assert_int_equal(poll(fx), 0);
@@ -211,14 +211,14 @@ static void partial_line_completes(void **state)
     assert_int_equal(fx->tl.sources[0].skipped, 0);
     assert_int_equal(fx->tl.sources[0].incomplete, 0);
     assert_int_equal(events_on_line(&fx->tl, 3), 1);
-    assert_int_equal(sbx_tl_at(&fx->tl, 2)->line_no, 3);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 2)), 3);
     assert_same_as_fresh_load(fx, 1);
 
     sbx_buf_clear(&b);
     add_line(&b, 4, 4);
     APPEND(fx, b.p);
     assert_int_equal(poll(fx), 1);
-    assert_int_equal(sbx_tl_at(&fx->tl, 3)->line_no, 4);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 3)), 4);
     assert_same_as_fresh_load(fx, 1);
     free(line3);
     sbx_buf_free(&b);
@@ -278,10 +278,10 @@ static void earlier_times_merge(void **state)
         add_line(&b, 51 + i, secs[i]);
     APPEND(fx, b.p);
     assert_int_equal(poll(fx), 6);
-    assert_int_equal(sbx_tl_at(&fx->tl, 0)->line_no, 51); /* second 5 */
-    assert_int_equal(sbx_tl_at(&fx->tl, 1)->line_no, 55); /* 100 */
-    assert_int_equal(sbx_tl_at(&fx->tl, 2)->line_no, 53); /* 105 */
-    assert_int_equal(sbx_tl_at(&fx->tl, 3)->line_no, 1);  /* 110, the first loaded */
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 0)), 51); /* second 5 */
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 1)), 55); /* 100 */
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 2)), 53); /* 105 */
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(&fx->tl, 3)), 1);  /* 110, the first loaded */
     assert_same_as_fresh_load(fx, 1);
     sbx_buf_free(&b);
 }
@@ -330,8 +330,8 @@ static void assert_lines_kept(const struct sbx_timeline *tl, const struct sbx_bu
 {
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        assert_memory_equal(sbx_event_line(tl, e), b->p + e->line_off, e->line_len);
-        assert_non_null(memchr(sbx_event_line(tl, e), '{', e->line_len)); /* not zeros */
+        assert_memory_equal(sbx_event_line(tl, e), b->p + e->line_off, sbx_ev_line_len(e));
+        assert_non_null(memchr(sbx_event_line(tl, e), '{', sbx_ev_line_len(e))); /* not zeros */
     }
 }
 
@@ -440,7 +440,7 @@ static void replaced(void **state)
     assert_int_equal(fx->tl.n, 3);
     assert_int_equal(sbx_follow_count(fx->f), 0);
     assert_memory_equal(sbx_event_line(&fx->tl, sbx_tl_at(&fx->tl, 2)), b.p + sbx_tl_at(&fx->tl, 2)->line_off,
-                        sbx_tl_at(&fx->tl, 2)->line_len);
+                        sbx_ev_line_len(sbx_tl_at(&fx->tl, 2)));
     sbx_buf_free(&other);
     sbx_buf_free(&b);
 }
@@ -459,7 +459,7 @@ static void deleted(void **state)
     assert_non_null(strstr(fx->rep.files[0].message, fx->path));
     assert_int_equal(sbx_follow_count(fx->f), 0);
     assert_int_equal(fx->tl.n, 3);
-    assert_memory_equal(sbx_event_line(&fx->tl, sbx_tl_at(&fx->tl, 0)), b.p, sbx_tl_at(&fx->tl, 0)->line_len);
+    assert_memory_equal(sbx_event_line(&fx->tl, sbx_tl_at(&fx->tl, 0)), b.p, sbx_ev_line_len(sbx_tl_at(&fx->tl, 0)));
     sbx_buf_free(&b);
 }
 
@@ -542,7 +542,7 @@ static void append_merges_into_large(void **state)
         for (uint32_t i = 1; i <= 50000; i++) {
             struct sbx_event *e = sbx_evbuf_push(&buf);
             e->source = (uint16_t)s;
-            e->line_no = i;
+            sbx_ev_set_line_no(e, i);
             e->start = (int64_t)((i * 2654435761u) % 1000003u) * 1000;
         }
         sbx_evbuf_skip(&buf, &tl, (uint32_t)s, 50001, "bad");
@@ -557,7 +557,7 @@ static void append_merges_into_large(void **state)
     for (int i = 0; i < 10; i++) {
         mine[i] = sbx_evbuf_push(&add);
         mine[i]->source = 0;
-        mine[i]->line_no = 50002 + (uint32_t)i;
+        sbx_ev_set_line_no(mine[i], 50002 + (uint32_t)i);
         mine[i]->start = i == 1 ? SBX_TIME_UNKNOWN : starts[i];
     }
     sbx_evbuf_skip(&add, &tl, 0, 50012, "bad too");

@@ -34,7 +34,7 @@ static void check_case(const struct test_case *c, void *ctx)
     struct sbx_event *last = NULL;
     for (int i = 0; i < 4; i++) {
         struct sbx_event *e = fixture_command(&fx, "sb", T0 + starts[i] * FX_MS, 100, lines[i], 0);
-        e->line_no = (uint32_t)i + 1;
+        sbx_ev_set_line_no(e, (uint32_t)i + 1);
         last = e;
         struct sbx_event *r = fixture_record(&fx, "sb", T0 + starts[i] * FX_MS, progs[i], 0, 0);
         r->end = r->start + 100 * FX_MS;
@@ -55,7 +55,7 @@ static void check_case(const struct test_case *c, void *ctx)
     char got[64];
     if (sum.ngaps == 1 && sum.gaps[0].record == x && sum.cross.noutside == 0 &&
         (x->findings & SBX_F_REMOVED_FROM_LOG) && !(x->findings & SBX_F_OUTSIDE_WRAPPER))
-        snprintf(got, sizeof got, "removed %u %u", sum.gaps[0].before->line_no, sum.gaps[0].after->line_no);
+        snprintf(got, sizeof got, "removed %u %u", sbx_ev_line_no(sum.gaps[0].before), sbx_ev_line_no(sum.gaps[0].after));
     else if (sum.ngaps == 0 && sum.cross.noutside == 1 && sum.cross.outside[0] == x &&
              (x->findings & SBX_F_OUTSIDE_WRAPPER) && !(x->findings & SBX_F_REMOVED_FROM_LOG))
         snprintf(got, sizeof got, "outside");

@@ -122,7 +122,7 @@ static void the_finding(void **state)
     char err[160];
     assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
     for (size_t i = 0; i < tl.n; i++) {
-        bool want = sbx_tl_at(&tl, i)->line_no >= 2;
+        bool want = sbx_ev_line_no(sbx_tl_at(&tl, i)) >= 2;
         assert_int_equal(!!(sbx_tl_at(&tl, i)->findings & SBX_F_HIDDEN_TEXT), want);
     }
     sbx_summary_free(&sum);
@@ -188,10 +188,10 @@ static void the_finding_every_way(void **state)
     size_t shown = 0, hiding = 0;
     for (size_t i = 0; i < tl.n; i++) {
         const struct sbx_event *e = sbx_tl_at(&tl, i);
-        bool w = want[e->line_no - 1];
+        bool w = want[sbx_ev_line_no(e) - 1];
         hiding += w;
         if (!!(e->findings & SBX_F_HIDDEN_TEXT) != w)
-            fail_msg("line %zu: finding %d, want %d", (size_t)e->line_no,
+            fail_msg("line %zu: finding %d, want %d", (size_t)sbx_ev_line_no(e),
                      !!(e->findings & SBX_F_HIDDEN_TEXT), w);
         const struct sbx_command *c = &e->u.cmd;
         const struct sbx_text err = sbx_cmd_err(c);

@@ -73,9 +73,9 @@ static void assert_checked(const struct sbx_timeline *tl, size_t n, bool checked
     assert_int_equal(tl->n, n);
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        unsigned want = !checked ? 0 : e->line_no % 2 ? SBX_EVT_SIG_OK : SBX_EVT_SIG_BAD;
+        unsigned want = !checked ? 0 : sbx_ev_line_no(e) % 2 ? SBX_EVT_SIG_OK : SBX_EVT_SIG_BAD;
         if ((e->tflags & (SBX_EVT_SIG_OK | SBX_EVT_SIG_BAD)) != want)
-            fail_msg("line %u: flags %#x, not %#x", e->line_no, e->tflags, want);
+            fail_msg("line %u: flags %#x, not %#x", sbx_ev_line_no(e), e->tflags, want);
     }
 }
 

@@ -90,7 +90,7 @@ static void assert_numbered(const struct sbx_timeline *tl)
         size_t len;
         const char *cmd = sbx_text_get(tl, e, &e->u.cmd.command, &scratch, &len);
         char want[32];
-        snprintf(want, sizeof want, "c%u", e->line_no);
+        snprintf(want, sizeof want, "c%u", sbx_ev_line_no(e));
         assert_int_equal(len, strlen(want));
         assert_memory_equal(cmd, want, len);
         if (i)

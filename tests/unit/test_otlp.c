@@ -66,7 +66,7 @@ static const struct sbx_event *span_event(const struct sbx_timeline *tl, const c
     snprintf(key, sizeof key, "\"spanId\":\"%s\"", id);
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (memmem(sbx_event_line(tl, e), e->line_len, key, strlen(key)))
+        if (memmem(sbx_event_line(tl, e), sbx_ev_line_len(e), key, strlen(key)))
             return e;
     }
     fail_msg("no event for span %s", id);
@@ -108,7 +108,7 @@ static void new_keys_string_ints(void **state)
     /* 1795942252469000001 is no double: read as an integer */
     assert_true(agent->start == 1795942252469000001LL);
     assert_true(agent->end == 1795942254295000003LL);
-    assert_int_equal(agent->line_no, 1);
+    assert_int_equal(sbx_ev_line_no(agent), 1);
 
     const struct sbx_event *tool = span_event(tl, "a000000000000002");
     assert_int_equal(tool->kind, SBX_EV_COMMAND);
@@ -138,11 +138,11 @@ static void own_json_range(void **state)
         const struct sbx_event *e = sbx_tl_at(tl, i);
         const char *s = sbx_event_line(tl, e);
         assert_int_equal(s[0], '{');
-        assert_int_equal(s[e->line_len - 1], '}');
-        assert_null(memmem(s, e->line_len, "resourceSpans", 13));
+        assert_int_equal(s[sbx_ev_line_len(e) - 1], '}');
+        assert_null(memmem(s, sbx_ev_line_len(e), "resourceSpans", 13));
         assert_int_equal(memcmp(s, "{\"traceId\"", 10), 0);
         struct sbx_span_ids ids;
-        assert_true(sbx_span_ids_parse(s, e->line_len, &ids));
+        assert_true(sbx_span_ids_parse(s, sbx_ev_line_len(e), &ids));
         assert_true(ids.trace_hi == 0x0af7651916cd43ddull && ids.trace_lo == 0x8448eb211c80319cull);
     }
     loadtest_drop(tl);
@@ -249,8 +249,8 @@ static void one_trace_over_lines(void **state)
         assert_int_equal(sbx_spans_next_in(&sp, agent, first), grand);
         assert_int_equal(sbx_spans_next_in(&sp, agent, grand), second);
         assert_int_equal(sbx_spans_next_in(&sp, agent, second), SBX_SPAN_NONE);
-        assert_int_equal(span_event(tl, "d000000000000004")->line_no, 2);
-        assert_int_equal(span_event(tl, "d000000000000001")->line_no, 4);
+        assert_int_equal(sbx_ev_line_no(span_event(tl, "d000000000000004")), 2);
+        assert_int_equal(sbx_ev_line_no(span_event(tl, "d000000000000001")), 4);
         sbx_spans_free(&sp);
         loadtest_drop(tl);
     }
@@ -485,7 +485,7 @@ static void array_and_kvlist_attributes(void **state)
     struct sbx_jwk it;
     struct sbx_span_attr a;
     size_t n = 0;
-    sbx_span_attrs_begin(&it, sbx_event_line(tl, e), e->line_len);
+    sbx_span_attrs_begin(&it, sbx_event_line(tl, e), sbx_ev_line_len(e));
     while (sbx_span_attrs_next(&it, &a)) {
         assert_true(n < sizeof kinds / sizeof kinds[0]);
         assert_string_equal(a.kind, kinds[n]);

@@ -85,9 +85,9 @@ static void during(const struct loaded *r, uint32_t src, uint32_t *lines, size_t
         const struct sbx_event *e = sbx_tl_at(&r->tl, i);
         if (e->source != src || e->kind != SBX_EV_NETWORK)
             continue;
-        assert_true(e->line_no >= 1 && e->line_no <= n);
+        assert_true(sbx_ev_line_no(e) >= 1 && sbx_ev_line_no(e) <= n);
         const struct sbx_event *c = sbx_command_during(&r->tl, e);
-        lines[e->line_no - 1] = c ? c->line_no : 0;
+        lines[sbx_ev_line_no(e) - 1] = c ? sbx_ev_line_no(c) : 0;
     }
 }
 

@@ -48,7 +48,7 @@ static void unload(struct sbx_timeline *tl)
 static struct sbx_event *by_line(struct sbx_timeline *tl, uint32_t line)
 {
     for (size_t i = 0; i < tl->n; i++)
-        if (sbx_tl_at(tl, i)->line_no == line)
+        if (sbx_ev_line_no(sbx_tl_at(tl, i)) == line)
             return sbx_tl_at(tl, i);
     fail_msg("no event from line %u", line);
     return NULL;
@@ -106,7 +106,7 @@ static char *lines(struct sbx_timeline *tl, enum sbx_query_kind kind, const char
     out[0] = '\0';
     for (size_t i = 0; i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", i ? " " : "",
-                 sbx_tl_at(tl, pos[i])->line_no);
+                 sbx_ev_line_no(sbx_tl_at(tl, pos[i])));
     free(pos);
     return out;
 }
@@ -174,7 +174,7 @@ static struct sbx_timeline *raw_events(const char *const *outs, size_t n, bool e
         struct sbx_event *e = sbx_evbuf_push(&buf);
         e->source = (uint16_t)src;
         e->kind = SBX_EV_COMMAND;
-        e->line_no = (uint32_t)i + 1;
+        sbx_ev_set_line_no(e, (uint32_t)i + 1);
         e->start = e->end = (int64_t)i * NS;
         e->u.cmd.out = sbx_text_make(&buf, e, off[i], strlen(outs[i]),
                                      SBX_TEXT_PRESENT | (escaped ? SBX_TEXT_ESCAPED : 0));
@@ -245,7 +245,7 @@ static char *lines_with_prefix(struct sbx_timeline *tl, const char *prefix, uint
         sbx_event_id(tl, sbx_tl_at(tl, i), id);
         if (strncasecmp(id, prefix, strlen(prefix)) == 0 && (!finding || (sbx_tl_at(tl, i)->findings & finding)))
             snprintf(out + strlen(out), sizeof out - strlen(out), "%s%u", out[0] ? " " : "",
-                     sbx_tl_at(tl, i)->line_no);
+                     sbx_ev_line_no(sbx_tl_at(tl, i)));
     }
     return out;
 }
@@ -301,7 +301,7 @@ static void hostile_patterns(void **state)
     /* PCRE2's match limit bounds the work: the text counts as too complex */
     size_t n = sbx_query_run(q, tl, NULL, 0, &pos, &job);
     assert_int_equal(n, 1); /* "aaa" */
-    assert_int_equal(sbx_tl_at(tl, pos[0])->line_no, 2);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, pos[0])), 2);
     assert_int_equal(job.too_complex, 1);
     free(pos);
     sbx_query_free(q);

@@ -50,7 +50,7 @@ static char *matches(const struct sbx_timeline *tl, enum sbx_query_kind kind, co
     struct sbx_buf b = SBX_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, out[i]);
-        sbx_buf_addf(&b, "%s%c%u", i ? " " : "", tl->sources[e->source].format[0], e->line_no);
+        sbx_buf_addf(&b, "%s%c%u", i ? " " : "", tl->sources[e->source].format[0], sbx_ev_line_no(e));
     }
     free(out);
     sbx_query_free(q);

@@ -31,7 +31,7 @@ static size_t agree_all(const struct sbx_timeline *tl)
     for (size_t i = 0; i < tl->n; i++) {
         const char *why = files_oracle_diff(tl, sbx_tl_at(tl, i));
         if (why)
-            fail_msg("event %zu (line %u): %s", i, sbx_tl_at(tl, i)->line_no, why);
+            fail_msg("event %zu (line %u): %s", i, sbx_ev_line_no(sbx_tl_at(tl, i)), why);
         files += sbx_tl_at(tl, i)->kind == SBX_EV_FILES;
     }
     return files;

@@ -32,11 +32,11 @@ static void check_ranges(const struct sbx_timeline *tl)
     for (size_t i = 0; i < tl->n; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
         const struct sbx_source *src = &tl->sources[e->source];
-        assert_true(e->line_off + e->line_len <= src->size);
-        assert_true(e->line_len >= 2);
-        assert_true(e->line_no >= 1 && e->line_no <= src->lines);
+        assert_true(e->line_off + sbx_ev_line_len(e) <= src->size);
+        assert_true(sbx_ev_line_len(e) >= 2);
+        assert_true(sbx_ev_line_no(e) >= 1 && sbx_ev_line_no(e) <= src->lines);
         assert_int_equal(src->data[e->line_off], '{');
-        assert_int_equal(src->data[e->line_off + e->line_len - 1], '}');
+        assert_int_equal(src->data[e->line_off + sbx_ev_line_len(e) - 1], '}');
     }
     for (size_t i = 0; i < tl->nskips; i++)
         assert_true(tl->skips[i].line >= 1 &&
@@ -97,9 +97,9 @@ static void assert_raw(const struct sbx_timeline *tl, const struct sbx_event *e,
     const char *at = strstr(input, text);
     assert_non_null(at);
     assert_int_equal(e->line_off, (uint64_t)(at - input));
-    assert_int_equal(e->line_len, strlen(text));
+    assert_int_equal(sbx_ev_line_len(e), strlen(text));
     assert_memory_equal(sbx_event_line(tl, e), text, strlen(text));
-    assert_int_equal(e->line_no, line_of(input, text));
+    assert_int_equal(sbx_ev_line_no(e), line_of(input, text));
 }
 
 static const char *reason_at(const struct sbx_timeline *tl, uint32_t line)
@@ -163,7 +163,7 @@ static void command_fields(void **state)
     assert_int_equal(c->start, ts("2026-10-08T14:31:04Z"));
     assert_int_equal(c->end, c->start + 12 * 1000000LL);
     assert_int_equal(c->label, 0);
-    assert_int_equal(c->line_no, 3);
+    assert_int_equal(sbx_ev_line_no(c), 3);
     drop(tl);
 }
 
@@ -225,8 +225,8 @@ static void pretty_items_lines(void **state)
     assert_int_equal(tl->n, 2);
     assert_raw(tl, sbx_tl_at(tl, 0), in.p, one);
     assert_raw(tl, sbx_tl_at(tl, 1), in.p, two);
-    assert_int_equal(sbx_tl_at(tl, 0)->line_no, 2);
-    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 8);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 0)), 2);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 1)), 8);
     assert_int_equal(tl->sources[0].lines, lines_in(in.p));
     assert_int_equal(tl->sources[0].lines, 15);
     assert_int_equal(sbx_cmd_exit(&sbx_tl_at(tl, 1)->u.cmd), 2);
@@ -336,7 +336,7 @@ static void lifecycle_events(void **state)
     assert_int_equal(created->u.life.previous, 0);
     assert_int_equal(created->u.life.reason, 0);
     assert_raw(tl, created, in, EV_CREATED);
-    assert_int_equal(created->line_no, 2);
+    assert_int_equal(sbx_ev_line_no(created), 2);
 
     const struct sbx_event *files = sbx_tl_at(tl, 1);
     assert_int_equal(files->kind, SBX_EV_FILES);
@@ -362,7 +362,7 @@ static void lifecycle_events(void **state)
     assert_int_equal(odd->kind, SBX_EV_NOTE);
     assert_string_equal(str(tl, odd->label), "sandbox.teleported");
     assert_raw(tl, odd, in, EV_UNKNOWN);
-    assert_int_equal(odd->line_no, 2);
+    assert_int_equal(sbx_ev_line_no(odd), 2);
 
     const struct sbx_event *stopped = sbx_tl_at(tl, 5);
     assert_int_equal(stopped->kind, SBX_EV_LIFECYCLE);
@@ -371,7 +371,7 @@ static void lifecycle_events(void **state)
     assert_string_equal(str(tl, stopped->u.life.state), "stopped");
     assert_string_equal(str(tl, stopped->u.life.previous), "stopping");
     assert_string_equal(str(tl, stopped->u.life.reason), "requested");
-    assert_int_equal(stopped->line_no, 1);
+    assert_int_equal(sbx_ev_line_no(stopped), 1);
     assert_int_equal(stopped->findings, 0);
     drop(tl);
 }
@@ -398,7 +398,7 @@ static void metrics_points(void **state)
     const struct sbx_event *a = sbx_tl_at(tl, 0), *b = sbx_tl_at(tl, 1), *c = sbx_tl_at(tl, 2);
     assert_int_equal(a->kind, SBX_EV_METRIC);
     assert_raw(tl, a, in.p, PT_1);
-    assert_int_equal(a->line_no, 6);
+    assert_int_equal(sbx_ev_line_no(a), 6);
     assert_string_equal(str(tl, a->sandbox), "7f3a2c10");
     assert_true(a->u.metric.cpu_percent == 87.5);
     assert_true(a->u.metric.cpu_peak_percent == 90.5);
@@ -427,7 +427,7 @@ static void metrics_points(void **state)
     assert_int_equal(tl->n, 3);
     assert_string_equal(str(tl, sbx_tl_at(tl, 0)->sandbox), "s1");
     assert_raw(tl, sbx_tl_at(tl, 1), in.p, PT_2);
-    assert_int_equal(sbx_tl_at(tl, 2)->line_no, 3);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 2)), 3);
     assert_string_equal(str(tl, sbx_tl_at(tl, 2)->sandbox), "s3");
     drop(tl);
     sbx_buf_free(&in);
@@ -469,14 +469,14 @@ static void bad_items_jsonl(void **state)
         assert_int_equal(tl->sources[0].skipped, 9); /* line 3's two numbers are two */
         const struct sbx_event *bad = NULL;
         for (size_t i = 0; i < tl->n; i++)
-            if (sbx_tl_at(tl, i)->line_no == 7)
+            if (sbx_ev_line_no(sbx_tl_at(tl, i)) == 7)
                 bad = sbx_tl_at(tl, i);
         assert_non_null(bad);
         assert_true(bad->findings & SBX_F_BAD_FIELD);
         assert_int_equal(bad->sandbox, 0);
         assert_int_equal(bad->u.cmd.program, 0);
         assert_int_equal(bad->u.cmd.flags, SBX_CMD_RECORD);
-        assert_int_equal(sbx_tl_at(tl, 2)->line_no, 11); /* CMD_C, after a blank line */
+        assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 2)), 11); /* CMD_C, after a blank line */
         assert_string_equal(str(tl, sbx_tl_at(tl, 2)->u.cmd.program), "curl");
         drop(tl);
     }
@@ -496,7 +496,7 @@ static void bad_items_pretty(void **state)
                      "  {\"sandboxId\": \"s\", \"program\": \"cut\", \"star";  /* 8 */
     struct sbx_timeline *tl = LOAD(in, NULL);
     assert_int_equal(tl->n, 2);
-    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 7);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 1)), 7);
     assert_non_null(strstr(reason_at(tl, 3), "not JSON"));
     assert_string_equal(reason_at(tl, 4), "not a command record: not a JSON object");
     assert_string_equal(reason_at(tl, 5), "command record whose startedAt is not a time");
@@ -553,8 +553,8 @@ static void big_page(void **state)
     assert_int_equal(tl->nskips, 1);
     assert_int_equal(tl->skips[0].line, 4 + 77 * 5);
     assert_non_null(strstr(tl->skips[0].reason, "not JSON: invalid syntax (line"));
-    assert_int_equal(sbx_tl_at(tl, 0)->line_no, 4);
-    assert_int_equal(sbx_tl_at(tl, n - 2)->line_no, 4 + (uint32_t)(n - 1) * 5);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 0)), 4);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, n - 2)), 4 + (uint32_t)(n - 1) * 5);
     assert_string_equal(str(tl, sbx_tl_at(tl, n - 2)->u.cmd.program), "p11999");
     drop(tl);
 
@@ -577,7 +577,7 @@ static void bom_crlf_blank(void **state)
     struct sbx_timeline *tl = LOAD(in, NULL);
     assert_int_equal(tl->n, 2);
     assert_int_equal(tl->nskips, 0);
-    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 4);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 1)), 4);
     assert_raw(tl, sbx_tl_at(tl, 0), in, CMD_A);
     drop(tl);
 
@@ -585,7 +585,7 @@ static void bom_crlf_blank(void **state)
     const char *p = "\xEF\xBB\xBF[\r\n  " CMD_A ",\r\n  " CMD_B "\r\n]\r\n";
     tl = LOAD(p, NULL);
     assert_int_equal(tl->n, 2);
-    assert_int_equal(sbx_tl_at(tl, 1)->line_no, 3);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, 1)), 3);
     drop(tl);
 }
 
@@ -738,7 +738,7 @@ static void threads_agree(void **state)
     assert_int_equal(one->nskips, 30);
     assert_int_equal(four->nskips, 30);
     for (size_t i = 0; i < one->n; i++) {
-        assert_int_equal(sbx_tl_at(one, i)->line_no, sbx_tl_at(four, i)->line_no);
+        assert_int_equal(sbx_ev_line_no(sbx_tl_at(one, i)), sbx_ev_line_no(sbx_tl_at(four, i)));
         assert_int_equal(sbx_tl_at(one, i)->line_off, sbx_tl_at(four, i)->line_off);
         assert_int_equal(sbx_tl_at(one, i)->start, sbx_tl_at(four, i)->start);
     }

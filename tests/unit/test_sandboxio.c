@@ -224,7 +224,7 @@ static void search_finds_argv_words(void **state)
     struct sbx_query_job job = {.threads = 1};
     size_t n = sbx_query_run(q, tl, NULL, 0, &pos, &job);
     assert_int_equal(n, 1);
-    assert_int_equal(sbx_tl_at(tl, pos[0])->line_no, 1);
+    assert_int_equal(sbx_ev_line_no(sbx_tl_at(tl, pos[0])), 1);
     free(pos);
     sbx_query_free(q);
     loadtest_drop(tl);
@@ -339,7 +339,7 @@ static void two_threads_agree(void **state)
     assert_int_equal(two->n, one->n);
     for (size_t i = 0; i < one->n; i++) {
         const struct sbx_event *a = sbx_tl_at(one, i), *b = sbx_tl_at(two, i);
-        assert_int_equal(a->line_no, b->line_no);
+        assert_int_equal(sbx_ev_line_no(a), sbx_ev_line_no(b));
         assert_int_equal(a->start, b->start);
         assert_int_equal(a->kind, b->kind);
         assert_string_equal(sbx_str(one, a->label), sbx_str(two, b->label));

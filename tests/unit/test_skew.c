@@ -103,7 +103,7 @@ static void shifted_runtime_reads_the_same(void **state)
         /* the timeline in the same order: an outside command between the
          * wrapper commands it ran between */
         for (size_t i = 0; i < l->tl.n; i++)
-            if (sbx_tl_at(&l->tl, i)->line_no != sbx_tl_at(&base->tl, i)->line_no ||
+            if (sbx_ev_line_no(sbx_tl_at(&l->tl, i)) != sbx_ev_line_no(sbx_tl_at(&base->tl, i)) ||
                 strcmp(l->tl.sources[sbx_tl_at(&l->tl, i)->source].path,
                        base->tl.sources[sbx_tl_at(&base->tl, i)->source].path) != 0)
                 fail_msg("shifted %lld ms: event %zu of the timeline differs", (long long)shifts_ms[k], i);

@@ -136,7 +136,7 @@ static void network(void **state)
     assert_string_equal(r->sum.refused[0].host, "pastebin.com");
     assert_int_equal(r->sum.refused[0].count, 2);
     assert_string_equal(r->sum.refused[0].evidence, "curl: (6) Could not resolve host: pastebin.com");
-    assert_int_equal(r->sum.refused[0].event->line_no, 1);
+    assert_int_equal(sbx_ev_line_no(r->sum.refused[0].event), 1);
     assert_string_equal(r->sum.refused[0].pattern, "curl");
     assert_string_equal(r->sum.refused[1].host, "registry.npmjs.org");
     /* reached or named, minus refused */
@@ -244,10 +244,10 @@ static void threads_agree(void **state)
     assert_int_equal(one->sum.nsecrets, two->sum.nsecrets);
     assert_int_equal(one->sum.nsecrets, 30);
     for (size_t i = 0; i < one->sum.nsecrets; i++)
-        assert_int_equal(one->sum.secrets[i].event->line_no, two->sum.secrets[i].event->line_no);
+        assert_int_equal(sbx_ev_line_no(one->sum.secrets[i].event), sbx_ev_line_no(two->sum.secrets[i].event));
     assert_int_equal(one->sum.nrefused, 1);
     assert_int_equal(two->sum.refused[0].count, 30);
-    assert_int_equal(one->sum.refused[0].event->line_no, two->sum.refused[0].event->line_no);
+    assert_int_equal(sbx_ev_line_no(one->sum.refused[0].event), sbx_ev_line_no(two->sum.refused[0].event));
     assert_int_equal(one->sum.hash_verified, two->sum.hash_verified);
     done(one);
     done(two);

@@ -27,7 +27,7 @@ static void check_form(const struct test_case *c, void *ctx)
     struct sbx_evbuf buf = {0};
     struct sbx_event *e = sbx_evbuf_push(&buf);
     e->line_off = field_u64(c, 0);
-    e->line_len = (uint32_t)field_u64(c, 1);
+    sbx_ev_set_line_len(e, (uint32_t)field_u64(c, 1));
     uint64_t off = field_u64(c, 2), len = field_u64(c, 3);
     uint32_t flags = (uint32_t)field_u64(c, 4);
     struct sbx_text t = sbx_text_make(&buf, e, off, len, flags);
@@ -83,7 +83,7 @@ static void bytes_after_adopt(void **state)
     struct sbx_buf scratch = SBX_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         const struct sbx_event *e = sbx_tl_at(&tl, i);
-        assert_int_equal(e->line_no, i + 1);
+        assert_int_equal(sbx_ev_line_no(e), i + 1);
         const struct sbx_text err = sbx_cmd_err(&e->u.cmd);
         const struct sbx_text *texts[3] = {&e->u.cmd.command, &e->u.cmd.out, &err};
         uint64_t offs[3] = {i * LINE + i % LINE, ((i + 1) % n) * LINE, i ? (i - 1) * LINE + 3 : 3};

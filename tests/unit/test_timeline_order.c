@@ -204,7 +204,7 @@ static void merge_and_forget(void **state)
             if (i != pos)
                 want[m++] = sbx_tl_at(&tl, i);
         size_t events = tl.sources[gone->source].events;
-        assert_int_equal(sbx_timeline_forget_line(&tl, gone->source, gone->line_no, false), 1);
+        assert_int_equal(sbx_timeline_forget_line(&tl, gone->source, sbx_ev_line_no(gone), false), 1);
         assert_int_equal(tl.sources[gone->source].events, events - 1);
         same_as(&tl, want, m, "forgotten");
         free(want);

@@ -210,7 +210,7 @@ static struct sbx_timeline *load_deliveries(const struct sbx_buf *in, const char
 static const struct sbx_event *on_line(const struct sbx_timeline *tl, uint32_t line)
 {
     for (size_t i = 0; i < tl->n; i++)
-        if (sbx_tl_at(tl, i)->line_no == line)
+        if (sbx_ev_line_no(sbx_tl_at(tl, i)) == line)
             return sbx_tl_at(tl, i);
     fail_msg("no event on line %u", line);
     return NULL;
@@ -357,7 +357,7 @@ static void importer_flags(void **state)
     assert_int_equal(first->start, T0_NS);
     assert_int_equal(first->line_off, 0);
     assert_memory_equal(sbx_event_line(tl, first), "{\"headers\"", 10);
-    assert_int_equal(sbx_event_line(tl, first)[first->line_len], '\n');
+    assert_int_equal(sbx_event_line(tl, first)[sbx_ev_line_len(first)], '\n');
     assert_true(on_line(tl, 7)->findings & SBX_F_BAD_FIELD);
     assert_int_equal(on_line(tl, 10)->kind, SBX_EV_FILES);
     assert_string_equal(on_line(tl, 10)->u.files->paths[SBX_CHANGED][0], "/etc/hosts");

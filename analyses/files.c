@@ -13,6 +13,7 @@
 #include "analyses/analyses.h"
 #include "analyses/hostindex.h"
 #include "model/diffs.h"
+#include "model/files.h"
 
 /* One path's namings, in timeline order: its first and last change and
  * every kind it was named with. Found by a hash of the path (each naming
@@ -77,7 +78,7 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
         }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
             for (uint32_t k = 0; k < f->n[c]; k++)
-                name(ns, f->paths[c][k], c);
+                name(ns, sbx_files_path(tl, f, (enum sbx_change)c, k), c);
             if (f->root && f->n[c])
                 e->findings |= SBX_F_SYSTEM_FILES;
         }

@@ -10,6 +10,7 @@
 #include "analyses/witness.h"
 #include "analyses/writers.h"
 #include "model/diffs.h"
+#include "model/files.h"
 
 /* Steps of this thread's last sbx_written_run (sbx_written_work): events,
  * targets, index probes, path bytes and records walked. */
@@ -485,7 +486,8 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
             for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
                 steps++;
                 SBX_GROW(nm, nn, cap);
-                nm[nn++] = (struct naming){e->u.files->paths[c][k], e, (uint8_t)c, e->u.files->root != 0};
+                nm[nn++] = (struct naming){sbx_files_path(tl, e->u.files, (enum sbx_change)c, k), e,
+                                           (uint8_t)c, e->u.files->root != 0};
             }
     }
     if (!nn)

@@ -20,7 +20,9 @@
  *     start at or before its time.
  * A second witness of a command (model: analyses/witness.h) is not counted
  * again. Targets are indexed by path (a hash), so the work is linear in the
- * commands and the files events' paths, never per pair.
+ * commands and the files events' paths, never per pair. The namings are
+ * grouped by their paths' string ids (a counting sort, 16 bytes a naming
+ * while it runs); only the distinct paths are sorted by name.
  *
  * For paths under a system root (/etc …) the lines added and removed: the
  * diff's, when a diff names the path; else what the writers' own text

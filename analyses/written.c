@@ -553,7 +553,7 @@ static void settle_path(const struct sbx_timeline *tl, const struct index *x, co
         for (size_t i = 1; i < w->nby; i++)
             if (w->by[i].command != w->by[k - 1].command || w->by[i].rule != w->by[k - 1].rule)
                 w->by[k++] = w->by[i];
-        w->nby = k;
+        w->nby = (uint32_t)k; /* at most taken, one a command: below 2^32 */
     }
     if (w->system)
         system_lines(tl, x, w, &cs);
@@ -576,7 +576,7 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
     for (size_t g = 0; g < nm.ngroups; g++) {
         steps++;
         struct sbx_written *wr = &out->v[out->n++];
-        wr->path = sbx_xstrndup(nm.path[g], strlen(nm.path[g]));
+        wr->path = nm.path[g];
         settle_path(tl, &x, nm.path[g], nm.v + nm.start[g], nm.start[g + 1] - nm.start[g], only, wr);
     }
     index_free(&x);
@@ -586,7 +586,6 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
 void sbx_written_free(struct sbx_written_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
-        free(l->v[i].path);
         free(l->v[i].by);
         for (size_t k = 0; k < l->v[i].nlines; k++)
             free(l->v[i].lines[k]);

@@ -7,7 +7,7 @@ enum { MORE_WORDS = sizeof(struct sbx_files_more) / sizeof(uint32_t) };
 struct sbx_files *sbx_files_new(struct sbx_evbuf *buf, const uint32_t room[SBX_CHANGE_COUNT], bool more)
 {
     size_t words = (more ? MORE_WORDS : 0) + (size_t)room[0] + room[1] + room[2];
-    struct sbx_files *f = sbx_evbuf_alloc(buf, sizeof *f + words * sizeof(uint32_t));
+    struct sbx_files *f = sbx_evbuf_alloc_words(buf, sizeof *f + words * sizeof(uint32_t));
     if (more)
         f->flags = SBX_FILES_MORE;
     return f;

@@ -1,7 +1,7 @@
 /* A files event's storage (model/files.h): lists of 0, 1 and many paths in
  * every combination, with and without the rare fields, each read back as
  * added; the rare fields all zero when the struct has none, and setting
- * them never touches the lists. */
+ * them never touches the lists; the buffer's 4-byte pieces they live in. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,8 +74,35 @@ static void every_shape(void **state)
     sbx_timeline_free(&tl);
 }
 
+/* The event buffer's pieces for files events: 4-byte aligned and cut to a
+ * multiple of 4 (one right after the other in a block), mixed with pieces
+ * aligned for any type, none overlapping another, all zeroed. */
+static void word_pieces(void **state)
+{
+    (void)state;
+    struct sbx_evbuf buf = {0};
+    enum { N = 4000 };
+    static unsigned char *piece[N];
+    static size_t len[N];
+    for (size_t i = 0; i < N; i++) {
+        bool words = i % 5 != 4;
+        len[i] = 1 + (i * 7) % 61;
+        piece[i] = words ? sbx_evbuf_alloc_words(&buf, len[i]) : sbx_evbuf_alloc(&buf, len[i]);
+        assert_int_equal((uintptr_t)piece[i] % (words ? 4 : 16), 0);
+        for (size_t k = 0; k < len[i]; k++)
+            assert_int_equal(piece[i][k], 0);
+        memset(piece[i], (int)(i % 251) + 1, len[i]);
+        if (i && words && i % 5 != 0 && piece[i] > piece[i - 1] && piece[i] - piece[i - 1] < 4096)
+            assert_int_equal(piece[i] - piece[i - 1], (len[i - 1] + 3) / 4 * 4); /* packed */
+    }
+    for (size_t i = 0; i < N; i++)
+        for (size_t k = 0; k < len[i]; k++)
+            assert_int_equal(piece[i][k], (int)(i % 251) + 1);
+    sbx_evbuf_free(&buf);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(every_shape)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(every_shape), cmocka_unit_test(word_pieces)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

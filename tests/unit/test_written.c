@@ -213,6 +213,7 @@ static void test_one_entry_a_path(void **state)
     for (size_t i = 0; i < 6; i++)
         assert_string_equal(l.v[i].path, want[i]);
     assert_int_equal(w->nby, 1);
+    assert_ptr_equal(w->path, sbx_str(&fx.tl, sbx_strtab_intern(&fx.tl.strings, "b.txt", 5))); /* the timeline's */
     assert_writer(&fx, w, 0, "> redirection", "echo x > b.txt");
     assert_int_equal(sbx_written_find(&l, "c/d")->nby, 0);
     sbx_written_free(&l);

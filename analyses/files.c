@@ -52,7 +52,7 @@ static void settle(struct namings *ns, struct sbx_strlist *lists)
             bool before = g->first != SBX_ADDED, after = g->last != SBX_REMOVED;
             c = before && after ? SBX_CHANGED : after ? SBX_ADDED : SBX_REMOVED;
         }
-        sbx_strlist_add(&lists[c], g->path, strlen(g->path));
+        sbx_strlist_keep(&lists[c], g->path); /* the timeline's string */
     }
     sbx_hostindex_free(&ns->ix);
     free(ns->v);

@@ -7,7 +7,7 @@
 uint64_t sbx_event_denials(const struct sbx_event *e)
 {
     if (e->kind == SBX_EV_FILES)
-        return e->u.files ? e->u.files->denials : 0;
+        return e->u.files ? sbx_files_more(e->u.files)->denials : 0;
     /* commands, and notes for operations sbxview does not know */
     if (e->kind == SBX_EV_COMMAND || e->kind == SBX_EV_NOTE)
         return e->u.cmd.flags & SBX_CMD_DENIALS ? e->u.cmd.denials : 0;

@@ -13,6 +13,7 @@
 #include "analyses/analyses.h"
 #include "analyses/hostindex.h"
 #include "model/diffs.h"
+#include "model/files.h"
 
 /* One path's namings, in timeline order: its first and last change and
  * every kind it was named with. Found by a hash of the path (each naming
@@ -51,7 +52,7 @@ static void settle(struct namings *ns, struct sbx_strlist *lists)
             bool before = g->first != SBX_ADDED, after = g->last != SBX_REMOVED;
             c = before && after ? SBX_CHANGED : after ? SBX_ADDED : SBX_REMOVED;
         }
-        sbx_strlist_add(&lists[c], g->path, strlen(g->path));
+        sbx_strlist_keep(&lists[c], g->path); /* the timeline's string */
     }
     sbx_hostindex_free(&ns->ix);
     free(ns->v);
@@ -77,7 +78,7 @@ void sbx_analyze_files(struct sbx_timeline *tl, struct sbx_summary *sum)
         }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
             for (uint32_t k = 0; k < f->n[c]; k++)
-                name(ns, f->paths[c][k], c);
+                name(ns, sbx_files_path(tl, f, (enum sbx_change)c, k), c);
             if (f->root && f->n[c])
                 e->findings |= SBX_F_SYSTEM_FILES;
         }

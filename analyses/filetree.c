@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyses/filetree.h"
+#include "model/files.h"
 
 struct rec {
     uint32_t root;
@@ -240,9 +241,10 @@ void sbx_filetree_build(struct sbx_filetree *t, const struct sbx_timeline *tl)
         }
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t k = 0; k < f->n[c]; k++) {
-                uint32_t u = entry_of(&es, &b.names, f->paths[c][k], f->root, root_name);
+                const char *path = sbx_files_path(tl, f, (enum sbx_change)c, k);
+                uint32_t u = entry_of(&es, &b.names, path, f->root, root_name);
                 recs[nr++] = (struct rec){.root = f->root, .cls = u, .rel = es.v[u].rel,
-                                          .path = f->paths[c][k], .order = i, .event = e,
+                                          .path = path, .order = i, .event = e,
                                           .change = (uint8_t)c};
             }
     }

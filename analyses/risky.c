@@ -51,7 +51,7 @@ static struct sbx_event *diff_event(const struct sbx_timeline *tl, uint32_t sour
     for (size_t i = 0; i < tl->n; i++) {
         struct sbx_event *e = sbx_tl_at(tl, i);
         if (e->kind == SBX_EV_FILES && e->u.files && (e->u.files->flags & SBX_FILES_DIFF) &&
-            e->u.files->after == source)
+            sbx_files_more(e->u.files)->after == source)
             return e;
     }
     return NULL;

@@ -1,5 +1,6 @@
 #include "analyses/summary.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,27 @@
 #include "analyses/hostindex.h"
 #include "analyses/secrets/secrets.h"
 
-void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n)
+/* Room for one more string: capacity is the next power of two at or above
+ * n, so no separate field. */
+static void strlist_grow(struct sbx_strlist *l)
 {
-    /* capacity: the next power of two at or above n, so no separate field */
     if ((l->n & (l->n - 1)) == 0)
         l->s = sbx_xrealloc(l->s, (l->n ? l->n * 2 : 1) * sizeof *l->s);
+}
+
+void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n)
+{
+    assert(!l->kept);
+    strlist_grow(l);
     l->s[l->n++] = sbx_xstrndup(s, n);
+}
+
+void sbx_strlist_keep(struct sbx_strlist *l, const char *s)
+{
+    assert(l->kept || !l->n);
+    l->kept = true;
+    strlist_grow(l);
+    l->s[l->n++] = (char *)s; /* never written through nor freed: kept */
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -29,21 +45,22 @@ void sbx_strlist_finish(struct sbx_strlist *l)
     qsort(l->s, l->n, sizeof *l->s, str_cmp);
     size_t k = 1;
     for (size_t i = 1; i < l->n; i++) {
-        if (strcmp(l->s[i], l->s[k - 1]) == 0)
-            free(l->s[i]);
-        else
+        if (strcmp(l->s[i], l->s[k - 1]) != 0)
             l->s[k++] = l->s[i];
+        else if (!l->kept)
+            free(l->s[i]);
     }
     l->n = k;
 }
 
 void sbx_strlist_free(struct sbx_strlist *l)
 {
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; i < l->n && !l->kept; i++)
         free(l->s[i]);
     free(l->s);
     l->s = NULL;
     l->n = 0;
+    l->kept = false;
 }
 
 /* Hosts the run reached: named or proxied, minus those that were refused. */

@@ -31,8 +31,9 @@ struct sbx_program_count {
 };
 
 struct sbx_strlist {
-    char **s; /* sorted, unique, owned */
+    char **s; /* sorted, unique; owned unless kept */
     size_t n;
+    bool kept; /* the strings are the timeline's (sbx_strlist_keep), not copies */
 };
 
 struct sbx_refusal {
@@ -244,6 +245,9 @@ size_t sbx_summary_distinct_secrets(const struct sbx_summary *s);
 
 /* Sorted-unique string lists. */
 void sbx_strlist_add(struct sbx_strlist *l, const char *s, size_t n); /* unsorted append */
+/* Appends s itself, a string that outlives the list (the timeline's: a
+ * files event's path), not a copy; a list takes either kind, never both. */
+void sbx_strlist_keep(struct sbx_strlist *l, const char *s);
 void sbx_strlist_finish(struct sbx_strlist *l);                         /* sort + dedupe */
 void sbx_strlist_free(struct sbx_strlist *l);
 

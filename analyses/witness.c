@@ -330,7 +330,7 @@ static uint32_t event_id(const struct sbx_timeline *tl, const struct sbx_event *
         return 0;
     if (e->kind == SBX_EV_NOTE)
         return e->u.life.id;
-    return e->kind == SBX_EV_FILES && e->u.files ? e->u.files->id : 0;
+    return e->kind == SBX_EV_FILES && e->u.files ? sbx_files_more(e->u.files)->id : 0;
 }
 
 struct same {

@@ -10,6 +10,7 @@
 #include "analyses/witness.h"
 #include "analyses/writers.h"
 #include "model/diffs.h"
+#include "model/files.h"
 
 /* Steps of this thread's last sbx_written_run (sbx_written_work): events,
  * targets, index probes, path bytes and records walked. */
@@ -198,20 +199,109 @@ static void index_free(struct index *x)
 
 /* ---- the paths the files events name ---- */
 
+/* One naming of a path by a files event (the path is its group's). */
 struct naming {
-    const char *path;
     const struct sbx_event *rec;
     uint8_t change;
     bool system;
 };
 
-static int naming_cmp(const void *a, const void *b)
+/* Every naming of the files events, grouped by path: the groups in path
+ * order (strcmp; ids whose strings are equal as C strings are one group),
+ * each group's namings in timeline order (the order of their times). The
+ * paths are the timeline's strings; made without sorting the namings. */
+struct namings {
+    struct naming *v;
+    size_t *start;      /* group g is v[start[g] .. start[g + 1]) */
+    const char **path;  /* group g's path */
+    size_t ngroups;
+};
+
+struct distinct {
+    const char *s;
+    uint32_t id;
+};
+
+static int distinct_cmp(const void *a, const void *b)
 {
-    const struct naming *x = a, *y = b;
-    int c = strcmp(x->path, y->path);
-    if (c)
-        return c;
-    return x->rec->start < y->rec->start ? -1 : x->rec->start > y->rec->start;
+    return strcmp(((const struct distinct *)a)->s, ((const struct distinct *)b)->s);
+}
+
+static bool names_paths(const struct sbx_event *e)
+{
+    return e->kind == SBX_EV_FILES && e->u.files && !(e->u.files->flags & SBX_FILES_OPERATION);
+}
+
+static void namings_make(const struct sbx_timeline *tl, struct namings *out)
+{
+    memset(out, 0, sizeof *out);
+    /* the distinct path ids; group[id] is first 1 for a path named */
+    uint32_t *group = sbx_xcalloc(tl->strings.n ? tl->strings.n : 1, sizeof *group);
+    struct distinct *d = NULL;
+    size_t nd = 0, capd = 0, total = 0;
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = sbx_tl_at(tl, i);
+        if (!names_paths(e))
+            continue;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
+            for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
+                steps++;
+                uint32_t id = sbx_files_ids(e->u.files, (enum sbx_change)c)[k];
+                total++;
+                if (group[id])
+                    continue;
+                group[id] = 1;
+                SBX_GROW(d, nd, capd);
+                d[nd++] = (struct distinct){sbx_str(tl, id), id};
+            }
+    }
+    if (!total) {
+        free(group);
+        return;
+    }
+    qsort(d, nd, sizeof *d, distinct_cmp);
+    out->path = sbx_xmalloc(nd * sizeof *out->path);
+    for (size_t k = 0; k < nd; k++) {
+        if (k == 0 || strcmp(d[k].s, d[k - 1].s) != 0)
+            out->path[out->ngroups++] = d[k].s;
+        group[d[k].id] = (uint32_t)(out->ngroups - 1);
+    }
+    free(d);
+    /* a counting sort by group: each group's place, then the namings in order */
+    out->start = sbx_xcalloc(out->ngroups + 1, sizeof *out->start);
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = sbx_tl_at(tl, i);
+        if (!names_paths(e))
+            continue;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
+            for (uint32_t k = 0; k < e->u.files->n[c]; k++)
+                out->start[group[sbx_files_ids(e->u.files, (enum sbx_change)c)[k]] + 1]++;
+    }
+    for (size_t g = 0; g < out->ngroups; g++)
+        out->start[g + 1] += out->start[g];
+    size_t *next = sbx_xmalloc(out->ngroups * sizeof *next);
+    memcpy(next, out->start, out->ngroups * sizeof *next);
+    out->v = sbx_xmalloc(total * sizeof *out->v);
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = sbx_tl_at(tl, i);
+        if (!names_paths(e))
+            continue;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
+            for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
+                steps++;
+                size_t g = group[sbx_files_ids(e->u.files, (enum sbx_change)c)[k]];
+                out->v[next[g]++] = (struct naming){e, (uint8_t)c, e->u.files->root != 0};
+            }
+    }
+    free(next);
+    free(group);
+}
+
+static void namings_free(struct namings *n)
+{
+    free(n->v);
+    free(n->start);
+    free(n->path);
 }
 
 /* A candidate for one path: a target found by it, and whether some record
@@ -412,11 +502,11 @@ static void add_bound(struct bound **b, size_t *n, size_t *cap, uint32_t sandbox
     (*b)[(*n)++] = (struct bound){sandbox, removes, until};
 }
 
-static void settle_path(const struct sbx_timeline *tl, const struct index *x, const struct naming *nm,
-                        size_t n, uint32_t only, struct sbx_written *w)
+static void settle_path(const struct sbx_timeline *tl, const struct index *x, const char *path,
+                        const struct naming *nm, size_t n, uint32_t only, struct sbx_written *w)
 {
     struct cands cs = {0};
-    find_candidates(x, nm[0].path, only, &cs);
+    find_candidates(x, path, only, &cs);
     if (cs.n)
         qsort(cs.v, cs.n, sizeof *cs.v, cand_cmp);
     struct bound *b = NULL;
@@ -463,7 +553,7 @@ static void settle_path(const struct sbx_timeline *tl, const struct index *x, co
         for (size_t i = 1; i < w->nby; i++)
             if (w->by[i].command != w->by[k - 1].command || w->by[i].rule != w->by[k - 1].rule)
                 w->by[k++] = w->by[i];
-        w->nby = k;
+        w->nby = (uint32_t)k; /* at most taken, one a command: below 2^32 */
     }
     if (w->system)
         system_lines(tl, x, w, &cs);
@@ -475,48 +565,27 @@ void sbx_written_run(const struct sbx_timeline *tl, const struct sbx_witnesses *
 {
     memset(out, 0, sizeof *out);
     steps = 0;
-    struct naming *nm = NULL;
-    size_t nn = 0, cap = 0;
-    for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (e->kind != SBX_EV_FILES || !e->u.files || (e->u.files->flags & SBX_FILES_OPERATION))
-            continue;
-        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-            for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
-                steps++;
-                SBX_GROW(nm, nn, cap);
-                nm[nn++] = (struct naming){e->u.files->paths[c][k], e, (uint8_t)c, e->u.files->root != 0};
-            }
-    }
-    if (!nn)
+    struct namings nm;
+    namings_make(tl, &nm);
+    if (!nm.ngroups)
         return;
-    qsort(nm, nn, sizeof *nm, naming_cmp);
     struct index x = {NULL, 0, 0, NULL, 0, 0, SBX_HOSTINDEX_INIT};
     build_index(tl, w, &x);
     uint32_t only = sbx_only_sandbox(tl);
-    size_t npaths = 0;
-    for (size_t i = 0; i < nn; i++)
-        npaths += i == 0 || strcmp(nm[i].path, nm[i - 1].path) != 0;
-    out->v = sbx_xcalloc(npaths, sizeof *out->v);
-    for (size_t i = 0; i < nn;) {
-        size_t j = i + 1;
-        while (j < nn && strcmp(nm[j].path, nm[i].path) == 0) {
-            steps++;
-            j++;
-        }
+    out->v = sbx_xcalloc(nm.ngroups, sizeof *out->v);
+    for (size_t g = 0; g < nm.ngroups; g++) {
+        steps++;
         struct sbx_written *wr = &out->v[out->n++];
-        wr->path = sbx_xstrndup(nm[i].path, strlen(nm[i].path));
-        settle_path(tl, &x, nm + i, j - i, only, wr);
-        i = j;
+        wr->path = nm.path[g];
+        settle_path(tl, &x, nm.path[g], nm.v + nm.start[g], nm.start[g + 1] - nm.start[g], only, wr);
     }
     index_free(&x);
-    free(nm);
+    namings_free(&nm);
 }
 
 void sbx_written_free(struct sbx_written_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
-        free(l->v[i].path);
         free(l->v[i].by);
         for (size_t k = 0; k < l->v[i].nlines; k++)
             free(l->v[i].lines[k]);

@@ -20,14 +20,16 @@
  *     start at or before its time.
  * A second witness of a command (model: analyses/witness.h) is not counted
  * again. Targets are indexed by path (a hash), so the work is linear in the
- * commands and the files events' paths, never per pair.
+ * commands and the files events' paths, never per pair. The namings are
+ * grouped by their paths' string ids (a counting sort, 16 bytes a naming
+ * while it runs); only the distinct paths are sorted by name.
  *
  * For paths under a system root (/etc …) the lines added and removed: the
  * diff's, when a diff names the path; else what the writers' own text
  * wrote (echo, printf, a heredoc, tee), as added lines.
  *
- * Ownership: the summary owns the list (sbx_written_free); commands in it
- * belong to the timeline. */
+ * Ownership: the summary owns the list (sbx_written_free); the paths and
+ * commands in it belong to the timeline (its strings, its events). */
 #ifndef SBX_WRITTEN_H
 #define SBX_WRITTEN_H
 
@@ -45,15 +47,18 @@ struct sbx_writer {
 };
 
 struct sbx_written {
-    char *path;                /* as the files events name it; owned */
-    bool system;               /* named by a files event under a system root */
+    const char *path;          /* as the files events name it: the timeline's string */
     struct sbx_writer *by;     /* in timeline order; owned. None: no command names it */
-    size_t nby;
     char **lines;              /* system paths: "+ text" or "- text", at most
                                   SBX_WRITTEN_LINES_MAX; owned */
-    size_t nlines, more_lines; /* shown, and left out past the limit */
+    size_t more_lines;         /* left out past the limit */
+    uint32_t nby, nlines;      /* writers; lines shown */
+    bool system;               /* named by a files event under a system root */
     bool lines_from_diff;      /* the lines are a diff's, else the commands' text */
 };
+
+/* one a distinct path the files events name: kept small */
+_Static_assert(sizeof(struct sbx_written) == 48, "a written path is 48 bytes");
 
 #define SBX_WRITTEN_LINES_MAX 20
 

@@ -22,9 +22,22 @@ static void newline(struct sbx_jsonw *w)
         sbx_buf_add(w->out, "  ", 2);
 }
 
-/* Before a value: a comma and a new line unless it follows a key. */
+void sbx_jw_spill(struct sbx_jsonw *w, size_t at, void (*spill)(void *ctx, const char *text, size_t len),
+                  void *ctx)
+{
+    w->spill = spill;
+    w->spill_ctx = ctx;
+    w->spill_at = at;
+}
+
+/* Before a value: a comma and a new line unless it follows a key; out's
+ * text spilled first when it is due (a point between two tokens). */
 static void before_value(struct sbx_jsonw *w)
 {
+    if (w->spill && w->out->len >= w->spill_at) {
+        w->spill(w->spill_ctx, w->out->p, w->out->len);
+        sbx_buf_clear(w->out);
+    }
     if (w->after_key) {
         w->after_key = false;
         return;

@@ -22,9 +22,20 @@ struct sbx_jsonw {
     bool first[SBX_JSONW_MAX_DEPTH]; /* no member written yet at this depth */
     bool pretty;
     bool after_key;
+    /* sbx_jw_spill's: where out's text goes once it holds spill_at bytes */
+    void (*spill)(void *ctx, const char *text, size_t len);
+    void *spill_ctx;
+    size_t spill_at;
 };
 
 void sbx_jw_init(struct sbx_jsonw *w, struct sbx_buf *out, bool pretty);
+/* From now on, whenever out holds at least at bytes before a key or a value
+ * is written, its whole text goes to spill and out is emptied: a long
+ * document is passed on in pieces instead of held whole. The pieces joined
+ * are the text out would have held. Code that writes into out beside the
+ * writer must not keep offsets into it across the writer's calls. */
+void sbx_jw_spill(struct sbx_jsonw *w, size_t at, void (*spill)(void *ctx, const char *text, size_t len),
+                  void *ctx);
 void sbx_jw_object(struct sbx_jsonw *w); /* { */
 void sbx_jw_array(struct sbx_jsonw *w);  /* [ */
 void sbx_jw_end_object(struct sbx_jsonw *w);

@@ -66,6 +66,12 @@ static void sgr_table_free(struct sgr_table *t)
 
 /* The text's width: --width, else the terminal's when it is written to one,
  * else SBX_SUMMARY_COLS. */
+/* The look's spill: a piece of the JSON summary to its output. */
+static void spill_to(void *ctx, const char *text, size_t len)
+{
+    sbx_output_write(ctx, text, len);
+}
+
 static int summary_width(int asked, const char *output)
 {
     struct winsize ws;
@@ -216,9 +222,20 @@ static int run_summary(int argc, char **argv, struct sbx_cli_runs *r)
     look.review = &review;
     look.review_state = &rst;
     struct sbx_buf out = SBX_BUF_INIT;
-    if (!sbx_render_summary(&tl, &sum, fmt, &look, &out, err, sizeof err) ||
-        (!sbx_is_s3_url(output) &&
-         !sbx_write_output(output, out.p ? out.p : "", out.len, err, sizeof err))) {
+    /* a file or standard output is written as the summary is made (the
+       JSON's pieces as they come); the store takes the body whole */
+    struct sbx_output *to = sbx_is_s3_url(output) ? NULL : sbx_output_open(output, err, sizeof err);
+    if (to && fmt == SBX_SUMMARY_JSON) {
+        look.spill = spill_to;
+        look.spill_ctx = to;
+    }
+    bool made = (to || sbx_is_s3_url(output)) && sbx_render_summary(&tl, &sum, fmt, &look, &out, err, sizeof err);
+    if (to) {
+        if (made)
+            sbx_output_write(to, out.p ? out.p : "", out.len);
+        made = sbx_output_close(to, made, err, sizeof err);
+    }
+    if (!made) {
         sbx_warn(err);
         status = SBX_EXIT_USAGE;
     } else if (sbx_is_s3_url(output) &&

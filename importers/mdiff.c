@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/diffs.h"
+#include "model/files.h"
 
 struct entry {
     char *path;
@@ -222,22 +223,27 @@ static void files_event(struct sbx_timeline *tl, uint32_t source, int64_t when, 
 {
     struct sbx_evbuf buf = {0};
     struct sbx_event *e = push_event(tl, &buf, source, SBX_EV_FILES, when);
-    struct sbx_files *f = sbx_evbuf_alloc(&buf, sizeof *f);
-    e->u.files = f;
-    f->root = common_root(tl, l);
-    f->flags = flags;
-    f->before = before;
-    f->after = source;
+    uint32_t room[SBX_CHANGE_COUNT];
     for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
-        f->paths[c] = sbx_evbuf_alloc(&buf, (l->n[c] ? l->n[c] : 1) * sizeof *f->paths[c]);
         bool sorted = true; /* a manifest pair's lists come sorted */
         for (uint32_t i = 1; i < l->n[c] && sorted; i++)
             sorted = strcmp(l->p[c][i - 1], l->p[c][i]) <= 0;
         if (!sorted)
             qsort(l->p[c], l->n[c], sizeof *l->p[c], str_cmp);
+        room[c] = l->n[c];
+    }
+    struct sbx_files *f = sbx_files_new(&buf, room, true);
+    e->u.files = f;
+    f->root = common_root(tl, l);
+    f->flags |= flags;
+    struct sbx_files_more *more = sbx_files_more_mut(f);
+    more->before = before;
+    more->after = source;
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
         for (uint32_t i = 0; i < l->n[c]; i++)
             if (!i || strcmp(l->p[c][i], l->p[c][i - 1]) != 0)
-                f->paths[c][f->n[c]++] = sbx_strtab_store(&tl->strings, l->p[c][i], strlen(l->p[c][i]));
+                sbx_files_add(f, (enum sbx_change)c,
+                              sbx_strtab_intern(&tl->strings, l->p[c][i], strlen(l->p[c][i])));
         free(l->p[c]);
     }
     adopt_one(tl, &buf);

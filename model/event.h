@@ -232,19 +232,49 @@ enum sbx_files_flags {
     SBX_FILES_OPERATION = 1u << 0,
     SBX_FILES_MANIFESTS = 1u << 1, /* two manifests compared: before and after name them */
     SBX_FILES_DIFF = 1u << 2,      /* a diff's files: after names it (before is unused) */
+    /* the struct carries its struct sbx_files_more (sbx_files_new's more) */
+    SBX_FILES_MORE = 1u << 3,
 };
 
-struct sbx_files {
-    const char **paths[SBX_CHANGE_COUNT]; /* display paths, already under root */
-    uint32_t n[SBX_CHANGE_COUNT];
-    uint32_t root;  /* strtab id: 0 = the workspace */
-    uint32_t flags; /* enum sbx_files_flags; 0 for a recorder's files line */
+/* What only some importers' files events say: a recorder's files line (most
+ * of them) has none of it, so it is kept only when asked for (SBX_FILES_MORE). */
+struct sbx_files_more {
     int64_t bytes_in, bytes_out; /* SBX_FILES_OPERATION: into and out of the sandbox; -1 unknown */
     uint64_t denials;            /* as a command's (SBX_CMD_DENIALS); 0: none */
     uint32_t before, after;      /* sources (indexes into the timeline's), with MANIFESTS/DIFF */
     uint32_t id;                 /* a Runtime file watch's event id (strtab id; 0: none), as u.life.id */
     int32_t signed_off_s;        /* a replayed delivery of it: as u.life.signed_off_s */
 };
+
+/* One allocation (model/files.h makes it): this header, then the
+ * sbx_files_more when flags has SBX_FILES_MORE, then the paths' strtab ids,
+ * the added ones, the changed ones, the removed ones (n[c] of each). Paths
+ * are display paths, already under root. Read the lists and the rest with
+ * sbx_files_ids, sbx_files_path (model/files.h) and sbx_files_more. */
+struct sbx_files {
+    uint32_t n[SBX_CHANGE_COUNT];
+    uint32_t root;  /* strtab id: 0 = the workspace */
+    uint32_t flags; /* enum sbx_files_flags; 0 for a recorder's files line */
+    uint32_t w[];   /* the sbx_files_more if any, then the ids */
+};
+_Static_assert(sizeof(struct sbx_files) == 20, "a files event's header is 20 bytes");
+_Static_assert(sizeof(struct sbx_files_more) % sizeof(uint32_t) == 0, "the rare fields are whole words");
+
+/* The rare fields of f: its own, else all zero (what calloc gave them). */
+static inline const struct sbx_files_more *sbx_files_more(const struct sbx_files *f)
+{
+    static const struct sbx_files_more none;
+    return f->flags & SBX_FILES_MORE ? (const struct sbx_files_more *)(const void *)f->w : &none;
+}
+
+/* The strtab ids of list c of f: n[c] of them. */
+static inline const uint32_t *sbx_files_ids(const struct sbx_files *f, enum sbx_change c)
+{
+    const uint32_t *ids = f->w + (f->flags & SBX_FILES_MORE ? sizeof(struct sbx_files_more) / sizeof(uint32_t) : 0);
+    for (int d = 0; d < (int)c; d++)
+        ids += f->n[d];
+    return ids;
+}
 
 enum sbx_time_flags {
     SBX_EVT_NO_ZONE = 1u << 0,    /* the time had no zone: read as UTC */
@@ -332,7 +362,7 @@ static inline int32_t sbx_event_signed_off(const struct sbx_event *e)
     if (e->kind == SBX_EV_LIFECYCLE || e->kind == SBX_EV_NOTE)
         return e->u.life.signed_off_s;
     if (e->kind == SBX_EV_FILES && e->u.files)
-        return e->u.files->signed_off_s;
+        return sbx_files_more(e->u.files)->signed_off_s;
     return 0;
 }
 

@@ -155,21 +155,33 @@ static void *own(struct sbx_evbuf *buf, size_t size)
     return p;
 }
 
-void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
+/* size bytes of the arena at a multiple of align (a power of two, at most
+ * ARENA_ALIGN: the blocks are that aligned), or a piece of its own. */
+static void *arena_piece(struct sbx_evbuf *buf, size_t size, size_t align)
 {
     if (size > ARENA_PIECE_MAX)
         return own(buf, size);
-    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    size = (size + align - 1) & ~(align - 1);
     if (size == 0)
-        size = ARENA_ALIGN;
-    if (buf->arena_cap - buf->arena_used < size) {
+        size = align;
+    size_t at = (buf->arena_used + align - 1) & ~(align - 1);
+    if (buf->arena_cap - at < size) {
         buf->arena = own(buf, ARENA_BLOCK);
-        buf->arena_used = 0;
         buf->arena_cap = ARENA_BLOCK;
+        at = 0;
     }
-    void *p = buf->arena + buf->arena_used;
-    buf->arena_used += size;
-    return p;
+    buf->arena_used = at + size;
+    return buf->arena + at;
+}
+
+void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size)
+{
+    return arena_piece(buf, size, ARENA_ALIGN);
+}
+
+void *sbx_evbuf_alloc_words(struct sbx_evbuf *buf, size_t size)
+{
+    return arena_piece(buf, size, sizeof(uint32_t));
 }
 
 void sbx_timeline_adopt(struct sbx_timeline *tl, struct sbx_evbuf *buf)

@@ -147,6 +147,10 @@ void sbx_evbuf_skip(struct sbx_evbuf *buf, struct sbx_timeline *tl, uint32_t sou
  * aligned for any type. Small pieces are cut from shared blocks (a files
  * event's lists cost their bytes, not a heap chunk each). */
 void *sbx_evbuf_alloc(struct sbx_evbuf *buf, size_t size);
+/* The same, aligned only to 4 bytes and cut to a multiple of 4: for
+ * structs of 32-bit words and 4-byte packed fields (a files event's,
+ * model/files.h), so that a piece costs its bytes rounded to 4, not 16. */
+void *sbx_evbuf_alloc_words(struct sbx_evbuf *buf, size_t size);
 /* Moves buf's events and skips into the timeline (buf is emptied). Adopt the
  * buffers of one source in line order. Its blocks take the next ranks (a
  * buffer's first event starts a block's slots); past 2^32 slots (2,097,152

@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "model/evid.h"
+#include "model/files.h"
 #include "query/impl.h"
 
 enum { NFIELDS = 3 }; /* command, stdout, stderr */
@@ -140,9 +141,11 @@ static bool match_pattern(const struct sbx_qpattern *p, const struct sbx_timelin
     } else if (ev->kind == SBX_EV_FILES && ev->u.files) {
         const struct sbx_files *f = ev->u.files;
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-            for (uint32_t i = 0; i < f->n[c]; i++)
-                if (match_plain(p, f->paths[c][i], strlen(f->paths[c][i]), sc))
+            for (uint32_t i = 0; i < f->n[c]; i++) {
+                const char *path = sbx_files_path(tl, f, (enum sbx_change)c, i);
+                if (match_plain(p, path, strlen(path), sc))
                     return true;
+            }
     } else if (ev->kind == SBX_EV_NETWORK) {
         const struct sbx_network *nw = &ev->u.net;
         if (nw->host && match_plain(p, sbx_str(tl, nw->host), sbx_strtab_len(&tl->strings, nw->host), sc))

@@ -9,6 +9,7 @@
 #include "analyses/cmdlink.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
+#include "model/files.h"
 #include "analyses/secrets/secrets.h"
 #include "analyses/webhook.h"
 #include "analyses/writers.h"
@@ -268,10 +269,11 @@ static void collect(struct report *r)
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
                 for (uint32_t k = 0; f && k < f->n[c]; k++) {
                     struct sbx_buf by = SBX_BUF_INIT;
-                    writers_of(r, f->paths[c][k], &by);
+                    const char *path = sbx_files_path(r->tl, f, (enum sbx_change)c, k);
+                    writers_of(r, path, &by);
                     add(r, SBX_F_SYSTEM_FILES, e, "%s %s%s",
                         c == SBX_ADDED ? "added" : c == SBX_CHANGED ? "changed" : "removed",
-                        f->paths[c][k], by.p ? by.p : "");
+                        path, by.p ? by.p : "");
                     sbx_buf_free(&by);
                 }
         }

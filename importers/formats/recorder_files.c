@@ -4,6 +4,7 @@
 
 #include "base/jsonstr.h"
 #include "importers/json/jsonarray.h"
+#include "model/files.h"
 #include "model/findings.h"
 #include "model/timeline.h"
 
@@ -18,20 +19,26 @@ void sbx_recfiles_free(struct sbx_recfiles *rf)
     sbx_buf_free(&rf->dec);
 }
 
-/* One list's paths, each under the root (rootdir[0..rootlen), NULL for the
- * workspace), into a new array of out; *bad when an element is no string. */
-static const char **read_list(struct sbx_recfiles *rf, struct sbx_jline *j, struct sbx_evbuf *out,
-                              const struct sbx_jmember *m, const char *rootdir, size_t rootlen,
-                              uint32_t *n, bool *bad)
+/* The elements of a list (an upper bound on its paths: some may be no string). */
+static uint32_t count_list(const struct sbx_jmember *m)
 {
     struct sbx_jarray_it it;
     struct sbx_jelem el;
-    size_t count = 0;
+    uint32_t count = 0;
     sbx_jarray_begin(&it, m->val, m->val_len);
     while (sbx_jarray_next(&it, &el))
         count++;
-    const char **paths = sbx_evbuf_alloc(out, (count ? count : 1) * sizeof *paths);
-    *n = 0;
+    return count;
+}
+
+/* One list's paths, each under the root (rootdir[0..rootlen), NULL for the
+ * workspace), appended to f's list c; *bad when an element is no string. */
+static void read_list(struct sbx_recfiles *rf, struct sbx_jline *j, struct sbx_files *f,
+                      enum sbx_change c, const struct sbx_jmember *m, const char *rootdir,
+                      size_t rootlen, bool *bad)
+{
+    struct sbx_jarray_it it;
+    struct sbx_jelem el;
     sbx_jarray_begin(&it, m->val, m->val_len);
     while (sbx_jarray_next(&it, &el)) {
         if (!el.string) {
@@ -57,20 +64,17 @@ static const char **read_list(struct sbx_recfiles *rf, struct sbx_jline *j, stru
                 sbx_buf_addc(&rf->path, '/');
         }
         sbx_buf_add(&rf->path, p, plen);
-        paths[(*n)++] = sbx_strtab_intern_str(&j->tl->strings, rf->path.p ? rf->path.p : "",
-                                              rf->path.len);
+        sbx_files_add(f, c, sbx_strtab_intern(&j->tl->strings, rf->path.p ? rf->path.p : "", rf->path.len));
     }
-    return paths;
 }
 
 void sbx_recfiles_read(struct sbx_recfiles *rf, struct sbx_jline *j, struct sbx_evbuf *out,
                        struct sbx_event *e, const struct sbx_jmember *root,
                        const struct sbx_jmember *const lists[SBX_CHANGE_COUNT])
 {
-    struct sbx_files *f = sbx_evbuf_alloc(out, sizeof *f);
-    e->u.files = f;
     const char *rootdir = NULL;
     size_t rootlen = 0;
+    uint32_t root_id = 0;
     if (root && root->type == SBX_JSTRING) {
         rootdir = sbx_jline_string(j, root, &rootlen);
         const char *nul = memchr(rootdir, '\0', rootlen);
@@ -82,9 +86,33 @@ void sbx_recfiles_read(struct sbx_recfiles *rf, struct sbx_jline *j, struct sbx_
             rootdir = NULL; /* the workspace */
     }
     if (rootdir) {
-        f->root = sbx_strtab_intern(&j->tl->strings, rootdir, rootlen);
+        root_id = sbx_strtab_intern(&j->tl->strings, rootdir, rootlen);
         rootdir = sbx_strtab_intern_str(&j->tl->strings, rootdir, rootlen); /* stable: scratch is reused */
     }
+    /* first each list's room: a repeated list's from the cache (what the slot
+       held then: two lists of a line may share a slot), else its elements */
+    struct sbx_recfiles_list *slot[SBX_CHANGE_COUNT] = {NULL};
+    bool hit[SBX_CHANGE_COUNT] = {false}, hit_bad[SBX_CHANGE_COUNT] = {false};
+    const uint32_t *hit_ids[SBX_CHANGE_COUNT] = {NULL};
+    uint64_t hash[SBX_CHANGE_COUNT] = {0};
+    uint32_t room[SBX_CHANGE_COUNT] = {0};
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        const struct sbx_jmember *m = lists[c];
+        if (!m || m->type != SBX_JARRAY)
+            continue;
+        if (m->val_len <= SBX_RECFILES_RAW) {
+            uint64_t h = hash[c] = sbx_jline_hash(m->val, m->val_len) ^ root_id;
+            struct sbx_recfiles_list *s = slot[c] = &rf->cache[h % SBX_RECFILES_CACHE];
+            hit[c] = s->raw_len == m->val_len && s->hash == h && s->root == root_id && s->out == out &&
+                     memcmp(s->raw, m->val, m->val_len) == 0;
+            hit_ids[c] = s->ids;
+            hit_bad[c] = s->bad;
+        }
+        room[c] = hit[c] ? slot[c]->n : count_list(m);
+    }
+    struct sbx_files *f = sbx_files_new(out, room, false);
+    e->u.files = f;
+    f->root = root_id;
     for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
         const struct sbx_jmember *m = lists[c];
         if (!m)
@@ -93,29 +121,22 @@ void sbx_recfiles_read(struct sbx_recfiles *rf, struct sbx_jline *j, struct sbx_
             e->findings |= SBX_F_BAD_FIELD;
             continue;
         }
-        struct sbx_recfiles_list *slot = NULL;
-        uint64_t h = 0;
-        if (m->val_len <= SBX_RECFILES_RAW) {
-            h = sbx_jline_hash(m->val, m->val_len) ^ f->root;
-            slot = &rf->cache[h % SBX_RECFILES_CACHE];
-            if (slot->raw_len == m->val_len && slot->hash == h && slot->root == f->root &&
-                slot->out == out && memcmp(slot->raw, m->val, m->val_len) == 0) {
-                f->paths[c] = slot->paths;
-                f->n[c] = slot->n;
-                if (slot->bad)
-                    e->findings |= SBX_F_BAD_FIELD;
-                continue;
-            }
-        }
+        struct sbx_recfiles_list *s = slot[c];
         bool bad = false;
-        f->paths[c] = read_list(rf, j, out, m, rootdir, rootlen, &f->n[c], &bad);
+        if (hit[c]) {
+            for (uint32_t k = 0; k < room[c]; k++)
+                sbx_files_add(f, (enum sbx_change)c, hit_ids[c][k]);
+            bad = hit_bad[c];
+        } else {
+            read_list(rf, j, f, (enum sbx_change)c, m, rootdir, rootlen, &bad);
+        }
         if (bad)
             e->findings |= SBX_F_BAD_FIELD;
-        if (slot) {
-            *slot = (struct sbx_recfiles_list){.hash = h, .out = out, .paths = f->paths[c],
-                                               .n = f->n[c], .root = f->root,
-                                               .raw_len = (uint32_t)m->val_len, .bad = bad};
-            memcpy(slot->raw, m->val, m->val_len);
+        if (s && !hit[c]) {
+            *s = (struct sbx_recfiles_list){.hash = hash[c], .out = out,
+                                            .ids = sbx_files_ids(f, (enum sbx_change)c), .n = f->n[c],
+                                            .root = root_id, .raw_len = (uint32_t)m->val_len, .bad = bad};
+            memcpy(s->raw, m->val, m->val_len);
         }
     }
 }

@@ -6,9 +6,11 @@
  * no string means the workspace, a root is cut at a \u0000 (it is used as a
  * C string), a list that is present but no array, and an element that is no
  * string, set SBX_F_BAD_FIELD; paths lose their leading "./" and go under
- * their root. Each path is interned (one copy however many lines name it),
- * and a list whose text repeats an earlier one of the same state (a live
- * manifest written after every command) shares that list's path array.
+ * their root. Each path is interned (one copy however many lines name it)
+ * and kept as its 4-byte id in the event's struct (model/files.h), and a
+ * list whose text repeats an earlier one of the same state (a live
+ * manifest written after every command) takes that list's ids as they are,
+ * without reading its paths again.
  *
  * Ownership: the state owns its scratch and cache (free with
  * sbx_recfiles_free); the arrays and strings it makes belong to the
@@ -28,8 +30,8 @@ enum { SBX_RECFILES_CACHE = 128, SBX_RECFILES_RAW = 192 };
 
 struct sbx_recfiles_list {
     uint64_t hash;
-    const struct sbx_evbuf *out; /* the buffer that holds paths */
-    const char **paths;
+    const struct sbx_evbuf *out; /* the buffer that holds ids */
+    const uint32_t *ids;         /* the list's ids in an earlier event of out */
     uint32_t n, root;            /* root: strtab id, 0 = the workspace */
     uint32_t raw_len;            /* 0: an empty slot */
     bool bad;                    /* an element was no string */

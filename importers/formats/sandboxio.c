@@ -19,6 +19,7 @@
 #include "importers/json/jsonline.h"
 #include "importers/json/jsonscan.h"
 #include "model/argv.h"
+#include "model/files.h"
 #include "base/jsonstr.h"
 #include "model/program.h"
 #include "base/timefmt.h"
@@ -274,12 +275,13 @@ static enum sbx_line_status import_scanned(struct sbio_state *st, struct sbx_evb
         e->findings |= SBX_F_BAD_FIELD;
 
     if (e->kind == SBX_EV_FILES) {
-        struct sbx_files *f = sbx_evbuf_alloc(out, sizeof *f);
-        memset(f, 0, sizeof *f);
-        f->flags = SBX_FILES_OPERATION;
-        f->bytes_in = bytes_in;
-        f->bytes_out = bytes_out;
-        f->denials = denials > 0 ? (uint64_t)denials : 0;
+        static const uint32_t no_paths[SBX_CHANGE_COUNT];
+        struct sbx_files *f = sbx_files_new(out, no_paths, true);
+        f->flags |= SBX_FILES_OPERATION;
+        struct sbx_files_more *more = sbx_files_more_mut(f);
+        more->bytes_in = bytes_in;
+        more->bytes_out = bytes_out;
+        more->denials = denials > 0 ? (uint64_t)denials : 0;
         e->u.files = f;
         return SBX_LINE_OK;
     }

@@ -281,7 +281,10 @@ bool sbx_render_summary(const struct sbx_timeline *tl, const struct sbx_summary 
                            .cols = look && look->cols > 0 ? look->cols : SBX_SUMMARY_COLS,
                            .review = look ? look->review : NULL,
                            .review_state = look ? look->review_state : NULL,
-                           .story_whole = look && look->story_whole};
+                           .story_whole = look && look->story_whole,
+                           .spill = look ? look->spill : NULL,
+                           .spill_ctx = look ? look->spill_ctx : NULL,
+                           .spill_at = look && look->spill_at ? look->spill_at : SBX_SUMMARY_SPILL};
     c.secrets = sum->patterns;
     if (!c.secrets) {
         snprintf(err, errsz, "the summary was not made by sbx_summarize");

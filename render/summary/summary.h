@@ -36,7 +36,16 @@ struct sbx_summary_look {
     const struct sbx_review_state *review_state;
     bool story_whole;        /* text only: the Story part whole, not cut to fit
                                 the screen (--story) */
+    /* json only: the text made so far is handed to spill in pieces of
+     * spill_at bytes or more (0: SBX_SUMMARY_SPILL) as it is made, and out
+     * keeps only the rest (a big run's summary is written out without being
+     * held whole); NULL: all of it in out */
+    void (*spill)(void *ctx, const char *text, size_t len);
+    void *spill_ctx;
+    size_t spill_at;
 };
+
+#define SBX_SUMMARY_SPILL (64 * 1024)
 
 /* sum must come from sbx_summarize (it carries the patterns to redact with).
  * look may be NULL (UTF-8, no colour). Returns false with err set otherwise. */

@@ -29,6 +29,10 @@ struct sbx_sumctx {
     struct sbx_buf tmp; /* decoded text */
     struct sbx_buf red; /* redacted text */
     bool story_whole;   /* text: the story uncut (--story) */
+    /* json: where the text goes in pieces as it is made (the look's); NULL: all in out */
+    void (*spill)(void *ctx, const char *text, size_t len);
+    void *spill_ctx;
+    size_t spill_at;
     /* check's findings, collected on first use (sbx_sum_item_words), and
      * sorted by event to find an item's evidence */
     struct sbx_findings findings;

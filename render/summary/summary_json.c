@@ -829,6 +829,8 @@ void sbx_render_json(struct sbx_sumctx *c, struct sbx_buf *out)
 {
     struct sbx_jsonw w;
     sbx_jw_init(&w, out, true);
+    if (c->spill)
+        sbx_jw_spill(&w, c->spill_at, c->spill, c->spill_ctx);
     sbx_jw_object(&w);
     sbx_jw_key(&w, "schema");
     sbx_jw_int(&w, 1);

@@ -7,6 +7,7 @@
 #include "analyses/cmdlink.h"
 #include "model/diffs.h"
 #include "model/evid.h"
+#include "model/files.h"
 #include "analyses/hashcheck.h"
 #include "analyses/hidden.h"
 #include "analyses/webhook.h"
@@ -888,25 +889,26 @@ static void files_fields(struct sbx_doc *d, struct sbx_rows_look *l, const struc
     untrusted(d, l, SBX_STYLE_NORMAL, root[0] ? root : "the workspace", root[0] ? strlen(root) : 13, true);
     sbx_doc_end_line(d);
     if (f && (f->flags & SBX_FILES_MANIFESTS)) {
-        source_field(d, l, "Before", f->before);
-        source_field(d, l, "After", f->after);
+        source_field(d, l, "Before", sbx_files_more(f)->before);
+        source_field(d, l, "After", sbx_files_more(f)->after);
     } else if (f && (f->flags & SBX_FILES_DIFF)) {
-        source_field(d, l, "From diff", f->after);
+        source_field(d, l, "From diff", sbx_files_more(f)->after);
     }
     for (int c = 0; f && c < SBX_CHANGE_COUNT; c++) {
         char what[64];
         snprintf(what, sizeof what, "%s: %u", verbs[c], f->n[c]);
         sbx_doc_heading(d, what);
         for (uint32_t i = 0; i < f->n[c]; i++) {
+            const char *path = sbx_files_path(l->tl, f, (enum sbx_change)c, i);
             untrusted(d, l, e->findings & SBX_F_SYSTEM_FILES ? SBX_STYLE_SYSTEM : SBX_STYLE_NORMAL,
-                      f->paths[c][i], strlen(f->paths[c][i]), true);
+                      path, strlen(path), true);
             sbx_doc_end_line(d);
         }
     }
     size_t shown = 0;
     for (int c = 0; f && l->tl->ndiffs && c < SBX_CHANGE_COUNT; c++)
         for (uint32_t i = 0; i < f->n[c]; i++) {
-            const struct sbx_diff_file *df = sbx_diff_find(l->tl, f->paths[c][i]);
+            const struct sbx_diff_file *df = sbx_diff_find(l->tl, sbx_files_path(l->tl, f, (enum sbx_change)c, i));
             if (df)
                 shown += diff_block(d, l, df, shown < DIFF_LINES_MAX ? DIFF_LINES_MAX - shown : 0);
         }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "model/sandboxio_line.h"
+#include "model/files.h"
 #include "analyses/secrets/secrets.h"
 #include "base/numfmt.h"
 #include "base/timefmt.h"
@@ -206,7 +207,7 @@ static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struc
     if (f && (f->flags & SBX_FILES_OPERATION)) {
         sbx_buf_addf(out, "%s: ", sbx_str(l->tl, e->label));
         size_t before = out->len;
-        bytes_words(f->bytes_in, f->bytes_out, out);
+        bytes_words(sbx_files_more(f)->bytes_in, sbx_files_more(f)->bytes_out, out);
         sbx_buf_adds(out, out->len > before ? ", no path named" : "no path named");
         return;
     }
@@ -218,7 +219,7 @@ static void files_text(struct sbx_rows_look *l, const struct sbx_event *e, struc
             continue;
         sbx_buf_addf(out, "%s%u %s (", any ? ", " : "", f->n[c], verbs[c]);
         for (uint32_t i = 0; i < f->n[c] && i < 3; i++)
-            sbx_buf_addf(out, "%s%s", i ? " " : "", f->paths[c][i]);
+            sbx_buf_addf(out, "%s%s", i ? " " : "", sbx_files_path(l->tl, f, (enum sbx_change)c, i));
         if (f->n[c] > 3)
             sbx_buf_addf(out, " +%u more", f->n[c] - 3);
         sbx_buf_adds(out, ")");

@@ -158,3 +158,38 @@ see "cat prices.csv" "without -F, the commands still read"
 keys q
 see "QUIT=0" "the review without -F quits normally"
 shell_sane "after the truncation without -F"
+
+# A JSON summary far past the writer's 64 KiB pieces, written as it is made:
+# standard output, a new file, a file replaced, /dev/stdout into a pipe all
+# hold the same bytes; a full device or standard output fails once with the
+# reason; a folder refused before anything is written.
+mkdir -p "$tmp/spill"
+for i in $(seq 1 3000); do
+    printf '{"at": "2026-11-29T09:%02d:%02d.%06dZ", "sandbox": "s1", "kind": "files", "added": ["./d%d/new-%d.py"], "removed": ["./old/%d.txt"], "changed": []}\n' \
+        $((i / 60 % 60)) $((i % 60)) "$i" $((i % 17)) "$i" "$i"
+done > "$tmp/spill/big.jsonl"
+"$bin" summary --format json "$tmp/spill/big.jsonl" > "$tmp/spill/stdout.json"
+if [ "$(wc -c < "$tmp/spill/stdout.json")" -gt 300000 ]; then ok; else
+    bad "the big JSON summary is only $(wc -c < "$tmp/spill/stdout.json") bytes"; fi
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); f = d["files"]
+assert len(f["added"]) == len(f["removed"]) == 3000 and len(f["written_by"]) == 6000
+assert d["runs_row"]["events"] == 3000' "$tmp/spill/stdout.json"; then ok; else
+    bad "the big JSON summary is not whole: not JSON, or a list or part short"; fi
+echo old > "$tmp/spill/replaced.json"
+for target in new.json replaced.json; do
+    expect_exit 0 "-o $target, a big JSON summary" "$bin" summary --format json -o "$tmp/spill/$target" "$tmp/spill/big.jsonl"
+    if cmp -s "$tmp/spill/$target" "$tmp/spill/stdout.json"; then ok; else bad "-o $target: not the summary printed"; fi
+done
+"$bin" summary --format json -o /dev/stdout "$tmp/spill/big.jsonl" | cat > "$tmp/spill/piped.json"
+if cmp -s "$tmp/spill/piped.json" "$tmp/spill/stdout.json"; then ok; else bad "-o /dev/stdout into a pipe: not the summary"; fi
+if [ "$(ls -A "$tmp/spill" | tr '\n' ' ')" = "big.jsonl new.json piped.json replaced.json stdout.json " ]; then ok; else
+    bad "a temporary file left beside the outputs:"; ls -A "$tmp/spill"; fi
+"$bin" summary --format json "$tmp/spill/big.jsonl" >/dev/full 2>"$tmp/err"; rc=$?
+if [ "$rc" = 2 ]; then ok; else bad "a big JSON summary >/dev/full: exit $rc, wanted 2"; fi
+if [ "$(cat "$tmp/err")" = "sbxview summary: standard output: No space left on device" ]; then ok; else
+    bad "a big JSON summary >/dev/full: not one line with the reason:"; cat "$tmp/err"; fi
+expect_exit 2 "-o /dev/full, a big JSON summary" "$bin" summary --format json -o /dev/full "$tmp/spill/big.jsonl"
+contains "$tmp/err" "/dev/full: No space left on device" "-o /dev/full: the reason"
+expect_exit 2 "-o a folder, a big JSON summary" "$bin" summary --format json -o "$tmp/spill" "$tmp/spill/big.jsonl"
+contains "$tmp/err" "is a folder" "-o a folder: the reason"
+if [ ! -s "$tmp/out" ]; then ok; else bad "-o a folder: something was printed"; fi

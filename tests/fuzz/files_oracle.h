@@ -18,6 +18,7 @@
 #include "importers/json/jsonload.h"
 #include "model/findings.h"
 #include "model/timeline.h"
+#include "model/files.h"
 
 static const char *files_oracle_diff(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
@@ -77,8 +78,8 @@ static const char *files_oracle_diff(const struct sbx_timeline *tl, const struct
             const char *wp = path.len ? path.p : "";
             if (want >= f->n[c])
                 why = "a list has fewer paths";
-            else if (strlen(f->paths[c][want]) != strnlen(wp, path.len) ||
-                     memcmp(f->paths[c][want], wp, strlen(f->paths[c][want])) != 0)
+            else if (strlen(sbx_files_path(tl, f, (enum sbx_change)c, want)) != strnlen(wp, path.len) ||
+                     memcmp(sbx_files_path(tl, f, (enum sbx_change)c, want), wp, strnlen(wp, path.len)) != 0)
                 why = "a path differs"; /* as the analyses read it: a C string */
             sbx_buf_free(&path);
             if (why)

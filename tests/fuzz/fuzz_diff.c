@@ -11,6 +11,7 @@
 #include "importers/load.h"
 #include "importers/mdiff.h"
 #include "model/diffs.h"
+#include "model/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -51,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
-                const char *path = e->u.files->paths[c][k];
+                const char *path = sbx_files_path(&tl, e->u.files, (enum sbx_change)c, k);
                 bool named = sbx_diff_find(&tl, path) != NULL;
                 for (size_t j = 0; j < tl.ndiffs && !named; j++)
                     named = tl.diffs[j].old_path && strcmp(tl.diffs[j].old_path, path) == 0;

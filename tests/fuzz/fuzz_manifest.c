@@ -9,6 +9,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/mdiff.h"
+#include "model/files.h"
 
 static size_t load_pair(const char *a, size_t na, const char *b, size_t nb, int threads,
                         struct sbx_timeline *tl)
@@ -56,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct sbx_files *f = sbx_tl_at(&one, 0)->u.files;
     for (int c = 0; c < SBX_CHANGE_COUNT; c++)
         for (uint32_t k = 1; k < f->n[c]; k++)
-            if (strcmp(f->paths[c][k - 1], f->paths[c][k]) >= 0)
+            if (strcmp(sbx_files_path(&one, f, (enum sbx_change)c, k - 1), sbx_files_path(&one, f, (enum sbx_change)c, k)) >= 0)
                 abort();
     sbx_timeline_free(&one);
     sbx_timeline_free(&two);

@@ -20,6 +20,7 @@
 #include "importers/load.h"
 #include "query/query.h"
 #include "query/lit.h"
+#include "model/files.h"
 
 static const char LOG[] =
     "{\"at\": \"2026-01-01T00:00:01Z\", \"sandbox\": \"s1\", \"kind\": \"command\", \"command\": \"pytest -q\", \"exit\": 1, \"ms\": 10, \"stdout\": \"FAILED\\nFLOAT \\u0066loat fl\\u006Fat caf\\u00e9 \\u212a \\u017f\", \"stderr\": \"a\\/b \\\"q\\\" \\\\u0066 \\t\"}\n"
@@ -81,7 +82,7 @@ static int ref_match(pcre2_code *re, pcre2_match_data *md, pcre2_match_context *
     } else if (ev->kind == SBX_EV_FILES) {
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t i = 0; i < ev->u.files->n[c] && hit != 1; i++) {
-                const char *p = ev->u.files->paths[c][i];
+                const char *p = sbx_files_path(tl, ev->u.files, (enum sbx_change)c, i);
                 if ((r = ref_text(re, md, mc, p, strlen(p))) != 0)
                     hit = r;
             }

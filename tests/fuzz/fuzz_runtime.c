@@ -39,7 +39,7 @@ static void load(struct sbx_timeline *tl, const uint8_t *data, size_t size,
         if (e->kind == SBX_EV_FILES)
             for (int c = 0; c < SBX_CHANGE_COUNT; c++)
                 for (uint32_t k = 0; k < e->u.files->n[c]; k++)
-                    CHECK(e->u.files->paths[c][k] != NULL);
+                    CHECK(sbx_files_ids(e->u.files, (enum sbx_change)c)[k] < tl->strings.n);
     }
     for (size_t i = 0; i < tl->nskips; i++)
         CHECK(tl->skips[i].line >= 1 && tl->skips[i].line <= s->lines);

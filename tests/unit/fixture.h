@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "model/files.h"
 #include "model/program.h"
 #include "model/timeline.h"
 
@@ -248,27 +249,35 @@ static inline void fixture_answer(struct fixture *fx, struct sbx_event *e, const
 static inline struct sbx_event *fixture_files(struct fixture *fx, const char *sandbox, int64_t at,
                                               const char *root)
 {
+    static const uint32_t none[SBX_CHANGE_COUNT];
     struct sbx_event *e = fixture_event(fx, SBX_EV_FILES, sandbox, at, at);
-    e->u.files = sbx_evbuf_alloc(&fx->buf, sizeof *e->u.files);
+    e->u.files = sbx_files_new(&fx->buf, none, false);
     e->u.files->root = fixture_id(fx, root);
     return e;
 }
 
 /* Adds path to a files event's list of one change, as the importer keeps
  * it: a display path, already under the root ("/etc/hosts" for "./hosts"
- * under /etc). */
+ * under /etc), interned. The event gets a new struct with one more path
+ * (the lists of one struct are filled in order), the rest copied. */
 static inline void fixture_path(struct fixture *fx, struct sbx_event *e, enum sbx_change change,
                                 const char *path)
 {
-    struct sbx_files *f = e->u.files;
-    uint32_t n = f->n[change];
-    if ((n & (n - 1)) == 0) { /* 0 or a power of two: the list is full, double it */
-        const char **grown = sbx_evbuf_alloc(&fx->buf, (n ? 2 * n : 1) * sizeof *grown);
-        if (n)
-            memcpy(grown, f->paths[change], n * sizeof *grown);
-        f->paths[change] = grown;
+    const struct sbx_files *f = e->u.files;
+    uint32_t room[SBX_CHANGE_COUNT] = {f->n[0], f->n[1], f->n[2]};
+    room[change]++;
+    struct sbx_files *g = sbx_files_new(&fx->buf, room, (f->flags & SBX_FILES_MORE) != 0);
+    g->root = f->root;
+    g->flags = f->flags;
+    if (f->flags & SBX_FILES_MORE)
+        *sbx_files_more_mut(g) = *sbx_files_more(f);
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+        for (uint32_t k = 0; k < f->n[c]; k++)
+            sbx_files_add(g, (enum sbx_change)c, sbx_files_ids(f, (enum sbx_change)c)[k]);
+        if (c == (int)change)
+            sbx_files_add(g, change, sbx_strtab_intern(&fx->tl.strings, path, strlen(path)));
     }
-    f->paths[change][f->n[change]++] = sbx_strtab_store(&fx->tl.strings, path, strlen(path));
+    e->u.files = g;
 }
 
 /* fixture_path for each path given, up to a NULL. */

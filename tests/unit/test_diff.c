@@ -390,6 +390,7 @@ static void diff_alone_gives_files(void **state)
     assert_true(e->start > sbx_tl_at(&tl, tl.n - 2)->start);
     const struct sbx_files *f = e->u.files;
     assert_true(f->flags & SBX_FILES_DIFF);
+    assert_int_equal(sbx_files_more(f)->after, e->source); /* the diff it came from */
     assert_int_equal(f->root, 0);
     assert_int_equal(f->n[SBX_ADDED], 2);   /* notes.txt, src/moved.txt */
     assert_int_equal(f->n[SBX_CHANGED], 5);

@@ -210,14 +210,13 @@ static void many_paths(void **state)
 }
 
 /* One naming of a path: its event's time (seconds; one event per time and
- * root), root, change and path; shared: the path's pointer is the interned
- * one, the same for every shared naming of that string. */
+ * root), root, change and path (interned, as the importers keep it: one
+ * string however many namings). */
 struct naming {
     int at;
     const char *root;
     char change; /* 'A', 'C', 'R' */
     const char *path;
-    bool shared;
 };
 
 static const struct {
@@ -228,22 +227,22 @@ static const struct {
     const char *want;
 } namings_cases[] = {
     {"one pointer in three events",
-     {{1, NULL, 'A', "src/a.py", true}, {2, NULL, 'C', "src/a.py", true},
-      {2, NULL, 'A', "src/b.py", false}, {3, NULL, 'R', "src/a.py", true}},
+     {{1, NULL, 'A', "src/a.py"}, {2, NULL, 'C', "src/a.py"},
+      {2, NULL, 'A', "src/b.py"}, {3, NULL, 'R', "src/a.py"}},
      "[] .[src] ..[a.py 1A 2C 3R @src/a.py] ..[b.py 2A @src/b.py]"},
     {"two spellings, time order kept",
-     {{1, NULL, 'A', "src/./a.py", false}, {2, NULL, 'C', "src/a.py", true},
-      {3, NULL, 'C', "src/./a.py", true}, {4, NULL, 'R', "src/a.py", true}},
+     {{1, NULL, 'A', "src/./a.py"}, {2, NULL, 'C', "src/a.py"},
+      {3, NULL, 'C', "src/./a.py"}, {4, NULL, 'R', "src/a.py"}},
      "[] .[src] ..[a.py 1A 2C 3C 4R @src/./a.py]"},
     {"the later spelling first in the table",
-     {{1, NULL, 'C', "a/b", true}, {2, NULL, 'C', "a//b", false}, {3, NULL, 'R', "a/b", true}},
+     {{1, NULL, 'C', "a/b"}, {2, NULL, 'C', "a//b"}, {3, NULL, 'R', "a/b"}},
      "[] .[a] ..[b 1C 2C 3R @a/b]"},
     {"one pointer twice in one list",
-     {{1, NULL, 'A', "p", true}, {1, NULL, 'A', "p", true}, {2, NULL, 'C', "q", true}},
+     {{1, NULL, 'A', "p"}, {1, NULL, 'A', "p"}, {2, NULL, 'C', "q"}},
      "[] .[p 1A 1A @p] .[q 2C @q]"},
     {"one pointer under two roots",
-     {{1, "/etc", 'C', "/etc/x", true}, {2, NULL, 'A', "/etc/x", true},
-      {3, "/etc", 'R', "/etc/x", true}},
+     {{1, "/etc", 'C', "/etc/x"}, {2, NULL, 'A', "/etc/x"},
+      {3, "/etc", 'R', "/etc/x"}},
      "[/etc] .[x 1C 3R @/etc/x] [] .[etc] ..[x 2A @/etc/x]"},
 };
 
@@ -289,11 +288,6 @@ static void namings(void **state)
                                  : nm[i].change == 'C' ? SBX_CHANGED
                                                        : SBX_REMOVED;
             fixture_path(&fx, ev[i], ch, nm[i].path);
-            if (nm[i].shared) {
-                struct sbx_files *f = ev[i]->u.files;
-                f->paths[ch][f->n[ch] - 1] =
-                    sbx_strtab_intern_str(&fx.tl.strings, nm[i].path, strlen(nm[i].path));
-            }
         }
         fixture_finish(&fx);
         struct sbx_filetree t;

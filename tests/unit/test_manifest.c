@@ -18,6 +18,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "importers/mdiff.h"
+#include "model/files.h"
 #include "analyses/summary.h"
 #include "tests/unit/mdifftest.h"
 
@@ -139,10 +140,10 @@ static const struct sbx_event *nth_of_kind(const struct sbx_timeline *tl, enum s
     return NULL;
 }
 
-static bool listed(const struct sbx_files *f, int c, const char *path)
+static bool listed(const struct sbx_timeline *tl, const struct sbx_files *f, int c, const char *path)
 {
     for (uint32_t i = 0; i < f->n[c]; i++)
-        if (strcmp(f->paths[c][i], path) == 0)
+        if (strcmp(sbx_files_path(tl, f, (enum sbx_change)c, i), path) == 0)
             return true;
     return false;
 }
@@ -164,21 +165,21 @@ static void pair_by_name(void **state)
     assert_int_equal(e->start, SBX_TIME_UNKNOWN); /* nothing in the run has a time */
     assert_false(e->tflags & SBX_EVT_TIME_INFERRED);
     const struct sbx_files *f = e->u.files;
-    assert_int_equal(f->flags, SBX_FILES_MANIFESTS);
-    assert_string_equal(l.tl.sources[f->before].path, before);
-    assert_string_equal(l.tl.sources[f->after].path, after);
-    assert_int_equal(e->source, f->after);
+    assert_int_equal(f->flags, SBX_FILES_MANIFESTS | SBX_FILES_MORE); /* before and after kept */
+    assert_string_equal(l.tl.sources[sbx_files_more(f)->before].path, before);
+    assert_string_equal(l.tl.sources[sbx_files_more(f)->after].path, after);
+    assert_int_equal(e->source, sbx_files_more(f)->after);
     assert_int_equal(f->root, 0);
     assert_int_equal(f->n[SBX_ADDED], 2);
-    assert_true(listed(f, SBX_ADDED, "notes.txt"));
-    assert_true(listed(f, SBX_ADDED, "src/moved.txt"));
+    assert_true(listed(&l.tl, f, SBX_ADDED, "notes.txt"));
+    assert_true(listed(&l.tl, f, SBX_ADDED, "src/moved.txt"));
     assert_int_equal(f->n[SBX_REMOVED], 2);
-    assert_true(listed(f, SBX_REMOVED, "old.txt"));
-    assert_true(listed(f, SBX_REMOVED, "src/orig.txt"));
+    assert_true(listed(&l.tl, f, SBX_REMOVED, "old.txt"));
+    assert_true(listed(&l.tl, f, SBX_REMOVED, "src/orig.txt"));
     assert_int_equal(f->n[SBX_CHANGED], 5);
-    assert_true(listed(f, SBX_CHANGED, "sp ace.txt"));
-    assert_true(listed(f, SBX_CHANGED, "na\xc3\xafve.txt"));
-    assert_false(listed(f, SBX_CHANGED, "prices.csv"));
+    assert_true(listed(&l.tl, f, SBX_CHANGED, "sp ace.txt"));
+    assert_true(listed(&l.tl, f, SBX_CHANGED, "na\xc3\xafve.txt"));
+    assert_false(listed(&l.tl, f, SBX_CHANGED, "prices.csv"));
     unload(&l);
     free(after);
     free(before);
@@ -196,16 +197,16 @@ static void pair_by_order(void **state)
     load(&l, paths, 2, 0);
     assert_int_equal(l.tl.n, 1);
     const struct sbx_files *f = sbx_tl_at(&l.tl, 0)->u.files;
-    assert_string_equal(l.tl.sources[f->before].path, a);
-    assert_true(listed(f, SBX_ADDED, "notes.txt"));
-    assert_true(listed(f, SBX_REMOVED, "old.txt"));
+    assert_string_equal(l.tl.sources[sbx_files_more(f)->before].path, a);
+    assert_true(listed(&l.tl, f, SBX_ADDED, "notes.txt"));
+    assert_true(listed(&l.tl, f, SBX_REMOVED, "old.txt"));
     unload(&l);
     /* given the other way round, the other way round */
     const char *rev[] = {b, a};
     load(&l, rev, 2, 0);
     f = sbx_tl_at(&l.tl, 0)->u.files;
-    assert_true(listed(f, SBX_ADDED, "old.txt"));
-    assert_true(listed(f, SBX_REMOVED, "notes.txt"));
+    assert_true(listed(&l.tl, f, SBX_ADDED, "old.txt"));
+    assert_true(listed(&l.tl, f, SBX_REMOVED, "notes.txt"));
     unload(&l);
     free(a);
     free(b);
@@ -374,8 +375,8 @@ static void escaped_names_pair(void **state)
     assert_int_equal(l.tl.nskips, 0);
     const struct sbx_event *e = nth_of_kind(&l.tl, SBX_EV_FILES, 0);
     assert_non_null(e);
-    assert_true(listed(e->u.files, SBX_CHANGED, "new\nline.txt"));
-    assert_true(listed(e->u.files, SBX_REMOVED, "plain.txt"));
+    assert_true(listed(&l.tl, e->u.files, SBX_CHANGED, "new\nline.txt"));
+    assert_true(listed(&l.tl, e->u.files, SBX_REMOVED, "plain.txt"));
     assert_int_equal(e->u.files->n[SBX_CHANGED], 1);
     assert_int_equal(e->u.files->n[SBX_ADDED], 0);
     unload(&l);

@@ -234,13 +234,49 @@ static void write_errors_reported(void **state)
     assert_true(S_ISCHR(st.st_mode));
 }
 
+/* Written in pieces: the target is untouched until a close that keeps it
+ * (only the temporary grows); a close that does not keep it leaves the
+ * target as it was and no temporary; a write that fails is reported by the
+ * close, with the first reason, and the target kept as it was. */
+static void streamed_whole_or_nothing(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    write_ok(at("s.json"), "old\n");
+    static const char *const pieces[] = {"{", "\"a\": ", "1", "}\n"};
+    for (int keep = 0; keep < 2; keep++) {
+        struct sbx_output *o = sbx_output_open(at("s.json"), err, sizeof err);
+        assert_non_null(o);
+        for (size_t i = 0; i < 4; i++) {
+            sbx_output_write(o, pieces[i], strlen(pieces[i]));
+            assert_holds(at("s.json"), "old\n");
+        }
+        strcpy(err, "the caller's");
+        assert_int_equal(sbx_output_close(o, keep, err, sizeof err), keep);
+        assert_holds(at("s.json"), keep ? "{\"a\": 1}\n" : "old\n");
+        if (!keep)
+            assert_string_equal(err, "the caller's");
+        const char *names[] = {"s.json"};
+        assert_only(names, 1);
+    }
+    struct sbx_output *o = sbx_output_open("/dev/full", err, sizeof err);
+    assert_non_null(o);
+    sbx_output_write(o, "x", 1);
+    sbx_output_write(o, "y", 1);
+    assert_false(sbx_output_close(o, true, err, sizeof err));
+    assert_string_equal(err, "/dev/full: No space left on device");
+    unlink(at("s.json"));
+    assert_null(sbx_output_open(dir, err, sizeof err)); /* a folder: refused at the open */
+    assert_non_null(strstr(err, "is a folder"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(new_and_regular_files),  cmocka_unit_test(symlinks_followed),
         cmocka_unit_test(loops_and_odd_files_refused), cmocka_unit_test(devices_written_in_place),
         cmocka_unit_test(fifo_written_in_place),  cmocka_unit_test(write_errors_reported),
-        cmocka_unit_test(dev_stdout_into_a_pipe),
+        cmocka_unit_test(dev_stdout_into_a_pipe), cmocka_unit_test(streamed_whole_or_nothing),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

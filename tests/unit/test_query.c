@@ -21,6 +21,7 @@
 #include "query/lit.h"
 #include "tests/unit/cases.h"
 #include "model/evid.h"
+#include "model/files.h"
 
 #define NS INT64_C(1000000000)
 
@@ -610,7 +611,8 @@ static bool ref_match(pcre2_code *re, pcre2_match_data *md, const struct sbx_tim
     } else if (ev->kind == SBX_EV_FILES) {
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             for (uint32_t i = 0; i < ev->u.files->n[c] && !hit; i++)
-                hit = ref_text(re, md, ev->u.files->paths[c][i], strlen(ev->u.files->paths[c][i]));
+                hit = ref_text(re, md, sbx_files_path(tl, ev->u.files, (enum sbx_change)c, i),
+                               strlen(sbx_files_path(tl, ev->u.files, (enum sbx_change)c, i)));
     }
     if (!hit && ev->label)
         hit = ref_text(re, md, sbx_str(tl, ev->label), strlen(sbx_str(tl, ev->label)));

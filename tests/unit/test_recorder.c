@@ -14,6 +14,7 @@
 
 #include "importers/format.h"
 #include "importers/load.h"
+#include "model/files.h"
 
 struct loaded {
     struct sbx_timeline tl;
@@ -94,11 +95,11 @@ static void files_and_notes(void **state)
     assert_int_equal(tl->n, 3);
     const struct sbx_files *f = sbx_tl_at(tl, 0)->u.files;
     assert_int_equal(f->root, 0);
-    assert_string_equal(f->paths[SBX_ADDED][0], "a/b.py");
-    assert_string_equal(f->paths[SBX_CHANGED][0], "csvsum.py");
+    assert_string_equal(sbx_files_path(tl, f, SBX_ADDED, 0), "a/b.py");
+    assert_string_equal(sbx_files_path(tl, f, SBX_CHANGED, 0), "csvsum.py");
     f = sbx_tl_at(tl, 1)->u.files;
     assert_string_equal(sbx_str(tl, f->root), "/etc");
-    assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/hosts");
+    assert_string_equal(sbx_files_path(tl, f, SBX_REMOVED, 0), "/etc/hosts");
     assert_int_equal(sbx_tl_at(tl, 2)->kind, SBX_EV_NOTE);
     assert_string_equal(sbx_kind_name(sbx_tl_at(tl, 0)->kind), "files");
     assert_string_equal(sbx_kind_name(sbx_tl_at(tl, 2)->kind), "note");
@@ -122,16 +123,16 @@ static void files_paths_under_root(void **state)
     assert_int_equal(tl->n, 3);
     const struct sbx_files *f = sbx_tl_at(tl, 0)->u.files;
     assert_string_equal(sbx_str(tl, f->root), "/usr/local");
-    assert_string_equal(f->paths[SBX_ADDED][0], "/usr/local/bin/tool");
+    assert_string_equal(sbx_files_path(tl, f, SBX_ADDED, 0), "/usr/local/bin/tool");
     f = sbx_tl_at(tl, 1)->u.files;
     assert_int_equal(f->root, 0);
     assert_int_equal(f->n[SBX_ADDED], 2);
-    assert_string_equal(f->paths[SBX_ADDED][0], "a//b/./c");
-    assert_string_equal(f->paths[SBX_ADDED][1], "../x");
-    assert_string_equal(f->paths[SBX_CHANGED][0], "src");
+    assert_string_equal(sbx_files_path(tl, f, SBX_ADDED, 0), "a//b/./c");
+    assert_string_equal(sbx_files_path(tl, f, SBX_ADDED, 1), "../x");
+    assert_string_equal(sbx_files_path(tl, f, SBX_CHANGED, 0), "src");
     f = sbx_tl_at(tl, 2)->u.files;
-    assert_string_equal(f->paths[SBX_ADDED][0], "/etc/.");
-    assert_string_equal(f->paths[SBX_REMOVED][0], "/etc/x");
+    assert_string_equal(sbx_files_path(tl, f, SBX_ADDED, 0), "/etc/.");
+    assert_string_equal(sbx_files_path(tl, f, SBX_REMOVED, 0), "/etc/x");
     drop(tl);
 }
 

@@ -18,6 +18,7 @@
 #include "importers/load.h"
 #include "importers/formats/runtime/runtime.h"
 #include "base/timefmt.h"
+#include "model/files.h"
 
 static int64_t ts(const char *iso)
 {
@@ -344,14 +345,16 @@ static void lifecycle_events(void **state)
     const struct sbx_files *f = files->u.files;
     assert_string_equal(str(tl, f->root), "/workspace");
     assert_int_equal(f->n[SBX_ADDED], 1);
-    assert_string_equal(f->paths[SBX_ADDED][0], "/workspace/new.py");
+    assert_string_equal(sbx_files_path(tl, f, SBX_ADDED, 0), "/workspace/new.py");
     assert_int_equal(f->n[SBX_CHANGED], 3);
-    assert_string_equal(f->paths[SBX_CHANGED][0], "/workspace/src/a.py");
-    assert_string_equal(f->paths[SBX_CHANGED][1], "/workspace/run.sh");
-    assert_string_equal(f->paths[SBX_CHANGED][2], "/workspace/b.py"); /* a rename: the new path */
+    assert_string_equal(sbx_files_path(tl, f, SBX_CHANGED, 0), "/workspace/src/a.py");
+    assert_string_equal(sbx_files_path(tl, f, SBX_CHANGED, 1), "/workspace/run.sh");
+    assert_string_equal(sbx_files_path(tl, f, SBX_CHANGED, 2), "/workspace/b.py"); /* a rename: the new path */
     assert_int_equal(f->n[SBX_REMOVED], 1);
-    assert_string_equal(f->paths[SBX_REMOVED][0], "/workspace/old");
+    assert_string_equal(sbx_files_path(tl, f, SBX_REMOVED, 0), "/workspace/old");
     assert_true(files->findings & SBX_F_BAD_FIELD); /* the unknown change type */
+    assert_true(f->flags & SBX_FILES_MORE); /* a file watch keeps its id */
+    assert_string_equal(str(tl, sbx_files_more(f)->id), "e3");
 
     const struct sbx_event *snap = sbx_tl_at(tl, 2), *vol = sbx_tl_at(tl, 3), *odd = sbx_tl_at(tl, 4);
     assert_int_equal(snap->kind, SBX_EV_NOTE);

@@ -159,9 +159,10 @@ static void files_and_notes(void **state)
         assert_true(f->flags & SBX_FILES_OPERATION);
         for (int c = 0; c < SBX_CHANGE_COUNT; c++)
             assert_int_equal(f->n[c], 0);
-        assert_int_equal(f->bytes_in, ops[i].in);
-        assert_int_equal(f->bytes_out, ops[i].out);
-        assert_int_equal(f->denials, ops[i].denials);
+        assert_true(f->flags & SBX_FILES_MORE);
+        assert_int_equal(sbx_files_more(f)->bytes_in, ops[i].in);
+        assert_int_equal(sbx_files_more(f)->bytes_out, ops[i].out);
+        assert_int_equal(sbx_files_more(f)->denials, ops[i].denials);
         assert_int_equal(sbx_event_denials(e), ops[i].denials);
     }
     /* an operation sbxview does not know: a note, never dropped */

@@ -114,9 +114,40 @@ static void files(void **state)
     assert_int_equal(r->sum.system[SBX_CHANGED].n, 1);
     assert_string_equal(r->sum.system[SBX_CHANGED].s[0], "/etc/hosts");
     assert_int_equal(r->sum.system_roots.n, 2);
+    /* the paths are the timeline's strings, kept, not copies (freed with it) */
+    assert_true(r->sum.files[SBX_ADDED].kept && r->sum.system[SBX_CHANGED].kept);
+    assert_ptr_equal(r->sum.files[SBX_ADDED].s[1], sbx_str(&r->fx.tl, sbx_strtab_intern(&r->fx.tl.strings, "b", 1)));
+    assert_ptr_equal(r->sum.system[SBX_CHANGED].s[0],
+                     sbx_str(&r->fx.tl, sbx_strtab_intern(&r->fx.tl.strings, "/etc/hosts", 10)));
+    assert_false(r->sum.system_roots.kept); /* copies, as every other list */
     assert_true(sbx_tl_at(&r->fx.tl, 1)->findings & SBX_F_SYSTEM_FILES);
     assert_false(sbx_tl_at(&r->fx.tl, 2)->findings & SBX_F_SYSTEM_FILES);
     done(r);
+}
+
+/* A kept list: finish sorts and drops repeats without freeing them, free
+ * leaves the strings to their owner; a list of copies still frees its. */
+static void kept_lists(void **state)
+{
+    (void)state;
+    static const char *const owner[] = {"c", "a", "b", "a", "c", "c"};
+    struct sbx_strlist kept = {0}, copies = {0};
+    for (size_t i = 0; i < 6; i++) {
+        sbx_strlist_keep(&kept, owner[i]);
+        sbx_strlist_add(&copies, owner[i], 1);
+    }
+    sbx_strlist_finish(&kept);
+    sbx_strlist_finish(&copies);
+    assert_int_equal(kept.n, 3);
+    assert_int_equal(copies.n, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(kept.s[i], copies.s[i]);
+        assert_ptr_not_equal(kept.s[i], copies.s[i]);
+    }
+    assert_ptr_equal(kept.s[0], owner[1]); /* the owner's "a" */
+    sbx_strlist_free(&kept); /* would abort freeing a string it does not own */
+    sbx_strlist_free(&copies);
+    assert_false(kept.kept);
 }
 
 static void network(void **state)
@@ -257,6 +288,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(commands), cmocka_unit_test(files),   cmocka_unit_test(network),
+        cmocka_unit_test(kept_lists),
         cmocka_unit_test(stdout_hashes), cmocka_unit_test(secrets),
         cmocka_unit_test(secrets_in_other_fields), cmocka_unit_test(threads_agree),
     };

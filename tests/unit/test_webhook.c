@@ -20,6 +20,7 @@
 #include "importers/formats/runtime/runtime.h"
 #include "base/timefmt.h"
 #include "analyses/webhook.h"
+#include "model/files.h"
 
 #define T0 "1791469920" /* 2026-10-08T14:32:00Z */
 static const int64_t T0_NS = 1791469920LL * 1000000000LL;
@@ -360,7 +361,7 @@ static void importer_flags(void **state)
     assert_int_equal(sbx_event_line(tl, first)[sbx_ev_line_len(first)], '\n');
     assert_true(on_line(tl, 7)->findings & SBX_F_BAD_FIELD);
     assert_int_equal(on_line(tl, 10)->kind, SBX_EV_FILES);
-    assert_string_equal(on_line(tl, 10)->u.files->paths[SBX_CHANGED][0], "/etc/hosts");
+    assert_string_equal(sbx_files_path(tl, on_line(tl, 10)->u.files, SBX_CHANGED, 0), "/etc/hosts");
 
     /* the same check, one delivery at a time, says why */
     struct sbx_webhook_secrets s;

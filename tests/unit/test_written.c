@@ -184,6 +184,42 @@ static void test_several_writers(void **state)
     fixture_free(&fx);
 }
 
+/* One entry a path however many events and lists name it, the entries by
+ * name; two ids whose strings are one C string (a NUL inside a path) are
+ * one path; a path's writer found whichever naming comes first. */
+static void test_one_entry_a_path(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, "agent-run.jsonl");
+    cmd_in(&fx, "sb", T0, "echo x > b.txt", "/w");
+    static const char *const names[] = {"c/d", "b.txt", "a", "c", "b.txt", "a/z", "c/d"};
+    for (int i = 0; i < 7; i++) {
+        struct sbx_event *f = fixture_files(&fx, "sb", T0 + (i + 1) * FX_S, NULL);
+        fixture_path(&fx, f, (enum sbx_change)(i % 3), names[i]);
+        fixture_path(&fx, f, SBX_CHANGED, names[(i + 3) % 7]);
+    }
+    struct sbx_event *twins = fixture_files(&fx, "sb", T0 + 9 * FX_S, NULL);
+    static const uint32_t room[SBX_CHANGE_COUNT] = {1, 1, 0};
+    struct sbx_files *f = sbx_files_new(&fx.buf, room, false);
+    sbx_files_add(f, SBX_ADDED, sbx_strtab_intern(&fx.tl.strings, "q\0one", 5));
+    sbx_files_add(f, SBX_CHANGED, sbx_strtab_intern(&fx.tl.strings, "q\0two", 5));
+    assert_int_not_equal(sbx_files_ids(f, SBX_ADDED)[0], sbx_files_ids(f, SBX_CHANGED)[0]);
+    twins->u.files = f;
+    struct sbx_written_list l;
+    const struct sbx_written *w = run(&fx, &l, "b.txt");
+    static const char *const want[] = {"a", "a/z", "b.txt", "c", "c/d", "q"};
+    assert_int_equal(l.n, 6);
+    for (size_t i = 0; i < 6; i++)
+        assert_string_equal(l.v[i].path, want[i]);
+    assert_int_equal(w->nby, 1);
+    assert_ptr_equal(w->path, sbx_str(&fx.tl, sbx_strtab_intern(&fx.tl.strings, "b.txt", 5))); /* the timeline's */
+    assert_writer(&fx, w, 0, "> redirection", "echo x > b.txt");
+    assert_int_equal(sbx_written_find(&l, "c/d")->nby, 0);
+    sbx_written_free(&l);
+    fixture_free(&fx);
+}
+
 /* 20,000 commands writing one path each and the same path, named by 5,000
  * records: every writer is found (the work is counted below). */
 static void test_linear(void **state)
@@ -346,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_kinds_sandboxes_trees),
         cmocka_unit_test(test_watch_narrows),
         cmocka_unit_test(test_several_writers),
+        cmocka_unit_test(test_one_entry_a_path),
         cmocka_unit_test(test_linear),
         cmocka_unit_test(test_repeated_lines),
         cmocka_unit_test(test_work_is_linear),

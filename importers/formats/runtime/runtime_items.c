@@ -8,6 +8,7 @@
 #include "importers/formats/runtime/runtime_span.h"
 #include "base/fnv.h"
 #include "base/timefmt.h"
+#include "model/files.h"
 
 /* Interned strings are names and ids: longer ones are cut (at a character). */
 enum { MAX_NAME = 256 };
@@ -197,11 +198,11 @@ static bool lifecycle_type(const char *t, size_t n)
 
 /* A watch event's path as shown: an absolute path as it is, a relative one
  * (without "./") under the watched root. */
-static const char *watch_path(struct sbx_rt_state *st, const char *root, size_t root_len,
-                              const char *p, size_t n)
+static uint32_t watch_path(struct sbx_rt_state *st, const char *root, size_t root_len,
+                           const char *p, size_t n)
 {
     if (n && p[0] == '/')
-        return sbx_strtab_store(&st->tl->strings, p, n);
+        return sbx_strtab_intern(&st->tl->strings, p, n);
     while (n >= 2 && p[0] == '.' && p[1] == '/') {
         p += 2;
         n -= 2;
@@ -213,9 +214,9 @@ static const char *watch_path(struct sbx_rt_state *st, const char *root, size_t 
             sbx_buf_addc(&b, '/');
     }
     sbx_buf_add(&b, p, n);
-    const char *s = sbx_strtab_store(&st->tl->strings, b.p ? b.p : "", b.len);
+    uint32_t id = sbx_strtab_intern(&st->tl->strings, b.p ? b.p : "", b.len);
     sbx_buf_free(&b);
-    return s;
+    return id;
 }
 
 /* Which list a watch event's type goes to, or -1. */
@@ -230,53 +231,53 @@ static int change_of(json_t *type)
     return -1;
 }
 
-/* sandbox.files.changed: data.watch.path is the root, data.events the changes. */
+/* sandbox.files.changed: data.watch.path is the root, data.events the
+ * changes; the event keeps its id (sbx_files_more), so it is made with the
+ * rare fields. */
 static void read_files(struct sbx_rt_state *st, struct sbx_evbuf *out, struct sbx_event *e,
                        json_t *data, bool *bad)
 {
-    struct sbx_files *f = sbx_evbuf_alloc(out, sizeof *f);
     e->kind = SBX_EV_FILES;
-    e->u.files = f;
     json_t *watch = object_member(data, "watch", NULL, bad);
     json_t *path = watch ? json_object_get(watch, "path") : NULL;
     const char *root = NULL;
     size_t root_len = 0;
+    uint32_t root_id = 0;
     if (json_is_string(path)) {
         root = json_string_value(path);
         root_len = json_string_length(path);
         while (root_len > 1 && root[root_len - 1] == '/')
             root_len--;
-        f->root = sbx_rt_intern(st, root, root_len);
+        root_id = sbx_rt_intern(st, root, root_len);
     } else if (path && !json_is_null(path)) {
         *bad = true;
     }
     json_t *events = data ? json_object_get(data, "events") : NULL;
-    if (!events || json_is_null(events))
-        return;
-    if (!json_is_array(events)) {
+    if (events && !json_is_null(events) && !json_is_array(events)) {
         *bad = true;
-        return;
+        events = NULL;
     }
-    size_t n = json_array_size(events), count[SBX_CHANGE_COUNT] = {0};
-    for (size_t i = 0; i < n; i++) {
-        int c = change_of(json_object_get(json_array_get(events, i), "type"));
-        if (c >= 0)
-            count[c]++;
-    }
-    for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-        if (count[c])
-            f->paths[c] = sbx_evbuf_alloc(out, count[c] * sizeof *f->paths[c]);
+    size_t n = json_is_array(events) ? json_array_size(events) : 0;
+    uint32_t room[SBX_CHANGE_COUNT] = {0};
     for (size_t i = 0; i < n; i++) {
         json_t *ch = json_array_get(events, i);
         int c = change_of(json_object_get(ch, "type"));
-        json_t *p = json_object_get(ch, "path");
-        if (c < 0 || !json_is_string(p)) {
+        if (c >= 0 && json_is_string(json_object_get(ch, "path")))
+            room[c]++;
+        else
             *bad = true; /* not an object, an unknown type, or no path */
-            continue;
-        }
-        f->paths[c][f->n[c]++] =
-            watch_path(st, root, root_len, json_string_value(p), json_string_length(p));
     }
+    struct sbx_files *f = sbx_files_new(out, room, true);
+    e->u.files = f;
+    f->root = root_id;
+    for (int c = 0; c < SBX_CHANGE_COUNT; c++) /* list after list, each in the record's order */
+        for (size_t i = 0; i < n && f->n[c] < room[c]; i++) {
+            json_t *ch = json_array_get(events, i);
+            json_t *p = json_object_get(ch, "path");
+            if (change_of(json_object_get(ch, "type")) == c && json_is_string(p))
+                sbx_files_add(f, (enum sbx_change)c,
+                              watch_path(st, root, root_len, json_string_value(p), json_string_length(p)));
+        }
 }
 
 struct sbx_event *sbx_rt_lifecycle(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t *o,
@@ -307,7 +308,7 @@ struct sbx_event *sbx_rt_lifecycle(struct sbx_rt_state *st, struct sbx_evbuf *ou
     uint32_t id = sbx_rt_string(st, json_object_get(o, "id"), &bad);
     if (tn == strlen("sandbox.files.changed") && memcmp(t, "sandbox.files.changed", tn) == 0) {
         read_files(st, out, e, data, &bad);
-        e->u.files->id = id;
+        sbx_files_more_mut(e->u.files)->id = id;
     } else {
         e->label = sbx_rt_intern(st, t, tn);
         e->kind = lifecycle_type(t, tn) ? SBX_EV_LIFECYCLE : SBX_EV_NOTE;

@@ -10,6 +10,7 @@
 #include "importers/formats/runtime/runtime_impl.h"
 #include "importers/json/jsonload.h"
 #include "base/timefmt.h"
+#include "model/files.h"
 
 /* The signature header's value; NULL when absent. Header names are
  * case-insensitive; two headers by that name, or a value that is not one
@@ -99,7 +100,7 @@ static bool read_delivery(struct sbx_rt_state *st, struct sbx_evbuf *out, json_t
     if (sig == SBX_SIG_TOO_OLD) { /* a replay, and how late */
         int32_t off = (int32_t)(off_s > INT32_MAX ? INT32_MAX : off_s < -INT32_MAX ? -INT32_MAX : off_s);
         if (e->kind == SBX_EV_FILES && e->u.files)
-            e->u.files->signed_off_s = off;
+            sbx_files_more_mut(e->u.files)->signed_off_s = off;
         else if (e->kind == SBX_EV_LIFECYCLE || e->kind == SBX_EV_NOTE)
             e->u.life.signed_off_s = off;
     }

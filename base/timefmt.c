@@ -35,7 +35,7 @@ static unsigned days_in_month(unsigned y, unsigned m)
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
  * days_from_civil); y >= 1 here, so every intermediate is non-negative. */
-static int64_t days_from_civil(unsigned y, unsigned m, unsigned d)
+static inline int64_t days_from_civil(unsigned y, unsigned m, unsigned d)
 {
     y -= m <= 2;
     unsigned era = y / 400;

@@ -7,6 +7,11 @@
 #include "importers/json/jsonload.h"
 #include "base/jsonstr.h"
 #include "base/buf.h"
+#include "base/simd.h"
+
+#if SBX_SSE2
+#include <emmintrin.h>
+#endif
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -121,6 +126,30 @@ static const char *string_array(struct sbx_jscan *s, const char *line, const cha
             return NULL;
         p = skip_ws_in(p + 1, end, stream);
     }
+}
+
+/* The common string body, plain printable ASCII closed within its first 16
+ * bytes, found without a call: the very test sbx_jscan_string begins with
+ * (and such a body sets none of its flags). NULL for any other, which
+ * sbx_jscan_string then reads from the start; always NULL for the scalar
+ * twin (base/simd.h), which takes sbx_jscan_string's reference path. */
+static inline const char *plain_short_string(const char *p, const char *end)
+{
+#if SBX_SSE2
+    if (end - p >= 16 && sbx_simd_on()) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        /* signed compare: bytes >= 0x80 are negative, so "< 0x20" catches both */
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                 _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits && p[__builtin_ctz(bits)] == '"')
+            return p + __builtin_ctz(bits);
+    }
+#endif
+    (void)p;
+    (void)end;
+    return NULL;
 }
 
 /* ---- members, keys, duplicates ---- */
@@ -485,8 +514,8 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             return fail(s, line, p, SBX_JERR_SYNTAX, "expected a string key");
         const char *k = p + 1;
         unsigned char kesc = 0;
-        const char *q = sbx_jscan_string(s, line, k, end, &kesc);
-        if (!q)
+        const char *q = plain_short_string(k, end);
+        if (!q && !(q = sbx_jscan_string(s, line, k, end, &kesc)))
             return false;
         if (kesc & SBX_JSTR_NUL)
             return fail(s, line, k - 1, SBX_JERR_SYNTAX, "\\u0000 in a key");
@@ -548,8 +577,8 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
         if (c == '"') {
             const char *v = p + 1;
             unsigned char vesc = 0;
-            q = sbx_jscan_string(s, line, v, end, &vesc);
-            if (!q)
+            q = plain_short_string(v, end);
+            if (!q && !(q = sbx_jscan_string(s, line, v, end, &vesc)))
                 return false;
             m->type = SBX_JSTRING;
             m->val = v;

@@ -35,7 +35,7 @@ static unsigned days_in_month(unsigned y, unsigned m)
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
  * days_from_civil); y >= 1 here, so every intermediate is non-negative. */
-static int64_t days_from_civil(unsigned y, unsigned m, unsigned d)
+static inline int64_t days_from_civil(unsigned y, unsigned m, unsigned d)
 {
     y -= m <= 2;
     unsigned era = y / 400;
@@ -66,7 +66,7 @@ static bool fail(int64_t *ns, unsigned *flags)
     return false;
 }
 
-bool sbx_time_parse(const char *str, size_t n, int64_t *ns, unsigned *flags)
+bool sbx_time_parse_general(const char *str, size_t n, int64_t *ns, unsigned *flags)
 {
     const unsigned char *s = (const unsigned char *)str;
     unsigned year, mon, day, hh, mm, ss, fl = 0;
@@ -157,6 +157,61 @@ bool sbx_time_parse(const char *str, size_t n, int64_t *ns, unsigned *flags)
     if (flags)
         *flags = fl;
     return true;
+}
+
+/* The two digits at s[i], s[i+1] as a number, or a value above 99 when
+ * either is not a digit (each is 0..9 only when it is one). */
+#define TWO(i) (((unsigned)s[i] - '0' > 9 || (unsigned)s[(i) + 1] - '0' > 9) ? 100u \
+                : ((unsigned)s[i] - '0') * 10 + ((unsigned)s[(i) + 1] - '0'))
+
+/* The year range keeps every instant positive and inside int64 nanoseconds,
+ * so there is no overflow to check; the general parser takes the rest. */
+static inline bool parse_fast(const char *str, size_t n, int64_t *ns)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (!s || n < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+        return false;
+    unsigned hi = TWO(0), lo = TWO(2), mon = TWO(5), day = TWO(8), hh = TWO(11), mm = TWO(14),
+             ss = TWO(17);
+    unsigned year = hi * 100 + lo;
+    if (hi > 99 || lo > 99 || year < 1970 || year > 2199 || mon < 1 || mon > 12 || day < 1 ||
+        day > days_in_month(year, mon) || hh > 23 || mm > 59 || ss > 59)
+        return false;
+    size_t i = 19;
+    int64_t frac = 0;
+    if (s[i] == '.') {
+        static const int32_t scale[10] = {0, 100000000, 10000000, 1000000, 100000, 10000, 1000,
+                                          100, 10, 1};
+        size_t start = ++i, stop = n - i < 10 ? n : i + 10;
+        while (i < stop && (unsigned)s[i] - '0' <= 9)
+            frac = frac * 10 + (s[i++] - '0');
+        size_t nd = i - start;
+        if (nd == 0 || nd > 9)
+            return false;
+        frac *= scale[nd];
+    }
+    if (!(n - i == 1 && s[i] == 'Z') &&
+        !(n - i == 6 && memcmp(s + i, "+00:", 4) == 0 && memcmp(s + i + 4, "00", 2) == 0))
+        return false;
+    int64_t secs = days_from_civil(year, mon, day) * 86400 + (int64_t)(hh * 3600 + mm * 60 + ss);
+    *ns = secs * NS_PER_SEC + frac;
+    return true;
+}
+#undef TWO
+
+bool sbx_time_parse_fast(const char *str, size_t n, int64_t *ns)
+{
+    return parse_fast(str, n, ns);
+}
+
+bool sbx_time_parse(const char *str, size_t n, int64_t *ns, unsigned *flags)
+{
+    if (parse_fast(str, n, ns)) {
+        if (flags)
+            *flags = 0;
+        return true;
+    }
+    return sbx_time_parse_general(str, n, ns, flags);
 }
 
 static char *put_digits(char *p, uint64_t v, int width)

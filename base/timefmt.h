@@ -33,6 +33,17 @@ enum { SBX_TIME_NO_ZONE = 1u, SBX_TIME_LEAP_SECOND = 2u };
  * SBX_TIME_UNKNOWN. flags may be NULL; it is always written when not NULL. */
 bool sbx_time_parse(const char *s, size_t n, int64_t *ns, unsigned *flags);
 
+/* sbx_time_parse is these two: first the fast path for the one spelling
+ * the recorder and most tools write, exactly YYYY-MM-DDTHH:MM:SS, optionally
+ * '.' and 1 to 9 digits, then "Z" or "+00:00", in the years 1970 to 2199 and
+ * no leap second: true with *ns set (the flags are 0). For anything else it
+ * returns false without writing, and the general parser, which accepts the
+ * whole grammar above, decides. For every string the fast path takes, the
+ * general one gives the same value and flags 0 (tests/unit/cases/times.test,
+ * fuzz_time check it); both are exposed for that comparison. */
+bool sbx_time_parse_fast(const char *s, size_t n, int64_t *ns);
+bool sbx_time_parse_general(const char *s, size_t n, int64_t *ns, unsigned *flags);
+
 /* "2026-10-08T14:10:03.123Z": milliseconds (rounded toward negative
  * infinity, so pre-1970 times print correctly), UTC, always 24 characters;
  * "unknown" for SBX_TIME_UNKNOWN. Returns buf. */

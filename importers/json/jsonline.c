@@ -72,7 +72,22 @@ uint32_t sbx_jline_intern(struct sbx_jline *j, struct sbx_jline_last *last,
     return id;
 }
 
+/* Eight bytes a step, then FNV-1a over the tail: the caches it serves take
+ * a whole command line or list on every line of a log. The multiply only
+ * carries upwards, so the last steps fold the high bits down into the low
+ * ones the callers index with. */
 uint64_t sbx_jline_hash(const char *s, size_t n)
 {
-    return sbx_fnv1a(SBX_FNV_BASIS ^ n, s, n);
+    const uint64_t k = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = SBX_FNV_BASIS ^ n;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+    }
+    h = sbx_fnv1a(h, s, n);
+    h ^= h >> 32;
+    h *= k;
+    return h ^ h >> 29;
 }

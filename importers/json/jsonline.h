@@ -56,7 +56,8 @@ struct sbx_jline_last {
 uint32_t sbx_jline_intern(struct sbx_jline *j, struct sbx_jline_last *last,
                           const struct sbx_jmember *m);
 
-/* FNV-1a of n bytes, for the importers' small caches. */
+/* A hash of n bytes for the importers' small caches (never stored, free to
+ * change): eight bytes a step, FNV-1a over the tail. */
 uint64_t sbx_jline_hash(const char *s, size_t n);
 
 #endif

@@ -7,6 +7,11 @@
 #include "importers/json/jsonload.h"
 #include "base/jsonstr.h"
 #include "base/buf.h"
+#include "base/simd.h"
+
+#if SBX_SSE2
+#include <emmintrin.h>
+#endif
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -121,6 +126,30 @@ static const char *string_array(struct sbx_jscan *s, const char *line, const cha
             return NULL;
         p = skip_ws_in(p + 1, end, stream);
     }
+}
+
+/* The common string body, plain printable ASCII closed within its first 16
+ * bytes, found without a call: the very test sbx_jscan_string begins with
+ * (and such a body sets none of its flags). NULL for any other, which
+ * sbx_jscan_string then reads from the start; always NULL for the scalar
+ * twin (base/simd.h), which takes sbx_jscan_string's reference path. */
+static inline const char *plain_short_string(const char *p, const char *end)
+{
+#if SBX_SSE2
+    if (end - p >= 16 && sbx_simd_on()) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        /* signed compare: bytes >= 0x80 are negative, so "< 0x20" catches both */
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                 _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits && p[__builtin_ctz(bits)] == '"')
+            return p + __builtin_ctz(bits);
+    }
+#endif
+    (void)p;
+    (void)end;
+    return NULL;
 }
 
 /* ---- members, keys, duplicates ---- */
@@ -270,13 +299,15 @@ static inline const char *skip_lost_nul(const char *p, const char *end)
 /* The common number, a plain integer of at most 18 digits (no leading zero,
  * fraction or exponent) followed by a byte that is not part of a number,
  * read in one pass; false for any other token, which sbx_json_number reads.
- * 18 digits always fit in int64, so there is no range to check. */
-static bool plain_int(const char *p, const char *end, struct sbx_jmember *m, const char **after)
+ * 18 digits always fit in int64, so there is no range to check; a longer run
+ * wraps u unseen and is handed over. */
+static inline bool plain_int(const char *p, const char *end, struct sbx_jmember *m,
+                             const char **after)
 {
     bool neg = p < end && *p == '-';
     const char *q = p + neg, *r = q;
     uint64_t u = 0;
-    while (r < end && r - q < 19 && *r >= '0' && *r <= '9')
+    while (r < end && (unsigned)(unsigned char)*r - '0' <= 9)
         u = u * 10 + (uint64_t)(*r++ - '0');
     size_t nd = (size_t)(r - q);
     if (nd == 0 || nd > 18 || (nd > 1 && *q == '0') || r == end || is_num_char((unsigned char)*r))
@@ -290,12 +321,14 @@ static bool plain_int(const char *p, const char *end, struct sbx_jmember *m, con
     return true;
 }
 
-static const char *scan_number(struct sbx_jscan *s, const char *line, const char *p,
-                               const char *end, struct sbx_jmember *m)
+/* Any other number, through sbx_json_number; out of line, so that the
+ * plain integer above needs no call. */
+static __attribute__((noinline)) const char *scan_number_general(struct sbx_jscan *s,
+                                                                 const char *line, const char *p,
+                                                                 const char *end,
+                                                                 struct sbx_jmember *m)
 {
-    const char *t = p, *after;
-    if (plain_int(p, end, m, &after))
-        return skip_lost_nul(after, end);
+    const char *t = p;
     while (p < end && is_num_char((unsigned char)*p))
         p++;
     const char *why = sbx_json_number(t, (size_t)(p - t), &m->type, &m->i, &m->d);
@@ -317,10 +350,32 @@ static const char *scan_number(struct sbx_jscan *s, const char *line, const char
     return skip_lost_nul(p, end);
 }
 
+static inline const char *scan_number(struct sbx_jscan *s, const char *line, const char *p,
+                                      const char *end, struct sbx_jmember *m)
+{
+    const char *after;
+    if (plain_int(p, end, m, &after))
+        return skip_lost_nul(after, end);
+    return scan_number_general(s, line, p, end, m);
+}
+
 static const char *scan_literal(struct sbx_jscan *s, const char *line, const char *p,
                                 const char *end, struct sbx_jmember *m)
 {
     const char *t = p;
+    /* true, false or null followed by a byte that is no letter: what the
+       loop below would find, without it */
+    if (end - p >= 5 && !is_alpha((unsigned char)p[4]) &&
+        (memcmp(p, "true", 4) == 0 || memcmp(p, "null", 4) == 0)) {
+        m->type = *p == 't' ? SBX_JTRUE : SBX_JNULL;
+        p += 4;
+        goto known;
+    }
+    if (end - p >= 6 && !is_alpha((unsigned char)p[5]) && memcmp(p, "false", 5) == 0) {
+        m->type = SBX_JFALSE;
+        p += 5;
+        goto known;
+    }
     while (p < end && is_alpha((unsigned char)*p))
         p++;
     size_t n = (size_t)(p - t);
@@ -339,8 +394,9 @@ static const char *scan_literal(struct sbx_jscan *s, const char *line, const cha
         return FAILN(s, line, t, SBX_JERR_TRUNCATED, "unexpected end of line in a literal");
     else
         return FAILN(s, line, t, SBX_JERR_SYNTAX, "invalid literal");
+known:
     m->val = t;
-    m->val_len = n;
+    m->val_len = (size_t)(p - t);
     m->i = 0;
     m->d = 0;
     return skip_lost_nul(p, end);
@@ -458,8 +514,8 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             return fail(s, line, p, SBX_JERR_SYNTAX, "expected a string key");
         const char *k = p + 1;
         unsigned char kesc = 0;
-        const char *q = sbx_jscan_string(s, line, k, end, &kesc);
-        if (!q)
+        const char *q = plain_short_string(k, end);
+        if (!q && !(q = sbx_jscan_string(s, line, k, end, &kesc)))
             return false;
         if (kesc & SBX_JSTR_NUL)
             return fail(s, line, k - 1, SBX_JERR_SYNTAX, "\\u0000 in a key");
@@ -501,21 +557,28 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             }
         }
 
-        p = skip_ws_in(q + 1, end, stream);
-        if (p == end)
-            return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
-        if (*p != ':')
-            return fail(s, line, p, SBX_JERR_SYNTAX, "expected ':' after a key");
-        p = skip_ws_in(p + 1, end, stream);
-        if (p == end)
-            return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
+        p = q + 1;
+        if (end - p >= 3 && memcmp(p, ": ", 2) == 0 && (unsigned char)p[2] > ' ') {
+            /* ": " and no more whitespace, as json.dumps writes: where the
+               general steps below stop too */
+            p += 2;
+        } else {
+            p = skip_ws_in(p, end, stream);
+            if (p == end)
+                return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
+            if (*p != ':')
+                return fail(s, line, p, SBX_JERR_SYNTAX, "expected ':' after a key");
+            p = skip_ws_in(p + 1, end, stream);
+            if (p == end)
+                return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");
+        }
 
         unsigned char c = (unsigned char)*p;
         if (c == '"') {
             const char *v = p + 1;
             unsigned char vesc = 0;
-            q = sbx_jscan_string(s, line, v, end, &vesc);
-            if (!q)
+            q = plain_short_string(v, end);
+            if (!q && !(q = sbx_jscan_string(s, line, v, end, &vesc)))
                 return false;
             m->type = SBX_JSTRING;
             m->val = v;
@@ -554,6 +617,10 @@ static inline __attribute__((always_inline)) bool scan_object(struct sbx_jscan *
             return fail(s, line, p, SBX_JERR_SYNTAX, "expected a value");
         }
 
+        if (end - p >= 3 && memcmp(p, ", \"", 3) == 0) {
+            p += 2; /* ", " and the next key, as json.dumps writes */
+            continue;
+        }
         p = skip_ws_in(p, end, stream);
         if (p == end)
             return fail(s, line, p, SBX_JERR_TRUNCATED, "unexpected end of line");

@@ -1,6 +1,8 @@
 /* Fuzz target for base/timefmt and base/numfmt: parsing never misbehaves,
- * an accepted time formats to 24 characters that parse back to the same
- * millisecond, and durations and sizes always fit their buffer. */
+ * gives exactly what the general parser gives (and the fast path, where it
+ * takes a string, the same value), an accepted time formats to 24
+ * characters that parse back to the same millisecond, and durations and
+ * sizes always fit their buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t ns = 0;
     unsigned flags = 99;
     bool ok = sbx_time_parse((const char *)data, size, &ns, &flags);
+    int64_t gns = 0, fns = 0;
+    unsigned gflags = 99;
+    if (sbx_time_parse_general((const char *)data, size, &gns, &gflags) != ok || gns != ns ||
+        gflags != flags)
+        abort();
+    if (sbx_time_parse_fast((const char *)data, size, &fns) && (!ok || fns != ns || flags != 0))
+        abort();
     if (!ok) {
         if (ns != SBX_TIME_UNKNOWN || flags != 0)
             abort();

@@ -1080,6 +1080,110 @@ static void test_hostile_strings(void **state)
     assert_true(cases_run("jscan_strings.test", check_hostile, NULL) >= 55);
 }
 
+/* ---- tests/unit/cases/jscan_lines.test: the line scanner's shortcuts ---- */
+
+static const char *const jerr_words[] = {
+    [SBX_JERR_NONE] = "none", [SBX_JERR_EMPTY] = "empty", [SBX_JERR_NOT_OBJECT] = "not-object",
+    [SBX_JERR_TRUNCATED] = "truncated", [SBX_JERR_SYNTAX] = "syntax", [SBX_JERR_UTF8] = "utf8",
+    [SBX_JERR_RANGE] = "range", [SBX_JERR_DEPTH] = "depth",
+};
+
+/* The members as "key=Tvalue" joined by spaces: T is the type's letter, the
+ * value the raw token (a string's body as written). */
+static void describe_members(const struct sbx_jscan *s, struct sbx_buf *out)
+{
+    static const char letter[] = {[SBX_JNULL] = 'n', [SBX_JFALSE] = 'f', [SBX_JTRUE] = 't',
+                                  [SBX_JINT] = 'i', [SBX_JREAL] = 'r', [SBX_JBIGINT] = 'b',
+                                  [SBX_JSTRING] = 's', [SBX_JARRAY] = 'a', [SBX_JOBJECT] = 'o'};
+    sbx_buf_clear(out);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct sbx_jmember *m = &s->m[i];
+        if (i)
+            sbx_buf_addc(out, ' ');
+        sbx_buf_add(out, m->ukey, m->ukey_len);
+        sbx_buf_addc(out, '=');
+        sbx_buf_addc(out, letter[m->type]);
+        sbx_buf_add(out, m->val, m->val_len);
+    }
+    sbx_buf_addc(out, '\0');
+    out->len--;
+}
+
+/* One way of scanning the case's line: alone (sbx_jscan_line), or as a
+ * stream (sbx_jscan_stream) that ends with it or has a newline and another
+ * line after it. Exactly the bytes scanned are allocated, so that ASan sees
+ * any read past them. */
+enum line_way { ALONE, STREAM_END, STREAM_MORE };
+
+static void check_line_way(const struct test_case *c, enum line_way how)
+{
+    static const char *const ways[] = {"alone", "as the end of a stream", "in a stream"};
+    const char *way = ways[how];
+    bool stream = how != ALONE;
+    size_t len = c->len[0], total = len + (how == STREAM_MORE ? 4 : 0);
+    char *buf = malloc(total ? total : 1);
+    memcpy(buf, c->field[0], len);
+    if (how == STREAM_MORE)
+        memcpy(buf + len, "\n{}\n", 4);
+    struct sbx_jscan s;
+    sbx_jscan_init(&s);
+    size_t got_len = 0;
+    bool ok = stream ? sbx_jscan_stream(&s, buf, buf + total, &got_len)
+                     : sbx_jscan_line(&s, buf, len);
+    bool want_ok = strcmp(c->field[1], "ok") == 0;
+    if (ok != want_ok)
+        case_fail(c, "%s: %s, want %s", way, ok ? "accepted" : s.err, c->field[1]);
+    if (ok) {
+        case_want_fields(c, 3);
+        struct sbx_buf d = {0};
+        describe_members(&s, &d);
+        if (strcmp(d.p, c->field[2]) != 0)
+            case_fail(c, "%s: members [%s], want [%s]", way, d.p, c->field[2]);
+        sbx_buf_free(&d);
+        for (size_t i = 0; i < s.n; i++)
+            if (s.m[i].type == SBX_JINT && s.m[i].i != strtoll(s.m[i].val, NULL, 10))
+                case_fail(c, "%s: member %zu reads as %lld", way, i, (long long)s.m[i].i);
+        if (stream && got_len != len)
+            case_fail(c, "%s: the line's length %zu, want %zu", way, got_len, len);
+    } else {
+        case_want_fields(c, 4);
+        if (strcmp(jerr_words[s.err_code], c->field[2]) != 0 ||
+            s.err_pos != (size_t)case_int(c, 3))
+            case_fail(c, "%s: %s at %zu (%s), want %s at %s", way, jerr_words[s.err_code],
+                      s.err_pos, s.err, c->field[2], c->field[3]);
+    }
+    sbx_jscan_free(&s);
+    free(buf);
+    /* and jansson's verdict is the scanner's, on the line alone */
+    if (how == ALONE && ok != jansson_accepts(c->field[0], len))
+        case_fail(c, "jansson disagrees");
+}
+
+static void check_line_case(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    if (c->n < 3)
+        case_fail(c, "a line, then ok and its members or error, its kind and offset");
+    if (strcmp(c->table, "line") == 0) {
+        check_line_way(c, ALONE);
+        check_line_way(c, STREAM_END);
+    } else if (strcmp(c->table, "stream") == 0) {
+        check_line_way(c, STREAM_MORE);
+    } else {
+        case_fail(c, "no such table in this file's runner");
+    }
+}
+
+/* The separators written as json.dumps writes them (": ", ", ") and every
+ * whitespace around them that is not; true, false and null at the end of
+ * the line, before a letter or a NUL; plain integers at 18 and 19 digits;
+ * each read alone and in a stream. */
+static void test_line_shortcuts(void **state)
+{
+    (void)state;
+    assert_true(cases_run("jscan_lines.test", check_line_case, NULL) >= 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1107,6 +1211,7 @@ int main(void)
         cmocka_unit_test(test_all_utf8_pairs),
         cmocka_unit_test(test_hides_every_code_point),
         cmocka_unit_test(test_hostile_strings),
+        cmocka_unit_test(test_line_shortcuts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

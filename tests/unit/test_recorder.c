@@ -15,6 +15,7 @@
 #include "importers/format.h"
 #include "importers/load.h"
 #include "model/files.h"
+#include "tests/unit/cases.h"
 
 struct loaded {
     struct sbx_timeline tl;
@@ -281,6 +282,39 @@ static void detection(void **state)
     assert_null(sbx_detect_format("", 0));
 }
 
+/* tests/unit/cases/recorder_hash.test: each stdout_hash body in a command's
+ * line, read back as the hash or as a bad field. */
+static void check_hash_case(const struct test_case *c, void *ctx)
+{
+    (void)ctx;
+    case_want_fields(c, 2);
+    struct sbx_buf line = SBX_BUF_INIT;
+    sbx_buf_adds(&line, "{\"at\": \"2026-10-08T14:00:03Z\", \"kind\": \"command\", "
+                        "\"command\": \"ls\", \"stdout_hash\": \"");
+    sbx_buf_add(&line, c->field[0], c->len[0]);
+    sbx_buf_adds(&line, "\"}\n");
+    struct sbx_timeline *tl = load_bytes(line.p, line.len, 1);
+    if (tl->n != 1)
+        case_fail(c, "%zu events", tl->n);
+    const struct sbx_event *e = sbx_tl_at(tl, 0);
+    bool bad = strcmp(c->field[1], "bad") == 0;
+    bool present = (e->u.cmd.flags & SBX_CMD_HASH_PRESENT) != 0;
+    if (present == bad || ((e->findings & SBX_F_BAD_FIELD) != 0) != bad)
+        case_fail(c, "%s: present %d, bad field %d", c->field[0], present,
+                  (e->findings & SBX_F_BAD_FIELD) != 0);
+    if (!bad && e->u.cmd.stdout_hash != strtoull(c->field[1], NULL, 16))
+        case_fail(c, "%s: read as %016llx, want %s", c->field[0],
+                  (unsigned long long)e->u.cmd.stdout_hash, c->field[1]);
+    drop(tl);
+    sbx_buf_free(&line);
+}
+
+static void test_hash_values(void **state)
+{
+    (void)state;
+    assert_true(cases_run("recorder_hash.test", check_hash_case, NULL) >= 25);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +324,7 @@ int main(void)
         cmocka_unit_test(deep_nesting),         cmocka_unit_test(bad_values_are_unknown),
         cmocka_unit_test(incomplete_last_line), cmocka_unit_test(bom_crlf_blank),
         cmocka_unit_test(fixed_order_any_threads), cmocka_unit_test(detection),
+        cmocka_unit_test(test_hash_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

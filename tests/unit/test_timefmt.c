@@ -61,12 +61,40 @@ static void check_parse(const struct test_case *c)
         case_fail(c, "%s: flags %u, want %s", c->field[0], fl, c->field[2]);
 }
 
+/* sbx_time_parse gives what the general parser gives, whichever way it
+ * went; the fast path, where it takes a string, gives the same value. */
+static void check_same_as_general(const struct test_case *c, bool want_fast)
+{
+    int64_t ns = 0, gns = 0, fns = 0;
+    unsigned fl = 99, gfl = 99;
+    bool ok = sbx_time_parse(c->field[0], c->len[0], &ns, &fl);
+    bool gok = sbx_time_parse_general(c->field[0], c->len[0], &gns, &gfl);
+    if (ok != gok || ns != gns || fl != gfl)
+        case_fail(c, "%s: %d %lld %u, the general parser %d %lld %u", c->field[0], ok,
+                  (long long)ns, fl, gok, (long long)gns, gfl);
+    bool fast = sbx_time_parse_fast(c->field[0], c->len[0], &fns);
+    if (fast != want_fast)
+        case_fail(c, "%s: the fast path %s it", c->field[0], fast ? "took" : "handed over");
+    if (fast && (!gok || fns != gns || gfl != 0))
+        case_fail(c, "%s: fast %lld, the general parser %d %lld %u", c->field[0],
+                  (long long)fns, gok, (long long)gns, gfl);
+}
+
 static void check_case(const struct test_case *c, void *ctx)
 {
     (void)ctx;
     char buf[SBX_TIME_BUFSZ];
     if (strcmp(c->table, "parse") == 0) {
         check_parse(c);
+        int64_t ns;
+        check_same_as_general(c, sbx_time_parse_fast(c->field[0], c->len[0], &ns));
+        return;
+    }
+    if (strcmp(c->table, "route") == 0) {
+        case_want_fields(c, 2);
+        if (strcmp(c->field[1], "fast") != 0 && strcmp(c->field[1], "general") != 0)
+            case_fail(c, "route %s: fast or general", c->field[1]);
+        check_same_as_general(c, strcmp(c->field[1], "fast") == 0);
         return;
     }
     case_want_fields(c, 2);

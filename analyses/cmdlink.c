@@ -96,7 +96,9 @@ struct cmdlist {
     /* 1-based heap of maxima over the ends, 2 * size: leaf size + k is the
      * latest end of block k, commands [k * BLOCK, (k + 1) * BLOCK) */
     int64_t *tree;
-    uint32_t *by_end; /* indexes into ev, by end ascending (ties: by start) */
+    /* indexes into ev, by end ascending (ties: by start); NULL when that
+     * is ev's own order (commands ended in the order they started) */
+    uint32_t *by_end;
 };
 
 /* Commands a leaf of the tree stands for: the tree costs a few bytes a
@@ -139,16 +141,24 @@ static int by_end(const void *x, const void *y, void *ctx)
     return d ? d : (i > j) - (i < j);
 }
 
-/* Whether the list's indexes are in by_end's order already: commands
- * mostly end in the order they start, and a check is one compare each
- * where qsort_r takes a few dozen. by_end is a total order, so skipping
- * the sort then leaves the same array. */
+/* Whether ev's own order is by_end's already: commands mostly end in the
+ * order they start, and a check is one compare each where qsort_r takes a
+ * few dozen. by_end is a total order, so the sorted array would then be
+ * the identity, and none is kept. */
 static bool in_end_order(const struct cmdlist *l)
 {
-    for (size_t i = 1; i < l->n; i++)
-        if (by_end(&l->by_end[i - 1], &l->by_end[i], (void *)l) > 0)
+    for (uint32_t i = 1; i < l->n; i++) {
+        uint32_t a = i - 1, b = i;
+        if (by_end(&a, &b, (void *)l) > 0)
             return false;
+    }
     return true;
+}
+
+/* The index into ev of l's k-th command by end. */
+static uint32_t end_rank(const struct cmdlist *l, size_t k)
+{
+    return l->by_end ? l->by_end[k] : (uint32_t)k;
 }
 
 /* Makes l's tree and its order by end, from its sandbox, record and n
@@ -171,11 +181,12 @@ static void build_list(struct cmdlist *l, const struct sbx_cmdindex *ix, const u
     }
     for (size_t k = l->size; k-- > 1;)
         l->tree[k] = l->tree[2 * k] > l->tree[2 * k + 1] ? l->tree[2 * k] : l->tree[2 * k + 1];
+    if (in_end_order(l))
+        return;
     l->by_end = sbx_xmalloc(n * sizeof *l->by_end);
     for (size_t i = 0; i < n; i++)
         l->by_end[i] = (uint32_t)i;
-    if (!in_end_order(l))
-        qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
+    qsort_r(l->by_end, n, sizeof *l->by_end, by_end, l);
 }
 
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl)
@@ -230,6 +241,18 @@ void sbx_cmdindex_free(struct sbx_cmdindex *ix)
     free(ix->all);
     sbx_slots_free(&ix->slots);
     free(ix);
+}
+
+size_t sbx_cmdindex_bytes(const struct sbx_cmdindex *ix)
+{
+    size_t b = sizeof *ix + ix->nlists * sizeof *ix->lists;
+    for (size_t i = 0; i < ix->nlists; i++) {
+        const struct cmdlist *l = &ix->lists[i];
+        b += l->n * sizeof *ix->all + 2 * l->size * sizeof *l->tree;
+        if (l->by_end)
+            b += l->n * sizeof *l->by_end;
+    }
+    return b;
 }
 
 static const struct cmdlist *find_list(const struct sbx_cmdindex *ix, uint32_t sandbox, bool record)
@@ -334,14 +357,14 @@ static const struct sbx_event *ended_in(const struct cmdlist *l, int64_t t, cons
     size_t lo = 0, hi = l->n; /* the first end at or after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (command_end(ev_at(l, l->by_end[mid])) < t)
+        if (command_end(ev_at(l, end_rank(l, mid))) < t)
             lo = mid + 1;
         else
             hi = mid;
     }
     while (lo-- > 0)
-        if (ev_at(l, l->by_end[lo]) != e)
-            return ev_at(l, l->by_end[lo]);
+        if (ev_at(l, end_rank(l, lo)) != e)
+            return ev_at(l, end_rank(l, lo));
     return NULL;
 }
 
@@ -397,7 +420,7 @@ static size_t count_running(const struct cmdlist *l, int64_t t, const struct sbx
     size_t started = started_by_t(l, t), ended, lo = 0, hi = l->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (command_end(ev_at(l, l->by_end[mid])) < t)
+        if (command_end(ev_at(l, end_rank(l, mid))) < t)
             lo = mid + 1;
         else
             hi = mid;

@@ -43,8 +43,14 @@ const struct sbx_event *sbx_command_during(const struct sbx_timeline *tl,
 
 struct sbx_cmdindex;
 
+/* Per (sandbox, wrapper or record) list, the index keeps its commands by
+ * start (4 bytes a command), a max-tree over their ends (about 2 bytes a
+ * command) and, only when some command ended before one that started
+ * earlier, their order by end (4 bytes a command). */
 struct sbx_cmdindex *sbx_cmdindex_new(const struct sbx_timeline *tl);
 void sbx_cmdindex_free(struct sbx_cmdindex *ix);
+/* The bytes the index holds (its arrays), for the tests and the bench. */
+size_t sbx_cmdindex_bytes(const struct sbx_cmdindex *ix);
 /* sbx_command_during, answered from the index. */
 const struct sbx_event *sbx_cmdindex_during(const struct sbx_cmdindex *ix,
                                             const struct sbx_event *e);

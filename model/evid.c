@@ -88,12 +88,13 @@ void sbx_evid_digest(const char *format, unsigned kind, const char *bytes, size_
     digest_into(format, kind, bytes, n, NULL, 0, key, rest);
 }
 
-/* One thread's share of the digests: events [from, to) of the order. */
+/* One thread's share of the digests: events [from, to) of the order, each
+ * one's key into key, or its key's high 32 bits into high. */
 struct share {
     const struct sbx_timeline *tl;
     const uint32_t *order; /* slots of tl's blocks */
     uint64_t *key;
-    bool packed;
+    uint32_t *high;
     size_t from, to;
 };
 
@@ -150,7 +151,7 @@ static void digest_of(const struct sbx_timeline *tl, const struct sbx_event *ev,
     digest_into(format, kind, line, len, bodies, nb, key, rest);
 }
 
-enum { PACK_BITS = 32 }; /* a key's high bits packed above a position */
+enum { HIGH_BITS = 32 }; /* the bits of a key the build sorts by */
 
 static void *digest_share(void *arg)
 {
@@ -158,15 +159,19 @@ static void *digest_share(void *arg)
     uint64_t key, rest;
     for (size_t i = w->from; i < w->to; i++) {
         digest_of(w->tl, sbx_tl_slot(w->tl, w->order[i]), &key, &rest);
-        w->key[i] = w->packed ? key >> (SBX_EVID_KEY_BITS - PACK_BITS) << 32 | i : key;
+        if (w->high)
+            w->high[i] = (uint32_t)(key >> (SBX_EVID_KEY_BITS - HIGH_BITS));
+        else
+            w->key[i] = key;
     }
     return NULL;
 }
 
-/* Every event's key by position, or (packed) its key's high PACK_BITS bits
- * above its position, on up to 8 threads for a big timeline. */
+/* Every event's key by position (into key), or its key's high HIGH_BITS
+ * bits (into high, when key is NULL), on up to 8 threads for a big
+ * timeline. */
 static void digest_all(const struct sbx_timeline *tl, const uint32_t *order,
-                       uint64_t *key, bool packed, size_t n)
+                       uint64_t *key, uint32_t *high, size_t n)
 {
     enum { MAX_THREADS = 8, PER_THREAD_MIN = 20000 };
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -181,7 +186,7 @@ static void digest_all(const struct sbx_timeline *tl, const uint32_t *order,
     pthread_t th[MAX_THREADS];
     bool started[MAX_THREADS] = {false};
     for (size_t k = 0; k < t; k++) {
-        w[k] = (struct share){tl, order, key, packed, n * k / t, n * (k + 1) / t};
+        w[k] = (struct share){tl, order, key, high, n * k / t, n * (k + 1) / t};
         started[k] = k > 0 && pthread_create(&th[k], NULL, digest_share, &w[k]) == 0;
         if (k > 0 && !started[k])
             digest_share(&w[k]);
@@ -414,7 +419,7 @@ static int by_key_pos(const void *pa, const void *pb)
     return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Numbers positions run[0..n), which share their key's high PACK_BITS bits
+/* Numbers positions run[0..n), which share their key's high HIGH_BITS bits
  * and are in position order: their whole keys made again, those that spell
  * alike put in order (order_ties) and every one after the first in the
  * dups, in the order by (key, dup). */
@@ -445,39 +450,71 @@ static void number_run(const struct sbx_timeline *tl, struct sbx_evids *ids, con
     free(k);
 }
 
+enum { PART_BITS = 3 }; /* the words are sorted in 8 parts, by a key's top bits */
+
+/* Numbers the positions of one part (the keys' high bits, by position, in
+ * high[0..n), whose top PART_BITS bits are part): a 64-bit word each, its
+ * key's high bits above its position, sorted in words (the caller's, room
+ * for the largest part); the runs of words whose high bits are equal go
+ * to number_run. */
+static void number_part(const struct sbx_timeline *tl, struct sbx_evids *ids, const uint32_t *high,
+                        size_t n, uint32_t part, uint64_t *words, size_t *capdups)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* every word written, the next one over it unless in the part: no branch */
+        words[m] = (uint64_t)high[i] << 32 | i;
+        m += high[i] >> (HIGH_BITS - PART_BITS) == part;
+    }
+    uint64_t *w = words;
+    sort_values_from(w, m, 56);
+    uint32_t *run = NULL;
+    size_t caprun = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i + 1;
+        while (j < m && w[j] >> 32 == w[i] >> 32)
+            j++;
+        if (j - i > 1) {
+            size_t nrun = 0;
+            for (size_t k = i; k < j; k++) {
+                SBX_GROW(run, nrun, caprun);
+                run[nrun++] = (uint32_t)w[k];
+            }
+            number_run(tl, ids, run, nrun, capdups);
+        }
+        i = j;
+    }
+    free(run);
+}
+
 /* Only the ids with a suffix are kept (by position, in the dups); a key is
  * made again from its record when it is spelt. To find them, every
- * event's key's high PACK_BITS bits and position share one 64-bit word
- * (8 bytes an event while the ids are made), sorted; the few runs of
- * words whose high bits are equal have their whole keys made again. */
+ * event's key's high HIGH_BITS bits are kept by position (4 bytes an event
+ * while the ids are made), and the events of one part at a time (an
+ * eighth of them, by those bits' top ones) sorted as 64-bit words, the
+ * high bits above the position (a byte an event); the few runs of
+ * words whose high bits are equal have their whole keys made again. The
+ * parts give the same runs as one sort of every word: a run's words share
+ * their top bits. by_slot is made once the high bits are freed. */
 static struct sbx_evids *build(const struct sbx_timeline *tl)
 {
     struct sbx_evids *ids = sbx_xcalloc(1, sizeof *ids);
     size_t n = tl->n;
     ids->n = n;
     ids->order = tl->order_;
-    uint64_t *packed = sbx_xmalloc((n ? n : 1) * sizeof *packed);
-    digest_all(tl, tl->order_, packed, true, n);
-    sort_values_from(packed, n, 56);
+    uint32_t *high = sbx_xmalloc((n ? n : 1) * sizeof *high);
+    digest_all(tl, tl->order_, NULL, high, n);
+    size_t size[1u << PART_BITS] = {0}, most = 0;
+    for (size_t i = 0; i < n; i++)
+        size[high[i] >> (HIGH_BITS - PART_BITS)]++;
+    for (uint32_t part = 0; part < 1u << PART_BITS; part++)
+        most = size[part] > most ? size[part] : most;
+    uint64_t *words = sbx_xmalloc((most + 1) * sizeof *words); /* one past: the last write */
     size_t capdups = 0;
-    uint32_t *run = NULL;
-    size_t caprun = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && packed[j] >> 32 == packed[i] >> 32)
-            j++;
-        if (j - i > 1) {
-            size_t nrun = 0;
-            for (size_t m = i; m < j; m++) {
-                SBX_GROW(run, nrun, caprun);
-                run[nrun++] = (uint32_t)packed[m];
-            }
-            number_run(tl, ids, run, nrun, &capdups);
-        }
-        i = j;
-    }
-    free(run);
-    free(packed);
+    for (uint32_t part = 0; part < 1u << PART_BITS; part++)
+        number_part(tl, ids, high, n, part, words, &capdups);
+    free(words);
+    free(high);
     if (ids->ndups > 1)
         qsort(ids->dups, ids->ndups, sizeof *ids->dups, by_pos);
     map_slots(ids, tl);
@@ -514,7 +551,7 @@ static const uint32_t *by_id_of(const struct sbx_timeline *tl, const struct sbx_
     if (!by_id) {
         struct sbx_evids *w = (struct sbx_evids *)ids; /* like tl->ids: its cache */
         w->key = sbx_xmalloc((ids->n ? ids->n : 1) * sizeof *w->key);
-        digest_all(tl, ids->order, w->key, false, ids->n);
+        digest_all(tl, ids->order, w->key, NULL, ids->n);
         by_id = sbx_xmalloc((ids->n ? ids->n : 1) * sizeof *by_id);
         for (size_t i = 0; i < ids->n; i++)
             by_id[i] = (uint32_t)i;

@@ -52,7 +52,10 @@ enum { SBX_EVID_KEY_BITS = 5 * SBX_EVID_CHARS };
  * index in the block): 4 bytes an event, and the ids with a suffix. An
  * id's 50 bits are made again from its record when it is spelt; the first
  * lookup by id makes every position's key and by_id (12 bytes an event),
- * and keeps them. */
+ * and keeps them. While the ids are built, each event's key's high 32
+ * bits (4 bytes an event) and an eighth of them at a time as sortable
+ * words are live, freed before by_slot is made: the build's peak is about
+ * 5 bytes an event over what the caller holds. */
 struct sbx_evids {
     const uint32_t *order;          /* the order built over: its slots */
     struct sbx_evid_dup *dups;      /* the ids with a suffix, by position */

@@ -3,7 +3,8 @@
  * between commands, nested commands, no sandbox with one and with two
  * sandboxes in the run, unknown times and ends, a wrapper command before a
  * provider record; the commands before an event; the one that ended just
- * before; and the index agreeing with the scan on random runs. */
+ * before; the index agreeing with the scan on random runs; and its order
+ * by end kept only for commands that ended out of order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -367,6 +368,78 @@ static void index_agrees_with_scan(void **state)
     assert_true(linked > 100); /* the runs did link: the comparison was not empty */
 }
 
+/* Commands (start, end in seconds; -1 for an unknown end) of one sandbox,
+ * and whether they end in the order they start (ties counted as in order). */
+struct end_shape {
+    const char *name;
+    int n;
+    int start[8], end[8];
+    bool in_order;
+};
+
+static const struct end_shape end_shapes[] = {
+    {"one after another", 4, {0, 10, 20, 30}, {5, 15, 25, 35}, true},
+    {"overlapping, in order", 4, {0, 3, 6, 9}, {10, 12, 14, 16}, true},
+    {"ends that tie", 4, {0, 2, 4, 6}, {10, 10, 10, 12}, true},
+    {"starts and ends that tie", 3, {0, 0, 0}, {7, 7, 7}, true},
+    {"unknown ends at their starts", 3, {0, 5, 9}, {-1, -1, 20}, true},
+    {"nested: the outer ends last", 3, {0, 10, 20}, {100, 50, 30}, false},
+    {"one ends before an earlier one", 4, {0, 10, 20, 30}, {15, 40, 25, 45}, false},
+    {"an unknown end before an earlier end", 3, {0, 5, 9}, {20, -1, 30}, false},
+};
+
+/* The bytes the index of n commands run one after another keeps. */
+static size_t sequential_bytes(int n)
+{
+    struct fixture r;
+    fixture_init(&r, "made.jsonl");
+    for (int i = 0; i < n; i++)
+        cmd(&r, "s1", S(100 * i), S(100 * i + 1));
+    fixture_finish(&r);
+    struct sbx_cmdindex *ix = sbx_cmdindex_new(&r.tl);
+    size_t b = sbx_cmdindex_bytes(ix);
+    sbx_cmdindex_free(ix);
+    fixture_free(&r);
+    return b;
+}
+
+/* The index by end answers the same whether it is kept (commands ended
+ * out of order) or left out (ev's own order is by end): ended_before and
+ * running against the scans, at every moment of the run and at each
+ * command; a run ended in order keeps fewer bytes than one that did not. */
+static void order_by_end_kept_only_when_needed(void **state)
+{
+    (void)state;
+    for (size_t s = 0; s < sizeof end_shapes / sizeof *end_shapes; s++) {
+        const struct end_shape *sh = &end_shapes[s];
+        struct fixture r;
+        fixture_init(&r, "made.jsonl");
+        struct sbx_event *c[8];
+        for (int i = 0; i < sh->n; i++)
+            c[i] = cmd(&r, "s1", S(sh->start[i]), sh->end[i] < 0 ? SBX_TIME_UNKNOWN : S(sh->end[i]));
+        struct sbx_event *q[2 * 120 + 1];
+        for (int t = 0; t <= 2 * 120; t++)
+            q[t] = req(&r, NULL, S(t) / 2);
+        fixture_finish(&r);
+        struct sbx_cmdindex *ix = sbx_cmdindex_new(&r.tl);
+        for (int t = 0; t <= 2 * 120; t++) {
+            check_ended_before(&r, ix, q[t]);
+            check_running(&r, ix, q[t]);
+        }
+        for (int i = 0; i < sh->n; i++) {
+            check_ended_before(&r, ix, c[i]);
+            check_running(&r, ix, c[i]);
+        }
+        size_t b = sbx_cmdindex_bytes(ix), in_order = sequential_bytes(sh->n);
+        if (sh->in_order)
+            assert_int_equal(b, in_order);
+        else
+            assert_true(b > in_order);
+        sbx_cmdindex_free(ix);
+        fixture_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +453,7 @@ int main(void)
         cmocka_unit_test(ended_just_before),
         cmocka_unit_test(running_outermost_first),
         cmocka_unit_test(index_agrees_with_scan),
+        cmocka_unit_test(order_by_end_kept_only_when_needed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

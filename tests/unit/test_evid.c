@@ -901,6 +901,32 @@ static void many_records_numbered(void **state)
     sbx_timeline_free(&tl);
 }
 
+static const char alphabet_of_ids[] = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/* The build sorts its words an eighth at a time, by their keys' top 3
+ * bits (an id's first character less its two lowest bits): copies in every
+ * one of the eight parts are numbered as one sort of all would number them. */
+static void copies_in_every_part(void **state)
+{
+    (void)state;
+    enum { DISTINCT = 400 };
+    static size_t copies[DISTINCT];
+    for (size_t k = 0; k < DISTINCT; k++)
+        copies[k] = 2 + k % 3;
+    struct sbx_timeline tl;
+    build_copies(&tl, copies, DISTINCT);
+    check_copies_numbered(&tl, copies, DISTINCT);
+    unsigned parts = 0;
+    for (size_t pos = 0; pos < tl.n; pos++) {
+        char id[SBX_EVID_LEN];
+        sbx_event_id(&tl, sbx_tl_at(&tl, pos), id);
+        if (strlen(id) > SBX_EVID_CHARS)
+            parts |= 1u << ((unsigned)(strchr(alphabet_of_ids, id[0]) - alphabet_of_ids) >> 2);
+    }
+    assert_int_equal(parts, 0xFF); /* the run did reach every part */
+    sbx_timeline_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -908,7 +934,7 @@ int main(void)
         cmocka_unit_test(another_source),    cmocka_unit_test(duplicates),
         cmocka_unit_test(format_counts),     cmocka_unit_test(prefixes),
         cmocka_unit_test(lookups),           cmocka_unit_test(storage_slots),
-        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(many_records_numbered), cmocka_unit_test(shared_high_bits), cmocka_unit_test(whitespace_between_tokens),
+        cmocka_unit_test(duplicate_numbers), cmocka_unit_test(many_records_numbered), cmocka_unit_test(shared_high_bits), cmocka_unit_test(copies_in_every_part), cmocka_unit_test(whitespace_between_tokens),
         cmocka_unit_test(pinned),            cmocka_unit_test(crafted_collision),
         cmocka_unit_test(long_records),      cmocka_unit_test(string_bodies),
     };

@@ -3,6 +3,7 @@
  * loads take the radix sort, small ones qsort, and both must agree. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -90,12 +91,93 @@ static void adopted_against_source_order(void **state)
     }
 }
 
+/* Starts for the big sort's shapes: event i of n's start, in ns. */
+struct start_shape {
+    const char *name;
+    int64_t (*start)(size_t i, size_t n);
+};
+
+static int64_t all_at_once(size_t i, size_t n)
+{
+    (void)i, (void)n;
+    return 1800000000LL * 1000000000LL; /* every key alike: the places decide */
+}
+
+static int64_t low_byte_backwards(size_t i, size_t n)
+{
+    return (int64_t)((n - i) % 256); /* keys differ in their lowest byte only */
+}
+
+static int64_t years_and_ties(size_t i, size_t n)
+{
+    uint64_t x = (uint64_t)i * 0x9E3779B97F4A7C15u;
+    (void)n;
+    return (int64_t)(x >> 62) * 20 * 365 * 86400 * 1000000000LL + (int64_t)((x >> 40) % 50) * 1000000000LL;
+}
+
+static int64_t unknown_and_negative(size_t i, size_t n)
+{
+    (void)n;
+    return i % 7 == 0 ? SBX_TIME_UNKNOWN : (int64_t)(i % 13) * -1000000000LL + (int64_t)(i % 3);
+}
+
+static const struct start_shape start_shapes[] = {
+    {"all at once", all_at_once},
+    {"low byte backwards", low_byte_backwards},
+    {"years and ties", years_and_ties},
+    {"unknown and negative", unknown_and_negative},
+};
+
+/* The big sort (4096 events or more) on starts all alike, differing in
+ * their lowest byte only, years apart with many ties, unknown and before
+ * 1970, from two sources adopted in order: each event once, by (start,
+ * source, line), and events that start together in the order they came. */
+static void big_sort_shapes(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {4096, 4097, 30011};
+    for (size_t sh = 0; sh < sizeof start_shapes / sizeof *start_shapes; sh++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+            size_t n = sizes[z];
+            struct sbx_timeline tl;
+            sbx_timeline_init(&tl);
+            sbx_timeline_add_source(&tl, "a", NULL, 0, SBX_DATA_HEAP);
+            sbx_timeline_add_source(&tl, "b", NULL, 0, SBX_DATA_HEAP);
+            for (uint32_t source = 0; source < 2; source++) {
+                struct sbx_evbuf buf = {0};
+                for (size_t i = source; i < n; i += 2)
+                    sbx_evbuf_push_from(&buf, source, 0, 0, (uint32_t)i + 1)->start =
+                        start_shapes[sh].start(i, n);
+                sbx_timeline_adopt(&tl, &buf);
+            }
+            sbx_timeline_finish(&tl);
+            assert_int_equal(tl.n, n);
+            bool *seen = calloc(n, sizeof *seen);
+            assert_non_null(seen);
+            for (size_t i = 0; i < n; i++) {
+                const struct sbx_event *e = sbx_tl_at(&tl, i);
+                size_t line = sbx_ev_line_no(e);
+                if (line < 1 || line > n || seen[line - 1] ||
+                    e->start != start_shapes[sh].start(line - 1, n) || e->source != (line - 1) % 2)
+                    fail_msg("%s, %zu events: position %zu holds line %zu again or not as made",
+                             start_shapes[sh].name, n, i, line);
+                seen[line - 1] = true;
+                if (i && sbx_event_cmp(sbx_tl_at(&tl, i - 1), e) >= 0)
+                    fail_msg("%s, %zu events: positions %zu and %zu out of order", start_shapes[sh].name,
+                             n, i - 1, i);
+            }
+            free(seen);
+            sbx_timeline_free(&tl);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_loads),
         cmocka_unit_test(large_loads),
         cmocka_unit_test(adopted_against_source_order),
+        cmocka_unit_test(big_sort_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

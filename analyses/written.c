@@ -232,69 +232,92 @@ static bool names_paths(const struct sbx_event *e)
     return e->kind == SBX_EV_FILES && e->u.files && !(e->u.files->flags & SBX_FILES_OPERATION);
 }
 
+/* Calls fn(ctx, e, change, id) for each path id every files event names,
+ * in timeline order. */
+static inline void each_naming(const struct sbx_timeline *tl,
+                               void (*fn)(void *, const struct sbx_event *, int, uint32_t),
+                               void *ctx)
+{
+    for (size_t i = 0; i < tl->n; i++) {
+        const struct sbx_event *e = sbx_tl_at(tl, i);
+        if (!names_paths(e))
+            continue;
+        for (int c = 0; c < SBX_CHANGE_COUNT; c++) {
+            const uint32_t *ids = sbx_files_ids(e->u.files, (enum sbx_change)c);
+            for (uint32_t k = 0; k < e->u.files->n[c]; k++)
+                fn(ctx, e, c, ids[k]);
+        }
+    }
+}
+
+struct naming_pass {
+    const struct sbx_timeline *tl;
+    struct namings *out;
+    uint32_t *group; /* by path id: first 1 when named, then its group */
+    struct distinct *d;
+    size_t nd, capd, total;
+    size_t *next; /* the next place of each group's namings */
+};
+
+static void find_distinct(void *ctx, const struct sbx_event *e, int c, uint32_t id)
+{
+    struct naming_pass *p = ctx;
+    (void)e;
+    (void)c;
+    steps++;
+    p->total++;
+    if (p->group[id])
+        return;
+    p->group[id] = 1;
+    SBX_GROW(p->d, p->nd, p->capd);
+    p->d[p->nd++] = (struct distinct){sbx_str(p->tl, id), id};
+}
+
+static void count_group(void *ctx, const struct sbx_event *e, int c, uint32_t id)
+{
+    struct naming_pass *p = ctx;
+    (void)e;
+    (void)c;
+    p->out->start[p->group[id] + 1]++;
+}
+
+static void place_naming(void *ctx, const struct sbx_event *e, int c, uint32_t id)
+{
+    struct naming_pass *p = ctx;
+    steps++;
+    size_t g = p->group[id];
+    p->out->v[p->next[g]++] = (struct naming){e, (uint8_t)c, e->u.files->root != 0};
+}
+
 static void namings_make(const struct sbx_timeline *tl, struct namings *out)
 {
     memset(out, 0, sizeof *out);
-    /* the distinct path ids; group[id] is first 1 for a path named */
-    uint32_t *group = sbx_xcalloc(tl->strings.n ? tl->strings.n : 1, sizeof *group);
-    struct distinct *d = NULL;
-    size_t nd = 0, capd = 0, total = 0;
-    for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (!names_paths(e))
-            continue;
-        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-            for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
-                steps++;
-                uint32_t id = sbx_files_ids(e->u.files, (enum sbx_change)c)[k];
-                total++;
-                if (group[id])
-                    continue;
-                group[id] = 1;
-                SBX_GROW(d, nd, capd);
-                d[nd++] = (struct distinct){sbx_str(tl, id), id};
-            }
-    }
-    if (!total) {
-        free(group);
+    struct naming_pass p = {.tl = tl, .out = out};
+    p.group = sbx_xcalloc(tl->strings.n ? tl->strings.n : 1, sizeof *p.group);
+    each_naming(tl, find_distinct, &p);
+    if (!p.total) {
+        free(p.group);
         return;
     }
-    qsort(d, nd, sizeof *d, distinct_cmp);
-    out->path = sbx_xmalloc(nd * sizeof *out->path);
-    for (size_t k = 0; k < nd; k++) {
-        if (k == 0 || strcmp(d[k].s, d[k - 1].s) != 0)
-            out->path[out->ngroups++] = d[k].s;
-        group[d[k].id] = (uint32_t)(out->ngroups - 1);
+    qsort(p.d, p.nd, sizeof *p.d, distinct_cmp);
+    out->path = sbx_xmalloc(p.nd * sizeof *out->path);
+    for (size_t k = 0; k < p.nd; k++) {
+        if (k == 0 || strcmp(p.d[k].s, p.d[k - 1].s) != 0)
+            out->path[out->ngroups++] = p.d[k].s;
+        p.group[p.d[k].id] = (uint32_t)(out->ngroups - 1);
     }
-    free(d);
+    free(p.d);
     /* a counting sort by group: each group's place, then the namings in order */
     out->start = sbx_xcalloc(out->ngroups + 1, sizeof *out->start);
-    for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (!names_paths(e))
-            continue;
-        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-            for (uint32_t k = 0; k < e->u.files->n[c]; k++)
-                out->start[group[sbx_files_ids(e->u.files, (enum sbx_change)c)[k]] + 1]++;
-    }
+    each_naming(tl, count_group, &p);
     for (size_t g = 0; g < out->ngroups; g++)
         out->start[g + 1] += out->start[g];
-    size_t *next = sbx_xmalloc(out->ngroups * sizeof *next);
-    memcpy(next, out->start, out->ngroups * sizeof *next);
-    out->v = sbx_xmalloc(total * sizeof *out->v);
-    for (size_t i = 0; i < tl->n; i++) {
-        const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (!names_paths(e))
-            continue;
-        for (int c = 0; c < SBX_CHANGE_COUNT; c++)
-            for (uint32_t k = 0; k < e->u.files->n[c]; k++) {
-                steps++;
-                size_t g = group[sbx_files_ids(e->u.files, (enum sbx_change)c)[k]];
-                out->v[next[g]++] = (struct naming){e, (uint8_t)c, e->u.files->root != 0};
-            }
-    }
-    free(next);
-    free(group);
+    p.next = sbx_xmalloc(out->ngroups * sizeof *p.next);
+    memcpy(p.next, out->start, out->ngroups * sizeof *p.next);
+    out->v = sbx_xmalloc(p.total * sizeof *out->v);
+    each_naming(tl, place_naming, &p);
+    free(p.next);
+    free(p.group);
 }
 
 static void namings_free(struct namings *n)

@@ -31,17 +31,24 @@ static void take(void *ctx, const char *text, size_t len)
     p->n++;
 }
 
+/* The run's timeline and summary, into the caller's structs. */
+static void load_summarized(const char *run, struct sbx_timeline *tl, struct sbx_summary *sum)
+{
+    sbx_timeline_init(tl);
+    const char *paths[] = {run};
+    struct sbx_load_report rep = {0};
+    assert_true(sbx_load_paths(tl, paths, 1, NULL, &rep) > 0);
+    sbx_load_report_free(&rep);
+    char err[256];
+    assert_true(sbx_summarize(tl, NULL, sum, err, sizeof err));
+}
+
 static void run_spills(const char *run)
 {
     struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    const char *paths[] = {run};
-    struct sbx_load_report rep = {0};
-    assert_true(sbx_load_paths(&tl, paths, 1, NULL, &rep) > 0);
-    sbx_load_report_free(&rep);
-    char err[256];
     struct sbx_summary sum;
-    assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
+    load_summarized(run, &tl, &sum);
+    char err[256];
     struct sbx_buf whole = SBX_BUF_INIT;
     assert_true(sbx_render_summary(&tl, &sum, SBX_SUMMARY_JSON, NULL, &whole, err, sizeof err));
     size_t ats[] = {1, 2, 7, 64, 1000, whole.len / 2, whole.len - 1, whole.len, whole.len + 1};
@@ -82,14 +89,9 @@ static void no_spill_no_pieces(void **state)
 {
     (void)state;
     struct sbx_timeline tl;
-    sbx_timeline_init(&tl);
-    const char *paths[] = {"tests/fixtures/story-run"};
-    struct sbx_load_report rep = {0};
-    assert_true(sbx_load_paths(&tl, paths, 1, NULL, &rep) > 0);
-    sbx_load_report_free(&rep);
-    char err[256];
     struct sbx_summary sum;
-    assert_true(sbx_summarize(&tl, NULL, &sum, err, sizeof err));
+    load_summarized("tests/fixtures/story-run", &tl, &sum);
+    char err[256];
     static const enum sbx_summary_format fmts[] = {SBX_SUMMARY_TEXT, SBX_SUMMARY_MARKDOWN};
     for (size_t f = 0; f < 2; f++) {
         struct pieces p = {SBX_BUF_INIT, 0, 0, 1};

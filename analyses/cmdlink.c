@@ -477,30 +477,39 @@ size_t sbx_cmdindex_running(const struct sbx_cmdindex *ix, const struct sbx_even
     return n;
 }
 
+/* What a source's events can be, for sbx_event_not_wrapper: a state
+ * (manifests, diffs), the wrapper's own lines (where only a provider's
+ * record is not the wrapper's), or another log's. */
+enum source_class { SOURCE_STATE, SOURCE_WRAPPER, SOURCE_OTHER };
+
+static enum source_class class_of(const char *format)
+{
+    if (strcmp(format, "manifest") == 0 || strcmp(format, "diff") == 0)
+        return SOURCE_STATE;
+    return strcmp(format, "recorder") == 0 ? SOURCE_WRAPPER : SOURCE_OTHER;
+}
+
+static bool not_wrapper_in(enum source_class c, const struct sbx_event *e)
+{
+    if (c == SOURCE_STATE || e->kind == SBX_EV_METRIC)
+        return false;
+    return c == SOURCE_OTHER || (e->kind == SBX_EV_COMMAND && is_record(e));
+}
+
 bool sbx_event_not_wrapper(const struct sbx_timeline *tl, const struct sbx_event *e)
 {
-    const char *f = tl->sources[e->source].format;
-    if (e->kind == SBX_EV_METRIC || strcmp(f, "manifest") == 0 || strcmp(f, "diff") == 0)
-        return false;
-    return strcmp(f, "recorder") != 0 || (e->kind == SBX_EV_COMMAND && is_record(e));
+    return not_wrapper_in(class_of(tl->sources[e->source].format), e);
 }
 
 bool sbx_timeline_has_not_wrapper(const struct sbx_timeline *tl)
 {
-    /* per source: 0 never (manifests, diffs), 1 only a provider's record
-     * among the wrapper's lines, 2 any event but a metrics reading */
     uint8_t *cls = sbx_xmalloc(tl->nsources ? tl->nsources : 1);
-    for (size_t s = 0; s < tl->nsources; s++) {
-        const char *f = tl->sources[s].format;
-        cls[s] = strcmp(f, "manifest") == 0 || strcmp(f, "diff") == 0 ? 0 : strcmp(f, "recorder") == 0 ? 1 : 2;
-    }
+    for (size_t s = 0; s < tl->nsources; s++)
+        cls[s] = (uint8_t)class_of(tl->sources[s].format);
     bool any = false;
     for (size_t i = 0; i < tl->n && !any; i++) {
         const struct sbx_event *e = sbx_tl_at(tl, i);
-        if (cls[e->source] == 2)
-            any = e->kind != SBX_EV_METRIC;
-        else if (cls[e->source] == 1)
-            any = e->kind == SBX_EV_COMMAND && is_record(e);
+        any = not_wrapper_in((enum source_class)cls[e->source], e);
     }
     free(cls);
     return any;
